@@ -1,0 +1,56 @@
+// Builds the Worker's HTTP app: configuration check, body limits, actor resolution,
+// every route module, the OpenAPI document and its reference page, error rendering.
+import { Scalar } from "@scalar/hono-api-reference";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./env";
+import { readDeploymentConfig } from "./config";
+import { createRouter } from "./http/router";
+import { errorBody, renderError } from "./http/errors";
+import { bodyLimitMiddleware } from "./http/body-limit";
+import { resolveActorMiddleware } from "./http/actor";
+import { routeModules } from "./routes";
+
+const configMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const result = readDeploymentConfig(c.env);
+  if (!result.ok) return c.json({ ...errorBody(result.problem), status: "misconfigured" }, 503);
+  c.set("config", result.config);
+  await next();
+};
+
+export function createApp() {
+  const app = createRouter();
+  app.use("*", configMiddleware);
+  app.use("/api/*", bodyLimitMiddleware);
+  app.use("/api/*", resolveActorMiddleware);
+
+  for (const module of routeModules) app.route("/", module);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "Board API key (svc_board_…), agent API key (svc_agent_…) or agent JWT",
+  });
+  app.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/api/openapi.json",
+    tags: ["Service"],
+    summary: "This OpenAPI 3.1 document",
+    responses: { 200: { description: "OpenAPI document" } },
+  });
+  app.doc31("/api/openapi.json", (c) => ({
+    openapi: "3.1.0",
+    info: {
+      title: "Agent Control Plane API",
+      version: "0.1.0",
+      description:
+        "Multi-tenant control plane for companies run by AI agents. Errors are JSON { error, details? }. Human-readable reference: /api/docs.",
+    },
+    servers: [{ url: new URL(c.req.url).origin }],
+    security: [{ bearer: [] }],
+  }));
+  app.get("/api/docs", Scalar({ url: "/api/openapi.json", pageTitle: "Agent Control Plane API" }));
+
+  app.notFound((c) => c.json(errorBody(`Route not found: ${c.req.method} ${c.req.path}`), 404));
+  app.onError(renderError);
+  return app;
+}

@@ -1,0 +1,32 @@
+// Board web sessions (authenticated mode) through better-auth on D1 via drizzle.
+// better-auth owns /api/auth/* (sign-up, sign-in, sign-out, get-session, ...).
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { createDb, schema } from "../db/client";
+import type { DeploymentConfig } from "../config";
+
+export function createAuth(env: Env, config: DeploymentConfig, requestUrl: string) {
+  const origin = new URL(requestUrl).origin;
+  const baseURL = config.baseUrlMode === "explicit" && config.publicBaseUrl ? config.publicBaseUrl : origin;
+  return betterAuth({
+    appName: "Agent Control Plane",
+    baseURL,
+    basePath: "/api/auth",
+    secret: env.BETTER_AUTH_SECRET,
+    trustedOrigins: [baseURL, origin],
+    database: drizzleAdapter(createDb(env.DB), {
+      provider: "sqlite",
+      schema: { user: schema.users, session: schema.sessions, account: schema.accounts, verification: schema.verifications },
+    }),
+    emailAndPassword: { enabled: true, minPasswordLength: 8 },
+    // In-memory rate limiting is per isolate on Workers and so gives no real protection; leave it to the edge (WAF rules).
+    rateLimit: { enabled: false },
+    advanced: { database: { generateId: () => crypto.randomUUID() } },
+    telemetry: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** Whether sessions can be issued: authenticated mode needs a signing secret. */
+export const sessionAuthReady = (env: Env) => typeof env.BETTER_AUTH_SECRET === "string" && env.BETTER_AUTH_SECRET.length >= 32;

@@ -1,0 +1,11 @@
+// Registry of every command the company Durable Object runs, by area.
+import { companyCommands as companies } from "../domain/companies/commands";
+import { activityCommands as activity } from "../domain/activity/commands";
+
+export const companyCommands = {
+  ...companies,
+  ...activity,
+};
+
+export type CompanyCommands = typeof companyCommands;
+export type CompanyCommandName = keyof CompanyCommands;

@@ -1,0 +1,55 @@
+// CompanyDurableObject: the single writer for one company. Every company-scoped
+// mutation runs here, one at a time (see ARCHITECTURE.md).
+import { DurableObject } from "cloudflare:workers";
+import { createDb } from "../db/client";
+import { HttpError } from "../http/errors";
+import type { Actor } from "../http/actor-types";
+import type { CommandResult } from "./command";
+import { companyCommands, type CompanyCommandName } from "./commands";
+
+export class CompanyDurableObject extends DurableObject<Env> {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS fence (id INTEGER PRIMARY KEY CHECK (id = 1), epoch INTEGER NOT NULL); INSERT OR IGNORE INTO fence (id, epoch) VALUES (1, 0);",
+    );
+  }
+
+  /** Runs one named command for `companyId` after every earlier one has finished. */
+  async execute(companyId: string, name: CompanyCommandName, actor: Actor, input: unknown): Promise<CommandResult<unknown>> {
+    return this.serialise(async () => {
+      // Fencing write first: a stale duplicate instance fails here instead of racing.
+      this.ctx.storage.sql.exec("UPDATE fence SET epoch = epoch + 1 WHERE id = 1");
+      const command = companyCommands[name] as (c: unknown, a: Actor, i: unknown) => Promise<unknown>;
+      if (!command) return { ok: false, status: 400, error: `Unknown command ${name}` };
+      try {
+        const value = await command(
+          { env: this.env, db: createDb(this.env.DB), companyId, sql: this.ctx.storage.sql, now: new Date().toISOString() },
+          actor,
+          input,
+        );
+        return { ok: true, value };
+      } catch (err) {
+        if (err instanceof HttpError) return { ok: false, status: err.status, error: err.message, details: err.details };
+        console.error(`company command ${name} failed`, err);
+        return { ok: false, status: 500, error: "Internal server error" };
+      }
+    });
+  }
+
+  /** Forgets everything this object stored (the company was deleted). */
+  async purge(): Promise<void> {
+    await this.serialise(async () => {
+      await this.ctx.storage.deleteAlarm();
+      await this.ctx.storage.deleteAll();
+    });
+  }
+
+  private serialise<T>(section: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(section, section);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+}

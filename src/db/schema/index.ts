@@ -1,0 +1,9 @@
+// Every table, for drizzle's typed client.
+export * from "./auth";
+export * from "./companies";
+export * from "./agents";
+export * from "./activity";
+export * from "./budgets";
+export * from "./assets";
+export * from "./issues";
+export * from "./instance";

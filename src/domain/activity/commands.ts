@@ -1,0 +1,38 @@
+// Board-written activity entries (POST /api/companies/{id}/activity).
+import { defineCommand } from "../../company/command";
+import { schema } from "../../db/client";
+import { newId } from "../../crypto/random";
+import { redactSecrets } from "../redaction";
+import { eq } from "drizzle-orm";
+
+export interface ManualActivityInput {
+  actorType: "agent" | "user" | "system";
+  actorId: string;
+  action: string;
+  entityType: string;
+  entityId: string;
+  agentId: string | null;
+  details: Record<string, unknown> | null;
+}
+
+export const recordActivity = defineCommand(async (ctx, actor, input: ManualActivityInput) => {
+  const row = {
+    id: newId(),
+    companyId: ctx.companyId,
+    actorType: input.actorType,
+    actorId: input.actorId,
+    action: input.action,
+    entityType: input.entityType,
+    entityId: input.entityId,
+    agentId: input.agentId,
+    runId: actor.runId ?? null,
+    details: input.details ? redactSecrets(input.details) : null,
+    createdAt: ctx.now,
+  };
+  await ctx.db.insert(schema.activityLog).values(row).run();
+  return (await ctx.db.query.activityLog.findFirst({ where: eq(schema.activityLog.id, row.id) }))!;
+});
+
+export const activityCommands = {
+  "activity.record": recordActivity,
+};

@@ -1,0 +1,82 @@
+// Company creation: a unique issue prefix across the instance, the creator as owner,
+// a calendar-month budget policy when a budget is given, and the activity entry, in one batch.
+import { like } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { schema, type Db } from "../../db/client";
+import { newId } from "../../crypto/random";
+import type { BoardActor } from "../../http/actor-types";
+import { activityInsert } from "../activity/record";
+import { budgetPolicySyncStatement } from "../budgets/policy-sync";
+import { baseIssuePrefix, firstFreePrefix } from "./issue-prefix";
+
+export interface CreateCompanyInput {
+  name: string;
+  description?: string | null;
+  budgetMonthlyCents?: number;
+  requireBoardApprovalForNewAgents?: boolean;
+  brandColor?: string | null;
+}
+
+const isPrefixClash = (err: unknown) => String((err as Error)?.message ?? err).includes("companies.issue_prefix");
+
+export async function createCompany(db: Db, actor: BoardActor, input: CreateCompanyInput) {
+  const base = baseIssuePrefix(input.name);
+  // Another create may take the same prefix between our read and our write: the unique index refuses it and we retry.
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const taken = await db
+      .select({ prefix: schema.companies.issuePrefix })
+      .from(schema.companies)
+      .where(like(schema.companies.issuePrefix, `${base}%`));
+    const issuePrefix = firstFreePrefix(base, new Set(taken.map((t) => t.prefix)));
+    const now = new Date().toISOString();
+    const id = newId();
+    const budget = input.budgetMonthlyCents ?? 0;
+    const statements: BatchItem<"sqlite">[] = [
+      db.insert(schema.companies).values({
+        id,
+        name: input.name,
+        description: input.description ?? null,
+        status: "active",
+        issuePrefix,
+        issueCounter: 0,
+        budgetMonthlyCents: budget,
+        spentMonthlyCents: 0,
+        requireBoardApprovalForNewAgents: input.requireBoardApprovalForNewAgents ?? false,
+        brandColor: input.brandColor ?? null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+      db.insert(schema.companyMemberships).values({
+        id: newId(),
+        companyId: id,
+        principalType: "user",
+        principalId: actor.userId,
+        membershipRole: "owner",
+        status: "active",
+        createdAt: now,
+        updatedAt: now,
+      }),
+    ];
+    if (budget > 0) {
+      statements.push(budgetPolicySyncStatement(db, { companyId: id, scopeType: "company", scopeId: id, amountCents: budget, now }));
+    }
+    statements.push(
+      activityInsert(db, {
+        companyId: id,
+        actor,
+        action: "company.created",
+        entityType: "company",
+        entityId: id,
+        details: { name: input.name, issuePrefix, budgetMonthlyCents: budget },
+        now,
+      }),
+    );
+    try {
+      await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+      return id;
+    } catch (err) {
+      if (!isPrefixClash(err)) throw err;
+    }
+  }
+  throw new Error("could not allocate a unique issue prefix");
+}

@@ -1,0 +1,8 @@
+// Hono environment of the Worker: bindings plus what middleware attaches.
+import type { Actor } from "./http/actor-types";
+import type { DeploymentConfig } from "./config";
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: { actor: Actor; config: DeploymentConfig };
+};

@@ -1,0 +1,93 @@
+// Access guards: who may reach which company, and as what.
+import type { Context } from "hono";
+import { and, eq } from "drizzle-orm";
+import type { AppEnv } from "../env";
+import { createDb, schema } from "../db/client";
+import { forbidden, notFound, unauthorized } from "./errors";
+import { hasInstanceWideAccess, type Actor, type AgentActor, type BoardActor } from "./actor-types";
+
+export type MembershipRole = "owner" | "admin" | "member" | "viewer";
+export type AuthedActor = BoardActor | AgentActor;
+
+export function requireActor(c: Context<AppEnv>): AuthedActor {
+  const actor = c.get("actor");
+  if (actor.type === "none") throw unauthorized();
+  return actor;
+}
+
+export function requireBoard(c: Context<AppEnv>): BoardActor {
+  const actor = requireActor(c);
+  if (actor.type !== "board") throw forbidden("Board access required");
+  return actor;
+}
+
+export function requireAgent(c: Context<AppEnv>): AgentActor {
+  const actor = requireActor(c);
+  if (actor.type !== "agent") throw forbidden("Agent access required");
+  return actor;
+}
+
+export function requireInstanceAdmin(c: Context<AppEnv>): BoardActor {
+  const actor = requireBoard(c);
+  if (!hasInstanceWideAccess(actor)) throw forbidden("Instance admin access required");
+  return actor;
+}
+
+/** Whether the actor can reach the company at all (membership, own company, or instance-wide trust). */
+export function canAccessCompany(actor: Actor, companyId: string): boolean {
+  if (actor.type === "agent") return actor.companyId === companyId;
+  if (actor.type === "board") return hasInstanceWideAccess(actor) || actor.companyIds.includes(companyId);
+  return false;
+}
+
+export async function loadCompanyRow(env: Env, companyId: string) {
+  return createDb(env.DB).query.companies.findFirst({ where: eq(schema.companies.id, companyId) });
+}
+
+/** The board user's active membership role in the company, or null. */
+export async function boardMembershipRole(env: Env, companyId: string, userId: string): Promise<MembershipRole | null> {
+  const row = await createDb(env.DB).query.companyMemberships.findFirst({
+    where: and(
+      eq(schema.companyMemberships.companyId, companyId),
+      eq(schema.companyMemberships.principalType, "user"),
+      eq(schema.companyMemberships.principalId, userId),
+      eq(schema.companyMemberships.status, "active"),
+    ),
+  });
+  return row?.membershipRole ?? null;
+}
+
+export interface CompanyAccessOptions {
+  /** Only board callers (agents get 403). */
+  board?: boolean;
+  /** Board members need one of these roles (instance-wide trust bypasses). */
+  roles?: MembershipRole[];
+}
+
+/**
+ * Company-path guard: 401 without credentials, 404 if the company does not exist,
+ * 403 if the caller belongs elsewhere or lacks the role. Returns the company row.
+ */
+export async function requireCompanyAccess(c: Context<AppEnv>, companyId: string, options: CompanyAccessOptions = {}) {
+  const actor = options.board ? requireBoard(c) : requireActor(c);
+  const company = await loadCompanyRow(c.env, companyId);
+  if (!company) throw notFound("Company not found");
+  if (!canAccessCompany(actor, companyId)) throw forbidden("No access to this company");
+  if (options.roles && actor.type === "board" && !hasInstanceWideAccess(actor)) {
+    const role = await boardMembershipRole(c.env, companyId, actor.userId);
+    if (!role || !options.roles.includes(role)) {
+      throw forbidden(`Requires company role ${options.roles.join(" or ")}`);
+    }
+  }
+  return company;
+}
+
+/**
+ * Entity-path guard (`/api/<entity>/{id}`): an entity of a company the caller
+ * cannot reach is reported as missing, so ids of other tenants leak nothing.
+ */
+export function requireEntityAccess(c: Context<AppEnv>, companyId: string | undefined | null, what: string) {
+  const actor = requireActor(c);
+  if (!companyId || !canAccessCompany(actor, companyId)) throw notFound(`${what} not found`);
+  return actor;
+}

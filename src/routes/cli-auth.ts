@@ -1,0 +1,179 @@
+// CLI auth: challenge create/read/approve/cancel, the key's caller info and self-revocation.
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, eq, isNull } from "drizzle-orm";
+import { createRouter } from "../http/router";
+import { createDb, schema } from "../db/client";
+import { requireBoard } from "../http/access";
+import { badRequest, conflict, forbidden, notFound } from "../http/errors";
+import {
+  challengeStatus,
+  challengeView,
+  createChallenge,
+  deliverKey,
+  findChallenge,
+  pollSecretMatches,
+  transitionChallenge,
+} from "../domain/cli-auth/challenges";
+import { constantTimeEqual } from "../crypto/hash";
+import { errors, jsonBody, jsonContent } from "../schemas/common";
+import {
+  ApproveChallengeSchema,
+  ChallengeSchema,
+  CliMeSchema,
+  CreateChallengeSchema,
+  CreatedChallengeSchema,
+  PolledChallengeSchema,
+  RevokedSchema,
+} from "../schemas/auth";
+
+const tags = ["CLI auth"];
+export const cliAuthRouter = createRouter();
+
+const ChallengeParam = z.object({ id: z.string().min(1).openapi({ param: { name: "id", in: "path" } }) });
+const SecretHeader = z.object({
+  "x-challenge-secret": z.string().optional().openapi({ description: "The pollSecret returned at creation" }),
+});
+
+cliAuthRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/cli-auth/challenges",
+    tags,
+    summary: "Start a CLI sign-in: returns a user code to approve and a poll secret (no auth needed)",
+    request: { body: { required: false, content: { "application/json": { schema: CreateChallengeSchema } } } },
+    responses: { 201: jsonContent(CreatedChallengeSchema, "Challenge; pollSecret is shown once"), ...errors(400) },
+  }),
+  async (c) => {
+    const body = c.req.valid("json") ?? {};
+    const { row, pollSecret } = await createChallenge(createDb(c.env.DB), {
+      clientName: body.clientName ?? "cli",
+      keyName: body.keyName,
+    });
+    return c.json({ ...challengeView(row, new Date().toISOString()), pollSecret }, 201);
+  },
+);
+
+cliAuthRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/cli-auth/challenges/{id}",
+    tags,
+    summary:
+      "Read a challenge. The CLI polls with X-Challenge-Secret and receives the board API key once after approval; a signed-in board user may read it without the secret (no key).",
+    request: { params: ChallengeParam, headers: SecretHeader },
+    responses: { 200: jsonContent(PolledChallengeSchema, "Challenge"), ...errors(401, 404) },
+  }),
+  async (c) => {
+    const { id } = c.req.valid("param");
+    const secret = c.req.valid("header")["x-challenge-secret"];
+    const db = createDb(c.env.DB);
+    const row = await findChallenge(db, id);
+    if (!row) throw notFound("Challenge not found");
+    const now = new Date().toISOString();
+    const poller = pollSecretMatches(row, secret);
+    if (!poller) {
+      if (secret) throw notFound("Challenge not found");
+      requireBoard(c);
+      return c.json(challengeView(row, now), 200);
+    }
+    if (challengeStatus(row, now) === "approved") {
+      const key = await deliverKey(db, c.env.DB, row);
+      const fresh = (await findChallenge(db, id))!;
+      return c.json({ ...challengeView(fresh, now), ...(key ? { boardApiKey: key } : {}) }, 200);
+    }
+    return c.json(challengeView(row, now), 200);
+  },
+);
+
+cliAuthRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/cli-auth/challenges/{id}/approve",
+    tags,
+    summary: "Approve a pending challenge as the signed-in board user, confirming its user code",
+    request: { params: ChallengeParam, body: jsonBody(ApproveChallengeSchema) },
+    responses: { 200: jsonContent(ChallengeSchema, "Approved"), ...errors(400, 401, 403, 404, 409) },
+  }),
+  async (c) => {
+    const actor = requireBoard(c);
+    const { id } = c.req.valid("param");
+    const { userCode } = c.req.valid("json");
+    const db = createDb(c.env.DB);
+    const row = await findChallenge(db, id);
+    if (!row) throw notFound("Challenge not found");
+    const now = new Date().toISOString();
+    if (challengeStatus(row, now) !== "pending") throw conflict(`Challenge is ${challengeStatus(row, now)}, not pending`);
+    if (!constantTimeEqual(userCode.toUpperCase(), row.userCode)) throw badRequest("User code does not match this challenge");
+    const moved = await transitionChallenge(db, id, "pending", { status: "approved", approvedByUserId: actor.userId });
+    if (!moved) throw conflict("Challenge is no longer pending");
+    return c.json(challengeView((await findChallenge(db, id))!, now), 200);
+  },
+);
+
+cliAuthRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/cli-auth/challenges/{id}/cancel",
+    tags,
+    summary: "Cancel a pending or approved challenge (the CLI with its secret, or a board user)",
+    request: { params: ChallengeParam, headers: SecretHeader },
+    responses: { 200: jsonContent(ChallengeSchema, "Cancelled"), ...errors(401, 404, 409) },
+  }),
+  async (c) => {
+    const { id } = c.req.valid("param");
+    const db = createDb(c.env.DB);
+    const row = await findChallenge(db, id);
+    if (!row) throw notFound("Challenge not found");
+    if (!pollSecretMatches(row, c.req.valid("header")["x-challenge-secret"])) requireBoard(c);
+    const now = new Date().toISOString();
+    const status = challengeStatus(row, now);
+    if (status !== "pending" && status !== "approved") throw conflict(`Challenge is ${status} and cannot be cancelled`);
+    if (!(await transitionChallenge(db, id, row.status, { status: "cancelled" }))) throw conflict("Challenge changed; try again");
+    return c.json(challengeView((await findChallenge(db, id))!, now), 200);
+  },
+);
+
+cliAuthRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/cli-auth/me",
+    tags,
+    summary: "The board caller: user, company ids, instance-admin flag, auth source, key id",
+    responses: { 200: jsonContent(CliMeSchema, "Caller"), ...errors(401, 403) },
+  }),
+  async (c) => {
+    const actor = requireBoard(c);
+    const user = await createDb(c.env.DB).query.users.findFirst({ where: eq(schema.users.id, actor.userId) });
+    if (!user) throw notFound("User not found");
+    return c.json(
+      {
+        user: { id: user.id, name: user.name, email: user.email },
+        companyIds: actor.companyIds,
+        isInstanceAdmin: actor.isInstanceAdmin,
+        authSource: actor.source,
+        keyId: actor.keyId,
+      },
+      200,
+    );
+  },
+);
+
+cliAuthRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/cli-auth/revoke-current",
+    tags,
+    summary: "Revoke the board API key used for this request",
+    responses: { 200: jsonContent(RevokedSchema, "Revoked"), ...errors(401, 403) },
+  }),
+  async (c) => {
+    const actor = requireBoard(c);
+    if (actor.source !== "board_key" || !actor.keyId) throw forbidden("Only a caller authenticated with a board API key can revoke it");
+    await createDb(c.env.DB)
+      .update(schema.boardApiKeys)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(and(eq(schema.boardApiKeys.id, actor.keyId), isNull(schema.boardApiKeys.revokedAt)))
+      .run();
+    return c.json({ revoked: true as const, keyId: actor.keyId }, 200);
+  },
+);

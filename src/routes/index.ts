@@ -1,0 +1,8 @@
+// Every route module, in mount order.
+import { serviceRouter } from "./service";
+import { authRouter } from "./auth";
+import { cliAuthRouter } from "./cli-auth";
+import { companiesRouter } from "./companies";
+import { activityRouter } from "./activity";
+
+export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter];

@@ -1,0 +1,41 @@
+// Shared zod pieces: the error shape, ids, timestamps and response helpers.
+import { z } from "@hono/zod-openapi";
+
+export const ErrorSchema = z
+  .object({ error: z.string(), details: z.unknown().optional() })
+  .openapi("Error", { example: { error: "Company not found" } });
+
+const errorDescriptions: Record<number, string> = {
+  400: "Bad request: validation failure, missing fields or wrong shape",
+  401: "Unauthenticated: no valid caller identity",
+  403: "Forbidden: the caller may not do this (wrong company, wrong actor kind)",
+  404: "Not found (or outside the caller's company)",
+  409: "Conflict",
+  413: "Request body too large",
+  422: "Unprocessable: valid shape but breaks a rule",
+  503: "Unavailable",
+};
+
+/** Error responses for a route, all in the `{ error, details? }` shape. */
+export function errors(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 422 | 503>) {
+  return Object.fromEntries(
+    statuses.map((s) => [s, { description: errorDescriptions[s], content: { "application/json": { schema: ErrorSchema } } }]),
+  ) as Record<(typeof statuses)[number], { description: string; content: { "application/json": { schema: typeof ErrorSchema } } }>;
+}
+
+export function jsonContent<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+/** A required JSON request body (see STYLE.md: without `required`, a body sent without Content-Type is read as {}). */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { "application/json": { schema } } } as const;
+}
+
+export const Timestamp = z.string().openapi({ format: "date-time", example: "2026-11-21T09:30:00.000Z" });
+export const Uuid = z.string().uuid();
+export const CompanyIdParam = z.object({
+  companyId: z.string().min(1).openapi({ param: { name: "companyId", in: "path" }, example: "9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10" }),
+});
+export const JsonObject = z.record(z.string(), z.unknown());
+export const OkSchema = z.object({ ok: z.literal(true) });
