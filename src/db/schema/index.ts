@@ -7,3 +7,5 @@ export * from "./budgets";
 export * from "./assets";
 export * from "./issues";
 export * from "./instance";
+export * from "./goals-projects";
+export * from "./secrets";
