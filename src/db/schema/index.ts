@@ -9,3 +9,5 @@ export * from "./issues";
 export * from "./instance";
 export * from "./goals-projects";
 export * from "./secrets";
+export * from "./approvals";
+export * from "./runs";

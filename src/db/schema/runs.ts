@@ -1,0 +1,74 @@
+// Heartbeat runs (an agent's unit of execution) and wake-up requests (the per-company queue of
+// reasons to run an agent, drained by the company Durable Object).
+import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./columns";
+import { companies } from "./companies";
+
+export const heartbeatRunStatuses = ["queued", "scheduled_retry", "running", "succeeded", "failed", "cancelled", "timed_out"] as const;
+/** Live runs hold locks; the rest are finished. */
+export const liveRunStatuses = ["queued", "running", "scheduled_retry"] as const;
+
+export const heartbeatRuns = sqliteTable(
+  "heartbeat_runs",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    agentId: text("agent_id").notNull(),
+    status: text("status", { enum: heartbeatRunStatuses }).notNull(),
+    adapterType: text("adapter_type").notNull(),
+    /** `timer`, `assignment`, `on_demand`, `automation`, `external` (a run id first seen from an agent). */
+    invocationSource: text("invocation_source").notNull(),
+    wakeupRequestId: text("wakeup_request_id"),
+    startedAt: text("started_at"),
+    finishedAt: text("finished_at"),
+    /** Last time the run was seen doing anything; a live run idle past the lease counts as timed out. */
+    lastActivityAt: text("last_activity_at"),
+    usageJson: text("usage_json", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    resultJson: text("result_json", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    error: text("error"),
+    logBytes: integer("log_bytes").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("heartbeat_runs_company_agent_idx").on(t.companyId, t.agentId, t.status)],
+);
+
+export const wakeupStatuses = [
+  "queued",
+  "deferred_issue_execution",
+  "claimed",
+  "coalesced",
+  "skipped",
+  "completed",
+  "failed",
+  "cancelled",
+] as const;
+/** Wake-ups still waiting to be served; these are what pauses, terminations and hard stops cancel. */
+export const pendingWakeupStatuses = ["queued", "deferred_issue_execution"] as const;
+
+export const agentWakeupRequests = sqliteTable(
+  "agent_wakeup_requests",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    agentId: text("agent_id").notNull(),
+    status: text("status", { enum: wakeupStatuses }).notNull(),
+    /** Why: `comment`, `mention`, `blocker_resolved`, `approval_resolved`, `assignment`, `routine`, ... */
+    reason: text("reason").notNull(),
+    /** What asked: `issue_comment`, `approval`, `routine`, `manual`, ... */
+    source: text("source").notNull(),
+    issueId: text("issue_id"),
+    /** Context handed to the run, e.g. { commentId } or { env: { SERVICE_APPROVAL_ID, SERVICE_APPROVAL_STATUS } }. */
+    context: text("context", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    runId: text("run_id"),
+    coalescedIntoRunId: text("coalesced_into_run_id"),
+    requestedByActorType: text("requested_by_actor_type"),
+    requestedByActorId: text("requested_by_actor_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("agent_wakeup_requests_company_status_idx").on(t.companyId, t.status),
+    index("agent_wakeup_requests_agent_idx").on(t.agentId, t.status),
+  ],
+);
