@@ -6,6 +6,7 @@ import { defineCommand, type CommandContext } from "../../company/command";
 import { notFound, unprocessable } from "../../http/errors";
 import { activityInsert } from "../activity/record";
 import { budgetPolicySyncStatement } from "../budgets/policy-sync";
+import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";
 import { companyView } from "./view";
 
 export interface CompanyFields {
@@ -94,9 +95,10 @@ export const updateCompany = defineCommand(
   },
 );
 
-/** Archive side effects: active agents are paused with reason `company_archived`. */
+/** Archive side effects: active agents are paused with reason `company_archived`, their waiting wake-ups cancelled. */
 function archiveCascade(ctx: CommandContext): BatchItem<"sqlite">[] {
   return [
+    cancelPendingWakeupsStatement(ctx, null),
     ctx.db
       .update(schema.agents)
       .set({ status: "paused", pauseReason: "company_archived", updatedAt: ctx.now })
