@@ -5,8 +5,12 @@ import { AUTHENTICATED, post, unique, type CallOptions } from "./api";
 import { mintApiKey, AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashApiKey } from "../../src/crypto/api-keys";
 import { mintAgentJwt } from "../../src/crypto/agent-jwt";
 
+/** A company name with random leading letters, so issue prefixes rarely clash between tests. */
+export const companyName = () =>
+  Array.from({ length: 6 }, () => String.fromCharCode(65 + Math.floor(Math.random() * 26))).join("") + " " + unique("Co");
+
 export async function createCompany(overrides: Record<string, unknown> = {}, options: CallOptions = {}) {
-  const res = await post("/api/companies", { name: unique("Acme"), ...overrides }, options);
+  const res = await post("/api/companies", { name: companyName(), ...overrides }, options);
   if (res.status !== 201) throw new Error(`createCompany failed: ${res.status} ${res.text}`);
   return res.body as { id: string; issuePrefix: string; [k: string]: any };
 }
