@@ -1,10 +1,12 @@
 // Registry of every command the company Durable Object runs, by area.
 import { companyCommands as companies } from "../domain/companies/commands";
 import { activityCommands as activity } from "../domain/activity/commands";
+import { secretCommands as secrets } from "../domain/secrets/commands";
 
 export const companyCommands = {
   ...companies,
   ...activity,
+  ...secrets,
 };
 
 export type CompanyCommands = typeof companyCommands;

@@ -4,5 +4,6 @@ import { authRouter } from "./auth";
 import { cliAuthRouter } from "./cli-auth";
 import { companiesRouter } from "./companies";
 import { activityRouter } from "./activity";
+import { secretsRouter } from "./secrets";
 
-export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter];
+export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter, secretsRouter];

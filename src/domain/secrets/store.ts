@@ -111,7 +111,7 @@ export async function newSecretStatements(ctx: CommandContext, actor: Actor, inp
   return { row, statements };
 }
 
-/** Statement inserting version `version` of an existing secret. */
+/** Statement inserting version `version` of an existing secret (wrapped: an awaited query builder would run). */
 export async function newVersionStatement(
   ctx: CommandContext,
   actor: Actor,
@@ -121,7 +121,7 @@ export async function newVersionStatement(
   externalRef: string | null,
 ) {
   const material = await encryptMaterial(ctx.env, secret.provider, secret.id, version, value);
-  return ctx.db.insert(schema.companySecretVersions).values({
+  const statement = ctx.db.insert(schema.companySecretVersions).values({
     id: newId(),
     secretId: secret.id,
     companyId: secret.companyId,
@@ -132,6 +132,7 @@ export async function newVersionStatement(
     ...creator(actor),
     createdAt: ctx.now,
   });
+  return { statement };
 }
 
 /** Plaintext of one version, fetched through its provider (422 when the provider is unusable or the material is bad). */
