@@ -13,6 +13,8 @@ const targetNames: Record<string, string> = {
 
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({
+    // `/api/companies/{id}/` and `/api/companies/{id}` are the same route.
+    strict: false,
     defaultHook: (result, c) => {
       if (!result.success) {
         const { message, details } = describeZodError(result.error, targetNames[result.target] ?? result.target);

@@ -77,8 +77,8 @@ companiesRouter.openapi(
     const rows = await db
       .select({
         id: schema.companies.id,
-        agentCount: sql<number>`(SELECT COUNT(*) FROM agents a WHERE a.company_id = ${schema.companies.id} AND a.status != 'terminated')`,
-        issueCount: sql<number>`(SELECT COUNT(*) FROM issues i WHERE i.company_id = ${schema.companies.id})`,
+        agentCount: sql<number>`(SELECT COUNT(*) FROM agents a WHERE a.company_id = companies.id AND a.status != 'terminated')`,
+        issueCount: sql<number>`(SELECT COUNT(*) FROM issues i WHERE i.company_id = companies.id)`,
       })
       .from(schema.companies)
       .where(visibleCompanyFilter(actor));
