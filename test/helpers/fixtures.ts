@@ -99,7 +99,7 @@ export async function boardUser(companyId?: string, role = "owner") {
 
 /** Signs up through better-auth in authenticated mode; returns the session cookie. */
 export async function signUp(name = unique("Person")) {
-  const email = `${name.toLowerCase()}@example.com`;
+  const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, ".")}.${crypto.randomUUID().slice(0, 8)}@example.com`;
   const res = await post(
     "/api/auth/sign-up/email",
     { email, password: "correct horse battery", name },
