@@ -1,0 +1,115 @@
+// Goals: the company's intent tree.
+import { createRoute, z } from "@hono/zod-openapi";
+import { asc, eq } from "drizzle-orm";
+import { createRouter } from "../http/router";
+import { createDb, schema } from "../db/client";
+import { requireCompanyAccess, requireEntityAccess } from "../http/access";
+import { notFound } from "../http/errors";
+import { runCompanyCommand } from "../company/client";
+import { goalView } from "../domain/goals/view";
+import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
+import { CreateGoalSchema, GoalIdParam, GoalSchema, UpdateGoalSchema } from "../schemas/goals";
+
+const tags = ["Goals"];
+export const goalsRouter = createRouter();
+
+async function loadGoal(env: Env, goalId: string) {
+  const row = await createDb(env.DB).query.goals.findFirst({ where: eq(schema.goals.id, goalId) });
+  if (!row) throw notFound("Goal not found");
+  return row;
+}
+
+goalsRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/companies/{companyId}/goals",
+    tags,
+    summary: "All goals of the company (oldest first)",
+    request: { params: CompanyIdParam },
+    responses: { 200: jsonContent(z.array(GoalSchema), "Goals"), ...errors(401, 403, 404) },
+  }),
+  async (c) => {
+    const { companyId } = c.req.valid("param");
+    await requireCompanyAccess(c, companyId);
+    const rows = await createDb(c.env.DB)
+      .select()
+      .from(schema.goals)
+      .where(eq(schema.goals.companyId, companyId))
+      .orderBy(asc(schema.goals.createdAt), asc(schema.goals.id));
+    return c.json(rows.map(goalView), 200);
+  },
+);
+
+goalsRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/goals/{goalId}",
+    tags,
+    summary: "Get a goal (404 if missing or outside the caller's company)",
+    request: { params: GoalIdParam },
+    responses: { 200: jsonContent(GoalSchema, "The goal"), ...errors(401, 404) },
+  }),
+  async (c) => {
+    const goal = await loadGoal(c.env, c.req.valid("param").goalId);
+    requireEntityAccess(c, goal.companyId, "Goal");
+    return c.json(goalView(goal), 200);
+  },
+);
+
+goalsRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/companies/{companyId}/goals",
+    tags,
+    summary: "Create a goal (defaults: level `task`, status `planned`)",
+    description:
+      "parentId must be a goal of the same company and ownerAgentId an agent of the same company (else 422). " +
+      "isCompanyDefault: true makes it the company default goal (the previous default loses the flag). " +
+      "When the company's CEO agent (role `ceo`) creates a `company`-level goal, a pending `approve_ceo_strategy` " +
+      "approval is created for it ({ summary, goalId, title, level, status }); approving it marks the goal `active`.",
+    request: { params: CompanyIdParam, body: jsonBody(CreateGoalSchema) },
+    responses: { 201: jsonContent(GoalSchema, "The new goal"), ...errors(400, 401, 403, 404, 422) },
+  }),
+  async (c) => {
+    const { companyId } = c.req.valid("param");
+    await requireCompanyAccess(c, companyId);
+    const goal = await runCompanyCommand(c.env, companyId, "goal.create", c.get("actor"), c.req.valid("json"));
+    return c.json(goal, 201);
+  },
+);
+
+goalsRouter.openapi(
+  createRoute({
+    method: "patch",
+    path: "/api/goals/{goalId}",
+    tags,
+    summary: "Update a goal (partial; omitted fields unchanged)",
+    description:
+      "A parentId that is the goal itself, one of its descendants or a goal of another company is rejected with 422. " +
+      "The CEO agent turning a goal into a `company`-level goal (first time for that goal) opens an `approve_ceo_strategy` approval.",
+    request: { params: GoalIdParam, body: jsonBody(UpdateGoalSchema) },
+    responses: { 200: jsonContent(GoalSchema, "The updated goal"), ...errors(400, 401, 404, 422) },
+  }),
+  async (c) => {
+    const goal = await loadGoal(c.env, c.req.valid("param").goalId);
+    const actor = requireEntityAccess(c, goal.companyId, "Goal");
+    const updated = await runCompanyCommand(c.env, goal.companyId, "goal.update", actor, { goalId: goal.id, fields: c.req.valid("json") });
+    return c.json(updated, 200);
+  },
+);
+
+goalsRouter.openapi(
+  createRoute({
+    method: "delete",
+    path: "/api/goals/{goalId}",
+    tags,
+    summary: "Delete a goal; returns the deleted row (children become top-level goals, linked issues and projects drop it)",
+    request: { params: GoalIdParam },
+    responses: { 200: jsonContent(GoalSchema, "The deleted goal"), ...errors(401, 404) },
+  }),
+  async (c) => {
+    const goal = await loadGoal(c.env, c.req.valid("param").goalId);
+    const actor = requireEntityAccess(c, goal.companyId, "Goal");
+    return c.json(await runCompanyCommand(c.env, goal.companyId, "goal.delete", actor, { goalId: goal.id }), 200);
+  },
+);

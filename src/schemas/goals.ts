@@ -1,0 +1,55 @@
+// Goal request and response schemas.
+import { z } from "@hono/zod-openapi";
+import { Timestamp } from "./common";
+
+export const goalLevels = ["company", "team", "agent", "task"] as const;
+export const goalStatuses = ["planned", "active", "achieved", "cancelled"] as const;
+
+export const GoalSchema = z
+  .object({
+    id: z.string(),
+    companyId: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    level: z.enum(goalLevels),
+    status: z.enum(goalStatuses),
+    parentId: z.string().nullable(),
+    ownerAgentId: z.string().nullable(),
+    isCompanyDefault: z.boolean().openapi({ description: "The company's default goal (at most one); used for issues with no project" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("Goal");
+
+const Title = z.string().trim().min(1).max(500);
+const Description = z.string().max(20_000).nullable();
+const Ref = z.string().min(1).max(100);
+
+export const CreateGoalSchema = z
+  .object({
+    title: Title,
+    description: Description.optional(),
+    level: z.enum(goalLevels).optional().openapi({ description: "Default `task`" }),
+    status: z.enum(goalStatuses).optional().openapi({ description: "Default `planned`" }),
+    parentId: Ref.nullable().optional().openapi({ description: "Parent goal of the same company" }),
+    ownerAgentId: Ref.nullable().optional().openapi({ description: "Owning agent of the same company" }),
+    isCompanyDefault: z.boolean().optional().openapi({ description: "Make this the company default goal (clears the flag on the previous one)" }),
+  })
+  .openapi("CreateGoal");
+
+export const UpdateGoalSchema = z
+  .object({
+    title: Title.optional(),
+    description: Description.optional(),
+    level: z.enum(goalLevels).optional(),
+    status: z.enum(goalStatuses).optional(),
+    parentId: Ref.nullable().optional(),
+    ownerAgentId: Ref.nullable().optional(),
+    isCompanyDefault: z.boolean().optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "at least one field to update is required" })
+  .openapi("UpdateGoal");
+
+export const GoalIdParam = z.object({
+  goalId: z.string().min(1).openapi({ param: { name: "goalId", in: "path" } }),
+});
