@@ -11,3 +11,8 @@ export * from "./goals-projects";
 export * from "./secrets";
 export * from "./approvals";
 export * from "./runs";
+export * from "./issues-extra";
+export * from "./costs";
+export * from "./projects-extra";
+export * from "./access";
+export * from "./documents";

@@ -23,6 +23,10 @@ export const issues = sqliteTable(
     assigneeAgentId: text("assignee_agent_id"),
     assigneeUserId: text("assignee_user_id"),
     checkoutRunId: text("checkout_run_id"),
+    /** When the current checkout took the lock (cleared with it). */
+    checkedOutAt: text("checked_out_at"),
+    /** Execution lock time for adapters that lock an issue while executing (cleared on release). */
+    executionLockedAt: text("execution_locked_at"),
     executionPolicy: text("execution_policy", { mode: "json" }).$type<Record<string, unknown> | null>(),
     executionWorkspaceId: text("execution_workspace_id"),
     executionWorkspacePreference: text("execution_workspace_preference"),
@@ -45,5 +49,13 @@ export const issues = sqliteTable(
     index("issues_company_assignee_idx").on(t.companyId, t.assigneeAgentId),
     index("issues_company_project_idx").on(t.companyId, t.projectId),
     index("issues_company_parent_idx").on(t.companyId, t.parentId),
+    index("issues_company_updated_idx").on(t.companyId, t.updatedAt),
+    index("issues_company_origin_idx").on(t.companyId, t.originKind, t.originId),
+    index("issues_company_exec_ws_idx").on(t.companyId, t.executionWorkspaceId),
+    index("issues_company_assignee_user_idx").on(t.companyId, t.assigneeUserId),
+    index("issues_company_created_by_user_idx").on(t.companyId, t.createdByUserId),
+    index("issues_company_created_by_agent_idx").on(t.companyId, t.createdByAgentId),
+    index("issues_checkout_run_idx").on(t.checkoutRunId),
+    index("issues_goal_idx").on(t.goalId),
   ],
 );
