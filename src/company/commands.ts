@@ -1,11 +1,15 @@
 // Registry of every command the company Durable Object runs, by area.
 import { companyCommands as companies } from "../domain/companies/commands";
 import { activityCommands as activity } from "../domain/activity/commands";
+import { issueCommands as issues } from "../domain/issues/commands";
+import { checkoutCommands as checkouts } from "../domain/issues/checkout";
 import { secretCommands as secrets } from "../domain/secrets/commands";
 
 export const companyCommands = {
   ...companies,
   ...activity,
+  ...issues,
+  ...checkouts,
   ...secrets,
 };
 

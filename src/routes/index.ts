@@ -4,6 +4,8 @@ import { authRouter } from "./auth";
 import { cliAuthRouter } from "./cli-auth";
 import { companiesRouter } from "./companies";
 import { activityRouter } from "./activity";
+import { issuesAgentViewsRouter } from "./issues-agent-views";
+import { issuesRouter } from "./issues";
 import { secretsRouter } from "./secrets";
 
-export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter, secretsRouter];
+export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter, issuesAgentViewsRouter, issuesRouter, secretsRouter];
