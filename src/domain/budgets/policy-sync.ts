@@ -1,11 +1,54 @@
-// Keeps the company or agent monthly budget policy in step with budgetMonthlyCents.
+// Keeps the company or agent monthly budget policy in step with budgetMonthlyCents, and the
+// general budget-policy upsert it is built on.
 import { sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { newId } from "../../crypto/random";
 
 export type BudgetScope = "company" | "agent" | "project";
+export type BudgetWindowKind = "calendar_month_utc" | "lifetime";
 
-export const defaultWindowKind = (scope: BudgetScope) => (scope === "project" ? "lifetime" : "calendar_month_utc");
+export const defaultWindowKind = (scope: BudgetScope): BudgetWindowKind => (scope === "project" ? "lifetime" : "calendar_month_utc");
+
+export interface BudgetPolicyFields {
+  companyId: string;
+  scopeType: BudgetScope;
+  scopeId: string;
+  metric: string;
+  windowKind: BudgetWindowKind;
+  amountCents: number;
+  warnPercent: number;
+  hardStopEnabled: boolean;
+  notifyEnabled: boolean;
+  isActive: boolean;
+}
+
+/**
+ * Insert-or-update of a policy on its natural key (company, scope, metric, window). On update every
+ * given field is replaced; `id` is used only when the policy is new.
+ */
+export function budgetPolicyUpsertStatement(db: Db, policy: BudgetPolicyFields & { id?: string; now: string }) {
+  const { now, id, ...fields } = policy;
+  return db
+    .insert(schema.budgetPolicies)
+    .values({ id: id ?? newId(), ...fields, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [
+        schema.budgetPolicies.companyId,
+        schema.budgetPolicies.scopeType,
+        schema.budgetPolicies.scopeId,
+        schema.budgetPolicies.metric,
+        schema.budgetPolicies.windowKind,
+      ],
+      set: {
+        amountCents: sql`excluded.amount_cents`,
+        warnPercent: sql`excluded.warn_percent`,
+        hardStopEnabled: sql`excluded.hard_stop_enabled`,
+        notifyEnabled: sql`excluded.notify_enabled`,
+        isActive: sql`excluded.is_active`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+    });
+}
 
 /**
  * Upsert of the scope's `billed_cents` policy in its default window. An amount of 0
@@ -44,3 +87,7 @@ export function budgetPolicySyncStatement(
       set: { amountCents: args.amountCents, isActive: args.amountCents > 0, updatedAt: sql`excluded.updated_at` },
     });
 }
+
+/** A policy that mirrors an entity's budgetMonthlyCents (company or agent, billed cents, calendar month). */
+export const isMonthlyBudgetPolicy = (p: { scopeType: string; metric: string; windowKind: string }) =>
+  (p.scopeType === "company" || p.scopeType === "agent") && p.metric === "billed_cents" && p.windowKind === "calendar_month_utc";

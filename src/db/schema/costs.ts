@@ -1,0 +1,107 @@
+// Cost events (metered usage reported per agent), finance events (the company's money ledger)
+// and budget incidents (soft/hard threshold crossings of a budget policy).
+import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./columns";
+import { companies } from "./companies";
+
+export const billingTypes = [
+  "metered_api",
+  "subscription_included",
+  "subscription_overage",
+  "credits",
+  "fixed",
+  "unknown",
+] as const;
+export type BillingType = (typeof billingTypes)[number];
+
+export const costEvents = sqliteTable(
+  "cost_events",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    agentId: text("agent_id").notNull(),
+    issueId: text("issue_id"),
+    projectId: text("project_id"),
+    goalId: text("goal_id"),
+    heartbeatRunId: text("heartbeat_run_id"),
+    billingCode: text("billing_code"),
+    provider: text("provider").notNull(),
+    biller: text("biller").notNull(),
+    billingType: text("billing_type", { enum: billingTypes }).notNull(),
+    model: text("model").notNull(),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    cachedInputTokens: integer("cached_input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    costCents: integer("cost_cents").notNull(),
+    /** ISO-8601 UTC, normalised on write so ranges compare as text. */
+    occurredAt: text("occurred_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("cost_events_company_occurred_idx").on(t.companyId, t.occurredAt),
+    index("cost_events_company_agent_occurred_idx").on(t.companyId, t.agentId, t.occurredAt),
+    index("cost_events_company_project_occurred_idx").on(t.companyId, t.projectId, t.occurredAt),
+  ],
+);
+
+export const financeEventKinds = ["inference_charge", "platform_fee", "credit_purchase", "credit_refund", "manual_adjustment"] as const;
+export const financeDirections = ["debit", "credit"] as const;
+
+export const financeEvents = sqliteTable(
+  "finance_events",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: financeEventKinds }).notNull(),
+    /** From the company's side: `debit` = money charged to it, `credit` = money returned or credited to it. */
+    direction: text("direction", { enum: financeDirections }).notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    estimated: integer("estimated", { mode: "boolean" }).notNull(),
+    biller: text("biller"),
+    provider: text("provider"),
+    costEventId: text("cost_event_id"),
+    description: text("description"),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    occurredAt: text("occurred_at").notNull(),
+    createdByUserId: text("created_by_user_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("finance_events_company_occurred_idx").on(t.companyId, t.occurredAt)],
+);
+
+export const budgetIncidentKinds = ["soft", "hard"] as const;
+export const budgetIncidentStatuses = ["open", "resolved"] as const;
+export const budgetIncidentResolutions = ["keep_paused", "raise_budget_and_resume"] as const;
+
+export const budgetIncidents = sqliteTable(
+  "budget_incidents",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    policyId: text("policy_id").notNull(),
+    scopeType: text("scope_type", { enum: ["company", "agent", "project"] }).notNull(),
+    scopeId: text("scope_id").notNull(),
+    kind: text("kind", { enum: budgetIncidentKinds }).notNull(),
+    windowKind: text("window_kind", { enum: ["calendar_month_utc", "lifetime"] }).notNull(),
+    /** `YYYY-MM` for calendar months, `lifetime` otherwise. */
+    windowKey: text("window_key").notNull(),
+    /** The policy amount when the incident opened. */
+    amountCents: integer("amount_cents").notNull(),
+    /** The spend that triggers this kind: ceil(amount × warnPercent / 100) for soft, the amount for hard. */
+    thresholdCents: integer("threshold_cents").notNull(),
+    observedCents: integer("observed_cents").notNull(),
+    status: text("status", { enum: budgetIncidentStatuses }).notNull(),
+    resolution: text("resolution", { enum: budgetIncidentResolutions }),
+    approvalId: text("approval_id"),
+    resolvedAt: text("resolved_at"),
+    resolvedByUserId: text("resolved_by_user_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One incident per scope, kind, window and threshold (a raised budget gets its own thresholds).
+    uniqueIndex("budget_incidents_scope_window_uq").on(t.companyId, t.scopeType, t.scopeId, t.kind, t.windowKey, t.thresholdCents),
+    index("budget_incidents_company_status_idx").on(t.companyId, t.status),
+  ],
+);

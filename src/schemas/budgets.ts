@@ -1,0 +1,107 @@
+// Budget policy, incident and overview schemas.
+import { z } from "@hono/zod-openapi";
+import { budgetIncidentKinds, budgetIncidentResolutions, budgetIncidentStatuses } from "../db/schema/costs";
+import { Timestamp } from "./common";
+
+const Cents = z.number().int().min(0).max(1_000_000_000_00);
+const ScopeType = z.enum(["company", "agent", "project"]);
+const WindowKind = z.enum(["calendar_month_utc", "lifetime"]);
+
+export const UpsertBudgetPolicySchema = z
+  .object({
+    scopeType: ScopeType,
+    scopeId: z.string().trim().min(1).max(200).optional().openapi({
+      description: "The company, agent or project id (must belong to the company); optional for company scope",
+    }),
+    amountCents: Cents.openapi({ description: "Budget in cents; 0 = no budget. A changed positive amount must be above the window's observed spend (422)" }),
+    metric: z.literal("billed_cents").optional().openapi({ description: "Default `billed_cents` (the only metric)" }),
+    windowKind: WindowKind.optional().openapi({ description: "Default `calendar_month_utc` for company and agent, `lifetime` for project" }),
+    warnPercent: z.number().int().min(1).max(100).optional().openapi({ description: "Soft threshold percent, default 80" }),
+    hardStopEnabled: z.boolean().optional().openapi({ description: "Pause the scope at 100 % (default true)" }),
+    notifyEnabled: z.boolean().optional().openapi({ description: "Open a soft incident at the warn threshold (default true)" }),
+    isActive: z.boolean().optional().openapi({ description: "Default true" }),
+  })
+  .openapi("UpsertBudgetPolicy");
+
+const PolicyFields = {
+  id: z.string(),
+  companyId: z.string(),
+  scopeType: ScopeType,
+  scopeId: z.string(),
+  metric: z.string(),
+  windowKind: WindowKind,
+  amountCents: z.number().int(),
+  warnPercent: z.number().int(),
+  hardStopEnabled: z.boolean(),
+  notifyEnabled: z.boolean(),
+  isActive: z.boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+const PolicyStateFields = {
+  ...PolicyFields,
+  windowKey: z.string().openapi({ description: "`YYYY-MM` (UTC) or `lifetime`" }),
+  observedCents: z.number().int(),
+  warnThresholdCents: z.number().int(),
+  remainingCents: z.number().int(),
+  utilizationPercent: z.number(),
+  status: z.enum(["inactive", "ok", "warning", "exceeded"]),
+};
+
+export const BudgetPolicyStateSchema = z.object(PolicyStateFields).openapi("BudgetPolicyState");
+export const UpsertedBudgetPolicySchema = z
+  .object({ ...PolicyStateFields, created: z.boolean() })
+  .openapi("UpsertedBudgetPolicy");
+
+export const BudgetIncidentSchema = z
+  .object({
+    id: z.string(),
+    companyId: z.string(),
+    policyId: z.string(),
+    scopeType: ScopeType,
+    scopeId: z.string(),
+    kind: z.enum(budgetIncidentKinds),
+    windowKind: WindowKind,
+    windowKey: z.string(),
+    amountCents: z.number().int(),
+    thresholdCents: z.number().int(),
+    observedCents: z.number().int(),
+    status: z.enum(budgetIncidentStatuses),
+    resolution: z.enum(budgetIncidentResolutions).nullable(),
+    approvalId: z.string().nullable(),
+    resolvedAt: z.string().nullable(),
+    resolvedByUserId: z.string().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("BudgetIncident");
+
+export const BudgetOverviewSchema = z
+  .object({
+    companyId: z.string(),
+    asOf: Timestamp,
+    policies: z.array(BudgetPolicyStateSchema),
+    activeIncidents: z.array(BudgetIncidentSchema),
+    pausedAgentCount: z.number().int().openapi({ description: "Agents paused by a budget hard stop" }),
+    pausedProjectCount: z.number().int().openapi({ description: "Projects paused by a budget hard stop" }),
+    pendingApprovalCount: z.number().int().openapi({ description: "Pending `budget_override_required` approvals" }),
+  })
+  .openapi("BudgetOverview");
+
+export const CompanyBudgetSchema = z.object({ budgetMonthlyCents: Cents }).openapi("CompanyBudget");
+
+export const ResolveIncidentSchema = z
+  .discriminatedUnion("action", [
+    z.object({ action: z.literal("keep_paused") }),
+    z.object({
+      action: z.literal("raise_budget_and_resume"),
+      amountCents: z.number().int().min(1).max(1_000_000_000_00).openapi({ description: "New budget; must exceed the observed spend (422)" }),
+    }),
+  ])
+  .openapi("ResolveBudgetIncident");
+
+export const IncidentParams = z.object({
+  companyId: z.string().min(1).openapi({ param: { name: "companyId", in: "path" } }),
+  incidentId: z.string().min(1).openapi({ param: { name: "incidentId", in: "path" } }),
+});
