@@ -4,6 +4,8 @@ import { activityCommands as activity } from "../domain/activity/commands";
 import { issueCommands as issues } from "../domain/issues/commands";
 import { checkoutCommands as checkouts } from "../domain/issues/checkout";
 import { secretCommands as secrets } from "../domain/secrets/commands";
+import { costCommands as costs } from "../domain/costs/commands";
+import { budgetCommands as budgets } from "../domain/budgets/commands";
 
 export const companyCommands = {
   ...companies,
@@ -11,6 +13,8 @@ export const companyCommands = {
   ...issues,
   ...checkouts,
   ...secrets,
+  ...costs,
+  ...budgets,
 };
 
 export type CompanyCommands = typeof companyCommands;

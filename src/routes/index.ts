@@ -7,5 +7,7 @@ import { activityRouter } from "./activity";
 import { issuesAgentViewsRouter } from "./issues-agent-views";
 import { issuesRouter } from "./issues";
 import { secretsRouter } from "./secrets";
+import { costsRouter } from "./costs";
+import { budgetsRouter } from "./budgets";
 
-export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter, issuesAgentViewsRouter, issuesRouter, secretsRouter];
+export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter, issuesAgentViewsRouter, issuesRouter, secretsRouter, costsRouter, budgetsRouter];
