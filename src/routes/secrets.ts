@@ -2,7 +2,7 @@
 // Values go in, never come out: every response is metadata only.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { createDb, schema } from "../db/client";
 import { createRouter } from "../http/router";
@@ -75,7 +75,7 @@ secretsRouter.openapi(
       .select()
       .from(schema.companySecrets)
       .where(eq(schema.companySecrets.companyId, companyId))
-      .orderBy(desc(schema.companySecrets.createdAt), desc(schema.companySecrets.name));
+      .orderBy(desc(schema.companySecrets.createdAt), desc(sql`rowid`));
     return c.json(rows.map(secretView), 200);
   },
 );
@@ -88,7 +88,7 @@ secretsRouter.openapi(
     summary: "Create a secret (version 1)",
     description: `Name unique per company (409 otherwise). Value up to 64 KiB, encrypted at rest and never returned. An unconfigured provider gives 422. ${WRITE_NOTE}`,
     request: { params: CompanyIdParam, body: jsonBody(CreateSecretSchema) },
-    responses: { 201: jsonContent(SecretSchema, "The new secret's metadata"), ...errors(400, 401, 403, 404, 409, 422) },
+    responses: { 201: jsonContent(SecretSchema, "The new secret's metadata"), ...errors(400, 401, 403, 404, 409, 413, 422) },
   }),
   async (c) => {
     const { companyId } = c.req.valid("param");
@@ -127,7 +127,7 @@ secretsRouter.openapi(
     summary: "Rotate: store a new immutable version and advance latestVersion",
     description: `\`latest\` bindings follow the new version; pinned numeric ones do not. externalRef is kept when omitted. Concurrent rotations get distinct consecutive versions. ${WRITE_NOTE}`,
     request: { params: SecretIdParam, body: jsonBody(RotateSecretSchema) },
-    responses: { 200: jsonContent(SecretSchema, "The secret's metadata after rotation"), ...errors(400, 401, 403, 404, 409, 422) },
+    responses: { 200: jsonContent(SecretSchema, "The secret's metadata after rotation"), ...errors(400, 401, 403, 404, 409, 413, 422) },
   }),
   async (c) => {
     const { secretId } = c.req.valid("param");
