@@ -1,0 +1,68 @@
+// Board claim: companies created before authentication existed are owned by the implicit
+// `local-board` user, whom nobody can sign in as. In authenticated mode the per-minute cron mints
+// a board-claim token (32 random bytes, stored hashed, valid 1 hour) for those companies and
+// prints its URL to the Worker log (`wrangler tail`), the way a server prints a first-run link.
+// A signed-in user who opens the URL and claims it becomes owner of those companies (the local
+// board's membership is deactivated) and, when the instance has no instance admin yet, its admin.
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { schema, type Db } from "../../db/client";
+import { newId } from "../../crypto/random";
+import { LOCAL_BOARD_USER_ID } from "../../http/actor-types";
+import { BOARD_CLAIM_TOKEN_PREFIX, hashSecret, mintSecret } from "./tokens";
+
+export const BOARD_CLAIM_LIFETIME_MS = 60 * 60 * 1000;
+export const boardClaimPath = (token: string) => `/api/board-claim/${encodeURIComponent(token)}`;
+
+/** Companies whose active owners include the implicit local board. */
+export async function localBoardOwnedCompanies(db: Db) {
+  return db
+    .select({ id: schema.companies.id, name: schema.companies.name })
+    .from(schema.companyMemberships)
+    .innerJoin(schema.companies, eq(schema.companies.id, schema.companyMemberships.companyId))
+    .where(
+      and(
+        eq(schema.companyMemberships.principalType, "user"),
+        eq(schema.companyMemberships.principalId, LOCAL_BOARD_USER_ID),
+        eq(schema.companyMemberships.membershipRole, "owner"),
+        eq(schema.companyMemberships.status, "active"),
+      ),
+    )
+    .orderBy(schema.companies.createdAt);
+}
+
+/**
+ * Mints a token when local-board-owned companies exist and no unexpired, unclaimed token does
+ * (a token is shown only once, at minting). Returns null when nothing was minted.
+ */
+export async function mintBoardClaimTokenIfNeeded(db: Db, now = new Date()) {
+  const companies = await localBoardOwnedCompanies(db);
+  if (!companies.length) return null;
+  const nowIso = now.toISOString();
+  const live = await db.query.boardClaimTokens.findFirst({
+    where: and(isNull(schema.boardClaimTokens.claimedAt), gt(schema.boardClaimTokens.expiresAt, nowIso)),
+  });
+  if (live) return null;
+  const { token, hash } = mintSecret(BOARD_CLAIM_TOKEN_PREFIX);
+  const row = {
+    id: newId(),
+    tokenHash: hash,
+    companyIds: companies.map((c) => c.id),
+    expiresAt: new Date(now.getTime() + BOARD_CLAIM_LIFETIME_MS).toISOString(),
+    claimedAt: null,
+    claimedByUserId: null,
+    createdAt: nowIso,
+  };
+  await db.insert(schema.boardClaimTokens).values(row).run();
+  return { token, id: row.id, expiresAt: row.expiresAt, companies };
+}
+
+export const findBoardClaimToken = (db: Db, token: string) =>
+  db.query.boardClaimTokens.findFirst({ where: eq(schema.boardClaimTokens.tokenHash, hashSecret(token)) });
+
+export type BoardClaimRow = typeof schema.boardClaimTokens.$inferSelect;
+
+export function boardClaimStatus(row: BoardClaimRow, now = new Date().toISOString()) {
+  if (row.claimedAt) return "claimed" as const;
+  if (row.expiresAt <= now) return "expired" as const;
+  return "pending" as const;
+}

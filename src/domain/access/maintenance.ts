@@ -1,0 +1,47 @@
+// Access upkeep run by the per-minute cron: board-claim tokens in authenticated mode, and the
+// experimental issue-graph liveness auto-recovery when it is switched on.
+import { createDb } from "../../db/client";
+import { readDeploymentConfig } from "../../config";
+import { runCompanyCommand } from "../../company/client";
+import type { Actor } from "../../http/actor-types";
+import { boardClaimPath, mintBoardClaimTokenIfNeeded } from "./board-claim";
+import { findStuckIssues } from "./liveness";
+import { readSettings } from "./settings";
+
+export const SYSTEM_ACTOR: Actor = { type: "none", runId: null };
+
+/** Releases stuck issues company by company; returns what was released. */
+export async function runLivenessRecovery(env: Env, actor: Actor, options: { companyId?: string; staleAfterMinutes: number; now?: Date }) {
+  const staleBefore = new Date((options.now ?? new Date()).getTime() - options.staleAfterMinutes * 60_000).toISOString();
+  const db = createDb(env.DB);
+  const candidates = await findStuckIssues(db, { companyId: options.companyId, staleBefore });
+  const companyIds = [...new Set(candidates.map((c) => c.companyId))];
+  const recovered = [];
+  for (const companyId of companyIds) {
+    const result = await runCompanyCommand(env, companyId, "access.liveness.recover", actor, {
+      staleBefore,
+      staleAfterMinutes: options.staleAfterMinutes,
+    });
+    recovered.push(...result.recovered);
+  }
+  return { staleBefore, recovered };
+}
+
+export async function runAccessMaintenance(env: Env, at: Date): Promise<void> {
+  const db = createDb(env.DB);
+  const config = readDeploymentConfig(env);
+  if (config.ok && config.config.mode === "authenticated") {
+    const minted = await mintBoardClaimTokenIfNeeded(db, at);
+    if (minted) {
+      const url = `${config.config.publicBaseUrl ?? ""}${boardClaimPath(minted.token)}`;
+      console.log(
+        `Board claim: ${minted.companies.length} compan${minted.companies.length === 1 ? "y is" : "ies are"} owned by the implicit local board. ` +
+          `Open ${url} while signed in and POST to ${url}/claim to take ownership (valid until ${minted.expiresAt}).`,
+      );
+    }
+  }
+  const experimental = await readSettings(db, "experimental");
+  if (experimental.issueGraphLivenessAutoRecovery) {
+    await runLivenessRecovery(env, SYSTEM_ACTOR, { staleAfterMinutes: experimental.issueGraphLivenessStaleAfterMinutes, now: at });
+  }
+}

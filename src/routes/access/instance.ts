@@ -1,0 +1,128 @@
+// Instance: scheduler heartbeats, general and experimental settings, issue-graph liveness
+// recovery (preview/run) and database backups to R2.
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { eq } from "drizzle-orm";
+import type { AppEnv } from "../../env";
+import { createRouter } from "../../http/router";
+import { createDb, schema } from "../../db/client";
+import { requireBoard, requireInstanceAdmin } from "../../http/access";
+import { notFound } from "../../http/errors";
+import { patchSettings, readSettings } from "../../domain/access/settings";
+import { findStuckIssues } from "../../domain/access/liveness";
+import { runLivenessRecovery } from "../../domain/access/maintenance";
+import { runDatabaseBackup } from "../../domain/access/backups";
+import { errors, jsonBody, jsonContent } from "../../schemas/common";
+import {
+  DatabaseBackupSchema,
+  ExperimentalSettingsSchema,
+  GeneralSettingsSchema,
+  LivenessRecoveryRequestSchema,
+  LivenessRecoveryResultSchema,
+  PatchExperimentalSettingsSchema,
+  PatchGeneralSettingsSchema,
+  SchedulerHeartbeatSchema,
+} from "../../schemas/access/instance";
+import { optionalJsonBody } from "./shared";
+
+const tags = ["Instance"];
+export const instanceRouter = createRouter();
+
+instanceRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/instance/scheduler-heartbeats",
+    tags,
+    summary: "Scheduler heartbeats written by the per-minute cron (board)",
+    responses: { 200: jsonContent(z.array(SchedulerHeartbeatSchema), "Heartbeats"), ...errors(401, 403) },
+  }),
+  async (c) => {
+    requireBoard(c);
+    const rows = await createDb(c.env.DB).select().from(schema.schedulerHeartbeats).orderBy(schema.schedulerHeartbeats.name);
+    return c.json(rows, 200);
+  },
+);
+
+for (const key of ["general", "experimental"] as const) {
+  const full = key === "general" ? GeneralSettingsSchema : ExperimentalSettingsSchema;
+  const partial = key === "general" ? PatchGeneralSettingsSchema : PatchExperimentalSettingsSchema;
+  instanceRouter.openapi(
+    createRoute({
+      method: "get",
+      path: `/api/instance/settings/${key}`,
+      tags,
+      summary: `The ${key} instance settings, defaults filled in (any board caller)`,
+      responses: { 200: jsonContent(full, "Settings"), ...errors(401, 403) },
+    }),
+    async (c) => {
+      requireBoard(c);
+      return c.json(await readSettings(createDb(c.env.DB), key), 200);
+    },
+  );
+  instanceRouter.openapi(
+    createRoute({
+      method: "patch",
+      path: `/api/instance/settings/${key}`,
+      tags,
+      summary: `Change some ${key} settings (instance admin); unknown keys are rejected`,
+      request: { body: jsonBody(partial) },
+      responses: { 200: jsonContent(full, "Settings after the change"), ...errors(400, 401, 403) },
+    }),
+    async (c) => {
+      requireInstanceAdmin(c);
+      const body = c.req.valid("json") as Record<string, unknown>;
+      return c.json(await patchSettings(createDb(c.env.DB), c.env.DB, key, body as never), 200);
+    },
+  );
+}
+
+async function livenessRecovery(c: Context<AppEnv>, body: z.infer<typeof LivenessRecoveryRequestSchema>, dryRun: boolean) {
+  const actor = requireInstanceAdmin(c);
+  const db = createDb(c.env.DB);
+  if (body.companyId) {
+    const company = await db.query.companies.findFirst({ where: eq(schema.companies.id, body.companyId) });
+    if (!company) throw notFound("Company not found");
+  }
+  const staleAfterMinutes = body.staleAfterMinutes ?? (await readSettings(db, "experimental")).issueGraphLivenessStaleAfterMinutes;
+  if (dryRun) {
+    const staleBefore = new Date(Date.now() - staleAfterMinutes * 60_000).toISOString();
+    const issues = await findStuckIssues(db, { companyId: body.companyId, staleBefore });
+    return { dryRun, staleAfterMinutes, staleBefore, issues, recoveredCount: 0 };
+  }
+  const { staleBefore, recovered } = await runLivenessRecovery(c.env, actor, { companyId: body.companyId, staleAfterMinutes });
+  return { dryRun, staleAfterMinutes, staleBefore, issues: recovered, recoveredCount: recovered.length };
+}
+
+for (const mode of ["preview", "run"] as const) {
+  instanceRouter.openapi(
+    createRoute({
+      method: "post",
+      path: `/api/instance/settings/experimental/issue-graph-liveness-auto-recovery/${mode}`,
+      tags,
+      summary:
+        mode === "preview"
+          ? "Dry run: in_progress issues whose checkout run is missing, finished (succeeded/failed/cancelled/timed_out) or idle past staleAfterMinutes (instance admin)"
+          : "Release those issues to todo, clearing the assignee agent and every lock field, one statement per company; logs issue.liveness_recovered (instance admin)",
+      description: "Body optional: { companyId?, staleAfterMinutes? } (default staleAfterMinutes: the experimental setting, 60). At most 500 issues per call.",
+      request: { body: optionalJsonBody(LivenessRecoveryRequestSchema) },
+      responses: { 200: jsonContent(LivenessRecoveryResultSchema, mode === "preview" ? "Stuck issues" : "Released issues"), ...errors(400, 401, 403, 404) },
+    }),
+    async (c) => c.json(await livenessRecovery(c, c.req.valid("json"), mode === "preview"), 200),
+  );
+}
+
+instanceRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/instance/database-backups",
+    tags,
+    summary: "Back up every D1 table as JSON lines into R2 under backups/<timestamp>/ with a manifest, then apply retention (instance admin)",
+    description: "Retention keeps the newest general.backupRetentionCount (default 7) backup folders and deletes older ones.",
+    responses: { 201: jsonContent(DatabaseBackupSchema, "The backup"), ...errors(401, 403) },
+  }),
+  async (c) => {
+    const actor = requireInstanceAdmin(c);
+    const { backupRetentionCount } = await readSettings(createDb(c.env.DB), "general");
+    return c.json(await runDatabaseBackup(c.env, { keepLast: backupRetentionCount, requestedByUserId: actor.userId }), 201);
+  },
+);

@@ -1,0 +1,113 @@
+// Join requests: list, approve, reject (needs joins:approve), and the agent's API key claim.
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, desc, eq } from "drizzle-orm";
+import { createRouter } from "../../http/router";
+import { createDb, schema } from "../../db/client";
+import { requireCompanyAccess } from "../../http/access";
+import { notFound } from "../../http/errors";
+import { runCompanyCommand } from "../../company/client";
+import { AGENT_KEY_PREFIX, mintApiKey } from "../../crypto/api-keys";
+import { newId } from "../../crypto/random";
+import { requireCompanyPermission } from "../../domain/access/permissions";
+import { joinRequestView } from "../../domain/access/join-requests";
+import { hashSecret } from "../../domain/access/tokens";
+import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
+import { JoinRequestSchema } from "../../schemas/access/invites";
+import {
+  ClaimApiKeySchema,
+  ClaimRequestIdParam,
+  ClaimedApiKeySchema,
+  DecisionSchema,
+  JoinRequestIdParam,
+  JoinRequestListQuery,
+} from "../../schemas/access/members";
+import { optionalJsonBody } from "./shared";
+
+const tags = ["Join requests"];
+export const joinRequestsRouter = createRouter();
+
+joinRequestsRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/companies/{companyId}/join-requests",
+    tags,
+    summary: "List join requests, newest first; filters status (pending = pending_approval) and requestType; needs joins:approve",
+    request: { params: CompanyIdParam, query: JoinRequestListQuery },
+    responses: { 200: jsonContent(z.array(JoinRequestSchema), "Join requests"), ...errors(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const { companyId } = c.req.valid("param");
+    const { status, requestType } = c.req.valid("query");
+    await requireCompanyAccess(c, companyId);
+    const db = createDb(c.env.DB);
+    await requireCompanyPermission(db, c.get("actor"), companyId, "joins:approve");
+    const rows = await db
+      .select()
+      .from(schema.joinRequests)
+      .where(
+        and(
+          eq(schema.joinRequests.companyId, companyId),
+          status ? eq(schema.joinRequests.status, status === "pending" ? "pending_approval" : status) : undefined,
+          requestType ? eq(schema.joinRequests.requestType, requestType) : undefined,
+        ),
+      )
+      .orderBy(desc(schema.joinRequests.createdAt))
+      .limit(500);
+    return c.json(rows.map(joinRequestView), 200);
+  },
+);
+
+for (const decision of ["approve", "reject"] as const) {
+  joinRequestsRouter.openapi(
+    createRoute({
+      method: "post",
+      path: `/api/companies/{companyId}/join-requests/{requestId}/${decision}`,
+      tags,
+      summary:
+        decision === "approve"
+          ? "Approve a pending join request (needs joins:approve): an agent request creates the agent (status idle, unique URL key, the invite's role, adapter from the request or process) and its membership; a human request activates the user's membership"
+          : "Reject a pending join request (needs joins:approve)",
+      request: { params: JoinRequestIdParam, body: optionalJsonBody(DecisionSchema) },
+      responses: { 200: jsonContent(JoinRequestSchema, "The decided request"), ...errors(400, 401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const { companyId, requestId } = c.req.valid("param");
+      await requireCompanyAccess(c, companyId);
+      const actor = c.get("actor");
+      await requireCompanyPermission(createDb(c.env.DB), actor, companyId, "joins:approve");
+      const result = await runCompanyCommand(c.env, companyId, "access.joinRequest.decide", actor, {
+        requestId,
+        decision,
+        note: c.req.valid("json").note,
+      });
+      return c.json(result, 200);
+    },
+  );
+}
+
+joinRequestsRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/join-requests/{requestId}/claim-api-key",
+    tags,
+    summary: "Claim the agent API key of an approved join request with its claim secret (no bearer needed; once only)",
+    description: "Wrong secret: 403. Not yet approved, rejected, or already claimed: 409. The key (svc_agent_…) is in this response only.",
+    security: [],
+    request: { params: ClaimRequestIdParam, body: jsonBody(ClaimApiKeySchema) },
+    responses: { 201: jsonContent(ClaimedApiKeySchema, "The agent API key, shown once"), ...errors(400, 403, 404, 409) },
+  }),
+  async (c) => {
+    const { requestId } = c.req.valid("param");
+    const { claimSecret } = c.req.valid("json");
+    const request = await createDb(c.env.DB).query.joinRequests.findFirst({ where: eq(schema.joinRequests.id, requestId) });
+    if (!request) throw notFound("Join request not found");
+    const { token, hash } = mintApiKey(AGENT_KEY_PREFIX);
+    const claimed = await runCompanyCommand(c.env, request.companyId, "access.joinRequest.claimApiKey", c.get("actor"), {
+      requestId,
+      claimSecretHash: hashSecret(claimSecret),
+      keyHash: hash,
+      keyId: newId(),
+    });
+    return c.json({ ...claimed, token }, 201);
+  },
+);
