@@ -1,0 +1,30 @@
+// Dashboard: the company's health snapshot.
+import { createRoute } from "@hono/zod-openapi";
+import { createRouter } from "../http/router";
+import { createDb } from "../db/client";
+import { requireCompanyAccess } from "../http/access";
+import { notFound } from "../http/errors";
+import { dashboardSnapshot } from "../domain/dashboard/snapshot";
+import { CompanyIdParam, errors, jsonContent } from "../schemas/common";
+import { DashboardSchema } from "../schemas/dashboard";
+
+export const dashboardRouter = createRouter();
+
+dashboardRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/companies/{companyId}/dashboard",
+    tags: ["Dashboard"],
+    summary: "Company health snapshot: agents, tasks, this UTC month's costs, pending approvals, budget state",
+    description: "Read-only; 403 for a caller of another company, 404 for a missing company. No recent activity or stale-task details.",
+    request: { params: CompanyIdParam },
+    responses: { 200: jsonContent(DashboardSchema, "The snapshot"), ...errors(401, 403, 404) },
+  }),
+  async (c) => {
+    const { companyId } = c.req.valid("param");
+    await requireCompanyAccess(c, companyId);
+    const snapshot = await dashboardSnapshot(createDb(c.env.DB), companyId, new Date().toISOString());
+    if (!snapshot) throw notFound("Company not found");
+    return c.json(snapshot, 200);
+  },
+);
