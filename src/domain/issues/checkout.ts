@@ -26,20 +26,39 @@ const conflictDetails = (issue: IssueRow) => ({
   checkoutRunId: issue.checkoutRunId,
 });
 
-/** Activity row written only if `guard` (an SQL condition on the issue) holds after the guarded update. */
+/** Drizzle's D1 batch cannot carry raw SQL with parameters, so these batches go to D1 directly. */
+type Sqlish = { toSQL(): { sql: string; params: unknown[] } };
+const d1 = (ctx: CommandContext, query: Stmt) => {
+  const { sql: text, params } = (query as unknown as Sqlish).toSQL();
+  return ctx.env.DB.prepare(text).bind(...params);
+};
+
+/** Activity row written only if `guard` (SQL on the issue row, with its params) holds after the guarded update. */
 function guardedActivity(
   ctx: CommandContext,
   actor: Actor,
   entry: { action: string; issue: IssueRow; details: Record<string, unknown> },
-  guard: ReturnType<typeof sql>,
+  guard: { sql: string; params: unknown[] },
 ) {
   const { actorType, actorId } = actorRef(actor);
   const details = JSON.stringify(redactSecrets(entry.details));
-  return ctx.db.run(sql`
-    INSERT INTO activity_log (id, company_id, actor_type, actor_id, action, entity_type, entity_id, agent_id, run_id, details, created_at)
-    SELECT ${newId()}, ${ctx.companyId}, ${actorType}, ${actorId}, ${entry.action}, 'issue', ${entry.issue.id},
-           ${actor.type === "agent" ? actor.agentId : null}, ${actor.runId ?? null}, ${details}, ${ctx.now}
-    WHERE EXISTS (SELECT 1 FROM issues WHERE id = ${entry.issue.id} AND ${guard})`);
+  return ctx.env.DB.prepare(
+    `INSERT INTO activity_log (id, company_id, actor_type, actor_id, action, entity_type, entity_id, agent_id, run_id, details, created_at)
+     SELECT ?, ?, ?, ?, ?, 'issue', ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM issues WHERE id = ? AND ${guard.sql})`,
+  ).bind(
+    newId(),
+    ctx.companyId,
+    actorType,
+    actorId,
+    entry.action,
+    entry.issue.id,
+    actor.type === "agent" ? actor.agentId : null,
+    actor.runId ?? null,
+    details,
+    ctx.now,
+    entry.issue.id,
+    ...guard.params,
+  );
 }
 
 export interface CheckoutInput {
@@ -117,10 +136,9 @@ export const checkoutIssue = defineCommand(async (ctx, actor, input: CheckoutInp
       ),
     )
     .returning({ id: t.id });
-  const results = await ctx.db.batch([
-    guardedUpdate,
-    ...statements,
-    runLinkStatement(ctx, issue.id, run.run.id),
+  const results = await ctx.env.DB.batch([
+    d1(ctx, guardedUpdate),
+    ...[...statements, runLinkStatement(ctx, issue.id, run.run.id)].map((q) => d1(ctx, q)),
     guardedActivity(
       ctx,
       actor,
@@ -129,10 +147,10 @@ export const checkoutIssue = defineCommand(async (ctx, actor, input: CheckoutInp
         issue,
         details: { identifier: issue.identifier, fromStatus: issue.status, runId: run.run.id, ...(adoptedFromRunId ? { adoptedFromRunId } : {}) },
       },
-      sql`checkout_run_id = ${run.run.id} AND checked_out_at = ${ctx.now}`,
+      { sql: "checkout_run_id = ? AND checked_out_at = ?", params: [run.run.id, ctx.now] },
     ),
-  ] as [Stmt, ...Stmt[]]);
-  if ((results[0] as unknown[]).length !== 1) {
+  ]);
+  if ((results[0].results ?? []).length !== 1) {
     const current = await loadIssueInCompany(ctx.db, ctx.companyId, issue.id);
     throw conflict(CHECKOUT_CONFLICT, conflictDetails(current));
   }
@@ -165,9 +183,9 @@ export const releaseIssue = defineCommand(async (ctx, actor, input: { issueId: s
     .set({ status: "todo", assigneeAgentId: null, ...CLEARED_LOCK_FIELDS, updatedAt: ctx.now })
     .where(and(eq(t.id, issue.id), eq(t.status, issue.status), sql`${t.checkoutRunId} IS ${issue.checkoutRunId}`))
     .returning({ id: t.id });
-  const results = await ctx.db.batch([
-    guardedUpdate,
-    ...statements,
+  const results = await ctx.env.DB.batch([
+    d1(ctx, guardedUpdate),
+    ...statements.map((q) => d1(ctx, q)),
     guardedActivity(
       ctx,
       actor,
@@ -176,10 +194,10 @@ export const releaseIssue = defineCommand(async (ctx, actor, input: { issueId: s
         issue,
         details: { identifier: issue.identifier, fromStatus: issue.status, releasedRunId: issue.checkoutRunId, previousAssigneeAgentId: issue.assigneeAgentId },
       },
-      sql`status = 'todo' AND checkout_run_id IS NULL AND updated_at = ${ctx.now}`,
+      { sql: "status = 'todo' AND checkout_run_id IS NULL AND updated_at = ?", params: [ctx.now] },
     ),
-  ] as [Stmt, ...Stmt[]]);
-  if ((results[0] as unknown[]).length !== 1) {
+  ]);
+  if ((results[0].results ?? []).length !== 1) {
     const current = await loadIssueInCompany(ctx.db, ctx.companyId, issue.id);
     throw conflict("Issue changed while releasing", conflictDetails(current));
   }
