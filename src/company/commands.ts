@@ -6,6 +6,9 @@ import { checkoutCommands as checkouts } from "../domain/issues/checkout";
 import { secretCommands as secrets } from "../domain/secrets/commands";
 import { costCommands as costs } from "../domain/costs/commands";
 import { budgetCommands as budgets } from "../domain/budgets/commands";
+import { documentCommands as documents } from "../domain/documents/commands";
+import { annotationCommands as annotations } from "../domain/documents/annotation-commands";
+import { attachmentCommands as attachments } from "../domain/attachments/commands";
 
 export const companyCommands = {
   ...companies,
@@ -15,6 +18,9 @@ export const companyCommands = {
   ...secrets,
   ...costs,
   ...budgets,
+  ...documents,
+  ...annotations,
+  ...attachments,
 };
 
 export type CompanyCommands = typeof companyCommands;

@@ -9,5 +9,10 @@ import { issuesRouter } from "./issues";
 import { secretsRouter } from "./secrets";
 import { costsRouter } from "./costs";
 import { budgetsRouter } from "./budgets";
+import { documentsRouter } from "./documents";
+import { annotationsRouter } from "./annotations";
+import { attachmentsRouter } from "./attachments";
+import { assetsRouter } from "./assets";
+import { artifactsRouter } from "./artifacts";
 
-export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter, issuesAgentViewsRouter, issuesRouter, secretsRouter, costsRouter, budgetsRouter];
+export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter, issuesAgentViewsRouter, issuesRouter, secretsRouter, costsRouter, budgetsRouter, documentsRouter, annotationsRouter, attachmentsRouter, assetsRouter, artifactsRouter];

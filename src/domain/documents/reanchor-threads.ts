@@ -1,0 +1,61 @@
+// Re-anchors a document's open annotation threads onto a new revision: the statements
+// go into the same D1 batch as the revision that moved the text.
+import { and, eq, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { schema, type Db } from "../../db/client";
+import { reanchor, RevisionMapping } from "./anchoring";
+
+type ThreadRow = typeof schema.documentAnnotationThreads.$inferSelect;
+
+/** Maps every thread's anchor revision text to `newText`; orphaned threads keep their last anchor. */
+export async function reanchorStatements(
+  db: Db,
+  args: { documentId: string; newRevisionId: string; newText: string; now: string; threads?: ThreadRow[] },
+): Promise<BatchItem<"sqlite">[]> {
+  const threads =
+    args.threads ??
+    (await db.query.documentAnnotationThreads.findMany({
+      where: and(eq(schema.documentAnnotationThreads.documentId, args.documentId), eq(schema.documentAnnotationThreads.status, "open")),
+    }));
+  if (!threads.length) return [];
+
+  const revisionIds = [...new Set(threads.map((t) => t.anchorRevisionId))];
+  const bodies = new Map<string, string>();
+  for (let i = 0; i < revisionIds.length; i += 90) {
+    const rows = await db
+      .select({ id: schema.issueDocumentRevisions.id, body: schema.issueDocumentRevisions.body })
+      .from(schema.issueDocumentRevisions)
+      .where(inArray(schema.issueDocumentRevisions.id, revisionIds.slice(i, i + 90)));
+    for (const r of rows) bodies.set(r.id, r.body);
+  }
+
+  const mappings = new Map<string, RevisionMapping>();
+  const statements: BatchItem<"sqlite">[] = [];
+  for (const thread of threads) {
+    const oldText = bodies.get(thread.anchorRevisionId);
+    if (oldText === undefined) continue;
+    let mapping = mappings.get(thread.anchorRevisionId);
+    if (!mapping) {
+      mapping = new RevisionMapping(oldText, args.newText);
+      mappings.set(thread.anchorRevisionId, mapping);
+    }
+    const result = reanchor(
+      { start: thread.anchorStart, end: thread.anchorEnd, quote: thread.quote, prefix: thread.prefix, suffix: thread.suffix },
+      mapping,
+    );
+    const set =
+      result.state === "orphaned"
+        ? { anchorState: "orphaned" as const, updatedAt: args.now }
+        : {
+            anchorState: result.state,
+            anchorRevisionId: args.newRevisionId,
+            anchorStart: result.start,
+            anchorEnd: result.end,
+            prefix: result.prefix,
+            suffix: result.suffix,
+            updatedAt: args.now,
+          };
+    statements.push(db.update(schema.documentAnnotationThreads).set(set).where(eq(schema.documentAnnotationThreads.id, thread.id)));
+  }
+  return statements;
+}
