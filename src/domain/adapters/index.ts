@@ -1,0 +1,39 @@
+// The adapter registry: every supported adapterType, validation of adapterConfig per type.
+import { unprocessable } from "../../http/errors";
+import type { AdapterDefinition } from "./types";
+import { processAdapter } from "./process";
+import { httpAdapter } from "./http";
+import { localAdapters } from "./local";
+import { remoteGatewayAdapter } from "./remote-gateway";
+
+export type { AdapterDefinition } from "./types";
+
+export const adapterDefinitions: AdapterDefinition[] = [processAdapter, httpAdapter, ...localAdapters, remoteGatewayAdapter];
+const byType = new Map(adapterDefinitions.map((d) => [d.type, d]));
+export const adapterTypes = adapterDefinitions.map((d) => d.type) as [string, ...string[]];
+
+export const findAdapter = (type: string) => byType.get(type) ?? null;
+
+export function requireAdapter(type: string): AdapterDefinition {
+  const definition = byType.get(type);
+  if (!definition) throw unprocessable(`Unknown adapterType "${type}"; supported: ${adapterTypes.join(", ")}`, { adapterType: type });
+  return definition;
+}
+
+/**
+ * Validates and normalises adapterConfig for `type` (422 naming the broken fields).
+ * `creating` fills create-time defaults such as a local runtime's model.
+ */
+export function validateAdapterConfig(type: string, config: Record<string, unknown>, options: { creating: boolean }): Record<string, unknown> {
+  const definition = requireAdapter(type);
+  const parsed = definition.configSchema.safeParse(config);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: ["adapterConfig", ...i.path.map(String)], message: i.message }));
+    const summary = issues.slice(0, 5).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw unprocessable(`Invalid adapterConfig for ${type}: ${summary}`, issues);
+  }
+  let value = parsed.data;
+  if (options.creating && definition.createDefaults) value = definition.createDefaults(value);
+  if (definition.normalize) value = definition.normalize(value);
+  return value;
+}

@@ -1,0 +1,378 @@
+// Agents: list, get (by id or shortname), me, create, hire, update, permissions, lifecycle,
+// hard delete, budget, API keys, skills.
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { and, eq, ne } from "drizzle-orm";
+import type { AppEnv } from "../env";
+import { createRouter } from "../http/router";
+import { createDb, schema } from "../db/client";
+import { requireActor, requireAgent, requireCompanyAccess, requireEntityAccess } from "../http/access";
+import { badRequest, forbidden, notFound } from "../http/errors";
+import { runCompanyCommand } from "../company/client";
+import { canManageAgents, canReadAgentConfig } from "../domain/authorization/agent-management";
+import { UUID_PATTERN } from "../domain/agents/naming";
+import { buildAgentView, buildAgentViews, type AgentRow } from "../domain/agents/view";
+import { skillSnapshot } from "../domain/agents/skills";
+import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
+import {
+  AgentBudgetSchema,
+  AgentHireResultSchema,
+  AgentIdParam,
+  AgentKeySchema,
+  AgentLookupQuery,
+  AgentPermissionsSchema,
+  AgentSchema,
+  AgentSkillSnapshotSchema,
+  CreateAgentKeySchema,
+  CreateAgentSchema,
+  DeletedAgentSchema,
+  HireAgentSchema,
+  SkillsSyncSchema,
+  UpdateAgentSchema,
+} from "../schemas/agents";
+
+const tags = ["Agents"];
+export const agentsRouter = createRouter();
+
+type C = Context<AppEnv>;
+
+/**
+ * The agent named by the path: a UUID, or a shortname (urlKey) resolved in the company given by
+ * `?companyId=` or the agent caller's own company (a live agent wins over a terminated one).
+ * Agents of companies the caller cannot reach are reported missing (404).
+ */
+async function resolveAgent(c: C, ref: string, companyIdQuery: string | undefined): Promise<AgentRow> {
+  const actor = requireActor(c);
+  const db = createDb(c.env.DB);
+  let agent: AgentRow | undefined;
+  if (UUID_PATTERN.test(ref)) {
+    agent = await db.query.agents.findFirst({ where: eq(schema.agents.id, ref) });
+    if (agent && companyIdQuery && agent.companyId !== companyIdQuery) agent = undefined;
+  } else {
+    const companyId = companyIdQuery ?? (actor.type === "agent" ? actor.companyId : null);
+    if (!companyId) throw badRequest("An agent shortname needs company context: pass ?companyId= (or call as an agent)");
+    const rows = await db
+      .select()
+      .from(schema.agents)
+      .where(and(eq(schema.agents.companyId, companyId), eq(schema.agents.urlKey, ref.toLowerCase())));
+    agent = rows.find((r) => r.status !== "terminated") ?? rows[0];
+  }
+  requireEntityAccess(c, agent?.companyId, "Agent");
+  return agent!;
+}
+
+async function requireAgentManager(c: C, companyId: string) {
+  const actor = requireActor(c);
+  if (!(await canManageAgents(createDb(c.env.DB), actor, companyId))) {
+    throw forbidden("Requires the agents:create permission (or legacy canCreateAgents) in this company", { permissionKey: "agents:create" });
+  }
+  return actor;
+}
+
+async function requireBoardAgentManager(c: C, companyId: string) {
+  const actor = requireActor(c);
+  if (actor.type !== "board") throw forbidden("Board access required");
+  return requireAgentManager(c, companyId);
+}
+
+// ---- reads -------------------------------------------------------------------------------
+
+agentsRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/companies/{companyId}/agents",
+    tags,
+    summary: "List the company's agents (terminated excluded)",
+    description:
+      "Callers who cannot read agent configuration (agents without agents:create or legacy canCreateAgents) get redacted records: no adapterConfig/runtimeConfig/metadata, `configRedacted: true` (their own record stays complete).",
+    request: { params: CompanyIdParam },
+    responses: { 200: jsonContent(z.array(AgentSchema), "Agents"), ...errors(401, 403, 404) },
+  }),
+  async (c) => {
+    const { companyId } = c.req.valid("param");
+    await requireCompanyAccess(c, companyId);
+    const actor = requireActor(c);
+    const db = createDb(c.env.DB);
+    const rows = await db
+      .select()
+      .from(schema.agents)
+      .where(and(eq(schema.agents.companyId, companyId), ne(schema.agents.status, "terminated")))
+      .orderBy(schema.agents.createdAt, schema.agents.id);
+    const readable = await canReadAgentConfig(db, actor, companyId);
+    const views = await buildAgentViews(db, companyId, rows, (a) => !readable && !(actor.type === "agent" && actor.agentId === a.id));
+    return c.json(views, 200);
+  },
+);
+
+agentsRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/agents/me",
+    tags,
+    summary: "The calling agent's own record (agent callers only)",
+    responses: { 200: jsonContent(AgentSchema, "The calling agent"), ...errors(401, 403, 404) },
+  }),
+  async (c) => {
+    const actor = requireAgent(c);
+    const db = createDb(c.env.DB);
+    const agent = await db.query.agents.findFirst({ where: eq(schema.agents.id, actor.agentId) });
+    if (!agent) throw notFound("Agent not found");
+    return c.json(await buildAgentView(db, agent), 200);
+  },
+);
+
+agentsRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/agents/{agentId}",
+    tags,
+    summary: "Get an agent by UUID or shortname, with chainOfCommand and access",
+    description:
+      "A shortname needs company context (`?companyId=` or agent auth). Terminated agents can still be fetched. A peer's record is redacted (no configuration) rather than refused when the caller cannot read configuration.",
+    request: { params: AgentIdParam, query: AgentLookupQuery },
+    responses: { 200: jsonContent(AgentSchema, "The agent"), ...errors(400, 401, 404) },
+  }),
+  async (c) => {
+    const { agentId } = c.req.valid("param");
+    const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
+    const db = createDb(c.env.DB);
+    const readable = await canReadAgentConfig(db, requireActor(c), agent.companyId, agent.id);
+    return c.json(await buildAgentView(db, agent, !readable), 200);
+  },
+);
+
+// ---- create and hire -------------------------------------------------------------------
+
+function toFields<T extends z.infer<typeof CreateAgentSchema>>(body: T) {
+  const { sourceIssueId: _a, sourceIssueIds: _b, ...fields } = body as T & { sourceIssueId?: string; sourceIssueIds?: string[] };
+  return fields;
+}
+
+agentsRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/companies/{companyId}/agents",
+    tags,
+    summary: "Create an agent (board; status idle)",
+    description:
+      "A duplicate name gets a numeric suffix (`Name 2`); the URL key is derived from the name. reportsTo must be an agent of the company (no cycles). The CEO role gets canCreateAgents. A budget > 0 creates a monthly agent budget policy. adapterConfig is validated per adapterType (see /api/llms/agent-configuration.txt); env secret references must belong to the company, raw secret-looking values become company secrets. desiredSkills are stored as canonical keys under adapterConfig.paperclipSkillSync.desiredSkills.",
+    request: { params: CompanyIdParam, body: jsonBody(CreateAgentSchema) },
+    responses: { 201: jsonContent(AgentSchema, "The new agent"), ...errors(400, 401, 403, 404, 409, 422) },
+  }),
+  async (c) => {
+    const { companyId } = c.req.valid("param");
+    await requireCompanyAccess(c, companyId, { board: true });
+    const actor = await requireBoardAgentManager(c, companyId);
+    const result = await runCompanyCommand(c.env, companyId, "agent.create", actor, { fields: c.req.valid("json"), mode: "create" });
+    return c.json(result.agent, 201);
+  },
+);
+
+agentsRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/companies/{companyId}/agent-hires",
+    tags,
+    summary: "Hire an agent (approval-aware)",
+    description:
+      "Same fields and validation as create, plus sourceIssueId/sourceIssueIds. When the company requires board approval for new agents, the agent is created `pending_approval` together with a pending `hire_agent` approval carrying a (redacted) config snapshot, linked to the source issues; otherwise the agent is created `idle` and `approval` is null. Board callers with agents:create, or agents with agents:create / legacy canCreateAgents (the CEO).",
+    request: { params: CompanyIdParam, body: jsonBody(HireAgentSchema) },
+    responses: { 201: jsonContent(AgentHireResultSchema, "The agent and its approval (if any)"), ...errors(400, 401, 403, 404, 409, 422) },
+  }),
+  async (c) => {
+    const { companyId } = c.req.valid("param");
+    await requireCompanyAccess(c, companyId);
+    const actor = await requireAgentManager(c, companyId);
+    const body = c.req.valid("json");
+    const sourceIssueIds = [...(body.sourceIssueId ? [body.sourceIssueId] : []), ...(body.sourceIssueIds ?? [])];
+    const result = await runCompanyCommand(c.env, companyId, "agent.create", actor, { fields: toFields(body), mode: "hire", sourceIssueIds });
+    return c.json(result, 201);
+  },
+);
+
+// ---- updates -------------------------------------------------------------------------------
+
+agentsRouter.openapi(
+  createRoute({
+    method: "patch",
+    path: "/api/agents/{agentId}",
+    tags,
+    summary: "Update an agent",
+    description:
+      "adapterConfig merges into the stored config (a null value removes a key) unless replaceAdapterConfig is true. `permissions` is rejected (use /permissions). Renaming onto another live agent's shortname is 409. A status patch cannot move a terminated agent, nor activate one awaiting hire approval (409). Callers: agents:create holders (board or agent) and the agent itself.",
+    request: { params: AgentIdParam, query: AgentLookupQuery, body: jsonBody(UpdateAgentSchema) },
+    responses: { 200: jsonContent(AgentSchema, "The updated agent"), ...errors(400, 401, 403, 404, 409, 422) },
+  }),
+  async (c) => {
+    const { agentId } = c.req.valid("param");
+    const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
+    const { permissions, replaceAdapterConfig, ...patch } = c.req.valid("json");
+    if (permissions !== undefined) throw badRequest("permissions cannot be changed here; use PATCH /api/agents/{agentId}/permissions");
+    const actor = requireActor(c);
+    if (!(actor.type === "agent" && actor.agentId === agent.id)) await requireAgentManager(c, agent.companyId);
+    const view = await runCompanyCommand(c.env, agent.companyId, "agent.update", actor, { agentId: agent.id, patch, replaceAdapterConfig });
+    return c.json(view, 200);
+  },
+);
+
+agentsRouter.openapi(
+  createRoute({
+    method: "patch",
+    path: "/api/agents/{agentId}/permissions",
+    tags,
+    summary: "Set canCreateAgents / canAssignTasks (board with agents:create, or the company's CEO agent)",
+    description:
+      "canAssignTasks: true ensures an active company membership for the agent (role member) and a company-wide tasks:assign grant; false removes its tasks:assign grants.",
+    request: { params: AgentIdParam, query: AgentLookupQuery, body: jsonBody(AgentPermissionsSchema) },
+    responses: { 200: jsonContent(AgentSchema, "The updated agent"), ...errors(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const { agentId } = c.req.valid("param");
+    const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
+    const actor = requireActor(c);
+    if (actor.type === "agent") {
+      const self = await createDb(c.env.DB).query.agents.findFirst({ where: eq(schema.agents.id, actor.agentId) });
+      if (self?.role !== "ceo" || self.companyId !== agent.companyId) throw forbidden("Only the board or the company's CEO agent may change agent permissions");
+    } else {
+      await requireBoardAgentManager(c, agent.companyId);
+    }
+    const view = await runCompanyCommand(c.env, agent.companyId, "agent.permissions", actor, { agentId: agent.id, ...c.req.valid("json") });
+    return c.json(view, 200);
+  },
+);
+
+const lifecycleDescriptions = {
+  pause: "Any non-terminated agent → paused (waiting wake-ups cancelled). Pausing an agent awaiting hire approval keeps that fact: resume returns it to pending_approval. Terminated → 409.",
+  resume: "paused or error → idle (paused while awaiting approval → pending_approval); already working → unchanged. Terminated or pending_approval → 409.",
+  terminate: "Any → terminated: every API key revoked, waiting wake-ups and queued runs cancelled. Terminating again is a no-op.",
+} as const;
+
+for (const action of ["pause", "resume", "terminate"] as const) {
+  agentsRouter.openapi(
+    createRoute({
+      method: "post",
+      path: `/api/agents/{agentId}/${action}`,
+      tags,
+      summary: `${action[0].toUpperCase()}${action.slice(1)} an agent (agents:create holders)`,
+      description: lifecycleDescriptions[action],
+      request: { params: AgentIdParam, query: AgentLookupQuery },
+      responses: { 200: jsonContent(AgentSchema, "The agent"), ...errors(400, 401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const { agentId } = c.req.valid("param");
+      const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
+      const actor = await requireAgentManager(c, agent.companyId);
+      const view = await runCompanyCommand(c.env, agent.companyId, "agent.lifecycle", actor, { agentId: agent.id, action });
+      return c.json(view, 200);
+    },
+  );
+}
+
+agentsRouter.openapi(
+  createRoute({
+    method: "delete",
+    path: "/api/agents/{agentId}",
+    tags,
+    summary: "Hard-delete an agent (board with agents:create)",
+    description:
+      "Removes the agent with its API keys, heartbeat runs, wake-up requests, grants, membership and budget policy; issues assigned to it are unassigned (in-progress ones back to todo). Irreversible.",
+    request: { params: AgentIdParam, query: AgentLookupQuery },
+    responses: { 200: jsonContent(DeletedAgentSchema, "Deleted"), ...errors(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const { agentId } = c.req.valid("param");
+    const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
+    const actor = await requireBoardAgentManager(c, agent.companyId);
+    return c.json(await runCompanyCommand(c.env, agent.companyId, "agent.delete", actor, { agentId: agent.id }), 200);
+  },
+);
+
+agentsRouter.openapi(
+  createRoute({
+    method: "patch",
+    path: "/api/agents/{agentId}/budgets",
+    tags,
+    summary: "Set the agent's monthly budget (board with agents:create); syncs its budget policy",
+    description: "A positive amount must be above the agent's observed spend this month (else 422); 0 removes the budget.",
+    request: { params: AgentIdParam, query: AgentLookupQuery, body: jsonBody(AgentBudgetSchema) },
+    responses: { 200: jsonContent(AgentSchema, "The updated agent"), ...errors(400, 401, 403, 404, 422) },
+  }),
+  async (c) => {
+    const { agentId } = c.req.valid("param");
+    const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
+    const actor = await requireBoardAgentManager(c, agent.companyId);
+    const view = await runCompanyCommand(c.env, agent.companyId, "agent.budget", actor, {
+      agentId: agent.id,
+      budgetMonthlyCents: c.req.valid("json").budgetMonthlyCents,
+    });
+    return c.json(view, 200);
+  },
+);
+
+agentsRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/agents/{agentId}/keys",
+    tags,
+    summary: "Create an agent API key (the token is returned once)",
+    description: "Optional body { name }. Refused (409) for terminated agents and agents awaiting hire approval. Callers: agents:create holders.",
+    request: {
+      params: AgentIdParam,
+      query: AgentLookupQuery,
+      body: { required: false, content: { "application/json": { schema: CreateAgentKeySchema } } },
+    },
+    responses: { 201: jsonContent(AgentKeySchema, "The new key with its token"), ...errors(400, 401, 403, 404, 409) },
+  }),
+  async (c) => {
+    const { agentId } = c.req.valid("param");
+    const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
+    const actor = await requireAgentManager(c, agent.companyId);
+    const body = (c.req.valid("json") ?? {}) as z.infer<typeof CreateAgentKeySchema>;
+    const key = await runCompanyCommand(c.env, agent.companyId, "agent.key.create", actor, { agentId: agent.id, name: body.name ?? null });
+    return c.json(key, 201);
+  },
+);
+
+// ---- skills ----------------------------------------------------------------------------------
+
+agentsRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/agents/{agentId}/skills",
+    tags,
+    summary: "The agent's skill snapshot",
+    description: "Board members of the company, the agent itself, and agents:create holders.",
+    request: { params: AgentIdParam, query: AgentLookupQuery },
+    responses: { 200: jsonContent(AgentSkillSnapshotSchema, "AgentSkillSnapshot"), ...errors(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const { agentId } = c.req.valid("param");
+    const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
+    if (!(await canReadAgentConfig(createDb(c.env.DB), requireActor(c), agent.companyId, agent.id))) {
+      throw forbidden("Reading another agent's skills requires agents:create (or legacy canCreateAgents)");
+    }
+    return c.json(skillSnapshot(agent), 200);
+  },
+);
+
+agentsRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/agents/{agentId}/skills/sync",
+    tags,
+    summary: "Set the agent's skills to exactly this list (empty detaches all)",
+    description: "References resolve by canonical key or unique slug; unknown or ambiguous ones fail with 422 naming them. Callers: agents:create holders.",
+    request: { params: AgentIdParam, query: AgentLookupQuery, body: jsonBody(SkillsSyncSchema) },
+    responses: { 200: jsonContent(AgentSkillSnapshotSchema, "AgentSkillSnapshot"), ...errors(400, 401, 403, 404, 422) },
+  }),
+  async (c) => {
+    const { agentId } = c.req.valid("param");
+    const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
+    const actor = await requireAgentManager(c, agent.companyId);
+    const snapshot = await runCompanyCommand(c.env, agent.companyId, "agent.skills.sync", actor, {
+      agentId: agent.id,
+      desiredSkills: c.req.valid("json").desiredSkills,
+    });
+    return c.json(snapshot, 200);
+  },
+);

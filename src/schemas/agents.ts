@@ -1,0 +1,206 @@
+// Agent request and response schemas.
+import { z } from "@hono/zod-openapi";
+import { adapterTypes } from "../domain/adapters";
+import { agentIconNames } from "../domain/agents/icons";
+import { agentStatuses } from "../db/schema/agents";
+import { PATCHABLE_STATUSES } from "../domain/agents/lifecycle";
+import { JsonObject, Timestamp } from "./common";
+
+const Cents = z.number().int().min(0).max(1_000_000_000_00);
+
+export const AgentIdParam = z.object({
+  agentId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "agentId", in: "path" }, description: "Agent UUID, or its company-unique shortname (urlKey) with company context" }),
+});
+
+export const AgentLookupQuery = z.object({
+  companyId: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ description: "Company context for a shortname lookup (agent callers default to their own company)" }),
+});
+
+export const AdapterTypeParam = z.object({
+  adapterType: z.string().min(1).max(100).openapi({ param: { name: "adapterType", in: "path" }, example: "claude_local" }),
+});
+
+const RuntimeConfigSchema = z
+  .looseObject({
+    heartbeat: z
+      .looseObject({
+        enabled: z.boolean().optional(),
+        intervalSec: z.number().int().min(1).max(86_400 * 7).optional(),
+      })
+      .optional(),
+  })
+  .openapi({ description: "heartbeat.enabled (default false on create), heartbeat.intervalSec; other keys kept" });
+
+const agentFields = {
+  name: z.string().trim().min(1).max(120),
+  role: z.string().trim().min(1).max(64).optional().openapi({ example: "engineer", description: "ceo, engineer, general, …; default general" }),
+  title: z.string().max(200).nullable().optional(),
+  icon: z.enum(agentIconNames).nullable().optional(),
+  capabilities: z.string().max(20_000).nullable().optional(),
+  reportsTo: z.string().min(1).nullable().optional(),
+  adapterType: z.enum(adapterTypes).openapi({ description: "How the agent runs; see /api/llms/agent-configuration.txt" }),
+  adapterConfig: JsonObject.optional().openapi({ description: "Adapter-specific config; env values may be secret references" }),
+  runtimeConfig: RuntimeConfigSchema.optional(),
+  budgetMonthlyCents: Cents.optional(),
+  desiredSkills: z
+    .array(z.string().min(1).max(200))
+    .max(100)
+    .optional()
+    .openapi({ description: "Skill references (canonical key or unique slug); stored as canonical keys" }),
+  metadata: JsonObject.nullable().optional(),
+};
+
+export const CreateAgentSchema = z.object(agentFields).openapi("CreateAgent");
+
+export const HireAgentSchema = z
+  .object({
+    ...agentFields,
+    sourceIssueId: z.string().min(1).optional(),
+    sourceIssueIds: z.array(z.string().min(1)).max(50).optional(),
+  })
+  .openapi("HireAgent");
+
+export const UpdateAgentSchema = z
+  .object({
+    name: agentFields.name.optional(),
+    role: agentFields.role,
+    title: agentFields.title,
+    icon: agentFields.icon,
+    capabilities: agentFields.capabilities,
+    reportsTo: agentFields.reportsTo,
+    adapterType: agentFields.adapterType.optional(),
+    adapterConfig: agentFields.adapterConfig,
+    replaceAdapterConfig: z.boolean().optional().openapi({ description: "Replace adapterConfig instead of merging into it" }),
+    runtimeConfig: agentFields.runtimeConfig,
+    budgetMonthlyCents: agentFields.budgetMonthlyCents,
+    desiredSkills: agentFields.desiredSkills,
+    metadata: agentFields.metadata,
+    status: z.enum(PATCHABLE_STATUSES).optional(),
+    permissions: z.unknown().optional().openapi({ description: "Rejected: use PATCH /api/agents/{agentId}/permissions" }),
+  })
+  .openapi("UpdateAgent");
+
+export const AgentPermissionsSchema = z
+  .object({ canCreateAgents: z.boolean().optional(), canAssignTasks: z.boolean().optional() })
+  .refine((v) => v.canCreateAgents !== undefined || v.canAssignTasks !== undefined, { message: "canCreateAgents or canAssignTasks is required" })
+  .openapi("AgentPermissions");
+
+export const AgentBudgetSchema = z.object({ budgetMonthlyCents: Cents }).openapi("AgentBudget");
+
+export const CreateAgentKeySchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).openapi("CreateAgentKey");
+
+export const SkillsSyncSchema = z
+  .object({ desiredSkills: z.array(z.string().min(1).max(200)).max(100) })
+  .openapi("AgentSkillsSync");
+
+const MembershipSchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  principalType: z.enum(["user", "agent"]),
+  principalId: z.string(),
+  membershipRole: z.enum(["owner", "admin", "member", "viewer"]),
+  status: z.enum(["active", "inactive"]),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+const GrantSchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  principalType: z.enum(["user", "agent"]),
+  principalId: z.string(),
+  permissionKey: z.string(),
+  scope: JsonObject.nullable(),
+  grantedByUserId: z.string().nullable(),
+  createdAt: Timestamp,
+});
+
+export const AgentSchema = z
+  .object({
+    id: z.string(),
+    companyId: z.string(),
+    name: z.string(),
+    urlKey: z.string(),
+    role: z.string(),
+    title: z.string().nullable(),
+    icon: z.string().nullable(),
+    capabilities: z.string().nullable(),
+    reportsTo: z.string().nullable(),
+    adapterType: z.string(),
+    adapterConfig: JsonObject.optional().openapi({ description: "Absent when the caller cannot read agent configuration" }),
+    runtimeConfig: JsonObject.optional().openapi({ description: "Absent when the caller cannot read agent configuration" }),
+    configRedacted: z.boolean(),
+    budgetMonthlyCents: z.number().int(),
+    spentMonthlyCents: z.number().int(),
+    status: z.enum(agentStatuses),
+    pauseReason: z.string().nullable(),
+    permissions: z.object({ canCreateAgents: z.boolean() }),
+    desiredSkills: z.array(z.string()),
+    metadata: JsonObject.nullable(),
+    lastHeartbeatAt: z.string().nullable(),
+    terminatedAt: z.string().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    chainOfCommand: z.array(z.object({ id: z.string(), name: z.string(), role: z.string(), title: z.string().nullable() })),
+    access: z.object({
+      canAssignTasks: z.boolean(),
+      taskAssignSource: z.enum(["ceo_role", "agent_creator", "explicit_grant", "simple_default", "none"]),
+      membership: MembershipSchema.nullable(),
+      grants: z.array(GrantSchema),
+    }),
+  })
+  .openapi("Agent");
+
+export const ApprovalRecordSchema = z
+  .object({
+    id: z.string(),
+    companyId: z.string(),
+    type: z.string(),
+    status: z.string(),
+    payload: JsonObject,
+    requestedByAgentId: z.string().nullable(),
+    requestedByUserId: z.string().nullable(),
+    decisionNote: z.string().nullable(),
+    decidedByUserId: z.string().nullable(),
+    decidedAt: z.string().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("HireApproval");
+
+export const AgentHireResultSchema = z
+  .object({ agent: AgentSchema, approval: ApprovalRecordSchema.nullable() })
+  .openapi("AgentHireResult");
+
+export const AgentKeySchema = z
+  .object({
+    id: z.string(),
+    agentId: z.string(),
+    name: z.string().nullable(),
+    token: z.string().openapi({ description: "svc_agent_… bearer token; shown only once" }),
+    createdAt: Timestamp,
+  })
+  .openapi("AgentApiKeyCreated");
+
+export const AgentSkillSnapshotSchema = z
+  .object({
+    adapterType: z.string(),
+    supported: z.boolean(),
+    mode: z.enum(["persistent", "unsupported"]),
+    desiredSkills: z.array(z.string()),
+    entries: z.array(
+      z.object({ key: z.string(), runtimeName: z.string(), desired: z.boolean(), managed: z.boolean(), state: z.string(), origin: z.string() }),
+    ),
+    warnings: z.array(z.string()),
+  })
+  .openapi("AgentSkillSnapshot");
+
+export const DeletedAgentSchema = z.object({ deleted: z.literal(true), id: z.string() }).openapi("DeletedAgent");
