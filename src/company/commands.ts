@@ -9,6 +9,7 @@ import { budgetCommands as budgets } from "../domain/budgets/commands";
 import { documentCommands as documents } from "../domain/documents/commands";
 import { annotationCommands as annotations } from "../domain/documents/annotation-commands";
 import { attachmentCommands as attachments } from "../domain/attachments/commands";
+import { agentCommands as agents } from "../domain/agents/commands";
 
 export const companyCommands = {
   ...companies,
@@ -21,6 +22,7 @@ export const companyCommands = {
   ...documents,
   ...annotations,
   ...attachments,
+  ...agents,
 };
 
 export type CompanyCommands = typeof companyCommands;

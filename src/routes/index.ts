@@ -14,5 +14,7 @@ import { annotationsRouter } from "./annotations";
 import { attachmentsRouter } from "./attachments";
 import { assetsRouter } from "./assets";
 import { artifactsRouter } from "./artifacts";
+import { agentsRouter } from "./agents";
+import { llmsRouter } from "./llms";
 
-export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter, issuesAgentViewsRouter, issuesRouter, secretsRouter, costsRouter, budgetsRouter, documentsRouter, annotationsRouter, attachmentsRouter, assetsRouter, artifactsRouter];
+export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter, issuesAgentViewsRouter, issuesRouter, secretsRouter, costsRouter, budgetsRouter, documentsRouter, annotationsRouter, attachmentsRouter, assetsRouter, artifactsRouter, agentsRouter, llmsRouter];
