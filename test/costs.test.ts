@@ -384,3 +384,36 @@ describe("finance events", () => {
     expect((await get(`/api/companies/${company.id}/costs/finance-summary`)).body.eventCount).toBe(1);
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents every cost and budget route with its error statuses", async () => {
+    const res = await get("/api/openapi.json");
+    expect(res.status).toBe(200);
+    const paths = res.body.paths;
+    const c = "/api/companies/{companyId}";
+    for (const [path, method, statuses] of [
+      [`${c}/cost-events`, "post", ["201", "400", "401", "403", "404", "422"]],
+      [`${c}/costs/summary`, "get", ["200", "400", "401", "403", "404"]],
+      [`${c}/costs/by-agent`, "get", ["200"]],
+      [`${c}/costs/by-agent-model`, "get", ["200"]],
+      [`${c}/costs/by-provider`, "get", ["200"]],
+      [`${c}/costs/by-biller`, "get", ["200"]],
+      [`${c}/costs/by-project`, "get", ["200"]],
+      [`${c}/costs/window-spend`, "get", ["200", "401", "403", "404"]],
+      [`${c}/costs/quota-windows`, "get", ["200", "401", "403", "404"]],
+      [`${c}/finance-events`, "post", ["201", "400", "401", "403", "404", "422"]],
+      [`${c}/costs/finance-events`, "get", ["200", "400"]],
+      [`${c}/costs/finance-summary`, "get", ["200"]],
+      [`${c}/costs/finance-by-biller`, "get", ["200"]],
+      [`${c}/costs/finance-by-kind`, "get", ["200"]],
+      [`${c}/budgets`, "patch", ["200", "400", "401", "403", "404", "422"]],
+      [`${c}/budgets/overview`, "get", ["200", "401", "403", "404"]],
+      [`${c}/budgets/policies`, "post", ["200", "201", "400", "401", "403", "404", "422"]],
+      [`${c}/budget-incidents/{incidentId}/resolve`, "post", ["200", "400", "401", "403", "404", "409", "422"]],
+    ] as const) {
+      const op = paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      for (const s of statuses) expect(op.responses[s], `${method} ${path} ${s}`).toBeDefined();
+    }
+  });
+});
