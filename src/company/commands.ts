@@ -6,6 +6,7 @@ import { checkoutCommands as checkouts } from "../domain/issues/checkout";
 import { secretCommands as secrets } from "../domain/secrets/commands";
 import { costCommands as costs } from "../domain/costs/commands";
 import { budgetCommands as budgets } from "../domain/budgets/commands";
+import { accessCommands as access } from "../domain/access/commands";
 import { documentCommands as documents } from "../domain/documents/commands";
 import { annotationCommands as annotations } from "../domain/documents/annotation-commands";
 import { attachmentCommands as attachments } from "../domain/attachments/commands";
@@ -19,6 +20,7 @@ export const companyCommands = {
   ...secrets,
   ...costs,
   ...budgets,
+  ...access,
   ...documents,
   ...annotations,
   ...attachments,
