@@ -42,23 +42,24 @@ llmsRouter.openapi(
   },
 );
 
-llmsRouter.openapi(
-  createRoute({
-    method: "get",
-    path: "/api/llms/agent-configuration/{adapterType}.txt",
-    tags,
-    summary: "Configuration guide for one adapter type (plain text)",
-    description: "Board callers and agents with agents:create or canCreateAgents; 404 for an unknown adapter type.",
-    request: { params: AdapterTypeParam },
-    responses: { 200: text("Plain-text guide"), ...errors(401, 403, 404) },
-  }),
-  async (c) => {
-    await requireGuideReader(c);
-    const definition = findAdapter(c.req.valid("param").adapterType);
-    if (!definition) throw notFound("Unknown adapter type");
-    return c.text(adapterGuide(definition), 200);
-  },
-);
+// Hono reads `:adapterType.txt` as one parameter name, so the handler matches the file name and
+// the OpenAPI entry is registered beside it.
+llmsRouter.openAPIRegistry.registerPath({
+  method: "get",
+  path: "/api/llms/agent-configuration/{adapterType}.txt",
+  tags,
+  summary: "Configuration guide for one adapter type (plain text)",
+  description: "Board callers and agents with agents:create or canCreateAgents; 404 for an unknown adapter type.",
+  request: { params: AdapterTypeParam },
+  responses: { 200: text("Plain-text guide"), ...errors(401, 403, 404) },
+});
+
+llmsRouter.get("/api/llms/agent-configuration/:file{[^/]+\\.txt}", async (c) => {
+  await requireGuideReader(c);
+  const definition = findAdapter(c.req.param("file").replace(/\.txt$/, ""));
+  if (!definition) throw notFound("Unknown adapter type");
+  return c.text(adapterGuide(definition), 200);
+});
 
 llmsRouter.openapi(
   createRoute({

@@ -153,7 +153,7 @@ export const createAgent = defineCommand(
       creating: true,
       ownerLabel: urlKey,
       desiredSkills: fields.desiredSkills,
-      resolveStoredSkills: true,
+      resolveStoredSkills: fields.adapterConfig?.[SKILL_SYNC_KEY] !== undefined,
     });
     const needsApproval = input.mode === "hire" && company.requireBoardApprovalForNewAgents;
     const id = newId();
