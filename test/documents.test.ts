@@ -397,4 +397,19 @@ describe("issue detail document fields", () => {
     expect(legacyPlanDocumentFromDescription("Intro <plan>\n1. do it\n</plan> end")).toMatchObject({ key: "plan", body: "1. do it" });
     expect(legacyPlanDocumentFromDescription("no plan here")).toBeNull();
   });
+
+  it("appear on GET /api/issues/{issueId}", async () => {
+    const { company } = await setup();
+    const issue = await insertIssue(company.id, { description: "Old style <plan>Ship it</plan>" });
+    const before = await get(`/api/issues/${issue.id}`);
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({ planDocument: null, documentSummaries: [], legacyPlanDocument: { key: "plan", body: "Ship it" }, workProducts: [] });
+    await put(docPath(issue.id), { body: "Real plan" });
+    await post(`/api/issues/${issue.id}/work-products`, { kind: "report", title: "Report" });
+    const after = await get(`/api/issues/${issue.identifier}`);
+    expect(after.body.planDocument).toMatchObject({ key: "plan", body: "Real plan" });
+    expect(after.body.documentSummaries.map((d: any) => d.key)).toEqual(["plan"]);
+    expect(after.body.legacyPlanDocument).toBeNull();
+    expect(after.body.workProducts.map((w: any) => w.title)).toEqual(["Report"]);
+  });
 });

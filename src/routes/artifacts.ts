@@ -1,14 +1,13 @@
 // Company artifacts (documents, attachments and work products in one paged projection)
 // and the work products of an issue.
 import { createRoute, z } from "@hono/zod-openapi";
-import { asc, eq } from "drizzle-orm";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { createDb } from "../db/client";
 import { requireCompanyAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
 import { queryArtifacts } from "../domain/artifacts/query";
 import { requireIssue } from "../domain/documents/issue-lookup";
-import { workProductView } from "../domain/attachments/view";
+import { workProductsForIssue } from "../domain/attachments/summaries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { IssueIdParam } from "../schemas/documents";
 import { ArtifactsEnvelopeSchema, ArtifactsQuery } from "../schemas/artifacts";
@@ -64,8 +63,6 @@ artifactsRouter.openapi(
   }),
   async (c) => {
     const { issue } = await requireIssue(c, c.req.valid("param").issueId);
-    const t = schema.workProducts;
-    const rows = await createDb(c.env.DB).select().from(t).where(eq(t.issueId, issue.id)).orderBy(asc(t.createdAt), asc(t.id));
-    return c.json(rows.map(workProductView), 200);
+    return c.json(await workProductsForIssue(createDb(c.env.DB), issue.id), 200);
   },
 );

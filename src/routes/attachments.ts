@@ -1,7 +1,7 @@
 // Issue attachments: upload (multipart, bytes in R2, metadata in D1), list, content
 // (inline or download, HTTP Range, ETag) and delete.
 import { createRoute, z } from "@hono/zod-openapi";
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";
 import { allowLargerBodies } from "../http/body-limit";
@@ -11,7 +11,8 @@ import { runCompanyCommand } from "../company/client";
 import { findIssue, requireIssue } from "../domain/documents/issue-lookup";
 import { readUpload, UPLOAD_BODY_LIMIT_BYTES } from "../domain/attachments/upload";
 import { serveStoredObject } from "../domain/attachments/serve";
-import { attachmentObjectKey, attachmentView } from "../domain/attachments/view";
+import { attachmentObjectKey } from "../domain/attachments/view";
+import { attachmentSummariesForIssue } from "../domain/attachments/summaries";
 import { newId } from "../crypto/random";
 import { errors, jsonContent } from "../schemas/common";
 import { IssueIdParam } from "../schemas/documents";
@@ -83,9 +84,7 @@ attachmentsRouter.openapi(
   }),
   async (c) => {
     const { issue } = await requireIssue(c, c.req.valid("param").issueId);
-    const t = schema.issueAttachments;
-    const rows = await createDb(c.env.DB).select().from(t).where(eq(t.issueId, issue.id)).orderBy(asc(t.createdAt), asc(t.id));
-    return c.json(rows.map(attachmentView), 200);
+    return c.json(await attachmentSummariesForIssue(createDb(c.env.DB), issue.id), 200);
   },
 );
 

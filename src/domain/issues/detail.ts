@@ -6,6 +6,8 @@ import { schema, type Db } from "../../db/client";
 import { issueViewFor } from "./load";
 import { mentionsWord } from "./mentions";
 import { issueSummary, type IssueRow } from "./view";
+import { documentSummariesForIssue, legacyPlanDocumentFromDescription, planDocumentForIssue } from "../documents/summaries";
+import { workProductsForIssue } from "../attachments/summaries";
 
 type ProjectRow = typeof schema.projects.$inferSelect;
 type GoalRow = typeof schema.goals.$inferSelect;
@@ -77,13 +79,18 @@ async function mentionedProjects(db: Db, issue: IssueRow) {
  * the current execution workspace and work products arrive with their features; until then
  * they are empty. Each owner replaces its line with its loader.
  */
-async function contributedParts(_db: Db, _issue: IssueRow) {
+async function contributedParts(db: Db, issue: IssueRow) {
+  const [planDocument, documentSummaries, workProducts] = await Promise.all([
+    planDocumentForIssue(db, issue.id),
+    documentSummariesForIssue(db, issue.id),
+    workProductsForIssue(db, issue.id),
+  ]);
   return {
-    planDocument: null as Record<string, unknown> | null,
-    documentSummaries: [] as Record<string, unknown>[],
-    legacyPlanDocument: null as Record<string, unknown> | null,
+    planDocument: planDocument as Record<string, unknown> | null,
+    documentSummaries: documentSummaries as Record<string, unknown>[],
+    legacyPlanDocument: (planDocument ? null : legacyPlanDocumentFromDescription(issue.description)) as Record<string, unknown> | null,
     currentExecutionWorkspace: null as Record<string, unknown> | null,
-    workProducts: [] as Record<string, unknown>[],
+    workProducts: workProducts as Record<string, unknown>[],
   };
 }
 
