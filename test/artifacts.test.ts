@@ -257,3 +257,40 @@ describe("artifact groups", () => {
     expect(empty.body).toEqual({ artifacts: [], nextCursor: null, selectedGroup: null });
   });
 });
+
+describe("OpenAPI document", () => {
+  it("describes every documents, annotations, attachments, assets and artifacts route", async () => {
+    const res = await get("/api/openapi.json");
+    expect(res.status).toBe(200);
+    const paths = res.body.paths as Record<string, Record<string, any>>;
+    const expected: Array<[string, string]> = [
+      ["/api/issues/{issueId}/documents", "get"],
+      ["/api/issues/{issueId}/documents/{key}", "get"],
+      ["/api/issues/{issueId}/documents/{key}", "put"],
+      ["/api/issues/{issueId}/documents/{key}", "delete"],
+      ["/api/issues/{issueId}/documents/{key}/lock", "post"],
+      ["/api/issues/{issueId}/documents/{key}/unlock", "post"],
+      ["/api/issues/{issueId}/documents/{key}/revisions", "get"],
+      ["/api/issues/{issueId}/documents/{key}/revisions/{revisionId}/restore", "post"],
+      ["/api/issues/{issueId}/documents/{key}/annotations", "get"],
+      ["/api/issues/{issueId}/documents/{key}/annotations", "post"],
+      ["/api/issues/{issueId}/documents/{key}/annotations/{threadId}/comments", "post"],
+      ["/api/issues/{issueId}/documents/{key}/annotations/{threadId}/resolve", "post"],
+      ["/api/issues/{issueId}/documents/{key}/annotations/{threadId}/reopen", "post"],
+      ["/api/companies/{companyId}/issues/{issueId}/attachments", "post"],
+      ["/api/issues/{issueId}/attachments", "get"],
+      ["/api/attachments/{attachmentId}/content", "get"],
+      ["/api/attachments/{attachmentId}", "delete"],
+      ["/api/companies/{companyId}/logo", "post"],
+      ["/api/assets/{assetId}/content", "get"],
+      ["/api/companies/{companyId}/artifacts", "get"],
+      ["/api/issues/{issueId}/work-products", "post"],
+      ["/api/issues/{issueId}/work-products", "get"],
+    ];
+    for (const [path, method] of expected) expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    const put = paths["/api/issues/{issueId}/documents/{key}"].put;
+    expect(Object.keys(put.responses).sort()).toEqual(["200", "201", "400", "401", "404", "409", "413"]);
+    expect(paths["/api/companies/{companyId}/logo"].post.requestBody.content["multipart/form-data"]).toBeDefined();
+    expect(Object.keys(paths["/api/attachments/{attachmentId}/content"].get.responses)).toEqual(expect.arrayContaining(["200", "206", "304", "416"]));
+  });
+});
