@@ -382,6 +382,12 @@ describe("update", () => {
     const peer = await createAgent(company.id);
     expect((await patch(`/api/agents/${self.id}`, { title: "Me", adapterConfig: processConfig }, { token: self.token })).status).toBe(200);
     expect((await patch(`/api/agents/${peer.id}`, { title: "You" }, { token: self.token })).status).toBe(403);
+    for (const body of [{ role: "ceo" }, { status: "active" }, { reportsTo: peer.id }, { budgetMonthlyCents: 5 }]) {
+      expect((await patch(`/api/agents/${self.id}`, body, { token: self.token })).status).toBe(403);
+    }
+    const ceo = await agentWithKey(company.id, { role: "ceo" });
+    expect((await patch(`/api/agents/${peer.id}`, { role: "engineer", title: "Dev" }, { token: ceo.token })).status).toBe(200);
+    expect((await patch(`/api/agents/${peer.id}`, { budgetMonthlyCents: 5 }, { token: ceo.token })).status).toBe(403);
     const other = await createCompany();
     const outsider = await agentWithKey(other.id, { role: "ceo" });
     expect((await patch(`/api/agents/${peer.id}`, { title: "X" }, { token: outsider.token })).status).toBe(404);
@@ -539,6 +545,30 @@ describe("lifecycle state table", () => {
     expect((await post(`/api/agents/${agent.id}/resume`, undefined, { token: outsider.token })).status).toBe(404);
     expect((await post(`/api/agents/${agent.id}/terminate`, undefined, BOGUS)).status).toBe(401);
     expect((await post(`/api/agents/${crypto.randomUUID()}/pause`)).status).toBe(404);
+  });
+});
+
+describe("races", () => {
+  it("keys minted concurrently with a termination never survive it", async () => {
+    const company = await createCompany();
+    const agent = await createAgent(company.id);
+    const results = await Promise.all([
+      post(`/api/agents/${agent.id}/keys`, {}),
+      post(`/api/agents/${agent.id}/keys`, {}),
+      post(`/api/agents/${agent.id}/terminate`),
+      post(`/api/agents/${agent.id}/keys`, {}),
+    ]);
+    for (const r of results) expect([200, 201, 409]).toContain(r.status);
+    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM agent_api_keys WHERE agent_id = ?1 AND revoked_at IS NULL").bind(agent.id).first<any>();
+    expect(live.n).toBe(0);
+  });
+
+  it("concurrent renames onto one shortname: exactly one wins", async () => {
+    const company = await createCompany();
+    const a = await createAgent(company.id);
+    const b = await createAgent(company.id);
+    const [ra, rb] = await Promise.all([patch(`/api/agents/${a.id}`, { name: "Unique One" }), patch(`/api/agents/${b.id}`, { name: "unique one" })]);
+    expect([ra.status, rb.status].sort()).toEqual([200, 409]);
   });
 });
 

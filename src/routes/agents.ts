@@ -192,6 +192,9 @@ agentsRouter.openapi(
 
 // ---- updates -------------------------------------------------------------------------------
 
+/** Fields an agent without agents:create may not change on its own record (authority, budget, state). */
+const SELF_RESERVED_FIELDS = ["role", "reportsTo", "status", "budgetMonthlyCents"] as const;
+
 agentsRouter.openapi(
   createRoute({
     method: "patch",
@@ -199,7 +202,7 @@ agentsRouter.openapi(
     tags,
     summary: "Update an agent",
     description:
-      "adapterConfig merges into the stored config (a null value removes a key) unless replaceAdapterConfig is true. `permissions` is rejected (use /permissions). Renaming onto another live agent's shortname is 409. A status patch cannot move a terminated agent, nor activate one awaiting hire approval (409). Callers: agents:create holders (board or agent) and the agent itself.",
+      "adapterConfig merges into the stored config (a null value removes a key) unless replaceAdapterConfig is true. `permissions` is rejected (use /permissions). Renaming onto another live agent's shortname is 409. A status patch cannot move a terminated agent, nor activate one awaiting hire approval (409). Callers: agents:create holders (board or agent) and the agent itself (which may not change its own role, reportsTo, status or budget). budgetMonthlyCents is board-only.",
     request: { params: AgentIdParam, query: AgentLookupQuery, body: jsonBody(UpdateAgentSchema) },
     responses: { 200: jsonContent(AgentSchema, "The updated agent"), ...errors(400, 401, 403, 404, 409, 422) },
   }),
@@ -209,7 +212,13 @@ agentsRouter.openapi(
     const { permissions, replaceAdapterConfig, ...patch } = c.req.valid("json");
     if (permissions !== undefined) throw badRequest("permissions cannot be changed here; use PATCH /api/agents/{agentId}/permissions");
     const actor = requireActor(c);
-    if (!(actor.type === "agent" && actor.agentId === agent.id)) await requireAgentManager(c, agent.companyId);
+    const manager = await canManageAgents(createDb(c.env.DB), actor, agent.companyId);
+    if (!manager) {
+      if (!(actor.type === "agent" && actor.agentId === agent.id)) await requireAgentManager(c, agent.companyId);
+      const reserved = SELF_RESERVED_FIELDS.filter((k) => patch[k] !== undefined);
+      if (reserved.length) throw forbidden(`An agent may not change its own ${reserved.join(", ")}`, { fields: reserved });
+    }
+    if (patch.budgetMonthlyCents !== undefined && actor.type !== "board") throw forbidden("Only the board may change an agent's budget");
     const view = await runCompanyCommand(c.env, agent.companyId, "agent.update", actor, { agentId: agent.id, patch, replaceAdapterConfig });
     return c.json(view, 200);
   },
