@@ -415,5 +415,8 @@ describe("OpenAPI", () => {
       expect(op, `${method} ${path}`).toBeDefined();
       for (const s of statuses) expect(op.responses[s], `${method} ${path} ${s}`).toBeDefined();
     }
+    const params = (path: string) => paths[path].get.parameters.map((p: any) => p.name).sort();
+    expect(params(`${c}/costs/summary`)).toEqual(["companyId", "from", "to"]);
+    expect(params(`${c}/costs/finance-events`)).toEqual(["companyId", "from", "limit", "to"]);
   });
 });
