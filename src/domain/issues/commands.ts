@@ -16,7 +16,7 @@ import { agentRunForIssueMutation, runLinkStatement } from "./ownership";
 import { commitIssueNumber, companyCounterStatement, isNumberClash, nextIssueNumber } from "./numbering";
 import { checkAssigneeAgent, checkBlockers, checkGoal, checkIssueRef, checkLabels, checkParent, checkProject } from "./references";
 import { blockerResolvedWakeups, commentWakeups } from "./wakeups";
-import { commentView, isTerminalStatus, labelView, type IssueRow } from "./view";
+import { commentView, issueView, isTerminalStatus, labelView, type IssueRow } from "./view";
 import { LIVE_RUN_STATUSES } from "../runs/lease";
 import { resolveActorRun } from "../runs/actor-run";
 
@@ -108,7 +108,8 @@ export const createIssue = defineCommand(async (ctx, actor, input: CreateIssueIn
   if (input.projectId) await checkProject(ctx, input.projectId);
   const goalId = await resolveGoalId(ctx, input.goalId, input.projectId);
   const parent = input.parentId ? await checkParent(ctx, input.parentId, null) : null;
-  const labelIds = await checkLabels(ctx, input.labelIds ?? []);
+  const labels = await checkLabels(ctx, input.labelIds ?? []);
+  const labelIds = labels.map((l) => l.id);
   const blockerIds = await checkBlockers(ctx, input.blockedByIssueIds ?? [], null);
   const inherited = await inheritedWorkspace(ctx, input.inheritExecutionWorkspaceFromIssueId);
   const run = await resolveActorRun(ctx, actor);
@@ -173,7 +174,8 @@ export const createIssue = defineCommand(async (ctx, actor, input: CreateIssueIn
       throw err;
     }
     commitIssueNumber(ctx, number);
-    return issueViewFor(ctx.db, row);
+    // Everything the view shows is known here: no read-back.
+    return issueView(row, { labels: labels.map((l) => ({ id: l.id, name: l.name, color: l.color ?? null })), blockedByIssueIds: [...blockerIds].sort() });
   }
 });
 
@@ -259,7 +261,7 @@ export const updateIssue = defineCommand(async (ctx, actor, input: UpdateIssueIn
   const statements: Stmt[] = [];
   let labelIds: string[] | null = null;
   if (body.labelIds !== undefined) {
-    labelIds = await checkLabels(ctx, body.labelIds);
+    labelIds = (await checkLabels(ctx, body.labelIds)).map((l) => l.id);
     statements.push(ctx.db.delete(schema.issueLabels).where(eq(schema.issueLabels.issueId, before.id)));
     statements.push(...labelStatements(ctx, before.id, labelIds));
     changes.labelIds = { from: null, to: labelIds };

@@ -54,17 +54,18 @@ export async function checkParent(ctx: CommandContext, parentRef: string, self: 
   return parent;
 }
 
-export async function checkLabels(ctx: CommandContext, labelIds: string[]): Promise<string[]> {
+/** The labels (id, name, color), in name order; every id must be a label of this company. */
+export async function checkLabels(ctx: CommandContext, labelIds: string[]) {
   const ids = [...new Set(labelIds)];
   if (!ids.length) return [];
   const rows = await ctx.db
-    .select({ id: schema.labels.id })
+    .select({ id: schema.labels.id, name: schema.labels.name, color: schema.labels.color })
     .from(schema.labels)
     .where(and(eq(schema.labels.companyId, ctx.companyId), inArray(schema.labels.id, jsonIds(ids))));
   const found = new Set(rows.map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) throw unprocessable("labelIds must reference labels of this company", { missingLabelIds: missing });
-  return ids;
+  return rows.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /**
