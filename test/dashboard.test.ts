@@ -119,3 +119,52 @@ describe("dashboard", () => {
     expect((await get(`/api/companies/${crypto.randomUUID()}/dashboard`)).status).toBe(404);
   });
 });
+
+describe("OpenAPI document", () => {
+  it("lists every goals, projects, workspaces, approvals, environments, execution workspace and dashboard route", async () => {
+    const res = await get("/api/openapi.json");
+    expect(res.status).toBe(200);
+    const paths = res.body.paths as Record<string, Record<string, any>>;
+    const expected: Array<[string, string[]]> = [
+      ["/api/companies/{companyId}/goals", ["get", "post"]],
+      ["/api/goals/{goalId}", ["get", "patch", "delete"]],
+      ["/api/companies/{companyId}/projects", ["get", "post"]],
+      ["/api/projects/{projectId}", ["get", "patch", "delete"]],
+      ["/api/projects/{projectId}/workspaces", ["get", "post"]],
+      ["/api/projects/{projectId}/workspaces/{workspaceId}", ["patch", "delete"]],
+      ["/api/projects/{projectId}/workspaces/{workspaceId}/runtime-services/{action}", ["post"]],
+      ["/api/companies/{companyId}/approvals", ["get", "post"]],
+      ["/api/approvals/{approvalId}", ["get"]],
+      ["/api/approvals/{approvalId}/issues", ["get"]],
+      ["/api/approvals/{approvalId}/approve", ["post"]],
+      ["/api/approvals/{approvalId}/reject", ["post"]],
+      ["/api/approvals/{approvalId}/request-revision", ["post"]],
+      ["/api/approvals/{approvalId}/resubmit", ["post"]],
+      ["/api/approvals/{approvalId}/comments", ["get", "post"]],
+      ["/api/companies/{companyId}/environments", ["get", "post"]],
+      ["/api/companies/{companyId}/environments/capabilities", ["get"]],
+      ["/api/companies/{companyId}/environments/probe-config", ["post"]],
+      ["/api/environments/{id}", ["get", "patch", "delete"]],
+      ["/api/environments/{id}/probe", ["post"]],
+      ["/api/environments/{id}/leases", ["get"]],
+      ["/api/environment-leases/{leaseId}", ["get"]],
+      ["/api/companies/{companyId}/execution-workspaces", ["get", "post"]],
+      ["/api/execution-workspaces/{id}", ["get", "patch"]],
+      ["/api/execution-workspaces/{id}/close-readiness", ["get"]],
+      ["/api/execution-workspaces/{id}/workspace-operations", ["get"]],
+      ["/api/execution-workspaces/{id}/runtime-services/{action}", ["post"]],
+      ["/api/execution-workspaces/{id}/runtime-commands/{action}", ["post"]],
+      ["/api/companies/{companyId}/dashboard", ["get"]],
+    ];
+    for (const [path, methods] of expected) {
+      expect(paths[path], path).toBeDefined();
+      for (const m of methods) {
+        expect(paths[path][m], `${m} ${path}`).toBeDefined();
+        expect(paths[path][m].responses["401"], `${m} ${path} 401`).toBeDefined();
+      }
+    }
+    const services = paths["/api/execution-workspaces/{id}/runtime-services/{action}"].post.requestBody.content["application/json"].schema;
+    const commands = paths["/api/execution-workspaces/{id}/runtime-commands/{action}"].post.requestBody.content["application/json"].schema;
+    expect(services).toEqual(commands);
+  });
+});
