@@ -296,3 +296,29 @@ describe("runs of an issue and issues of a run", () => {
     expect((await get(`/api/issues/${crypto.randomUUID()}/runs`)).status).toBe(404);
   });
 });
+
+describe("execution workspaces", () => {
+  it("a closed isolated execution workspace blocks checkout; the detail shows the current workspace", async () => {
+    const company = await createCompany();
+    const agent = await agentWithKey(company.id);
+    const now = new Date().toISOString();
+    const insert = async (mode: string, status: string) => {
+      const id = crypto.randomUUID();
+      await env.DB.prepare(
+        "INSERT INTO execution_workspaces (id, company_id, mode, status, desired_state, runtime_services, opened_at, closed_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'stopped', '[]', ?5, ?6, ?5, ?5)",
+      )
+        .bind(id, company.id, mode, status, now, status === "closed" ? now : null)
+        .run();
+      return id;
+    };
+    const closed = await issue(company.id, { executionWorkspaceId: await insert("isolated", "closed") });
+    const res = await checkout(closed.id, agent, runId());
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/workspace/i);
+    const openWs = await insert("isolated", "open");
+    const open = await issue(company.id, { executionWorkspaceId: openWs });
+    expect((await checkout(open.id, agent, runId())).status).toBe(200);
+    const detail = await get(`/api/issues/${open.id}`);
+    expect(detail.body.currentExecutionWorkspace).toMatchObject({ id: openWs, mode: "isolated", status: "open" });
+  });
+});

@@ -457,3 +457,29 @@ describe("labels", () => {
     expect((await post(`/api/companies/${company.id}/issues`, { title: "x", labelIds: [foreignLabel.id] })).status).toBe(422);
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents every issue route", async () => {
+    const doc = (await get("/api/openapi.json")).body;
+    const expected: Record<string, string[]> = {
+      "/api/companies/{companyId}/issues": ["get", "post"],
+      "/api/issues/{issueId}": ["get", "patch"],
+      "/api/issues/{issueId}/checkout": ["post"],
+      "/api/issues/{issueId}/release": ["post"],
+      "/api/issues/{issueId}/comments": ["get", "post"],
+      "/api/issues/{issueId}/comments/{commentId}": ["get"],
+      "/api/issues/{issueId}/activity": ["get"],
+      "/api/issues/{issueId}/runs": ["get"],
+      "/api/issues/{issueId}/heartbeat-context": ["get"],
+      "/api/heartbeat-runs/{runId}/issues": ["get"],
+      "/api/agents/me/inbox-lite": ["get"],
+      "/api/companies/{companyId}/labels": ["get", "post"],
+      "/api/issues/{issueId}/read": ["post"],
+      "/api/issues/{issueId}/inbox-archive": ["post", "delete"],
+    };
+    for (const [path, methods] of Object.entries(expected)) {
+      for (const method of methods) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeTruthy();
+    }
+    expect(Object.keys(doc.paths["/api/issues/{issueId}/checkout"].post.responses).sort()).toEqual(["200", "400", "401", "403", "404", "409"]);
+  });
+});

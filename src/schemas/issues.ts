@@ -11,14 +11,13 @@ export const IssueIdParam = z.object({
   issueId: z
     .string()
     .min(1)
-    .max(100)
     .openapi({ param: { name: "issueId", in: "path" }, description: "Issue UUID or identifier such as ABC-12", example: "ABC-12" }),
 });
 export const CommentIdParam = IssueIdParam.extend({
-  commentId: z.string().min(1).max(100).openapi({ param: { name: "commentId", in: "path" } }),
+  commentId: z.string().min(1).openapi({ param: { name: "commentId", in: "path" } }),
 });
 export const RunIdParam = z.object({
-  runId: z.string().min(1).max(200).openapi({ param: { name: "runId", in: "path" } }),
+  runId: z.string().min(1).openapi({ param: { name: "runId", in: "path" } }),
 });
 
 const issueFields = {

@@ -15,6 +15,7 @@ import { loadIssueInCompany, issueViewFor } from "./load";
 import { OWNERSHIP_CONFLICT, runLinkStatement } from "./ownership";
 import { CLEARED_LOCK_FIELDS } from "./commands";
 import type { IssueRow } from "./view";
+import { executionWorkspaceBlocksCheckout } from "../execution-workspaces/checkout-guard";
 
 type Stmt = BatchItem<"sqlite">;
 export const CHECKOUT_CONFLICT = "Issue checkout conflict";
@@ -77,6 +78,9 @@ export const checkoutIssue = defineCommand(async (ctx, actor, input: CheckoutInp
     if (project?.pausedAt) {
       throw conflict("Project is paused", { ...conflictDetails(issue), projectId: project.id, pausedAt: project.pausedAt, pauseReason: project.pauseReason });
     }
+  }
+  if (await executionWorkspaceBlocksCheckout(ctx.db, issue.executionWorkspaceId)) {
+    throw conflict("Execution workspace is closed", { ...conflictDetails(issue), executionWorkspaceId: issue.executionWorkspaceId });
   }
   const run = (await resolveActorRun(ctx, actor))!;
   if (!isLiveStatus(run.run.status)) {

@@ -6,6 +6,7 @@ import { schema, type Db } from "../../db/client";
 import { issueViewFor } from "./load";
 import { mentionsWord } from "./mentions";
 import { issueSummary, type IssueRow } from "./view";
+import { executionWorkspaceView } from "../execution-workspaces/view";
 import { documentSummariesForIssue, legacyPlanDocumentFromDescription, planDocumentForIssue } from "../documents/summaries";
 import { workProductsForIssue } from "../attachments/summaries";
 
@@ -75,21 +76,23 @@ async function mentionedProjects(db: Db, issue: IssueRow) {
 }
 
 /**
- * Parts owned by other areas. Documents (planDocument, documentSummaries, legacyPlanDocument),
- * the current execution workspace and work products arrive with their features; until then
- * they are empty. Each owner replaces its line with its loader.
+ * Parts owned by other areas: documents (planDocument, documentSummaries, legacyPlanDocument),
+ * work products (attachments) and the current execution workspace. Each owner keeps its loader here.
  */
 async function contributedParts(db: Db, issue: IssueRow) {
-  const [planDocument, documentSummaries, workProducts] = await Promise.all([
+  const [planDocument, documentSummaries, workProducts, workspace] = await Promise.all([
     planDocumentForIssue(db, issue.id),
     documentSummariesForIssue(db, issue.id),
     workProductsForIssue(db, issue.id),
+    issue.executionWorkspaceId
+      ? db.query.executionWorkspaces.findFirst({ where: eq(schema.executionWorkspaces.id, issue.executionWorkspaceId) })
+      : undefined,
   ]);
   return {
     planDocument: planDocument as Record<string, unknown> | null,
     documentSummaries: documentSummaries as Record<string, unknown>[],
     legacyPlanDocument: (planDocument ? null : legacyPlanDocumentFromDescription(issue.description)) as Record<string, unknown> | null,
-    currentExecutionWorkspace: null as Record<string, unknown> | null,
+    currentExecutionWorkspace: (workspace && workspace.companyId === issue.companyId ? executionWorkspaceView(workspace) : null) as Record<string, unknown> | null,
     workProducts: workProducts as Record<string, unknown>[],
   };
 }
