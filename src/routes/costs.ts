@@ -6,6 +6,7 @@ import { createDb } from "../db/client";
 import { requireCompanyAccess } from "../http/access";
 import { forbidden } from "../http/errors";
 import { runCompanyCommand } from "../company/client";
+import { resolveCostEventRefs } from "../domain/costs/commands";
 import { utcMonthBounds, utilizationPercent } from "../domain/budgets/windows";
 import {
   costSpendCents,
@@ -66,7 +67,8 @@ costsRouter.openapi(
     await requireCompanyAccess(c, companyId);
     const actor = c.get("actor");
     if (actor.type === "agent" && actor.agentId !== body.agentId) throw forbidden("Agents may only report their own costs");
-    const event = await runCompanyCommand(c.env, companyId, "cost.report", actor, body);
+    const input = await resolveCostEventRefs(createDb(c.env.DB), companyId, body);
+    const event = await runCompanyCommand(c.env, companyId, "cost.report", actor, input);
     return c.json(event, 201);
   },
 );

@@ -1,18 +1,17 @@
 // Cost and finance mutations, run inside the company's Durable Object. Reporting a cost event
-// stores it, keeps the agent and company month-spend counters exact, evaluates every active
-// budget policy whose scope the event touches, and logs `cost.reported`, in one D1 batch.
-import { and, eq, inArray, or } from "drizzle-orm";
+// stores it, keeps the agent and company month-spend counters exact, logs `cost.reported` and
+// evaluates every active budget policy whose scope the event touches.
+import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { schema } from "../../db/client";
+import { schema, type Db } from "../../db/client";
 import type { BillingType } from "../../db/schema/costs";
-import { defineCommand, type CommandContext } from "../../company/command";
+import { defineCommand } from "../../company/command";
 import type { Actor } from "../../http/actor-types";
-import { notFound, unprocessable } from "../../http/errors";
+import { unprocessable } from "../../http/errors";
 import { newId } from "../../crypto/random";
 import { activityInsert } from "../activity/record";
-import { enforcementStatements, incidentKeyOf, type PolicySpend } from "../budgets/enforcement";
-import { currentWindow, inWindow, scopeSpendQuery, spendKey, type BudgetWindow } from "../budgets/windows";
-import type { BudgetScope } from "../budgets/policy-sync";
+import { enforcementStatements, incidentKeyOf, type BudgetIncidentRow, type BudgetPolicyRow, type PolicySpend } from "../budgets/enforcement";
+import { currentWindow, inWindow, type BudgetWindow } from "../budgets/windows";
 
 export interface CostEventInput {
   agentId: string;
@@ -38,129 +37,69 @@ export type FinanceEventRow = typeof schema.financeEvents.$inferSelect;
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
-/** The policies and incidents that can concern an event of this agent (and project, given or via its issue). */
-function scopeFilter(
-  ctx: CommandContext,
-  cols: { scopeType: typeof schema.budgetPolicies.scopeType; scopeId: typeof schema.budgetPolicies.scopeId } | typeof schema.budgetIncidents,
-  input: CostEventInput,
-) {
-  const projectIds = input.projectId
-    ? [eq(cols.scopeId, input.projectId)]
-    : input.issueId
-      ? [
-          inArray(
-            cols.scopeId,
-            ctx.db
-              .select({ id: schema.issues.projectId })
-              .from(schema.issues)
-              .where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.id, input.issueId))),
-          ),
-        ]
-      : [];
-  return or(
-    and(eq(cols.scopeType, "company"), eq(cols.scopeId, ctx.companyId)),
-    and(eq(cols.scopeType, "agent"), eq(cols.scopeId, input.agentId)),
-    ...projectIds.map((p) => and(eq(cols.scopeType, "project"), p)),
-  );
-}
+const monthSum = (companyId: string, column: SQL, id: string, window: BudgetWindow) =>
+  sql`(SELECT COALESCE(SUM(cost_cents), 0) FROM cost_events WHERE company_id = ${companyId} AND ${column} = ${id} AND occurred_at >= ${window.start} AND occurred_at < ${window.end})`;
 
-export const reportCostEvent = defineCommand(async (ctx, actor, input: CostEventInput) => {
-  const { db } = ctx;
-  const month = currentWindow("calendar_month_utc", ctx.now);
-  const lifetime = currentWindow("lifetime", ctx.now);
-
-  // One round trip for everything the rules need.
-  const none = db.select({ id: schema.companies.id }).from(schema.companies).where(eq(schema.companies.id, "-"));
-  const [agentRows, companyRows, issueRows, projectRows, goalRows, policies, incidents] = (await db.batch([
-    db.select().from(schema.agents).where(eq(schema.agents.id, input.agentId)),
-    db.select().from(schema.companies).where(eq(schema.companies.id, ctx.companyId)),
+/**
+ * Checks, before the serialised section, that the agent and any issue, project or goal belong to
+ * the company (422 otherwise), and attributes an event for an issue to the issue's project unless
+ * a project is given. Companies never change owners of these rows, so this needs no serialisation.
+ */
+export async function resolveCostEventRefs(db: Db, companyId: string, input: CostEventInput): Promise<CostEventInput> {
+  const none = db.select({ id: schema.companies.id, projectId: sql<string | null>`NULL` }).from(schema.companies).where(eq(schema.companies.id, "-"));
+  const [agents, issues, projects, goals] = (await db.batch([
+    db
+      .select({ id: schema.agents.id, projectId: sql<string | null>`NULL` })
+      .from(schema.agents)
+      .where(and(eq(schema.agents.companyId, companyId), eq(schema.agents.id, input.agentId))),
     input.issueId
       ? db
           .select({ id: schema.issues.id, projectId: schema.issues.projectId })
           .from(schema.issues)
-          .where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.id, input.issueId)))
+          .where(and(eq(schema.issues.companyId, companyId), eq(schema.issues.id, input.issueId)))
       : none,
     input.projectId
       ? db
-          .select({ id: schema.projects.id })
+          .select({ id: schema.projects.id, projectId: schema.projects.id })
           .from(schema.projects)
-          .where(and(eq(schema.projects.companyId, ctx.companyId), eq(schema.projects.id, input.projectId)))
+          .where(and(eq(schema.projects.companyId, companyId), eq(schema.projects.id, input.projectId)))
       : none,
     input.goalId
       ? db
-          .select({ id: schema.goals.id })
+          .select({ id: schema.goals.id, projectId: sql<string | null>`NULL` })
           .from(schema.goals)
-          .where(and(eq(schema.goals.companyId, ctx.companyId), eq(schema.goals.id, input.goalId)))
+          .where(and(eq(schema.goals.companyId, companyId), eq(schema.goals.id, input.goalId)))
       : none,
-    db
-      .select()
-      .from(schema.budgetPolicies)
-      .where(and(eq(schema.budgetPolicies.companyId, ctx.companyId), eq(schema.budgetPolicies.isActive, true), scopeFilter(ctx, schema.budgetPolicies, input))),
-    db
-      .select()
-      .from(schema.budgetIncidents)
-      .where(
-        and(
-          eq(schema.budgetIncidents.companyId, ctx.companyId),
-          inArray(schema.budgetIncidents.windowKey, [month.key, lifetime.key]),
-          scopeFilter(ctx, schema.budgetIncidents, input),
-        ),
-      ),
-  ] as unknown as Batch)) as unknown as [
-    (typeof schema.agents.$inferSelect)[],
-    (typeof schema.companies.$inferSelect)[],
-    { id: string; projectId: string | null }[],
-    { id: string }[],
-    { id: string }[],
-    (typeof schema.budgetPolicies.$inferSelect)[],
-    (typeof schema.budgetIncidents.$inferSelect)[],
-  ];
-
-  const company = companyRows[0];
-  if (!company) throw notFound("Company not found");
-  const agent = agentRows[0];
-  if (!agent || agent.companyId !== ctx.companyId) {
-    throw unprocessable("agentId must reference an agent of this company", { agentId: input.agentId });
-  }
-  if (input.issueId && !issueRows.length) throw unprocessable("issueId must reference an issue of this company", { issueId: input.issueId });
-  if (input.projectId && !projectRows.length) {
+  ])) as { id: string; projectId: string | null }[][];
+  if (!agents.length) throw unprocessable("agentId must reference an agent of this company", { agentId: input.agentId });
+  if (input.issueId && !issues.length) throw unprocessable("issueId must reference an issue of this company", { issueId: input.issueId });
+  if (input.projectId && !projects.length) {
     throw unprocessable("projectId must reference a project of this company", { projectId: input.projectId });
   }
-  if (input.goalId && !goalRows.length) throw unprocessable("goalId must reference a goal of this company", { goalId: input.goalId });
-  // An event for an issue is attributed to the issue's project unless a project is given.
-  const projectId = input.projectId ?? issueRows[0]?.projectId ?? null;
+  if (input.goalId && !goals.length) throw unprocessable("goalId must reference a goal of this company", { goalId: input.goalId });
+  return { ...input, projectId: input.projectId ?? issues[0]?.projectId ?? null };
+}
 
-  // Spend of each (scope, window) before this event: month counters when they are current, else indexed SUMs.
-  const before = new Map<string, number>();
-  if (company.spentMonth === month.key) before.set(spendKey("company", ctx.companyId, month.key), company.spentMonthlyCents);
-  if (agent.spentMonth === month.key) before.set(spendKey("agent", agent.id, month.key), agent.spentMonthlyCents);
-  const windowOf = (kind: string): BudgetWindow => (kind === "lifetime" ? lifetime : month);
-  const needed: Array<{ scopeType: BudgetScope; scopeId: string; window: BudgetWindow }> = [
-    { scopeType: "company", scopeId: ctx.companyId, window: month },
-    { scopeType: "agent", scopeId: agent.id, window: month },
-    ...policies
-      .filter((p) => p.scopeType !== "project" || p.scopeId === projectId)
-      .map((p) => ({ scopeType: p.scopeType, scopeId: p.scopeId, window: windowOf(p.windowKind) })),
-  ];
-  const missing = needed.filter((n, i) => {
-    const key = spendKey(n.scopeType, n.scopeId, n.window.key);
-    return !before.has(key) && needed.findIndex((m) => spendKey(m.scopeType, m.scopeId, m.window.key) === key) === i;
-  });
-  if (missing.length) {
-    const sums = (await db.batch(
-      missing.map((m) => scopeSpendQuery(db, ctx.companyId, m.scopeType, m.scopeId, m.window)) as unknown as Batch,
-    )) as unknown as { cents: number }[][];
-    missing.forEach((m, i) => before.set(spendKey(m.scopeType, m.scopeId, m.window.key), sums[i][0]?.cents ?? 0));
-  }
-  const after = (scopeType: BudgetScope, scopeId: string, window: BudgetWindow) =>
-    (before.get(spendKey(scopeType, scopeId, window.key)) ?? 0) + (inWindow(window, input.occurredAt) ? input.costCents : 0);
-
+/**
+ * One D1 batch (references were checked by resolveCostEventRefs): insert the event, update the
+ * month counters (an increment while the counter is for this month, else an exact SUM), log
+ * `cost.reported`, and read back the matching active policies with their observed spend and the
+ * scopes' incidents of the current windows. Incidents those reveal go in a second batch (rare);
+ * evaluation is level-based (spend ≥ threshold and no incident yet), so a failed second batch is
+ * repaired by the next event.
+ */
+export const reportCostEvent = defineCommand(async (ctx, actor, input: CostEventInput) => {
+  const { db } = ctx;
+  const c = ctx.companyId;
+  const month = currentWindow("calendar_month_utc", ctx.now);
+  const lifetime = currentWindow("lifetime", ctx.now);
+  const monthIncrement = inWindow(month, input.occurredAt) ? input.costCents : 0;
   const row: CostEventRow = {
     id: newId(),
-    companyId: ctx.companyId,
-    agentId: agent.id,
+    companyId: c,
+    agentId: input.agentId,
     issueId: input.issueId ?? null,
-    projectId,
+    projectId: input.projectId ?? null,
     goalId: input.goalId ?? null,
     heartbeatRunId: input.heartbeatRunId ?? null,
     billingCode: input.billingCode ?? null,
@@ -175,31 +114,49 @@ export const reportCostEvent = defineCommand(async (ctx, actor, input: CostEvent
     occurredAt: input.occurredAt,
     createdAt: ctx.now,
   };
+  const bp = schema.budgetPolicies;
+  const bi = schema.budgetIncidents;
+  const windowFrom = sql`CASE WHEN ${bp.windowKind} = 'lifetime' THEN '' ELSE ${month.start} END`;
+  const windowTo = sql`CASE WHEN ${bp.windowKind} = 'lifetime' THEN '~' ELSE ${month.end} END`;
+  const windowSum = (scope: SQL) =>
+    sql`(SELECT COALESCE(SUM(e.cost_cents), 0) FROM cost_events e WHERE e.company_id = ${c} ${scope} AND e.occurred_at >= ${windowFrom} AND e.occurred_at < ${windowTo})`;
+  // Monthly company and agent spend come from the counters just updated; other windows are indexed SUMs.
+  const observed = sql<number>`CASE
+      WHEN ${bp.scopeType} = 'company' AND ${bp.windowKind} = 'calendar_month_utc' THEN (SELECT spent_monthly_cents FROM companies WHERE id = ${c})
+      WHEN ${bp.scopeType} = 'agent' AND ${bp.windowKind} = 'calendar_month_utc' THEN (SELECT spent_monthly_cents FROM agents WHERE id = ${row.agentId})
+      WHEN ${bp.scopeType} = 'company' THEN ${windowSum(sql``)}
+      WHEN ${bp.scopeType} = 'agent' THEN ${windowSum(sql`AND e.agent_id = ${bp.scopeId}`)}
+      ELSE ${windowSum(sql`AND e.project_id = ${bp.scopeId}`)} END`.mapWith(Number);
+  const scopeMatch = (cols: { scopeType: typeof bp.scopeType | typeof bi.scopeType; scopeId: typeof bp.scopeId | typeof bi.scopeId }) =>
+    or(
+      and(eq(cols.scopeType, "company"), eq(cols.scopeId, c)),
+      and(eq(cols.scopeType, "agent"), eq(cols.scopeId, row.agentId)),
+      ...(row.projectId ? [and(eq(cols.scopeType, "project"), eq(cols.scopeId, row.projectId))] : []),
+    );
 
-  const spends: PolicySpend[] = policies
-    .filter((p) => p.scopeType !== "project" || p.scopeId === projectId)
-    .map((p) => ({ policy: p, window: windowOf(p.windowKind), observedCents: after(p.scopeType, p.scopeId, windowOf(p.windowKind)) }));
-  const existing = new Set(incidents.map(incidentKeyOf));
-  const enforcement = enforcementStatements(ctx, spends, existing);
-
-  await db.batch([
+  const results = (await db.batch([
     db.insert(schema.costEvents).values(row),
     db
       .update(schema.agents)
-      .set({ spentMonthlyCents: after("agent", agent.id, month), spentMonth: month.key })
-      .where(eq(schema.agents.id, agent.id)),
+      .set({
+        spentMonthlyCents: sql`CASE WHEN spent_month = ${month.key} THEN spent_monthly_cents + ${monthIncrement} ELSE ${monthSum(c, sql`agent_id`, row.agentId, month)} END`,
+        spentMonth: month.key,
+      })
+      .where(and(eq(schema.agents.id, row.agentId), eq(schema.agents.companyId, c))),
     db
       .update(schema.companies)
-      .set({ spentMonthlyCents: after("company", ctx.companyId, month), spentMonth: month.key })
-      .where(eq(schema.companies.id, ctx.companyId)),
-    ...enforcement.statements,
+      .set({
+        spentMonthlyCents: sql`CASE WHEN spent_month = ${month.key} THEN spent_monthly_cents + ${monthIncrement} ELSE ${monthSum(c, sql`company_id`, c, month)} END`,
+        spentMonth: month.key,
+      })
+      .where(eq(schema.companies.id, c)),
     activityInsert(db, {
-      companyId: ctx.companyId,
+      companyId: c,
       actor,
       action: "cost.reported",
       entityType: "cost_event",
       entityId: row.id,
-      agentId: agent.id,
+      agentId: row.agentId,
       details: {
         provider: row.provider,
         biller: row.biller,
@@ -209,11 +166,25 @@ export const reportCostEvent = defineCommand(async (ctx, actor, input: CostEvent
         occurredAt: row.occurredAt,
         ...(row.projectId ? { projectId: row.projectId } : {}),
         ...(row.issueId ? { issueId: row.issueId } : {}),
-        ...(enforcement.opened.length ? { incidentIds: enforcement.opened.map((o) => o.id) } : {}),
       },
       now: ctx.now,
     }),
-  ]);
+    db.select({ policy: bp, observedCents: observed }).from(bp).where(and(eq(bp.companyId, c), eq(bp.isActive, true), scopeMatch(bp))),
+    db
+      .select()
+      .from(bi)
+      .where(and(eq(bi.companyId, c), inArray(bi.windowKey, [month.key, lifetime.key]), scopeMatch(bi))),
+  ])) as unknown[];
+  const policies = results[4] as { policy: BudgetPolicyRow; observedCents: number }[];
+  const incidents = results[5] as BudgetIncidentRow[];
+
+  const spends: PolicySpend[] = policies.map(({ policy, observedCents }) => ({
+    policy,
+    window: policy.windowKind === "lifetime" ? lifetime : month,
+    observedCents,
+  }));
+  const enforcement = enforcementStatements(ctx, spends, new Set(incidents.map(incidentKeyOf)));
+  if (enforcement.statements.length) await db.batch(enforcement.statements as Batch);
   return row;
 });
 
