@@ -181,6 +181,25 @@ describe("wake-ups", () => {
     expect((await wakeups(company.id)).map((w) => [w.agent_id, w.reason])).toEqual([[reviewer.id, "mention"]]);
   });
 
+  it("wakes about an issue a live run holds coalesce into it (own run) or wait (other agents)", async () => {
+    const company = await createCompany();
+    const holder = await agentWithKey(company.id, { name: "Holder" });
+    const helper = await insertAgent(company.id, { name: "Helper" });
+    const i = await issue(company.id);
+    const run = crypto.randomUUID();
+    await post(`/api/issues/${i.id}/checkout`, { agentId: holder.id, expectedStatuses: ["todo"] }, { token: holder.token, runId: run });
+    await post(`/api/issues/${i.id}/comments`, { body: "status? cc @helper" });
+    const queue = await wakeups(company.id);
+    expect(queue.map((w) => [w.agent_id, w.reason, w.status]).sort()).toEqual(
+      [
+        [holder.id, "comment", "coalesced"],
+        [helper.id, "mention", "deferred_issue_execution"],
+      ].sort(),
+    );
+    const coalesced = await env.DB.prepare("SELECT coalesced_into_run_id FROM agent_wakeup_requests WHERE agent_id = ?").bind(holder.id).first<any>();
+    expect(coalesced.coalesced_into_run_id).toBe(run);
+  });
+
   it("hard-stopped (paused) agents are not woken", async () => {
     const company = await createCompany();
     const agent = await insertAgent(company.id, { name: "Budgeted" });

@@ -1,12 +1,16 @@
 // Wake-up requests: queued per company (rows drained by the company Durable Object).
 // A wake-up for an agent that cannot run (paused, terminated, pending approval, budget
-// hard-stopped, or in a paused/archived company) is not queued.
+// hard-stopped, or in a paused/archived company) is not queued. A wake-up about an issue that a
+// live run holds is not queued either: it is `coalesced` into that run when the run is the woken
+// agent's own (the running agent sees the new comment), else `deferred_issue_execution` until the
+// holder lets go.
 import { and, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 import { actorRef, type Actor } from "../../http/actor-types";
 import { newId } from "../../crypto/random";
+import { runIsStale, runLeaseMs } from "../runs/lease";
 
 export interface WakeupRequestInput {
   agentId: string;
@@ -41,6 +45,7 @@ export async function wakeupStatements(
       ),
     );
   const allowed = new Set(wakeable.map((a) => a.id));
+  const holders = await issueHolders(ctx, [...new Set(requests.map((r) => r.issueId).filter((x): x is string => Boolean(x)))]);
   const seen = new Set<string>();
   const { actorType, actorId } = actorRef(actor);
   const statements: BatchItem<"sqlite">[] = [];
@@ -50,13 +55,16 @@ export async function wakeupStatements(
     if (!allowed.has(request.agentId) || seen.has(key)) continue;
     seen.add(key);
     const id = newId();
-    queuedIds.push(id);
+    const holder = request.issueId ? holders.get(request.issueId) : undefined;
+    const status = !holder ? "queued" : holder.agentId === request.agentId ? "coalesced" : "deferred_issue_execution";
+    if (status === "queued") queuedIds.push(id);
     statements.push(
       ctx.db.insert(schema.agentWakeupRequests).values({
         id,
         companyId: ctx.companyId,
         agentId: request.agentId,
-        status: "queued",
+        status,
+        coalescedIntoRunId: status === "coalesced" ? holder!.runId : null,
         reason: request.reason,
         source: request.source,
         issueId: request.issueId ?? null,
@@ -69,6 +77,22 @@ export async function wakeupStatements(
     );
   }
   return { statements, queuedIds };
+}
+
+/** Live (not lease-expired) runs holding the given issues' checkouts, by issue id. */
+async function issueHolders(ctx: CommandContext, issueIds: string[]) {
+  const holders = new Map<string, { runId: string; agentId: string }>();
+  if (!issueIds.length) return holders;
+  const rows = await ctx.db
+    .select({ issueId: schema.issues.id, run: schema.heartbeatRuns })
+    .from(schema.issues)
+    .innerJoin(schema.heartbeatRuns, eq(schema.heartbeatRuns.id, schema.issues.checkoutRunId))
+    .where(and(eq(schema.issues.companyId, ctx.companyId), inArray(schema.issues.id, issueIds.slice(0, 90))));
+  const lease = runLeaseMs(ctx.env);
+  for (const row of rows) {
+    if (!runIsStale(row.run, ctx.now, lease)) holders.set(row.issueId, { runId: row.run.id, agentId: row.run.agentId });
+  }
+  return holders;
 }
 
 /** Cancels an agent's (or every agent's of the company, when agentIds is null) waiting wake-ups. */
