@@ -233,6 +233,14 @@ describe("document locks", () => {
     const locked = await post(`${docPath(issue.id)}/lock`, undefined, { token: agentToken });
     expect(locked.status).toBe(200);
     expect(locked.body).toMatchObject({ lockedByAgentId: agent.id, lockedByUserId: null });
+    // Another agent cannot lift the lock; the locker and the board can.
+    const peer = await insertAgent(issue.companyId);
+    const { token: peerToken } = await insertAgentKey(peer.id, issue.companyId);
+    expect((await post(`${docPath(issue.id)}/unlock`, undefined, { token: peerToken })).status).toBe(403);
+    expect((await post(`${docPath(issue.id)}/unlock`, undefined, { token: agentToken })).status).toBe(200);
+    await post(`${docPath(issue.id)}/lock`);
+    expect((await post(`${docPath(issue.id)}/unlock`, undefined, { token: agentToken })).status).toBe(403);
+    expect((await post(`${docPath(issue.id)}/unlock`)).status).toBe(200);
     expect((await post(`${docPath(issue.id)}/lock`, undefined, BOGUS)).status).toBe(401);
     expect((await post(`${docPath(issue.id)}/unlock`, undefined, BOGUS)).status).toBe(401);
     const other = await setup();

@@ -152,9 +152,9 @@ for (const action of ["lock", "unlock"] as const) {
       summary:
         action === "lock"
           ? "Lock a document: writes are refused for board callers (409) and redirected for agents; idempotent (records issue.document_locked)"
-          : "Unlock a document; idempotent (records issue.document_unlocked)",
+          : "Unlock a document; idempotent (records issue.document_unlocked). Board callers may unlock any lock; an agent only a lock it set (else 403)",
       request: { params: DocumentKeyParams },
-      responses: { 200: jsonContent(DocumentSchema, "The document with lockedAt, lockedByAgentId, lockedByUserId"), ...errors(400, 401, 404) },
+      responses: { 200: jsonContent(DocumentSchema, "The document with lockedAt, lockedByAgentId, lockedByUserId"), ...errors(400, 401, 403, 404) },
     }),
     async (c) => {
       const { issueId, key } = c.req.valid("param");

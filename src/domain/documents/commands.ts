@@ -5,7 +5,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../../http/actor-types";
-import { conflict, notFound } from "../../http/errors";
+import { conflict, forbidden, notFound } from "../../http/errors";
 import { newId } from "../../crypto/random";
 import { activityInsert } from "../activity/record";
 import { derivedDocumentKey } from "./keys";
@@ -303,6 +303,10 @@ export const deleteDocument = defineCommand(async (ctx, actor, input: { issueId:
 async function changeLock(ctx: CommandContext, actor: Actor, input: { issueId: string; key: string }, action: LockAction) {
   const doc = await requireDocument(ctx, input.issueId, input.key);
   const from = lockState(doc);
+  // A lock set by the board keeps agents out; an agent may lift only a lock it set itself.
+  if (action === "unlock" && from === "locked" && actor.type === "agent" && doc.lockedByAgentId !== actor.agentId) {
+    throw forbidden("Only board users or the agent that locked the document may unlock it");
+  }
   const to = LOCK_TRANSITIONS[from][action];
   let updated = doc;
   if (to && to !== from) {
