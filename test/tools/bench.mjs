@@ -132,6 +132,7 @@ async function main() {
     console.log(`seeding ${SEED} issues with ${CONCURRENCY} concurrent creates…`);
     rows.push(
       await measure(`issue create (seed ${SEED})`, SEED, CONCURRENCY, (i) =>
+        (i > 0 && i % 1000 === 0 ? console.log(`  … ${i} created`) : undefined,
         request("POST", `/api/companies/${big.id}/issues`, {
           body: {
             title: `${WORDS[i % WORDS.length]} task ${i} ${WORDS[(i * 7) % WORDS.length]}`,
@@ -141,7 +142,7 @@ async function main() {
             assigneeAgentId: i % 3 === 0 ? assignees[i % assignees.length].id : undefined,
             labelIds: i % 10 === 0 ? [label.id] : undefined,
           },
-        }),
+        })),
       ),
     );
     const list = (qs) => () => request("GET", `/api/companies/${big.id}/issues?${qs}`);

@@ -46,7 +46,12 @@ function creatorFields(actor: Actor) {
 }
 
 /** The goal an issue gets: its own, else its project's, else (no project) the company default goal. */
-async function resolveGoalId(ctx: CommandContext, goalId: string | null | undefined, projectId: string | null | undefined) {
+async function resolveGoalId(
+  ctx: CommandContext,
+  goalId: string | null | undefined,
+  projectId: string | null | undefined,
+  companyDefaultGoalId?: string | null,
+) {
   if (goalId) return (await checkGoal(ctx, goalId)).id;
   if (projectId) {
     const project = await checkProject(ctx, projectId);
@@ -57,6 +62,7 @@ async function resolveGoalId(ctx: CommandContext, goalId: string | null | undefi
     });
     return link?.goalId ?? null;
   }
+  if (companyDefaultGoalId !== undefined) return companyDefaultGoalId;
   const fallback = await ctx.db.query.goals.findFirst({
     where: and(eq(schema.goals.companyId, ctx.companyId), eq(schema.goals.isCompanyDefault, true)),
   });
@@ -91,7 +97,16 @@ async function wakeups(ctx: CommandContext, actor: Actor, requests: WakeupReques
 export interface CreateIssueInput extends CreateIssueBody {}
 
 export const createIssue = defineCommand(async (ctx, actor, input: CreateIssueInput) => {
-  const company = await ctx.db.query.companies.findFirst({ where: eq(schema.companies.id, ctx.companyId) });
+  // One round trip for the company row and its default goal (the common no-project case needs both).
+  const [companyRows, defaultGoalRows] = await ctx.db.batch([
+    ctx.db.select().from(schema.companies).where(eq(schema.companies.id, ctx.companyId)).limit(1),
+    ctx.db
+      .select({ id: schema.goals.id })
+      .from(schema.goals)
+      .where(and(eq(schema.goals.companyId, ctx.companyId), eq(schema.goals.isCompanyDefault, true)))
+      .limit(1),
+  ]);
+  const company = companyRows[0];
   if (!company) throw notFound("Company not found");
   const id = newId();
   if (input.assigneeAgentId || input.assigneeUserId) {
@@ -106,7 +121,7 @@ export const createIssue = defineCommand(async (ctx, actor, input: CreateIssueIn
   }
   if (input.assigneeAgentId) await checkAssigneeAgent(ctx, input.assigneeAgentId);
   if (input.projectId) await checkProject(ctx, input.projectId);
-  const goalId = await resolveGoalId(ctx, input.goalId, input.projectId);
+  const goalId = await resolveGoalId(ctx, input.goalId, input.projectId, defaultGoalRows[0]?.id ?? null);
   const parent = input.parentId ? await checkParent(ctx, input.parentId, null) : null;
   const labels = await checkLabels(ctx, input.labelIds ?? []);
   const labelIds = labels.map((l) => l.id);
