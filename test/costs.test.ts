@@ -88,6 +88,18 @@ describe("POST /api/companies/{companyId}/cost-events", () => {
     expect(summary.body.spendCents).toBe(507);
   });
 
+  it("recomputes a counter left from an earlier month from the events of this month", async () => {
+    const { company, agent } = await setup();
+    await post(`/api/companies/${company.id}/cost-events`, costBody(agent.id, { costCents: 40 }));
+    // As if the month had turned since the counters were written.
+    await env.DB.prepare("UPDATE agents SET spent_monthly_cents = 999, spent_month = '2000-01' WHERE id = ?").bind(agent.id).run();
+    await env.DB.prepare("UPDATE companies SET spent_monthly_cents = 999, spent_month = '2000-01' WHERE id = ?").bind(company.id).run();
+    await post(`/api/companies/${company.id}/cost-events`, costBody(agent.id, { costCents: 2 }));
+    const agentRow = await env.DB.prepare("SELECT spent_monthly_cents FROM agents WHERE id = ?").bind(agent.id).first<any>();
+    expect(agentRow.spent_monthly_cents).toBe(42);
+    expect((await get(`/api/companies/${company.id}`)).body.spentMonthlyCents).toBe(42);
+  });
+
   it("accepts an offset datetime and normalises it to UTC", async () => {
     const { company, agent } = await setup();
     const res = await post(`/api/companies/${company.id}/cost-events`, costBody(agent.id, { occurredAt: "2026-01-15T10:00:00+02:00" }));

@@ -6,7 +6,7 @@ import { createDb } from "../db/client";
 import { requireCompanyAccess } from "../http/access";
 import { forbidden } from "../http/errors";
 import { runCompanyCommand } from "../company/client";
-import { resolveCostEventRefs } from "../domain/costs/commands";
+import { resolveCostEventRefs } from "../domain/costs/refs";
 import { utcMonthBounds, utilizationPercent } from "../domain/budgets/windows";
 import {
   costSpendCents,

@@ -3,7 +3,7 @@
 // evaluates every active budget policy whose scope the event touches.
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { schema, type Db } from "../../db/client";
+import { schema } from "../../db/client";
 import type { BillingType } from "../../db/schema/costs";
 import { defineCommand } from "../../company/command";
 import type { Actor } from "../../http/actor-types";
@@ -39,46 +39,6 @@ type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 const monthSum = (companyId: string, column: SQL, id: string, window: BudgetWindow) =>
   sql`(SELECT COALESCE(SUM(cost_cents), 0) FROM cost_events WHERE company_id = ${companyId} AND ${column} = ${id} AND occurred_at >= ${window.start} AND occurred_at < ${window.end})`;
-
-/**
- * Checks, before the serialised section, that the agent and any issue, project or goal belong to
- * the company (422 otherwise), and attributes an event for an issue to the issue's project unless
- * a project is given. Companies never change owners of these rows, so this needs no serialisation.
- */
-export async function resolveCostEventRefs(db: Db, companyId: string, input: CostEventInput): Promise<CostEventInput> {
-  const none = db.select({ id: schema.companies.id, projectId: sql<string | null>`NULL` }).from(schema.companies).where(eq(schema.companies.id, "-"));
-  const [agents, issues, projects, goals] = (await db.batch([
-    db
-      .select({ id: schema.agents.id, projectId: sql<string | null>`NULL` })
-      .from(schema.agents)
-      .where(and(eq(schema.agents.companyId, companyId), eq(schema.agents.id, input.agentId))),
-    input.issueId
-      ? db
-          .select({ id: schema.issues.id, projectId: schema.issues.projectId })
-          .from(schema.issues)
-          .where(and(eq(schema.issues.companyId, companyId), eq(schema.issues.id, input.issueId)))
-      : none,
-    input.projectId
-      ? db
-          .select({ id: schema.projects.id, projectId: schema.projects.id })
-          .from(schema.projects)
-          .where(and(eq(schema.projects.companyId, companyId), eq(schema.projects.id, input.projectId)))
-      : none,
-    input.goalId
-      ? db
-          .select({ id: schema.goals.id, projectId: sql<string | null>`NULL` })
-          .from(schema.goals)
-          .where(and(eq(schema.goals.companyId, companyId), eq(schema.goals.id, input.goalId)))
-      : none,
-  ])) as { id: string; projectId: string | null }[][];
-  if (!agents.length) throw unprocessable("agentId must reference an agent of this company", { agentId: input.agentId });
-  if (input.issueId && !issues.length) throw unprocessable("issueId must reference an issue of this company", { issueId: input.issueId });
-  if (input.projectId && !projects.length) {
-    throw unprocessable("projectId must reference a project of this company", { projectId: input.projectId });
-  }
-  if (input.goalId && !goals.length) throw unprocessable("goalId must reference a goal of this company", { goalId: input.goalId });
-  return { ...input, projectId: input.projectId ?? issues[0]?.projectId ?? null };
-}
 
 /**
  * One D1 batch (references were checked by resolveCostEventRefs): insert the event, update the
