@@ -46,8 +46,6 @@ export function utilizationPercent(spendCents: number, budgetCents: number) {
   return Math.round((spendCents / budgetCents) * 10_000) / 100;
 }
 
-export const spendKey = (scopeType: BudgetScope, scopeId: string, windowKey: string) => `${scopeType}:${scopeId}:${windowKey}`;
-
 /** SELECT of the scope's spend in the window (uses the company/agent/project + occurred_at indexes). */
 export function scopeSpendQuery(db: Db, companyId: string, scopeType: BudgetScope, scopeId: string, window: BudgetWindow) {
   const ce = schema.costEvents;
