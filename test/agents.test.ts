@@ -3,7 +3,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique } from "./helpers/api";
-import { addMembership, boardUser, createCompany, insertAgent, insertAgentKey, insertUser } from "./helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey } from "./helpers/fixtures";
+import { createDb } from "../src/db/client";
+import { decideTaskAssignment } from "../src/domain/authorization/assignment";
 
 const BOGUS = { token: "svc_agent_bogus" };
 const processConfig = { command: "/bin/echo", args: ["hi"] };
@@ -428,6 +430,25 @@ describe("permissions", () => {
     expect((await patch(`/api/agents/${agent.id}/permissions`, { canAssignTasks: true }, { token: otherCeo.token })).status).toBe(404);
     expect((await patch(`/api/agents/${agent.id}/permissions`, {})).status).toBe(400);
     expect((await patch(`/api/agents/${agent.id}/permissions`, { canAssignTasks: true }, BOGUS)).status).toBe(401);
+  });
+});
+
+describe("assignment policy on an agent", () => {
+  it("stores authorizationPolicy blocks that the assignment rule honours; unknown modes 422", async () => {
+    const company = await createCompany();
+    const target = await createAgent(company.id);
+    const assigner = await createAgent(company.id, { role: "ceo" });
+    const actor = { type: "agent" as const, source: "agent_key" as const, agentId: assigner.id, companyId: company.id, keyId: null, runId: null };
+    const db = createDb(env.DB);
+    expect((await decideTaskAssignment(db, { actor, companyId: company.id, assigneeAgentId: target.id })).reason).toBe("allow_legacy_agent_creator");
+    const set = await patch(`/api/agents/${target.id}/permissions`, { authorizationPolicy: { assignmentPolicy: { mode: "protected" } } });
+    expect(set.status).toBe(200);
+    expect(set.body.permissions).toEqual({ canCreateAgents: false, authorizationPolicy: { assignmentPolicy: { mode: "protected" } } });
+    expect((await decideTaskAssignment(db, { actor, companyId: company.id, assigneeAgentId: target.id })).reason).toBe("deny_policy_restricted");
+    expect((await patch(`/api/agents/${target.id}/permissions`, { authorizationPolicy: { assignmentPolicy: { mode: "vault" } } })).status).toBe(422);
+    const cleared = await patch(`/api/agents/${target.id}/permissions`, { authorizationPolicy: null });
+    expect(cleared.body.permissions).toEqual({ canCreateAgents: false });
+    expect((await decideTaskAssignment(db, { actor, companyId: company.id, assigneeAgentId: target.id })).allowed).toBe(true);
   });
 });
 

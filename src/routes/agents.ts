@@ -231,9 +231,9 @@ agentsRouter.openapi(
     tags,
     summary: "Set canCreateAgents / canAssignTasks (board with agents:create, or the company's CEO agent)",
     description:
-      "canAssignTasks: true ensures an active company membership for the agent (role member) and a company-wide tasks:assign grant; false removes its tasks:assign grants.",
+      "canAssignTasks: true ensures an active company membership for the agent (role member) and a company-wide tasks:assign grant; false removes its tasks:assign grants. authorizationPolicy stores the agent's assignment policy blocks (stored under permissions.authorizationPolicy; unknown keys or modes are rejected with 422; null clears).",
     request: { params: AgentIdParam, query: AgentLookupQuery, body: jsonBody(AgentPermissionsSchema) },
-    responses: { 200: jsonContent(AgentSchema, "The updated agent"), ...errors(400, 401, 403, 404) },
+    responses: { 200: jsonContent(AgentSchema, "The updated agent"), ...errors(400, 401, 403, 404, 422) },
   }),
   async (c) => {
     const { agentId } = c.req.valid("param");

@@ -89,8 +89,19 @@ export const UpdateAgentSchema = z
   .openapi("UpdateAgent");
 
 export const AgentPermissionsSchema = z
-  .object({ canCreateAgents: z.boolean().optional(), canAssignTasks: z.boolean().optional() })
-  .refine((v) => v.canCreateAgents !== undefined || v.canAssignTasks !== undefined, { message: "canCreateAgents or canAssignTasks is required" })
+  .object({
+    canCreateAgents: z.boolean().optional(),
+    canAssignTasks: z.boolean().optional(),
+    authorizationPolicy: JsonObject.nullable()
+      .optional()
+      .openapi({
+        description:
+          "Assignment policy blocks for this agent as a target: agentVisibility { mode: discoverable|private }, assignmentPolicy { mode: company_default|protected, protectedAgentRequiresApproval }, protectedAgent { requiresApproval }; null clears",
+      }),
+  })
+  .refine((v) => v.canCreateAgents !== undefined || v.canAssignTasks !== undefined || v.authorizationPolicy !== undefined, {
+    message: "canCreateAgents, canAssignTasks or authorizationPolicy is required",
+  })
   .openapi("AgentPermissions");
 
 export const AgentBudgetSchema = z.object({ budgetMonthlyCents: Cents }).openapi("AgentBudget");
@@ -142,7 +153,7 @@ export const AgentSchema = z
     spentMonthlyCents: z.number().int(),
     status: z.enum(agentStatuses),
     pauseReason: z.string().nullable(),
-    permissions: z.object({ canCreateAgents: z.boolean() }),
+    permissions: z.object({ canCreateAgents: z.boolean(), authorizationPolicy: JsonObject.optional() }),
     desiredSkills: z.array(z.string()),
     metadata: JsonObject.nullable(),
     lastHeartbeatAt: z.string().nullable(),

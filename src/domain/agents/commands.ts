@@ -17,6 +17,7 @@ import { redactSecrets } from "../redaction";
 import { currentMonthSpend } from "../time";
 import { requireAdapter, validateAdapterConfig } from "../adapters";
 import { ancestorsOf } from "../authorization/assignment";
+import { evaluatePolicyContainer } from "../authorization/policy";
 import { checkStatusPatch, nextStatus, PAUSED_WHILE_PENDING, type LifecycleAction } from "./lifecycle";
 import { deriveUrlKey, uniqueAgentName } from "./naming";
 import { resolveDesiredSkills, skillSnapshot, storedDesiredSkills, withDesiredSkills, SKILL_SYNC_KEY } from "./skills";
@@ -350,12 +351,23 @@ function checkBudgetAboveSpend(agent: AgentRow, amount: number, now: string) {
 }
 
 export const updateAgentPermissions = defineCommand(
-  async (ctx, actor, input: { agentId: string; canCreateAgents?: boolean; canAssignTasks?: boolean }) => {
+  async (
+    ctx,
+    actor,
+    input: { agentId: string; canCreateAgents?: boolean; canAssignTasks?: boolean; authorizationPolicy?: Record<string, unknown> | null },
+  ) => {
     const { db } = ctx;
     const agent = await loadAgent(ctx, input.agentId);
     const statements: BatchItem<"sqlite">[] = [];
-    if (input.canCreateAgents !== undefined) {
-      const permissions = { ...(agent.permissions ?? {}), canCreateAgents: input.canCreateAgents };
+    if (input.canCreateAgents !== undefined || input.authorizationPolicy !== undefined) {
+      const permissions: Record<string, unknown> = { ...(agent.permissions ?? {}) };
+      if (input.canCreateAgents !== undefined) permissions.canCreateAgents = input.canCreateAgents;
+      if (input.authorizationPolicy === null) delete permissions.authorizationPolicy;
+      else if (input.authorizationPolicy !== undefined) {
+        const effect = evaluatePolicyContainer({ authorizationPolicy: input.authorizationPolicy }, "authorizationPolicy");
+        if (effect.kind === "unknown") throw unprocessable(effect.explanation, { authorizationPolicy: input.authorizationPolicy });
+        permissions.authorizationPolicy = input.authorizationPolicy;
+      }
       statements.push(db.update(schema.agents).set({ permissions, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)));
     }
     if (input.canAssignTasks !== undefined) {
@@ -410,7 +422,11 @@ export const updateAgentPermissions = defineCommand(
         action: "agent.permissions_updated",
         entityType: "agent",
         entityId: agent.id,
-        details: { canCreateAgents: input.canCreateAgents ?? null, canAssignTasks: input.canAssignTasks ?? null },
+        details: {
+          canCreateAgents: input.canCreateAgents ?? null,
+          canAssignTasks: input.canAssignTasks ?? null,
+          ...(input.authorizationPolicy !== undefined ? { authorizationPolicy: input.authorizationPolicy } : {}),
+        },
         now: ctx.now,
       }),
     );

@@ -58,7 +58,10 @@ export function agentView(agent: AgentRow, extras: { chainOfCommand: ChainLink[]
     spentMonthlyCents: currentMonthSpend(agent.spentMonthlyCents, agent.spentMonth, options.now),
     status: agent.status,
     pauseReason: agent.pauseReason,
-    permissions: { canCreateAgents: agent.permissions?.canCreateAgents === true },
+    permissions: {
+      canCreateAgents: agent.permissions?.canCreateAgents === true,
+      ...(agent.permissions?.authorizationPolicy ? { authorizationPolicy: agent.permissions.authorizationPolicy as Record<string, unknown> } : {}),
+    },
     desiredSkills: storedDesiredSkills(agent.adapterConfig),
     metadata: agent.metadata ?? null,
     lastHeartbeatAt: agent.lastHeartbeatAt,
