@@ -107,7 +107,7 @@ describe("attachment upload", () => {
 });
 
 describe("attachment content", () => {
-  async function withFile(content = "0123456789", filename = "digits.txt", type = "text/plain") {
+  async function withFile(content: BlobPart = "0123456789", filename = "digits.txt", type = "text/plain") {
     const ctx = await setup();
     const res = await upload(ctx.company.id, ctx.issue.id, form(content, filename, type));
     expect(res.status).toBe(201);
@@ -170,7 +170,7 @@ describe("attachment content", () => {
 
   it("serves binary ranges byte-exactly", async () => {
     const bytes = Uint8Array.from({ length: 4096 }, (_, i) => (i * 7) % 256);
-    const { attachment } = await withFile(bytes as unknown as BlobPart, "data.bin", "application/octet-stream");
+    const { attachment } = await withFile(bytes, "data.bin", "application/octet-stream");
     const request = new Request(`http://localhost${attachment.contentPath}`, { headers: { range: "bytes=1000-2047" } });
     const { exports } = await import("cloudflare:workers");
     const res = await exports.default.fetch(request);

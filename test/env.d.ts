@@ -4,3 +4,6 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
   }
 }
+
+/** A part of a Blob/File body in tests (the Workers types do not name it). */
+type BlobPart = string | ArrayBuffer | ArrayBufferView | Blob;
