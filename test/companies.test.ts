@@ -302,3 +302,27 @@ describe("DELETE /api/companies/{companyId}", () => {
     expect((await del(`/api/companies/${company.id}`, { token: owner.token })).status).toBe(200);
   });
 });
+
+describe("company budget through PATCH", () => {
+  it("must stay above this month's observed spend (422) and changes nothing then", async () => {
+    const company = await createCompany({ budgetMonthlyCents: 1000 });
+    const agent = await insertAgent(company.id);
+    const cost = await post(`/api/companies/${company.id}/cost-events`, {
+      agentId: agent.id,
+      provider: "openai",
+      model: "gpt",
+      costCents: 300,
+      occurredAt: new Date().toISOString(),
+    });
+    expect(cost.status).toBe(201);
+    const refused = await patch(`/api/companies/${company.id}`, { budgetMonthlyCents: 300, description: "not applied" });
+    expect(refused.status).toBe(422);
+    const after = (await get(`/api/companies/${company.id}`)).body;
+    expect(after).toMatchObject({ budgetMonthlyCents: 1000, description: null });
+    const raised = await patch(`/api/companies/${company.id}`, { budgetMonthlyCents: 301 });
+    expect(raised.status).toBe(200);
+    expect(raised.body.budgetMonthlyCents).toBe(301);
+    const policy = await env.DB.prepare("SELECT amount_cents FROM budget_policies WHERE company_id = ? AND scope_type = 'company'").bind(company.id).first();
+    expect(policy).toEqual({ amount_cents: 301 });
+  });
+});

@@ -5,7 +5,7 @@ import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { notFound, unprocessable } from "../../http/errors";
 import { activityInsert } from "../activity/record";
-import { budgetPolicySyncStatement } from "../budgets/policy-sync";
+import { setCompanyBudget } from "../budgets/commands";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";
 import { companyView } from "./view";
 
@@ -48,6 +48,11 @@ export const updateCompany = defineCommand(
       if (previous !== value) changes[key] = { from: previous, to: value };
     }
 
+    // A budget change goes through the budget rules (above observed spend, policy sync, thresholds).
+    if (fields.budgetMonthlyCents !== undefined && fields.budgetMonthlyCents !== before.budgetMonthlyCents) {
+      await setCompanyBudget(ctx, actor, { budgetMonthlyCents: fields.budgetMonthlyCents });
+    }
+
     const archiving = fields.status === "archived" && before.status !== "archived";
     const unarchiving = fields.status !== undefined && fields.status !== "archived" && before.status === "archived";
     const statements: BatchItem<"sqlite">[] = [
@@ -61,17 +66,6 @@ export const updateCompany = defineCommand(
         })
         .where(eq(schema.companies.id, ctx.companyId)),
     ];
-    if (fields.budgetMonthlyCents !== undefined && fields.budgetMonthlyCents !== before.budgetMonthlyCents) {
-      statements.push(
-        budgetPolicySyncStatement(db, {
-          companyId: ctx.companyId,
-          scopeType: "company",
-          scopeId: ctx.companyId,
-          amountCents: fields.budgetMonthlyCents,
-          now: ctx.now,
-        }),
-      );
-    }
     if (archiving) statements.push(...archiveCascade(ctx));
     const replacedLogo =
       fields.logoAssetId !== undefined && before.logoAssetId && before.logoAssetId !== fields.logoAssetId
