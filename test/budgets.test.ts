@@ -415,3 +415,42 @@ describe("RACE: concurrent cost events against a hard-stop budget", () => {
     expect(approvals.n).toBe(1);
   });
 });
+
+describe("budget override approvals decided through the approvals routes", () => {
+  async function hardStopped() {
+    const company = await createCompany();
+    const agent = await insertAgent(company.id);
+    await upsertPolicy(company.id, { scopeType: "agent", scopeId: agent.id, amountCents: 100 });
+    await report(company.id, agent.id, 120);
+    const hard = (await incidentsOf(company.id)).find((i) => i.kind === "hard");
+    return { company, agent, hard, approvalId: hard.approval_id as string };
+  }
+
+  it("approve needs a new amount above observed spend, then raises the budget and resumes the agent", async () => {
+    const { agent, hard, approvalId } = await hardStopped();
+    const noAmount = await post(`/api/approvals/${approvalId}/approve`, { decisionNote: "ok" });
+    expect(noAmount.status).toBe(422);
+    expect(noAmount.body.error).toMatch(/amountCents/);
+    const tooLow = await post(`/api/approvals/${approvalId}/approve`, { amountCents: 120 });
+    expect(tooLow.status).toBe(422);
+    expect((await agentRow(agent.id)).status).toBe("paused");
+    expect((await get(`/api/approvals/${approvalId}`)).body.status).toBe("pending");
+
+    const approved = await post(`/api/approvals/${approvalId}/approve`, { amountCents: 500, decisionNote: "raise it" });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: "approved", decisionNote: "raise it" });
+    expect(await agentRow(agent.id)).toMatchObject({ status: "idle", budget_monthly_cents: 500 });
+    const incident = await env.DB.prepare("SELECT status, resolution FROM budget_incidents WHERE id = ?").bind(hard.id).first();
+    expect(incident).toEqual({ status: "resolved", resolution: "raise_budget_and_resume" });
+  });
+
+  it("reject keeps the scope paused and resolves the incident", async () => {
+    const { agent, hard, approvalId } = await hardStopped();
+    const rejected = await post(`/api/approvals/${approvalId}/reject`, { decisionNote: "no more money" });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.status).toBe("rejected");
+    expect((await agentRow(agent.id)).status).toBe("paused");
+    const incident = await env.DB.prepare("SELECT status, resolution FROM budget_incidents WHERE id = ?").bind(hard.id).first();
+    expect(incident).toEqual({ status: "resolved", resolution: "keep_paused" });
+  });
+});

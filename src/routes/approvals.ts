@@ -141,6 +141,7 @@ const decisionHandler = (action: "approve" | "reject" | "request-revision") => a
   const { approval } = await loadApproval(c, c.req.param("approvalId")!);
   const actor = requireBoard(c);
   let decisionNote: string | null | undefined;
+  let amountCents: number | undefined;
   const raw = await c.req.text();
   if (raw.trim()) {
     let parsed: unknown;
@@ -150,10 +151,13 @@ const decisionHandler = (action: "approve" | "reject" | "request-revision") => a
       return c.json({ error: "Invalid request body: not valid JSON" }, 400);
     }
     const result = DecisionSchema.safeParse(parsed);
-    if (!result.success) return c.json({ error: "Invalid request body: decisionNote must be a string", details: result.error.issues }, 400);
+    if (!result.success) {
+      return c.json({ error: "Invalid request body: decisionNote must be a string, amountCents a positive integer", details: result.error.issues }, 400);
+    }
     decisionNote = result.data.decisionNote;
+    amountCents = result.data.amountCents;
   }
-  const decided = await runCompanyCommand(c.env, approval.companyId, "approval.decide", actor, { approvalId: approval.id, action, decisionNote });
+  const decided = await runCompanyCommand(c.env, approval.companyId, "approval.decide", actor, { approvalId: approval.id, action, decisionNote, amountCents });
   return c.json(decided, 200);
 };
 

@@ -37,7 +37,18 @@ export const CreateApprovalSchema = z
   .openapi("CreateApproval");
 
 export const DecisionSchema = z
-  .object({ decisionNote: z.string().max(20_000).nullable().optional() })
+  .object({
+    decisionNote: z.string().max(20_000).nullable().optional(),
+    amountCents: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .openapi({
+        description:
+          "budget_override_required only, on approve: the new budget, above the observed spend in the window. Approving raises the budget and resumes the paused scope (the incident is resolved with raise_budget_and_resume); rejecting keeps the scope paused (keep_paused).",
+      }),
+  })
   .openapi("ApprovalDecision");
 
 export const ResubmitSchema = z

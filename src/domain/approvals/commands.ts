@@ -9,6 +9,7 @@ import { forbidden, notFound, unprocessable } from "../../http/errors";
 import type { Actor } from "../../http/actor-types";
 import { newId } from "../../crypto/random";
 import { activityInsert } from "../activity/record";
+import { resolveBudgetIncident } from "../budgets/commands";
 import { wakeupStatements } from "../wakeups/enqueue";
 import { ACTION_ACTORS, approvalTransition, WAKING_STATUSES, type ApprovalAction } from "./state-machine";
 import { approvalCommentView, approvalView, type ApprovalRow } from "./view";
@@ -136,19 +137,47 @@ async function typeEffects(ctx: CommandContext, actor: Actor, approval: Approval
   return { statements, payload };
 }
 
+/**
+ * A budget_override_required decision settles its budget incident through the budget rules:
+ * approve = raise_budget_and_resume (needs amountCents above observed spend), reject = keep_paused.
+ * Runs before the approval is written so that a refused raise changes nothing.
+ */
+async function settleBudgetIncident(ctx: CommandContext, actor: Actor, approval: ApprovalRow, next: ApprovalRow["status"], amountCents?: number) {
+  const incidentId = approval.payload.incidentId;
+  if (approval.type !== "budget_override_required" || typeof incidentId !== "string") return;
+  if (next !== "approved" && next !== "rejected") return;
+  const incident = await ctx.db.query.budgetIncidents.findFirst({
+    where: and(eq(schema.budgetIncidents.id, incidentId), eq(schema.budgetIncidents.companyId, ctx.companyId)),
+  });
+  if (!incident || incident.status !== "open") return;
+  if (next === "approved" && amountCents === undefined) {
+    throw unprocessable("Approving a budget override needs amountCents: the new budget, above the observed spend", { incidentId });
+  }
+  await resolveBudgetIncident(ctx, actor, {
+    incidentId,
+    action: next === "approved" ? "raise_budget_and_resume" : "keep_paused",
+    amountCents,
+  });
+}
+
 export const decideApproval = defineCommand(
-  async (ctx, actor, input: { approvalId: string; action: "approve" | "reject" | "request-revision"; decisionNote?: string | null }) => {
+  async (
+    ctx,
+    actor,
+    input: { approvalId: string; action: "approve" | "reject" | "request-revision"; decisionNote?: string | null; amountCents?: number },
+  ) => {
     const approval = await loadApproval(ctx, input.approvalId);
     checkActor(actor, input.action, approval);
     const { next } = checkTransition(approval, input.action);
+    await settleBudgetIncident(ctx, actor, approval, next, input.amountCents);
     const effects = await typeEffects(ctx, actor, approval, next);
     const decidedByUserId = actor.type === "board" ? actor.userId : null;
     const statements: BatchItem<"sqlite">[] = [
       ctx.db
         .update(schema.approvals)
         .set({ status: next, payload: effects.payload, decisionNote: input.decisionNote ?? null, decidedByUserId, decidedAt: ctx.now, updatedAt: ctx.now })
-        // Guarded by the status read above: a concurrent decision cannot be overwritten.
-        .where(and(eq(schema.approvals.id, approval.id), eq(schema.approvals.status, approval.status))),
+        // Guarded by the status read above (or the same decision already written by the incident resolution).
+        .where(and(eq(schema.approvals.id, approval.id), inArray(schema.approvals.status, [approval.status, next]))),
       ...effects.statements,
       ...(await wakeRequester(ctx, actor, approval, next)),
       activity(ctx, actor, `approval.${next}`, approval.id, { type: approval.type, from: approval.status, to: next, decisionNote: input.decisionNote ?? null }),
