@@ -241,6 +241,10 @@ describe("approvals", () => {
     const bad = await insertApproval(company.id, { type: "hire_agent", payload: { role: "engineer" } });
     expect((await post(`/api/approvals/${bad}/approve`, {})).status).toBe(422);
     expect((await get(`/api/approvals/${bad}`)).body.status).toBe("pending");
+    // The payload goes through the agents' adapter validation: an http agent needs a url.
+    const invalidConfig = await insertApproval(company.id, { type: "hire_agent", payload: { name: "Broken", adapterType: "http", adapterConfig: {} } });
+    expect((await post(`/api/approvals/${invalidConfig}/approve`, {})).status).toBe(422);
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM agents WHERE company_id = ? AND name = 'Broken'").bind(company.id).first<any>()).n).toBe(0);
   });
 
   it("approving approve_ceo_strategy marks the goal active", async () => {

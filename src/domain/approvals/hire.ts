@@ -1,17 +1,15 @@
 // Side effects of deciding a `hire_agent` approval: approving activates the pending agent
 // named by payload.agentId (or creates the agent from the payload), with its monthly budget
 // policy when payload.budgetMonthlyCents > 0; rejecting terminates the draft agent and revokes its keys.
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 import type { Actor } from "../../http/actor-types";
 import { unprocessable } from "../../http/errors";
-import { newId } from "../../crypto/random";
 import { activityInsert } from "../activity/record";
 import { budgetPolicySyncStatement } from "../budgets/policy-sync";
-import { normalizeEnvBindings } from "../secrets/bindings";
-import { slugify } from "../users/slug";
+import { createAgent } from "../agents/commands";
 import type { ApprovalRow } from "./view";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
@@ -28,21 +26,6 @@ async function loadPayloadAgent(ctx: CommandContext, approval: ApprovalRow) {
   const agent = await ctx.db.query.agents.findFirst({ where: eq(schema.agents.id, agentId) });
   if (!agent || agent.companyId !== ctx.companyId) throw unprocessable("payload.agentId must reference an agent of this company", { agentId });
   return agent;
-}
-
-/** A name and URL key not used by another live agent of the company (`Name`, `Name 2`, …). */
-async function uniqueName(ctx: CommandContext, name: string) {
-  const rows = await ctx.db
-    .select({ name: schema.agents.name, urlKey: schema.agents.urlKey })
-    .from(schema.agents)
-    .where(and(eq(schema.agents.companyId, ctx.companyId), ne(schema.agents.status, "terminated")));
-  const names = new Set(rows.map((r) => r.name.toLowerCase()));
-  const keys = new Set(rows.map((r) => r.urlKey));
-  for (let i = 1; ; i++) {
-    const candidate = i === 1 ? name : `${name} ${i}`;
-    const urlKey = slugify(candidate).slice(0, 64) || "agent";
-    if (!names.has(candidate.toLowerCase()) && !keys.has(urlKey)) return { name: candidate, urlKey };
-  }
 }
 
 export async function hireApprovedStatements(ctx: CommandContext, actor: Actor, approval: ApprovalRow) {
@@ -65,48 +48,29 @@ export async function hireApprovedStatements(ctx: CommandContext, actor: Actor, 
       );
     }
   } else {
-    const requested = str(payload.name);
-    if (!requested) throw unprocessable("A hire_agent payload needs payload.agentId (a pending agent) or payload.name to create the agent");
-    const reportsTo = str(payload.reportsTo);
-    if (reportsTo) {
-      const manager = await ctx.db.query.agents.findFirst({ where: eq(schema.agents.id, reportsTo) });
-      if (!manager || manager.companyId !== ctx.companyId) throw unprocessable("payload.reportsTo must reference an agent of this company", { reportsTo });
-    }
-    const { name, urlKey } = await uniqueName(ctx, requested.slice(0, 200));
-    const role = str(payload.role) ?? "general";
-    agentId = newId();
-    const adapterConfig = isRecord(payload.adapterConfig) ? { ...payload.adapterConfig } : {};
-    if (adapterConfig.env !== undefined) {
-      const env = await normalizeEnvBindings(ctx, actor, adapterConfig.env as Record<string, unknown> | null, { ownerLabel: `agent_${urlKey.replace(/-/g, "_")}` });
-      adapterConfig.env = env.env;
-      statements.push(...env.statements);
-    }
-    statements.push(
-      ctx.db.insert(schema.agents).values({
-        id: agentId,
-        companyId: ctx.companyId,
-        name,
-        urlKey,
-        role,
+    // No draft agent: create it from the payload through the agents' own create rules
+    // (adapter validation and defaults, unique name, reportsTo, secrets, budget policy).
+    const name = str(payload.name);
+    if (!name) throw unprocessable("A hire_agent payload needs payload.agentId (a pending agent) or payload.name to create the agent");
+    const { agent } = await createAgent(ctx, actor, {
+      mode: "create",
+      fields: {
+        name: name.slice(0, 200),
+        role: str(payload.role) ?? "general",
         title: str(payload.title),
         capabilities: str(payload.capabilities),
-        reportsTo,
+        reportsTo: str(payload.reportsTo),
         adapterType: str(payload.adapterType) ?? "process",
-        adapterConfig,
-        runtimeConfig: isRecord(payload.runtimeConfig) ? payload.runtimeConfig : { heartbeat: { enabled: false } },
+        adapterConfig: isRecord(payload.adapterConfig) ? payload.adapterConfig : {},
+        runtimeConfig: isRecord(payload.runtimeConfig) ? payload.runtimeConfig : undefined,
         budgetMonthlyCents: budget,
-        spentMonthlyCents: 0,
-        status: "idle",
-        permissions: role === "ceo" ? { canCreateAgents: true } : {},
         metadata: isRecord(payload.metadata) ? payload.metadata : null,
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      }),
-      activityInsert(ctx.db, { companyId: ctx.companyId, actor, action: "agent.created", entityType: "agent", entityId: agentId, details: { name, role, approvalId: approval.id }, now: ctx.now }),
-    );
+      },
+    });
+    agentId = agent.id;
     payloadPatch = { agentId };
   }
-  if (budget) {
+  if (budget && existing) {
     statements.push(budgetPolicySyncStatement(ctx.db, { companyId: ctx.companyId, scopeType: "agent", scopeId: agentId, amountCents: budget, now: ctx.now }));
   }
   return { statements, payloadPatch };
