@@ -103,3 +103,6 @@ CREATE TABLE `issue_user_states` (
 );
 --> statement-breakpoint
 CREATE INDEX `issue_user_states_user_idx` ON `issue_user_states` (`company_id`,`user_id`);
+--> statement-breakpoint
+-- The list's default order (priority rank, latest update, id) straight from an index: no sort of the company's issues.
+CREATE INDEX `issues_company_priority_idx` ON `issues` (`company_id`, (CASE `priority` WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END), `updated_at` DESC, `id`);

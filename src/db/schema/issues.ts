@@ -1,5 +1,6 @@
 // Issues: the company's work items. Related tables (comments, documents, ...) live beside it.
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 
@@ -57,5 +58,12 @@ export const issues = sqliteTable(
     index("issues_company_created_by_agent_idx").on(t.companyId, t.createdByAgentId),
     index("issues_checkout_run_idx").on(t.checkoutRunId),
     index("issues_goal_idx").on(t.goalId),
+    /** The list's default order (see src/domain/issues/list.ts PRIORITY_RANK). */
+    index("issues_company_priority_idx").on(
+      t.companyId,
+      sql`(CASE ${t.priority} WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END)`,
+      sql`${t.updatedAt} DESC`,
+      t.id,
+    ),
   ],
 );
