@@ -7,6 +7,7 @@ import type { AgentStatus } from "../../db/schema/agents";
 import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../../http/actor-types";
 import { conflict, notFound, unprocessable } from "../../http/errors";
+import { checkLinkedIssues } from "../approvals/linked-issues";
 import { newId } from "../../crypto/random";
 import { AGENT_KEY_PREFIX, mintApiKey } from "../../crypto/api-keys";
 import { activityInsert } from "../activity/record";
@@ -123,18 +124,6 @@ function runtimeConfigWithDefaults(runtime: Record<string, unknown> | undefined)
   return config;
 }
 
-/** Source issues of a hire must exist (404) and belong to this company (422). */
-async function checkSourceIssues(ctx: CommandContext, issueIds: string[]) {
-  if (!issueIds.length) return;
-  const rows = await ctx.db
-    .select({ id: schema.issues.id, companyId: schema.issues.companyId })
-    .from(schema.issues)
-    .where(inArray(schema.issues.id, issueIds));
-  const missing = issueIds.filter((id) => !rows.some((r) => r.id === id));
-  if (missing.length) throw notFound(`Issue not found: ${missing.join(", ")}`);
-  const foreign = rows.filter((r) => r.companyId !== ctx.companyId).map((r) => r.id);
-  if (foreign.length) throw unprocessable("Source issues must belong to this company", { issueIds: foreign });
-}
 
 export const createAgent = defineCommand(
   async (ctx, actor, input: { fields: AgentFields; mode: "create" | "hire"; sourceIssueIds?: string[] }) => {
@@ -144,7 +133,7 @@ export const createAgent = defineCommand(
     if (company.status === "archived") throw conflict("Cannot add agents to an archived company", { companyStatus: company.status });
     const { fields } = input;
     const sourceIssueIds = [...new Set(input.sourceIssueIds ?? [])];
-    await checkSourceIssues(ctx, sourceIssueIds);
+    await checkLinkedIssues(ctx, sourceIssueIds);
     await checkReportsTo(ctx, fields.reportsTo, null);
     const { name, urlKey } = uniqueAgentName(fields.name.trim(), await liveNames(ctx));
     const role = fields.role ?? "general";

@@ -6,6 +6,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { forbidden, notFound, unprocessable } from "../../http/errors";
+import { checkLinkedIssues } from "./linked-issues";
 import type { Actor } from "../../http/actor-types";
 import { newId } from "../../crypto/random";
 import { activityInsert } from "../activity/record";
@@ -26,18 +27,6 @@ async function loadApproval(ctx: CommandContext, approvalId: string) {
 const activity = (ctx: CommandContext, actor: Actor, action: string, approvalId: string, details: Record<string, unknown>) =>
   activityInsert(ctx.db, { companyId: ctx.companyId, actor, action, entityType: "approval", entityId: approvalId, details, now: ctx.now });
 
-/** 404 for unknown issues, 422 for issues of another company. */
-async function checkIssues(ctx: CommandContext, issueIds: string[]) {
-  if (!issueIds.length) return;
-  const rows = await ctx.db
-    .select({ id: schema.issues.id, companyId: schema.issues.companyId })
-    .from(schema.issues)
-    .where(inArray(schema.issues.id, issueIds));
-  const missing = issueIds.filter((id) => !rows.some((r) => r.id === id));
-  if (missing.length) throw notFound(`Issue not found: ${missing.join(", ")}`);
-  const foreign = rows.filter((r) => r.companyId !== ctx.companyId).map((r) => r.id);
-  if (foreign.length) throw unprocessable("Linked issues must belong to the approval's company", { issueIds: foreign });
-}
 
 export interface CreateApprovalInput {
   type: ApprovalRow["type"];
@@ -61,7 +50,7 @@ export const createApproval = defineCommand(async (ctx, actor, input: CreateAppr
     requestedByAgentId = agent.id;
   }
   const issueIds = [...new Set(input.issueIds ?? [])];
-  await checkIssues(ctx, issueIds);
+  await checkLinkedIssues(ctx, issueIds);
   const row: ApprovalRow = {
     id: newId(),
     companyId: ctx.companyId,
