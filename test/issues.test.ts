@@ -293,6 +293,13 @@ describe("PATCH /api/issues/{issueId}", () => {
     expect((await get(`/api/companies/${company.id}/issues`)).body).toHaveLength(1);
   });
 
+  it("stores hiddenAt as UTC", async () => {
+    const company = await createCompany();
+    const i = await issue(company.id);
+    const res = await patch(`/api/issues/${i.id}`, { hiddenAt: "2026-03-01T12:00:00+02:00" });
+    expect(res.body.hiddenAt).toBe("2026-03-01T10:00:00.000Z");
+  });
+
   it("bad input, unauthenticated, other company, missing", async () => {
     const company = await createCompany();
     const other = await createCompany();

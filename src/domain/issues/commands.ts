@@ -229,7 +229,11 @@ export const updateIssue = defineCommand(async (ctx, actor, input: UpdateIssueIn
       (set as Record<string, unknown>)[key] = value ?? null;
     }
   };
-  for (const key of SIMPLE_FIELDS) if (body[key] !== undefined) note(key, body[key]);
+  for (const key of SIMPLE_FIELDS) {
+    if (body[key] === undefined) continue;
+    // Stored times are UTC ISO strings (they sort as text).
+    note(key, key === "hiddenAt" && body.hiddenAt ? new Date(body.hiddenAt).toISOString() : body[key]);
+  }
 
   const assigneeTouched =
     (body.assigneeAgentId !== undefined && body.assigneeAgentId !== before.assigneeAgentId) ||
