@@ -1,6 +1,7 @@
 // Issue-graph liveness recovery: in_progress issues whose checkout run is missing, finished, or
 // live but idle past a threshold hold a lock nobody will release. Preview lists them; run releases
 // them to `todo` with every lock field cleared, one guarded statement per company.
+import { RELEASED_ISSUE_FIELDS } from "../issues/locks";
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema, type Db } from "../../db/client";
@@ -75,14 +76,7 @@ export const recoverStuckIssues = defineCommand(async (ctx, actor, input: { stal
     // One statement for the company; it carries its own precondition, so an issue that came alive is left alone.
     ctx.db
       .update(schema.issues)
-      .set({
-        status: "todo",
-        assigneeAgentId: null,
-        checkoutRunId: null,
-        checkedOutAt: null,
-        executionLockedAt: null,
-        updatedAt: ctx.now,
-      })
+      .set({ ...RELEASED_ISSUE_FIELDS, updatedAt: ctx.now })
       .where(
         and(
           eq(schema.issues.companyId, ctx.companyId),

@@ -8,6 +8,7 @@ import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../../http/actor-types";
 import { conflict, notFound, unprocessable } from "../../http/errors";
 import { checkLinkedIssues } from "../approvals/linked-issues";
+import { CLEARED_LOCK_FIELDS } from "../issues/locks";
 import { newId } from "../../crypto/random";
 import { AGENT_KEY_PREFIX, mintApiKey } from "../../crypto/api-keys";
 import { activityInsert } from "../activity/record";
@@ -487,7 +488,7 @@ export const deleteAgent = defineCommand(async (ctx, actor, input: { agentId: st
       .update(schema.issues)
       .set({
         assigneeAgentId: null,
-        checkoutRunId: null,
+        ...CLEARED_LOCK_FIELDS,
         status: sql`CASE WHEN ${schema.issues.status} = 'in_progress' THEN 'todo' ELSE ${schema.issues.status} END`,
         updatedAt: ctx.now,
       })

@@ -13,7 +13,7 @@ import { requireRunId, resolveActorRun } from "../runs/actor-run";
 import { isLiveStatus, leaseExpired, runIsStale, runLeaseMs } from "../runs/lease";
 import { loadIssueInCompany, issueViewFor } from "./load";
 import { OWNERSHIP_CONFLICT, runLinkStatement } from "./ownership";
-import { CLEARED_LOCK_FIELDS } from "./commands";
+import { RELEASED_ISSUE_FIELDS } from "./locks";
 import type { IssueRow } from "./view";
 import { executionWorkspaceBlocksCheckout } from "../execution-workspaces/checkout-guard";
 
@@ -184,7 +184,7 @@ export const releaseIssue = defineCommand(async (ctx, actor, input: { issueId: s
   // One statement clears the assignee agent and every lock field; assigneeUserId stays.
   const guardedUpdate = ctx.db
     .update(t)
-    .set({ status: "todo", assigneeAgentId: null, ...CLEARED_LOCK_FIELDS, updatedAt: ctx.now })
+    .set({ ...RELEASED_ISSUE_FIELDS, updatedAt: ctx.now })
     .where(and(eq(t.id, issue.id), eq(t.status, issue.status), sql`${t.checkoutRunId} IS ${issue.checkoutRunId}`))
     .returning({ id: t.id });
   const results = await ctx.env.DB.batch([

@@ -24,8 +24,8 @@ type Stmt = BatchItem<"sqlite">;
 const runBatch = (ctx: CommandContext, statements: Stmt[]) =>
   ctx.db.batch(statements as [Stmt, ...Stmt[]]);
 
-/** Lock fields cleared together whenever a checkout ends (release, reassignment, leaving in_progress). */
-export const CLEARED_LOCK_FIELDS = { checkoutRunId: null, checkedOutAt: null, executionLockedAt: null } as const;
+export { CLEARED_LOCK_FIELDS } from "./locks";
+import { CLEARED_LOCK_FIELDS } from "./locks";
 
 /** startedAt / completedAt / cancelledAt for a status change. */
 function statusTimestamps(from: IssueRow | null, to: string, now: string) {
@@ -147,9 +147,7 @@ export const createIssue = defineCommand(async (ctx, actor, input: CreateIssueIn
       parentId: parent?.id ?? null,
       assigneeAgentId: input.assigneeAgentId ?? null,
       assigneeUserId: input.assigneeUserId ?? null,
-      checkoutRunId: null,
-      checkedOutAt: null,
-      executionLockedAt: null,
+      ...CLEARED_LOCK_FIELDS,
       executionPolicy: input.executionPolicy ?? null,
       executionWorkspaceId: input.executionWorkspaceId ?? inherited?.executionWorkspaceId ?? null,
       executionWorkspacePreference: input.executionWorkspacePreference ?? inherited?.executionWorkspacePreference ?? null,
