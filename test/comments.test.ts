@@ -2,7 +2,7 @@
 // context). The wake-up queue is read straight from D1: nothing exposes it yet.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { get, patch, post, unique } from "./helpers/api";
+import { call, get, patch, post, put, unique } from "./helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey } from "./helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
@@ -296,6 +296,30 @@ describe("GET /api/issues/{issueId}/heartbeat-context", () => {
     expect((await get(`/api/issues/${i.id}/heartbeat-context`, BOGUS)).status).toBe(401);
     expect((await get(`/api/issues/${i.id}/heartbeat-context`, { token: stranger.token })).status).toBe(404);
     expect((await get(`/api/issues/${crypto.randomUUID()}/heartbeat-context`)).status).toBe(404);
+  });
+
+  it("carries attachment summaries and the plan review context", async () => {
+    const company = await createCompany();
+    const i = await issue(company.id);
+    const form = new FormData();
+    form.append("file", new File(["notes"], "notes.txt", { type: "text/plain" }));
+    const uploaded = await call("POST", `/api/companies/${company.id}/issues/${i.id}/attachments`, { rawBody: form });
+    expect(uploaded.status).toBe(201);
+    const plan = await put(`/api/issues/${i.id}/documents/plan`, { format: "markdown", body: "Step one. Step two." });
+    expect(plan.status).toBe(201);
+    const thread = await post(`/api/issues/${i.id}/documents/plan/annotations`, {
+      revisionId: plan.body.latestRevisionId,
+      start: 0,
+      end: 9,
+      quote: "Step one.",
+      body: "Why first?",
+    });
+    expect(thread.status).toBe(201);
+    const res = await get(`/api/issues/${i.id}/heartbeat-context`);
+    expect(res.body.attachments).toHaveLength(1);
+    expect(res.body.attachments[0]).toMatchObject({ id: uploaded.body.id, originalFilename: "notes.txt" });
+    expect(res.body.planReviewContext.document).toMatchObject({ key: "plan" });
+    expect(res.body.planReviewContext.openAnnotationThreads.map((t: any) => t.id)).toEqual([thread.body.id]);
   });
 });
 

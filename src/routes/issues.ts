@@ -9,6 +9,8 @@ import { createDb, schema } from "../db/client";
 import { requireActor, requireBoard, requireCompanyAccess, requireEntityAccess } from "../http/access";
 import { badRequest, notFound } from "../http/errors";
 import { runCompanyCommand } from "../company/client";
+import { attachmentSummariesForIssue } from "../domain/attachments/summaries";
+import { planReviewContextForIssue } from "../domain/documents/summaries";
 import { activityView } from "../domain/activity/view";
 import { ActivitySchema } from "../schemas/activity";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
@@ -400,13 +402,15 @@ issuesRouter.openapi(
     const { wakeCommentId } = c.req.valid("query");
     const db = createDb(c.env.DB);
     const t = schema.issueComments;
-    const [views, ancestors, related, counts, latest, wake] = await Promise.all([
+    const [views, ancestors, related, counts, latest, wake, attachments, planReviewContext] = await Promise.all([
       issueViewsFor(db, [issue]),
       loadAncestors(db, issue),
       loadProjectAndGoal(db, issue),
       db.select({ n: sql<number>`COUNT(*)` }).from(t).where(eq(t.issueId, issue.id)).get(),
       db.select().from(t).where(eq(t.issueId, issue.id)).orderBy(desc(t.createdAt), sql`rowid DESC`).limit(1).get(),
       wakeCommentId ? db.query.issueComments.findFirst({ where: and(eq(t.id, wakeCommentId), eq(t.issueId, issue.id)) }) : undefined,
+      attachmentSummariesForIssue(db, issue.id),
+      planReviewContextForIssue(db, issue.id),
     ]);
     if (wakeCommentId && !wake) throw notFound("Wake comment not found on this issue");
     const view = views[0];
@@ -433,8 +437,8 @@ issuesRouter.openapi(
         ...related,
         commentCursor: { totalComments: Number(counts?.n ?? 0), latestCommentId: latest?.id ?? null, latestCommentAt: latest?.createdAt ?? null },
         wakeComment: wake ? commentView(wake) : null,
-        attachments: [],
-        planReviewContext: null,
+        attachments,
+        planReviewContext,
       },
       200,
     );

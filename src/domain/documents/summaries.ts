@@ -3,7 +3,7 @@
 import { asc, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { documentSummaryView } from "./view";
-import { getDocument } from "./queries";
+import { findDocumentRow, getDocument, listAnnotationThreads } from "./queries";
 
 export const PLAN_DOCUMENT_KEY = "plan";
 
@@ -20,6 +20,13 @@ export async function documentSummariesForIssue(db: Db, issueId: string) {
 /** The issue's `plan` document with its latest body, or null. */
 export async function planDocumentForIssue(db: Db, issueId: string) {
   return getDocument(db, issueId, PLAN_DOCUMENT_KEY);
+}
+
+/** What an agent reviewing the plan needs: the plan document's summary and its open annotation threads; null without a plan. */
+export async function planReviewContextForIssue(db: Db, issueId: string) {
+  const doc = await findDocumentRow(db, issueId, PLAN_DOCUMENT_KEY);
+  if (!doc) return null;
+  return { document: documentSummaryView(doc), openAnnotationThreads: await listAnnotationThreads(db, doc.id, PLAN_DOCUMENT_KEY, "open") };
 }
 
 const LEGACY_PLAN = /<plan>([\s\S]*?)<\/plan>/i;
