@@ -7,15 +7,33 @@ import { createDb, schema } from "../db/client";
 import { AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashApiKey } from "../crypto/api-keys";
 import { verifyAgentJwt } from "../crypto/agent-jwt";
 import { createAuth } from "../auth/better-auth";
+import { forbidden } from "./errors";
 import { LOCAL_BOARD_USER_ID, type Actor, type BoardActor } from "./actor-types";
 
 const RUN_ID_HEADER = "x-service-run-id";
 const INACTIVE_AGENT_STATUSES = new Set(["terminated", "pending_approval"]);
 
 export const resolveActorMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.set("actor", await resolveActor(c));
+  const actor = await resolveActor(c);
+  if (actor.type === "agent" && actor.runId) await assertOwnRun(c.env, actor.agentId, actor.runId);
+  c.set("actor", actor);
   await next();
 };
+
+/**
+ * An agent may act only in its own runs: a run id that the service knows as another agent's is
+ * refused (403), so no record of one company can name another company's run. A run id not seen
+ * yet is allowed (routes that need a run record it as an external run of the caller).
+ */
+async function assertOwnRun(env: Env, agentId: string, runId: string) {
+  if (runId.length > 200) throw forbidden("Run id too long (at most 200 characters)");
+  const run = await createDb(env.DB)
+    .select({ agentId: schema.heartbeatRuns.agentId })
+    .from(schema.heartbeatRuns)
+    .where(eq(schema.heartbeatRuns.id, runId))
+    .get();
+  if (run && run.agentId !== agentId) throw forbidden("Run belongs to another agent", { runId });
+}
 
 function bearerToken(c: Context<AppEnv>): string | null {
   const header = c.req.header("authorization");

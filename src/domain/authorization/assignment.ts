@@ -302,6 +302,12 @@ export async function loadAssignmentFacts(db: Db, input: TaskAssignmentInput): P
 
 export async function decideTaskAssignment(db: Db, input: TaskAssignmentInput): Promise<AuthorizationDecision> {
   if (input.actor.type === "none") return deny("deny_unauthenticated");
+  // An agent and a user assignee at once: each must be allowed; the first refusal is the answer.
+  if (input.assigneeAgentId && input.assigneeUserId) {
+    const forAgent = await decideTaskAssignment(db, { ...input, assigneeUserId: null });
+    if (!forAgent.allowed) return forAgent;
+    return decideTaskAssignment(db, { ...input, assigneeAgentId: null });
+  }
   return decideAssignmentFromFacts(await loadAssignmentFacts(db, input));
 }
 

@@ -5,7 +5,7 @@ import { unprocessable } from "../../http/errors";
 import type { CostEventInput } from "./commands";
 
 /**
- * Checks, before the serialised section, that the agent and any issue, project or goal belong to
+ * Checks, before the serialised section, that the agent and any issue, project, goal or run belong to
  * the company (422 otherwise), and attributes an event for an issue to the issue's project unless
  * a project is given. Companies never change owners of these rows, so this needs no serialisation.
  */
@@ -41,6 +41,11 @@ export async function resolveCostEventRefs(db: Db, companyId: string, input: Cos
     throw unprocessable("projectId must reference a project of this company", { projectId: input.projectId });
   }
   if (input.goalId && !goals.length) throw unprocessable("goalId must reference a goal of this company", { goalId: input.goalId });
+  // A run the service has not seen yet (an external run) is accepted; a known run must be this agent's, in this company.
+  const run = input.heartbeatRunId ? await db.query.heartbeatRuns.findFirst({ where: eq(schema.heartbeatRuns.id, input.heartbeatRunId) }) : undefined;
+  if (run && (run.companyId !== companyId || run.agentId !== input.agentId)) {
+    throw unprocessable("heartbeatRunId must reference a run of this agent in this company", { heartbeatRunId: input.heartbeatRunId });
+  }
   return { ...input, projectId: input.projectId ?? issues[0]?.projectId ?? null };
 }
 

@@ -14,7 +14,7 @@ import type { CreateIssueBody, UpdateIssueBody } from "../../schemas/issues";
 import { loadIssueInCompany, issueViewFor } from "./load";
 import { agentRunForIssueMutation, runLinkStatement } from "./ownership";
 import { commitIssueNumber, companyCounterStatement, isNumberClash, nextIssueNumber } from "./numbering";
-import { checkAssigneeAgent, checkBlockers, checkGoal, checkIssueRef, checkLabels, checkParent, checkProject } from "./references";
+import { checkAssigneeAgent, checkBlockers, checkGoal, checkIssueRef, checkLabels, checkParent, checkProject, checkExecutionWorkspace } from "./references";
 import { blockerResolvedWakeups, commentWakeups } from "./wakeups";
 import { commentView, issueView, isTerminalStatus, labelView, type IssueRow } from "./view";
 import { LIVE_RUN_STATUSES } from "../runs/lease";
@@ -121,6 +121,7 @@ export const createIssue = defineCommand(async (ctx, actor, input: CreateIssueIn
   }
   if (input.assigneeAgentId) await checkAssigneeAgent(ctx, input.assigneeAgentId);
   if (input.projectId) await checkProject(ctx, input.projectId);
+  if (input.executionWorkspaceId) await checkExecutionWorkspace(ctx, input.executionWorkspaceId);
   const goalId = await resolveGoalId(ctx, input.goalId, input.projectId, defaultGoalRows[0]?.id ?? null);
   const parent = input.parentId ? await checkParent(ctx, input.parentId, null) : null;
   const labels = await checkLabels(ctx, input.labelIds ?? []);
@@ -233,16 +234,17 @@ export const updateIssue = defineCommand(async (ctx, actor, input: UpdateIssueIn
     note(key, key === "hiddenAt" && body.hiddenAt ? new Date(body.hiddenAt).toISOString() : body[key]);
   }
 
-  const assigneeTouched =
-    (body.assigneeAgentId !== undefined && body.assigneeAgentId !== before.assigneeAgentId) ||
-    (body.assigneeUserId !== undefined && body.assigneeUserId !== before.assigneeUserId);
+  const agentAssigneeChanged = body.assigneeAgentId !== undefined && body.assigneeAgentId !== before.assigneeAgentId;
+  const userAssigneeChanged = body.assigneeUserId !== undefined && body.assigneeUserId !== before.assigneeUserId;
+  const assigneeTouched = agentAssigneeChanged || userAssigneeChanged;
   const projectId = body.projectId !== undefined ? body.projectId : before.projectId;
   if (assigneeTouched) {
     await assertCanAssign(ctx.db, {
       actor,
       companyId: ctx.companyId,
-      assigneeAgentId: body.assigneeAgentId !== undefined ? body.assigneeAgentId : before.assigneeAgentId,
-      assigneeUserId: body.assigneeUserId !== undefined ? body.assigneeUserId : before.assigneeUserId,
+      // Only the assignees this patch sets are decided (both, when both change); clearing one decides with no target.
+      assigneeAgentId: agentAssigneeChanged ? body.assigneeAgentId : null,
+      assigneeUserId: userAssigneeChanged ? body.assigneeUserId : null,
       projectId,
       issue: { id: before.id, executionPolicy: body.executionPolicy !== undefined ? body.executionPolicy : before.executionPolicy },
     });
@@ -254,6 +256,7 @@ export const updateIssue = defineCommand(async (ctx, actor, input: UpdateIssueIn
     if (body.projectId) await checkProject(ctx, body.projectId);
     note("projectId", body.projectId);
   }
+  if (body.executionWorkspaceId) await checkExecutionWorkspace(ctx, body.executionWorkspaceId);
   if (body.goalId !== undefined) note("goalId", body.goalId ? (await checkGoal(ctx, body.goalId)).id : null);
   if (body.parentId !== undefined) note("parentId", body.parentId ? (await checkParent(ctx, body.parentId, before)).id : null);
   if (body.inheritExecutionWorkspaceFromIssueId) {

@@ -23,6 +23,14 @@ export async function checkGoal(ctx: CommandContext, goalId: string) {
   return goal;
 }
 
+export async function checkExecutionWorkspace(ctx: CommandContext, executionWorkspaceId: string) {
+  const workspace = await ctx.db.query.executionWorkspaces.findFirst({ where: eq(schema.executionWorkspaces.id, executionWorkspaceId) });
+  if (!workspace || workspace.companyId !== ctx.companyId) {
+    throw unprocessable("executionWorkspaceId must reference an execution workspace of this company", { executionWorkspaceId });
+  }
+  return workspace;
+}
+
 export async function checkAssigneeAgent(ctx: CommandContext, agentId: string) {
   const agent = await ctx.db.query.agents.findFirst({ where: eq(schema.agents.id, agentId) });
   if (!agent || agent.companyId !== ctx.companyId) {
