@@ -820,3 +820,11 @@ describe("company archive", () => {
     expect((await post(`/api/companies/${company.id}/agents`, { name: "Late", adapterType: "process", adapterConfig: processConfig })).status).toBe(409);
   });
 });
+
+describe("empty agent PATCH", () => {
+  it("is refused with 400", async () => {
+    const company = await createCompany();
+    const agent = await insertAgent(company.id);
+    expect((await patch(`/api/agents/${agent.id}`, {})).status).toBe(400);
+  });
+});

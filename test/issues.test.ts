@@ -3,7 +3,7 @@
 // q ranking, limit, labels, read/archive marks, activity, and the 50-create race.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { del, get, patch, post, unique } from "./helpers/api";
+import { call, del, get, patch, post, unique } from "./helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey } from "./helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
@@ -12,6 +12,13 @@ async function issue(companyId: string, body: Record<string, unknown> = {}, opts
   const res = await post(`/api/companies/${companyId}/issues`, { title: unique("Issue"), ...body }, opts);
   if (res.status !== 201) throw new Error(`create issue failed: ${res.status} ${res.text}`);
   return res.body;
+}
+
+/** An open execution workspace of the company (issues may point only at their own company's). */
+async function executionWorkspace(companyId: string): Promise<string> {
+  const res = await post(`/api/companies/${companyId}/execution-workspaces`, {});
+  if (res.status !== 201) throw new Error(`open execution workspace failed: ${res.status} ${res.text}`);
+  return res.body.id;
 }
 
 async function agentWithKey(companyId: string, fields: Record<string, unknown> = {}) {
@@ -118,7 +125,8 @@ describe("POST /api/companies/{companyId}/issues", () => {
   it("stores parent, blockers (by identifier too), labels, execution fields and inheritance", async () => {
     const company = await createCompany();
     const label = (await post(`/api/companies/${company.id}/labels`, { name: "Bug", color: "#ff0000" })).body;
-    const parent = await issue(company.id, { executionWorkspaceId: "ws-1", executionWorkspacePreference: "isolated", executionWorkspaceSettings: { a: 1 } });
+    const ws1 = await executionWorkspace(company.id);
+    const parent = await issue(company.id, { executionWorkspaceId: ws1, executionWorkspacePreference: "isolated", executionWorkspaceSettings: { a: 1 } });
     const blocker = await issue(company.id);
     const child = await issue(company.id, {
       parentId: parent.identifier,
@@ -133,7 +141,7 @@ describe("POST /api/companies/{companyId}/issues", () => {
       labelIds: [label.id],
       labels: [{ id: label.id, name: "Bug", color: "#ff0000" }],
       executionPolicy: { mode: "x" },
-      executionWorkspaceId: "ws-1",
+      executionWorkspaceId: ws1,
       executionWorkspacePreference: "isolated",
       executionWorkspaceSettings: { a: 1 },
     });
@@ -351,7 +359,8 @@ describe("GET /api/companies/{companyId}/issues", () => {
     const parent = await issue(company.id, { status: "todo" });
     const assigned = await issue(company.id, { status: "in_review", assigneeAgentId: agent.id, projectId: project });
     const created = await issue(company.id, { status: "blocked" }, { token: agent.token });
-    const commented = await issue(company.id, { parentId: parent.id, labelIds: [label.id], executionWorkspaceId: "ws-9", assigneeAgentId: other.id });
+    const ws9 = await executionWorkspace(company.id);
+    const commented = await issue(company.id, { parentId: parent.id, labelIds: [label.id], executionWorkspaceId: ws9, assigneeAgentId: other.id });
     await post(`/api/issues/${commented.id}/comments`, { body: "hello" }, { token: agent.token });
     const routine = await issue(company.id, { originKind: "routine_execution", originId: "r-1" });
     const ids = async (qs: string) => (await get(`/api/companies/${company.id}/issues?${qs}`)).body.map((i: any) => i.id).sort();
@@ -363,7 +372,7 @@ describe("GET /api/companies/{companyId}/issues", () => {
     expect(await ids(`projectId=${project}`)).toEqual(sorted(assigned));
     expect(await ids(`parentId=${parent.id}`)).toEqual(sorted(commented));
     expect(await ids(`labelId=${label.id}`)).toEqual(sorted(commented));
-    expect(await ids(`executionWorkspaceId=ws-9`)).toEqual(sorted(commented));
+    expect(await ids(`executionWorkspaceId=${ws9}`)).toEqual(sorted(commented));
     expect(await ids("")).toEqual(sorted(parent, assigned, created, commented));
     expect(await ids("includeRoutineExecutions=true")).toEqual(sorted(parent, assigned, created, commented, routine));
     expect(await ids("originKind=routine_execution")).toEqual(sorted(routine));
@@ -488,5 +497,17 @@ describe("OpenAPI", () => {
       for (const method of methods) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeTruthy();
     }
     expect(Object.keys(doc.paths["/api/issues/{issueId}/checkout"].post.responses).sort()).toEqual(["200", "400", "401", "403", "404", "409"]);
+  });
+});
+
+describe("empty PATCH bodies", () => {
+  it("are refused with 400 and change nothing", async () => {
+    const company = await createCompany();
+    const created = (await post(`/api/companies/${company.id}/issues`, { title: "Unchanged" })).body;
+    const res = await call("PATCH", `/api/issues/${created.id}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/at least one field/);
+    expect((await patch(`/api/issues/${created.id}`, {})).status).toBe(400);
+    expect((await get(`/api/issues/${created.id}`)).body.updatedAt).toBe(created.updatedAt);
   });
 });

@@ -4,7 +4,7 @@ import { adapterTypes } from "../domain/adapters";
 import { agentIconNames } from "../domain/agents/icons";
 import { agentStatuses } from "../db/schema/agents";
 import { PATCHABLE_STATUSES } from "../domain/agents/lifecycle";
-import { JsonObject, Timestamp } from "./common";
+import { JsonObject, Timestamp, atLeastOneField } from "./common";
 
 const Cents = z.number().int().min(0).max(1_000_000_000_00);
 
@@ -86,6 +86,7 @@ export const UpdateAgentSchema = z
     status: z.enum(PATCHABLE_STATUSES).optional(),
     permissions: z.unknown().optional().openapi({ description: "Rejected: use PATCH /api/agents/{agentId}/permissions" }),
   })
+  .refine(...atLeastOneField)
   .openapi("UpdateAgent");
 
 export const AgentPermissionsSchema = z

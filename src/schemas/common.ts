@@ -39,3 +39,9 @@ export const CompanyIdParam = z.object({
 });
 export const JsonObject = z.record(z.string(), z.unknown());
 export const OkSchema = z.object({ ok: z.literal(true) });
+
+/** Refinement for PATCH bodies: at least one field must be present (an empty body changes nothing and is a 400). */
+export const atLeastOneField = [
+  (v: Record<string, unknown>) => Object.values(v).some((x) => x !== undefined),
+  { message: "at least one field to update is required" },
+] as const;

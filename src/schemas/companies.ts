@@ -1,6 +1,6 @@
 // Company request and response schemas.
 import { z } from "@hono/zod-openapi";
-import { Timestamp } from "./common";
+import { Timestamp, atLeastOneField } from "./common";
 
 const HexColor = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "must be a hex colour such as #1a2b3c");
 const Cents = z.number().int().min(0).max(1_000_000_000_00);
@@ -37,7 +37,6 @@ export const CreateCompanySchema = z
   })
   .openapi("CreateCompany");
 
-const atLeastOneField = (v: Record<string, unknown>) => Object.values(v).some((x) => x !== undefined);
 
 export const UpdateCompanySchema = z
   .object({
@@ -49,7 +48,7 @@ export const UpdateCompanySchema = z
     logoAssetId: z.string().min(1).nullable().optional(),
     requireBoardApprovalForNewAgents: z.boolean().optional(),
   })
-  .refine(atLeastOneField, { message: "at least one field to update is required" })
+  .refine(...atLeastOneField)
   .openapi("UpdateCompany");
 
 export const BrandingSchema = z
@@ -59,7 +58,7 @@ export const BrandingSchema = z
     brandColor: HexColor.nullable().optional(),
     logoAssetId: z.string().min(1).nullable().optional(),
   })
-  .refine(atLeastOneField, { message: "at least one field to update is required" })
+  .refine(...atLeastOneField)
   .openapi("UpdateCompanyBranding");
 
 export const CompanyStatsSchema = z

@@ -1,7 +1,7 @@
 // Environment and lease schemas. The create schema is a union over the kind definitions
 // in domain/environments/kinds.ts (the capabilities endpoint comes from the same place).
 import { z } from "@hono/zod-openapi";
-import { JsonObject, Timestamp } from "./common";
+import { JsonObject, Timestamp, atLeastOneField } from "./common";
 import { environmentConfigSchemas, environmentKinds } from "../domain/environments/kinds";
 
 const Name = z.string().trim().min(1).max(200);
@@ -35,7 +35,7 @@ export const UpdateEnvironmentSchema = z
     maxConcurrentLeases: MaxLeases.optional(),
     status: EnvironmentStatus.optional(),
   })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "at least one field to update is required" })
+  .refine(...atLeastOneField)
   .openapi("UpdateEnvironment");
 
 export const ProbeConfigSchema = z

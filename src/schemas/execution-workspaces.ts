@@ -1,6 +1,6 @@
 // Execution workspace schemas.
 import { z } from "@hono/zod-openapi";
-import { JsonObject, Timestamp } from "./common";
+import { JsonObject, Timestamp, atLeastOneField } from "./common";
 import { LeaseSchema } from "./environments";
 import { WorkspaceOperationSchema } from "./projects";
 
@@ -65,7 +65,7 @@ export const UpdateExecutionWorkspaceSchema = z
     desiredState: z.enum(["running", "stopped"]).optional().openapi({ description: "running starts every runtime service, stopped stops them" }),
     metadata: JsonObject.nullable().optional(),
   })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "at least one field to update is required" })
+  .refine(...atLeastOneField)
   .openapi("UpdateExecutionWorkspace");
 
 export const RuntimeActionBodySchema = z

@@ -1,6 +1,6 @@
 // Goal request and response schemas.
 import { z } from "@hono/zod-openapi";
-import { Timestamp } from "./common";
+import { Timestamp, atLeastOneField } from "./common";
 
 export const goalLevels = ["company", "team", "agent", "task"] as const;
 export const goalStatuses = ["planned", "active", "achieved", "cancelled"] as const;
@@ -47,7 +47,7 @@ export const UpdateGoalSchema = z
     ownerAgentId: Ref.nullable().optional(),
     isCompanyDefault: z.boolean().optional(),
   })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "at least one field to update is required" })
+  .refine(...atLeastOneField)
   .openapi("UpdateGoal");
 
 export const GoalIdParam = z.object({

@@ -1,6 +1,6 @@
 // Issue request and response schemas: issues, comments, labels, checkout, agent views.
 import { z } from "@hono/zod-openapi";
-import { JsonObject, Timestamp } from "./common";
+import { JsonObject, Timestamp, atLeastOneField } from "./common";
 
 export const IssueStatus = z.enum(["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"]);
 export const IssuePriority = z.enum(["critical", "high", "medium", "low"]);
@@ -86,6 +86,7 @@ export const UpdateIssueSchema = z
     reopen: z.boolean().optional().openapi({ description: "With a comment: a done/cancelled issue goes back to todo unless status is set" }),
     interrupt: z.boolean().optional().openapi({ description: "Board only, only with a comment: cancels the issue's live runs" }),
   })
+  .refine(...atLeastOneField)
   .openapi("UpdateIssue");
 export type UpdateIssueBody = z.infer<typeof UpdateIssueSchema>;
 

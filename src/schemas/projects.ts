@@ -1,6 +1,6 @@
 // Project and project-workspace request/response schemas.
 import { z } from "@hono/zod-openapi";
-import { JsonObject, Timestamp } from "./common";
+import { JsonObject, Timestamp, atLeastOneField } from "./common";
 
 export const projectStatuses = ["backlog", "planned", "in_progress", "completed", "cancelled"] as const;
 export const workspaceSourceTypes = ["local_path", "git_repo", "remote_managed", "non_git_path"] as const;
@@ -54,9 +54,7 @@ export const CreateWorkspaceSchema = z
       "The project's first workspace becomes primary; isPrimary: true moves the primary flag here.",
   });
 
-export const UpdateWorkspaceSchema = CreateWorkspaceSchema.refine((v) => Object.values(v).some((x) => x !== undefined), {
-  message: "at least one field to update is required",
-}).openapi("UpdateProjectWorkspace");
+export const UpdateWorkspaceSchema = CreateWorkspaceSchema.refine(...atLeastOneField).openapi("UpdateProjectWorkspace");
 
 export const WorkspaceSchema = z
   .object({
@@ -146,7 +144,7 @@ export const UpdateProjectSchema = z
   .object(Object.fromEntries(Object.entries(projectFields).map(([k, v]) => [k, v.optional()])) as {
     [K in keyof typeof projectFields]: z.ZodOptional<(typeof projectFields)[K]>;
   })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "at least one field to update is required" })
+  .refine(...atLeastOneField)
   .openapi("UpdateProject");
 
 export const ProjectRefParam = z.object({
