@@ -17,25 +17,31 @@ import { agentCommands as agents } from "../domain/agents/commands";
 import { environmentCommands as environments } from "../domain/environments/commands";
 import { executionWorkspaceCommands as executionWorkspaces } from "../domain/execution-workspaces/commands";
 
-export const companyCommands = {
-  ...companies,
-  ...activity,
-  ...issues,
-  ...checkouts,
-  ...secrets,
-  ...goals,
-  ...costs,
-  ...budgets,
-  ...projects,
-  ...access,
-  ...documents,
-  ...annotations,
-  ...attachments,
-  ...approvals,
-  ...agents,
-  ...environments,
-  ...executionWorkspaces,
+/** Every area's command map; names are unique across areas (test/command-registry.test.ts). */
+export const commandAreas = {
+  companies,
+  activity,
+  issues,
+  checkouts,
+  secrets,
+  goals,
+  costs,
+  budgets,
+  projects,
+  access,
+  documents,
+  annotations,
+  attachments,
+  approvals,
+  agents,
+  environments,
+  executionWorkspaces,
 };
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type AllCommands = UnionToIntersection<(typeof commandAreas)[keyof typeof commandAreas]>;
+
+export const companyCommands = Object.assign({}, ...Object.values(commandAreas)) as AllCommands;
 
 export type CompanyCommands = typeof companyCommands;
 export type CompanyCommandName = keyof CompanyCommands;

@@ -32,4 +32,38 @@ import { llmsRouter } from "./llms";
 import { environmentsRouter } from "./environments";
 import { executionWorkspacesRouter } from "./execution-workspaces";
 
-export const routeModules = [serviceRouter, authRouter, cliAuthRouter, companiesRouter, activityRouter, issuesAgentViewsRouter, issuesRouter, goalsRouter, secretsRouter, projectsRouter, projectWorkspacesRouter, costsRouter, budgetsRouter, approvalsRouter, invitesRouter, gatewayInviteRouter, joinRequestsRouter, membersRouter, adminRouter, instanceRouter, sidebarRouter, boardClaimRouter, dashboardRouter, documentsRouter, annotationsRouter, attachmentsRouter, assetsRouter, artifactsRouter, agentsRouter, llmsRouter, environmentsRouter, executionWorkspacesRouter];
+// issuesAgentViewsRouter (/api/agents/me/inbox-lite) must come before agentsRouter (/api/agents/{agentId}).
+export const routeModules = [
+  serviceRouter,
+  authRouter,
+  cliAuthRouter,
+  companiesRouter,
+  activityRouter,
+  issuesAgentViewsRouter,
+  issuesRouter,
+  goalsRouter,
+  secretsRouter,
+  projectsRouter,
+  projectWorkspacesRouter,
+  costsRouter,
+  budgetsRouter,
+  approvalsRouter,
+  invitesRouter,
+  gatewayInviteRouter,
+  joinRequestsRouter,
+  membersRouter,
+  adminRouter,
+  instanceRouter,
+  sidebarRouter,
+  boardClaimRouter,
+  dashboardRouter,
+  documentsRouter,
+  annotationsRouter,
+  attachmentsRouter,
+  assetsRouter,
+  artifactsRouter,
+  agentsRouter,
+  llmsRouter,
+  environmentsRouter,
+  executionWorkspacesRouter,
+];
