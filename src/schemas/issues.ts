@@ -39,24 +39,15 @@ const issueFields = {
   inheritExecutionWorkspaceFromIssueId: Id.nullable(),
 };
 
+/** Every issue field, optional: the shared part of the create and update bodies. */
+const optionalIssueFields = z.object(issueFields).partial().shape;
+
 export const CreateIssueSchema = z
   .object({
-    ...issueFields,
-    description: issueFields.description.optional(),
+    ...optionalIssueFields,
+    title: issueFields.title,
     status: IssueStatus.default("backlog"),
     priority: IssuePriority.default("medium"),
-    projectId: issueFields.projectId.optional(),
-    goalId: issueFields.goalId.optional(),
-    parentId: issueFields.parentId.optional(),
-    blockedByIssueIds: IdList.optional(),
-    labelIds: IdList.optional(),
-    executionPolicy: issueFields.executionPolicy.optional(),
-    executionWorkspaceId: issueFields.executionWorkspaceId.optional(),
-    executionWorkspacePreference: issueFields.executionWorkspacePreference.optional(),
-    executionWorkspaceSettings: issueFields.executionWorkspaceSettings.optional(),
-    assigneeAgentId: issueFields.assigneeAgentId.optional(),
-    assigneeUserId: issueFields.assigneeUserId.optional(),
-    inheritExecutionWorkspaceFromIssueId: issueFields.inheritExecutionWorkspaceFromIssueId.optional(),
     originKind: z.string().trim().min(1).max(100).optional().openapi({ description: "Defaults to `manual`" }),
     originId: z.string().trim().min(1).max(200).nullable().optional(),
   })
@@ -65,22 +56,7 @@ export type CreateIssueBody = z.infer<typeof CreateIssueSchema>;
 
 export const UpdateIssueSchema = z
   .object({
-    title: issueFields.title.optional(),
-    description: issueFields.description.optional(),
-    status: IssueStatus.optional(),
-    priority: IssuePriority.optional(),
-    projectId: issueFields.projectId.optional(),
-    goalId: issueFields.goalId.optional(),
-    parentId: issueFields.parentId.optional(),
-    blockedByIssueIds: IdList.optional(),
-    labelIds: IdList.optional(),
-    executionPolicy: issueFields.executionPolicy.optional(),
-    executionWorkspaceId: issueFields.executionWorkspaceId.optional(),
-    executionWorkspacePreference: issueFields.executionWorkspacePreference.optional(),
-    executionWorkspaceSettings: issueFields.executionWorkspaceSettings.optional(),
-    assigneeAgentId: issueFields.assigneeAgentId.optional(),
-    assigneeUserId: issueFields.assigneeUserId.optional(),
-    inheritExecutionWorkspaceFromIssueId: issueFields.inheritExecutionWorkspaceFromIssueId.optional(),
+    ...optionalIssueFields,
     hiddenAt: z.iso.datetime({ offset: true }).nullable().optional().openapi({ description: "ISO time hides the issue from lists; null unhides" }),
     comment: z.string().trim().min(1).max(100_000).optional().openapi({ description: "Markdown comment added with the update" }),
     reopen: z.boolean().optional().openapi({ description: "With a comment: a done/cancelled issue goes back to todo unless status is set" }),
