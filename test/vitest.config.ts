@@ -1,13 +1,15 @@
-// Vitest in the Workers runtime: real local D1, R2 and Durable Objects.
+// Vitest projects: pure logic in Node; HTTP behaviour in the Workers runtime sharing one
+// module graph and one storage across files (each test makes its own company); the few
+// tests of instance-wide singletons in isolated storage.
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { defineConfig, defineProject } from "vitest/config";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-export default defineConfig(async () => {
+async function workersProject(name: string, isolate: boolean) {
   const migrations = await readD1Migrations(path.join(root, "migrations"));
-  return {
+  return defineProject({
     root,
     plugins: [
       cloudflareTest({
@@ -23,10 +25,25 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      include: ["test/**/*.test.ts"],
+      name,
+      include: [`test/${name}/**/*.test.ts`],
+      isolate,
       setupFiles: ["test/setup/apply-migrations.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
     },
-  };
-});
+  });
+}
+
+export default defineConfig(async () => ({
+  test: {
+    projects: [
+      // Pure logic: no Workers runtime, milliseconds per file.
+      { test: { name: "unit", root, include: ["test/unit/**/*.test.ts"], environment: "node" } },
+      // HTTP behaviour: one warm module graph and one storage per worker, shared across files.
+      await workersProject("http", false),
+      // Instance-wide singletons (bootstrap, board claim, instance admins and settings): fresh storage per file.
+      await workersProject("isolated", true),
+    ],
+  },
+}));

@@ -1,5 +1,6 @@
 // Board web sessions (authenticated mode) through better-auth on D1 via drizzle.
-// better-auth owns /api/auth/* (sign-up, sign-in, sign-out, get-session, ...).
+// better-auth owns /api/auth/* (sign-up, sign-in, sign-out, get-session, ...). Import it only
+// through ./session.ts (lazily).
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { createDb, schema } from "../db/client";
@@ -27,6 +28,3 @@ export function createAuth(env: Env, config: DeploymentConfig, requestUrl: strin
 }
 
 export type Auth = ReturnType<typeof createAuth>;
-
-/** Whether sessions can be issued: authenticated mode needs a signing secret. */
-export const sessionAuthReady = (env: Env) => typeof env.BETTER_AUTH_SECRET === "string" && env.BETTER_AUTH_SECRET.length >= 32;

@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { createDb, schema } from "../db/client";
 import { AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashApiKey } from "../crypto/api-keys";
 import { verifyAgentJwt } from "../crypto/agent-jwt";
-import { createAuth } from "../auth/better-auth";
+import { loadSessionAuth } from "../auth/session";
 import { forbidden } from "./errors";
 import { LOCAL_BOARD_USER_ID, type Actor, type BoardActor } from "./actor-types";
 
@@ -121,7 +121,7 @@ export async function resolveActor(c: Context<AppEnv>): Promise<Actor> {
 async function sessionUserId(c: Context<AppEnv>): Promise<string | null> {
   if (!c.req.header("cookie") || !c.env.BETTER_AUTH_SECRET) return null;
   try {
-    const auth = createAuth(c.env, c.get("config"), c.req.url);
+    const auth = await loadSessionAuth(c.env, c.get("config"), c.req.url);
     const session = await auth.api.getSession({ headers: c.req.raw.headers });
     return session?.user.id ?? null;
   } catch (err) {

@@ -6,7 +6,7 @@ import { createDb, schema } from "../db/client";
 import { requireBoard, requireCompanyAccess } from "../http/access";
 import { LOCAL_BOARD_USER_ID, type BoardActor } from "../http/actor-types";
 import { notFound } from "../http/errors";
-import { createAuth } from "../auth/better-auth";
+import { inServiceErrorShape, loadSessionAuth } from "../auth/session";
 import { slugify } from "../domain/users/slug";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { CompanyUserProfileSchema, ProfileSchema, SessionSchema, UpdateProfileSchema } from "../schemas/auth";
@@ -137,8 +137,8 @@ authRouter.openapi(
         200,
       );
     }
-    const auth = createAuth(c.env, c.get("config"), c.req.url);
-    return (await auth.handler(c.req.raw)) as never;
+    const auth = await loadSessionAuth(c.env, c.get("config"), c.req.url);
+    return (await inServiceErrorShape(await auth.handler(c.req.raw))) as never;
   },
 );
 
@@ -169,6 +169,6 @@ authRouter.openAPIRegistry.registerPath({
 });
 
 authRouter.on(["GET", "POST"], "/api/auth/*", async (c) => {
-  const auth = createAuth(c.env, c.get("config"), c.req.url);
-  return auth.handler(c.req.raw);
+  const auth = await loadSessionAuth(c.env, c.get("config"), c.req.url);
+  return inServiceErrorShape(await auth.handler(c.req.raw));
 });

@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";
 import { conflict, notFound, unauthorized } from "../http/errors";
-import { sessionAuthReady } from "../auth/better-auth";
+import { sessionAuthReady } from "../auth/session";
 import { errors, jsonContent } from "../schemas/common";
 import { BootstrapClaimSchema, HealthSchema } from "../schemas/service";
 
