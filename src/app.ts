@@ -9,6 +9,7 @@ import { errorBody, renderError } from "./http/errors";
 import { bodyLimitMiddleware } from "./http/body-limit";
 import { resolveActorMiddleware } from "./http/actor";
 import { routeModules } from "./routes";
+import { registerPublicRoutes, requireCredentialsMiddleware } from "./http/public-routes";
 
 const configMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   const result = readDeploymentConfig(c.env);
@@ -22,6 +23,7 @@ export function createApp() {
   app.use("*", configMiddleware);
   app.use("/api/*", bodyLimitMiddleware);
   app.use("/api/*", resolveActorMiddleware);
+  app.use("/api/*", requireCredentialsMiddleware);
 
   for (const module of routeModules) app.route("/", module);
 
@@ -33,10 +35,12 @@ export function createApp() {
   app.openAPIRegistry.registerPath({
     method: "get",
     path: "/api/openapi.json",
+    security: [],
     tags: ["Service"],
     summary: "This OpenAPI 3.1 document",
     responses: { 200: { description: "OpenAPI document" } },
   });
+  registerPublicRoutes(app.openAPIRegistry.definitions);
   app.doc31("/api/openapi.json", (c) => ({
     openapi: "3.1.0",
     info: {

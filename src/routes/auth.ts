@@ -121,6 +121,7 @@ authRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/auth/get-session",
+    security: [],
     tags,
     summary: "The current web session (null when signed out); local_trusted mode reports the implicit local board session",
     responses: { 200: jsonContent(SessionSchema, "Session or null") },
@@ -147,6 +148,7 @@ const credentials = z.object({ email: z.string().email(), password: z.string().m
 authRouter.openAPIRegistry.registerPath({
   method: "post",
   path: "/api/auth/sign-up/email",
+  security: [],
   tags,
   summary: "Sign up with email and password (better-auth); sets the session cookie",
   request: { body: jsonBody(credentials.extend({ name: z.string().min(1) })) },
@@ -155,6 +157,7 @@ authRouter.openAPIRegistry.registerPath({
 authRouter.openAPIRegistry.registerPath({
   method: "post",
   path: "/api/auth/sign-in/email",
+  security: [],
   tags,
   summary: "Sign in with email and password (better-auth); sets the session cookie",
   request: { body: jsonBody(credentials) },
@@ -163,6 +166,7 @@ authRouter.openAPIRegistry.registerPath({
 authRouter.openAPIRegistry.registerPath({
   method: "post",
   path: "/api/auth/sign-out",
+  security: [],
   tags,
   summary: "Sign out (better-auth); clears the session",
   responses: { 200: { description: "{ success: true }" } },

@@ -38,6 +38,7 @@ cliAuthRouter.openapi(
   createRoute({
     method: "post",
     path: "/api/cli-auth/challenges",
+    security: [],
     tags,
     summary: "Start a CLI sign-in: returns a user code to approve and a poll secret (no auth needed)",
     request: { body: { required: false, content: { "application/json": { schema: CreateChallengeSchema } } } },
@@ -57,6 +58,7 @@ cliAuthRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/cli-auth/challenges/{id}",
+    security: [],
     tags,
     summary:
       "Read a challenge. The CLI polls with X-Challenge-Secret and receives the board API key once after approval; a signed-in board user may read it without the secret (no key).",
@@ -114,6 +116,7 @@ cliAuthRouter.openapi(
   createRoute({
     method: "post",
     path: "/api/cli-auth/challenges/{id}/cancel",
+    security: [],
     tags,
     summary: "Cancel a pending or approved challenge (the CLI with its secret, or a board user)",
     request: { params: ChallengeParam, headers: SecretHeader },

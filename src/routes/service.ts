@@ -27,6 +27,7 @@ serviceRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/health",
+    security: [],
     tags,
     summary: "Health: status, deployment mode, exposure, auth readiness, bootstrap state, feature flags (no auth)",
     responses: {
@@ -71,6 +72,7 @@ serviceRouter.openapi(
   createRoute({
     method: "post",
     path: "/api/bootstrap/claim",
+    security: [],
     tags,
     summary: "Claim the first instance admin (authenticated + private only; needs a signed-in browser session)",
     responses: {

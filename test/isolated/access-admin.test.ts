@@ -112,7 +112,9 @@ describe("board claim", () => {
     expect((await post(`/api/board-claim/${minted!.token}/claim`)).status).toBe(403); // implicit local board
     const agent = await insertAgent(company.id);
     expect((await post(`/api/board-claim/${minted!.token}/claim`, undefined, { token: (await insertAgentKey(agent.id, company.id)).token })).status).toBe(403);
-    expect((await post(`/api/board-claim/${minted!.token}/claim`, { x: 1 }, { env: AUTHENTICATED })).status).toBe(400);
+    // Authentication comes before validation: an anonymous caller with a bad body is 401.
+    expect((await post(`/api/board-claim/${minted!.token}/claim`, { x: 1 }, { env: AUTHENTICATED })).status).toBe(401);
+    expect((await post(`/api/board-claim/${minted!.token}/claim`, { x: 1 })).status).toBe(400);
 
     const person = await signUp();
     const claimed = await post(`/api/board-claim/${minted!.token}/claim`, undefined, { env: AUTHENTICATED, cookie: person.cookie });

@@ -166,6 +166,7 @@ invitesRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/invites/{token}",
+    security: [],
     tags,
     summary: "Recipient view of an invite by token (no credentials): company name, role, type, status, expiry",
     request: { params: InviteTokenParam },
@@ -181,6 +182,7 @@ invitesRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/invites/{token}/logo",
+    security: [],
     tags,
     summary: "The inviting company's logo bytes (404 when the company has no logo)",
     request: { params: InviteTokenParam },
@@ -213,6 +215,7 @@ invitesRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/invites/{token}/onboarding",
+    security: [],
     tags,
     summary: "Onboarding instructions for the invite's recipient (JSON): steps, endpoints, skills to install",
     request: { params: InviteTokenParam },
@@ -240,6 +243,7 @@ invitesRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/invites/{token}/onboarding.txt",
+    security: [],
     tags,
     summary: "Plain-text onboarding guide: how to accept, claim an API key and call the API",
     request: { params: InviteTokenParam },
@@ -257,6 +261,7 @@ invitesRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/invites/{token}/skills/index",
+    security: [],
     tags,
     summary: "The skills the invited agent should install (bundled markdown documents)",
     request: { params: InviteTokenParam },
@@ -273,6 +278,7 @@ invitesRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/invites/{token}/skills/{skillName}",
+    security: [],
     tags,
     summary: "One onboarding skill as markdown (service-api, join-and-claim, heartbeat)",
     request: { params: SkillNameParam },
@@ -293,6 +299,7 @@ invitesRouter.openapi(
   createRoute({
     method: "post",
     path: "/api/invites/{token}/accept",
+    security: [],
     tags,
     summary: "Accept an invite (body optional, default {})",
     description:
@@ -332,6 +339,7 @@ invitesRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/invites/{token}/test-resolution",
+    security: [],
     tags,
     summary: "Check a URL in form only (no network call): scheme, host, port, loopback/private, the remote gateway URL rule",
     request: { params: InviteTokenParam, query: TestResolutionQuery },

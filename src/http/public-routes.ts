@@ -1,0 +1,37 @@
+// Which routes answer callers without credentials: the OpenAPI operations that say `security: []`,
+// plus better-auth's own routes (they authenticate themselves) and the reference page. Every other
+// route answers an unknown caller 401 before it reads its path, query or body.
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { errorBody } from "./errors";
+
+type Definition = { type: string; route?: { method: string; path: string; security?: unknown[] } };
+
+const publicRoutes: { method: string; pattern: RegExp }[] = [
+  { method: "*", pattern: /^\/api\/auth\/(?!profile\/?$)/ },
+  { method: "GET", pattern: /^\/api\/docs\/?$/ },
+];
+
+const patternOf = (template: string) =>
+  new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
+
+/** Records the document's public operations (called once when the app is built). */
+export function registerPublicRoutes(definitions: readonly unknown[]) {
+  for (const definition of definitions as Definition[]) {
+    const route = definition.type === "route" ? definition.route : undefined;
+    if (route && Array.isArray(route.security) && route.security.length === 0) {
+      publicRoutes.push({ method: route.method.toUpperCase(), pattern: patternOf(route.path) });
+    }
+  }
+}
+
+export const isPublicRoute = (method: string, path: string) =>
+  publicRoutes.some((r) => (r.method === "*" || r.method === method || (method === "HEAD" && r.method === "GET")) && r.pattern.test(path));
+
+/** Authenticate before validating: an unknown caller learns nothing about a route's input. */
+export const requireCredentialsMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get("actor").type === "none" && !isPublicRoute(c.req.method, c.req.path)) {
+    return c.json(errorBody("Authentication required"), 401);
+  }
+  await next();
+};
