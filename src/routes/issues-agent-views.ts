@@ -1,5 +1,6 @@
 // Agent-only views of issues: GET /api/agents/me/inbox-lite. Mounted before the agents router
 // so that `/api/agents/{agentId}` does not shadow it.
+import { idList, inIds } from "../db/id-list";
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
 import { createRouter } from "../http/router";
@@ -8,7 +9,6 @@ import { requireAgent } from "../http/access";
 import { errors, jsonContent } from "../schemas/common";
 import { InboxLiteItemSchema } from "../schemas/issues";
 import { PRIORITY_RANK } from "../domain/issues/list";
-import { jsonIds } from "../domain/issues/load";
 import { runIsStale, runLeaseMs } from "../domain/runs/lease";
 
 export const issuesAgentViewsRouter = createRouter();
@@ -48,10 +48,10 @@ issuesAgentViewsRouter.openapi(
       ids.length
         ? db.all<{ issue_id: string; blocker_issue_id: string }>(sql`
             SELECT b.issue_id, b.blocker_issue_id FROM issue_blockers b JOIN issues o ON o.id = b.blocker_issue_id
-            WHERE b.issue_id IN ${jsonIds(ids)} AND o.status NOT IN ('done', 'cancelled')
+            WHERE b.issue_id IN ${idList(ids)} AND o.status NOT IN ('done', 'cancelled')
             ORDER BY o.number`)
         : [],
-      runIds.length ? db.select().from(schema.heartbeatRuns).where(sql`${schema.heartbeatRuns.id} IN ${jsonIds(runIds)}`) : [],
+      runIds.length ? db.select().from(schema.heartbeatRuns).where(inIds(schema.heartbeatRuns.id, runIds)) : [],
     ]);
     const openBlockers = new Map<string, string[]>();
     for (const b of blockers) openBlockers.set(b.issue_id, [...(openBlockers.get(b.issue_id) ?? []), b.blocker_issue_id]);

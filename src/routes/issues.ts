@@ -2,7 +2,7 @@
 // heartbeat context, labels, and a board user's read / inbox-archive marks.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { and, asc, desc, eq, gt, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, or, sql } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";

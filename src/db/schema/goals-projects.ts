@@ -1,5 +1,5 @@
 // Goals (the intent tree) and projects (deliverables), with the project↔goal links.
-import { sqliteTable, text, index, uniqueIndex, primaryKey, integer } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, index, primaryKey, integer } from "drizzle-orm/sqlite-core";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";

@@ -1,8 +1,9 @@
 // Issue-graph liveness recovery: in_progress issues whose checkout run is missing, finished, or
 // live but idle past a threshold hold a lock nobody will release. Preview lists them; run releases
 // them to `todo` with every lock field cleared, one guarded statement per company.
+import { inIds } from "../../db/id-list";
 import { RELEASED_ISSUE_FIELDS } from "../issues/locks";
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema, type Db } from "../../db/client";
 import { defineCommand } from "../../company/command";
@@ -82,7 +83,7 @@ export const recoverStuckIssues = defineCommand(async (ctx, actor, input: { stal
           eq(schema.issues.companyId, ctx.companyId),
           eq(schema.issues.status, "in_progress"),
           isNotNull(schema.issues.checkoutRunId),
-          ids.length <= 90 ? inArray(schema.issues.id, ids) : undefined,
+          inIds(schema.issues.id, ids),
           stuckCondition(input.staleBefore),
         ),
       ),

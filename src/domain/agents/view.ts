@@ -1,6 +1,7 @@
 // The agent read view: the record plus chainOfCommand and access; a redacted variant without
 // configuration for callers who may not read it. Secret-looking values are always redacted.
-import { and, eq, inArray } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
+import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { redactSecrets } from "../redaction";
 import { currentMonthSpend } from "../time";
@@ -95,8 +96,6 @@ export async function buildAgentViews(
 ): Promise<AgentView[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
-  const inIds = (column: typeof schema.companyMemberships.principalId | typeof schema.principalPermissionGrants.principalId) =>
-    ids.length <= 90 ? inArray(column, ids) : undefined;
   const [tree, memberships, grants] = await Promise.all([
     db
       .select({ id: schema.agents.id, name: schema.agents.name, role: schema.agents.role, title: schema.agents.title, reportsTo: schema.agents.reportsTo })
@@ -109,7 +108,7 @@ export async function buildAgentViews(
         and(
           eq(schema.companyMemberships.companyId, companyId),
           eq(schema.companyMemberships.principalType, "agent"),
-          inIds(schema.companyMemberships.principalId),
+          inIds(schema.companyMemberships.principalId, ids),
         ),
       ),
     db
@@ -119,7 +118,7 @@ export async function buildAgentViews(
         and(
           eq(schema.principalPermissionGrants.companyId, companyId),
           eq(schema.principalPermissionGrants.principalType, "agent"),
-          inIds(schema.principalPermissionGrants.principalId),
+          inIds(schema.principalPermissionGrants.principalId, ids),
         ),
       )
       .orderBy(schema.principalPermissionGrants.createdAt),

@@ -1,6 +1,7 @@
 // Issues linked to an approval (approval issueIds, a hire's sourceIssueIds): unknown ids are 404,
 // issues of another company 422.
-import { inArray } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
+
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 import { notFound, unprocessable } from "../../http/errors";
@@ -10,7 +11,7 @@ export async function checkLinkedIssues(ctx: CommandContext, issueIds: string[])
   const rows = await ctx.db
     .select({ id: schema.issues.id, companyId: schema.issues.companyId })
     .from(schema.issues)
-    .where(inArray(schema.issues.id, issueIds));
+    .where(inIds(schema.issues.id, issueIds));
   const missing = issueIds.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length) throw notFound(`Issue not found: ${missing.join(", ")}`);
   const foreign = rows.filter((r) => r.companyId !== ctx.companyId).map((r) => r.id);

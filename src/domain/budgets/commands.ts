@@ -1,5 +1,6 @@
 // Budget mutations, run inside the company's Durable Object: policy upsert, the company's
 // monthly budget, and resolution of budget incidents.
+import { inIds } from "../../db/id-list";
 import { and, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
@@ -273,7 +274,7 @@ export const resolveBudgetIncident = defineCommand(async (ctx, actor, input: Res
     await db
       .select({ id: schema.budgetIncidents.approvalId })
       .from(schema.budgetIncidents)
-      .where(inArray(schema.budgetIncidents.id, resolvedIds))
+      .where(inIds(schema.budgetIncidents.id, resolvedIds))
   )
     .map((r) => r.id)
     .filter((id): id is string => !!id);
@@ -283,7 +284,7 @@ export const resolveBudgetIncident = defineCommand(async (ctx, actor, input: Res
       .update(schema.budgetIncidents)
       .set({ status: "resolved", resolution: input.action, resolvedAt: ctx.now, resolvedByUserId: userId, updatedAt: ctx.now })
       // Guarded on status: a resolution never overwrites another.
-      .where(and(inArray(schema.budgetIncidents.id, resolvedIds), eq(schema.budgetIncidents.status, "open"))),
+      .where(and(inIds(schema.budgetIncidents.id, resolvedIds), eq(schema.budgetIncidents.status, "open"))),
   );
   if (approvalIds.length) {
     statements.push(
@@ -299,7 +300,7 @@ export const resolveBudgetIncident = defineCommand(async (ctx, actor, input: Res
         .where(
           and(
             eq(schema.approvals.companyId, ctx.companyId),
-            inArray(schema.approvals.id, approvalIds),
+            inIds(schema.approvals.id, approvalIds),
             inArray(schema.approvals.status, ["pending", "revision_requested"]),
           ),
         ),

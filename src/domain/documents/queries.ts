@@ -1,5 +1,6 @@
 // Document reads (answered at the edge from D1).
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { annotationThreadView, documentView, revisionView } from "./view";
 
@@ -47,11 +48,8 @@ export async function listAnnotationThreads(db: Db, documentId: string, key: str
     .orderBy(asc(t.createdAt), asc(t.id));
   if (!threads.length) return [];
   const c = schema.documentAnnotationComments;
-  const comments: (typeof c.$inferSelect)[] = [];
   const ids = threads.map((x) => x.id);
-  for (let i = 0; i < ids.length; i += 90) {
-    comments.push(...(await db.select().from(c).where(inArray(c.threadId, ids.slice(i, i + 90))).orderBy(asc(c.createdAt), asc(c.id))));
-  }
+  const comments = await db.select().from(c).where(inIds(c.threadId, ids)).orderBy(asc(c.createdAt), asc(c.id));
   const byThread = new Map<string, (typeof c.$inferSelect)[]>();
   for (const comment of comments) {
     const list = byThread.get(comment.threadId) ?? [];

@@ -1,6 +1,7 @@
 // Re-anchors a document's open annotation threads onto a new revision: the statements
 // go into the same D1 batch as the revision that moved the text.
-import { and, eq, inArray } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
+import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema, type Db } from "../../db/client";
 import { reanchor, RevisionMapping } from "./anchoring";
@@ -21,13 +22,11 @@ export async function reanchorStatements(
 
   const revisionIds = [...new Set(threads.map((t) => t.anchorRevisionId))];
   const bodies = new Map<string, string>();
-  for (let i = 0; i < revisionIds.length; i += 90) {
-    const rows = await db
-      .select({ id: schema.issueDocumentRevisions.id, body: schema.issueDocumentRevisions.body })
-      .from(schema.issueDocumentRevisions)
-      .where(inArray(schema.issueDocumentRevisions.id, revisionIds.slice(i, i + 90)));
-    for (const r of rows) bodies.set(r.id, r.body);
-  }
+  const rows = await db
+    .select({ id: schema.issueDocumentRevisions.id, body: schema.issueDocumentRevisions.body })
+    .from(schema.issueDocumentRevisions)
+    .where(inIds(schema.issueDocumentRevisions.id, revisionIds));
+  for (const r of rows) bodies.set(r.id, r.body);
 
   const mappings = new Map<string, RevisionMapping>();
   const statements: BatchItem<"sqlite">[] = [];

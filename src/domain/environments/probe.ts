@@ -1,7 +1,8 @@
 // Environment probes: form, reachability rules and required secrets, checked without any
 // outbound network traffic. The same probe serves probe-config (nothing stored) and
 // POST /environments/{id}/probe (result recorded on the environment).
-import { and, eq, inArray } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
+import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { classifyHost, type HostClass } from "./network";
 import { environmentConfigSchemas, secretFields, type EnvironmentKind } from "./kinds";
@@ -42,7 +43,7 @@ async function secretChecks(db: Db, companyId: string, kind: EnvironmentKind, co
   const secrets = await db
     .select({ id: schema.companySecrets.id, name: schema.companySecrets.name, latestVersion: schema.companySecrets.latestVersion })
     .from(schema.companySecrets)
-    .where(and(eq(schema.companySecrets.companyId, companyId), inArray(schema.companySecrets.id, ids)));
+    .where(and(eq(schema.companySecrets.companyId, companyId), inIds(schema.companySecrets.id, ids)));
   return refs.map(({ field, ref }) => {
     const secret = secrets.find((s) => s.id === ref.secretId);
     const name = `secret:${field}`;

@@ -1,6 +1,7 @@
 // Execution workspace mutations (run inside the company Durable Object): open (with an
 // environment lease), status/desired-state/metadata updates, and runtime services/commands.
-import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
@@ -269,7 +270,7 @@ export const executionWorkspaceRuntimeAction = defineCommand(async (ctx, actor, 
       .from(o)
       .where(and(eq(o.executionWorkspaceId, ws.id), eq(o.kind, "runtime_command"), eq(o.status, "queued"), body.command ? eq(o.target, body.command) : undefined));
     const ids = queued.map((q) => q.id);
-    if (ids.length) statements.push(ctx.db.update(o).set({ status: "cancelled", updatedAt: ctx.now }).where(inArray(o.id, ids)));
+    if (ids.length) statements.push(ctx.db.update(o).set({ status: "cancelled", updatedAt: ctx.now }).where(inIds(o.id, ids)));
     operation = operationRow(ctx, actor, {
       executionWorkspaceId: ws.id,
       kind: "runtime_command",

@@ -1,5 +1,6 @@
 // Loading issues by UUID or identifier (`ABC-12`), with their labels and blockers.
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
+import { asc, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { notFound } from "../../http/errors";
 import { issueView, type IssueRelations, type IssueRow } from "./view";
@@ -20,8 +21,6 @@ export async function loadIssueInCompany(db: Db, companyId: string, idOrIdentifi
   return issue;
 }
 
-/** `json_each(?)` binds a whole id list as one parameter (D1 allows at most 100 per statement). */
-export const jsonIds = (ids: string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
 /** Labels and blockers of many issues, in two queries. */
 export async function loadRelations(db: Db, issueIds: string[]): Promise<Map<string, IssueRelations>> {
@@ -33,12 +32,12 @@ export async function loadRelations(db: Db, issueIds: string[]): Promise<Map<str
       .select({ issueId: schema.issueLabels.issueId, id: schema.labels.id, name: schema.labels.name, color: schema.labels.color })
       .from(schema.issueLabels)
       .innerJoin(schema.labels, eq(schema.labels.id, schema.issueLabels.labelId))
-      .where(inArray(schema.issueLabels.issueId, jsonIds(issueIds)))
+      .where(inIds(schema.issueLabels.issueId, issueIds))
       .orderBy(asc(schema.labels.name)),
     db
       .select({ issueId: schema.issueBlockers.issueId, blockerIssueId: schema.issueBlockers.blockerIssueId })
       .from(schema.issueBlockers)
-      .where(inArray(schema.issueBlockers.issueId, jsonIds(issueIds)))
+      .where(inIds(schema.issueBlockers.issueId, issueIds))
       .orderBy(asc(schema.issueBlockers.createdAt), asc(schema.issueBlockers.blockerIssueId)),
   ]);
   for (const l of labelRows) map.get(l.issueId)?.labels.push({ id: l.id, name: l.name, color: l.color ?? null });

@@ -1,10 +1,11 @@
 // Checks of everything an issue points at: project, goal, parent, labels, blockers, assignee,
 // the issue to inherit an execution workspace from. Other-company or missing targets are 422.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
+import { and, eq, sql } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 import { unprocessable } from "../../http/errors";
-import { findIssue, jsonIds } from "./load";
+import { findIssue } from "./load";
 import type { IssueRow } from "./view";
 
 const IDENTIFIER = /^[A-Za-z]+-\d+$/;
@@ -69,7 +70,7 @@ export async function checkLabels(ctx: CommandContext, labelIds: string[]) {
   const rows = await ctx.db
     .select({ id: schema.labels.id, name: schema.labels.name, color: schema.labels.color })
     .from(schema.labels)
-    .where(and(eq(schema.labels.companyId, ctx.companyId), inArray(schema.labels.id, jsonIds(ids))));
+    .where(and(eq(schema.labels.companyId, ctx.companyId), inIds(schema.labels.id, ids)));
   const found = new Set(rows.map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) throw unprocessable("labelIds must reference labels of this company", { missingLabelIds: missing });
@@ -91,7 +92,7 @@ export async function checkBlockers(ctx: CommandContext, refs: string[], self: I
     .where(
       and(
         eq(schema.issues.companyId, ctx.companyId),
-        sql`(${schema.issues.id} IN ${jsonIds(uuids)} OR ${schema.issues.identifier} IN ${jsonIds(identifiers)})`,
+        sql`(${inIds(schema.issues.id, uuids)} OR ${inIds(schema.issues.identifier, identifiers)})`,
       ),
     );
   const byRef = new Map<string, string>();

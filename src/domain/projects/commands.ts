@@ -1,7 +1,8 @@
 // Project and project-workspace mutations (run inside the company Durable Object).
 // Everything a request writes goes into one D1 batch, validated before anything is written:
 // a project created with an invalid `workspace` leaves no row behind.
-import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
+import { and, asc, eq, ne } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
@@ -63,7 +64,7 @@ async function resolveGoalIds(ctx: CommandContext, fields: ProjectFields): Promi
   const found = await ctx.db
     .select({ id: schema.goals.id })
     .from(schema.goals)
-    .where(and(eq(schema.goals.companyId, ctx.companyId), inArray(schema.goals.id, ids)));
+    .where(and(eq(schema.goals.companyId, ctx.companyId), inIds(schema.goals.id, ids)));
   const missing = ids.filter((id) => !found.some((g) => g.id === id));
   if (missing.length) throw unprocessable("goalIds must reference goals of this company", { goalIds: missing });
   return ids;

@@ -1,5 +1,6 @@
 // API views of projects (with goals, workspaces, primary workspace and codebase) and their workspaces.
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
+import { and, asc, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { redactSecrets } from "../redaction";
 
@@ -94,7 +95,7 @@ export async function loadProjectViews(db: Db, companyId: string, projectIds?: s
   const rows = await db
     .select()
     .from(p)
-    .where(and(eq(p.companyId, companyId), projectIds ? inArray(p.id, projectIds) : undefined))
+    .where(and(eq(p.companyId, companyId), projectIds ? inIds(p.id, projectIds) : undefined))
     .orderBy(asc(p.createdAt), asc(p.id));
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
@@ -108,13 +109,13 @@ export async function loadProjectViews(db: Db, companyId: string, projectIds?: s
     })
     .from(schema.projectGoals)
     .innerJoin(schema.goals, eq(schema.goals.id, schema.projectGoals.goalId))
-    .where(and(eq(schema.projectGoals.companyId, companyId), projectIds ? inArray(schema.projectGoals.projectId, ids) : undefined))
+    .where(and(eq(schema.projectGoals.companyId, companyId), projectIds ? inIds(schema.projectGoals.projectId, ids) : undefined))
     .orderBy(asc(schema.projectGoals.position));
   const w = schema.projectWorkspaces;
   const workspaces = await db
     .select()
     .from(w)
-    .where(and(eq(w.companyId, companyId), projectIds ? inArray(w.projectId, ids) : undefined))
+    .where(and(eq(w.companyId, companyId), projectIds ? inIds(w.projectId, ids) : undefined))
     .orderBy(asc(w.createdAt), asc(w.id));
   return rows.map((row) =>
     projectView(

@@ -1,6 +1,7 @@
 // Env bindings (agent adapterConfig.env, project env): normalised before storage,
 // resolved to plaintext only when a run starts.
-import { and, eq, inArray, like } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
+import { and, eq, like } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { CommandContext } from "../../company/command";
 import type { Actor } from "../../http/actor-types";
@@ -89,14 +90,14 @@ export async function normalizeEnvBindings(
   const refIds = [...new Set([...pending.values()].flatMap((p) => (p.kind === "ref" ? [p.secretId] : [])))];
   const secrets = refIds.length
     ? await ctx.db.query.companySecrets.findMany({
-        where: and(eq(schema.companySecrets.companyId, ctx.companyId), inArray(schema.companySecrets.id, refIds)),
+        where: and(eq(schema.companySecrets.companyId, ctx.companyId), inIds(schema.companySecrets.id, refIds)),
       })
     : [];
   const versionRows = refIds.length
     ? await ctx.db
         .select({ secretId: schema.companySecretVersions.secretId, version: schema.companySecretVersions.version })
         .from(schema.companySecretVersions)
-        .where(inArray(schema.companySecretVersions.secretId, refIds))
+        .where(inIds(schema.companySecretVersions.secretId, refIds))
     : [];
   const byId = new Map(secrets.map((s) => [s.id, s]));
   const usedNames = new Set<string>();
@@ -182,7 +183,7 @@ export async function resolveEnvBindings(
   if (!refs.length) return result;
 
   const ids = [...new Set(refs.map(([, r]) => r.secretId))];
-  const secrets = await db.query.companySecrets.findMany({ where: inArray(schema.companySecrets.id, ids) });
+  const secrets = await db.query.companySecrets.findMany({ where: inIds(schema.companySecrets.id, ids) });
   const byId = new Map<string, SecretRow>(secrets.map((s) => [s.id, s]));
   for (const [key, ref] of refs) {
     const secret = byId.get(ref.secretId);

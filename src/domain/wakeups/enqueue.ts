@@ -4,6 +4,7 @@
 // live run holds is not queued either: it is `coalesced` into that run when the run is the woken
 // agent's own (the running agent sees the new comment), else `deferred_issue_execution` until the
 // holder lets go.
+import { inIds } from "../../db/id-list";
 import { and, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
@@ -40,7 +41,7 @@ export async function wakeupStatements(
     .where(
       and(
         eq(schema.agents.companyId, ctx.companyId),
-        inArray(schema.agents.id, agentIds),
+        inIds(schema.agents.id, agentIds),
         inArray(schema.agents.status, [...WAKEABLE_AGENT_STATUSES]),
       ),
     );
@@ -87,7 +88,7 @@ async function issueHolders(ctx: CommandContext, issueIds: string[]) {
     .select({ issueId: schema.issues.id, run: schema.heartbeatRuns })
     .from(schema.issues)
     .innerJoin(schema.heartbeatRuns, eq(schema.heartbeatRuns.id, schema.issues.checkoutRunId))
-    .where(and(eq(schema.issues.companyId, ctx.companyId), inArray(schema.issues.id, issueIds.slice(0, 90))));
+    .where(and(eq(schema.issues.companyId, ctx.companyId), inIds(schema.issues.id, issueIds)));
   const lease = runLeaseMs(ctx.env);
   for (const row of rows) {
     if (!runIsStale(row.run, ctx.now, lease)) holders.set(row.issueId, { runId: row.run.id, agentId: row.run.agentId });

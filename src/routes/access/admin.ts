@@ -1,7 +1,8 @@
 // Instance admin: users, instance-admin promotion/demotion, a user's company access.
 // Only instance admins (or the implicit local board) reach these routes.
+import { inIds } from "../../db/id-list";
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import { createRouter } from "../../http/router";
 import { createDb, schema, type Db } from "../../db/client";
 import { requireInstanceAdmin } from "../../http/access";
@@ -184,7 +185,7 @@ adminRouter.openapi(
     const wanted = new Map(memberships.map((m) => [m.companyId, m.membershipRole]));
     if (wanted.size !== memberships.length) throw badRequest("Each companyId may appear only once");
     if (wanted.size) {
-      const found = await db.select({ id: schema.companies.id }).from(schema.companies).where(inArray(schema.companies.id, [...wanted.keys()]));
+      const found = await db.select({ id: schema.companies.id }).from(schema.companies).where(inIds(schema.companies.id, [...wanted.keys()]));
       const missing = [...wanted.keys()].filter((id) => !found.some((f) => f.id === id));
       if (missing.length) throw unprocessable("Unknown company ids", { companyIds: missing });
     }

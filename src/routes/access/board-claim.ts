@@ -1,8 +1,8 @@
 // Board claim: a signed-in user takes ownership of the companies owned by the implicit local board.
 // Tokens are minted by the per-minute cron in authenticated mode and printed to the Worker log
 // (see src/domain/access/board-claim.ts).
+import { inIds } from "../../db/id-list";
 import { createRoute } from "@hono/zod-openapi";
-import { inArray } from "drizzle-orm";
 import { createRouter } from "../../http/router";
 import { createDb, schema } from "../../db/client";
 import { requireBoard } from "../../http/access";
@@ -25,7 +25,7 @@ async function companiesOf(env: Env, row: BoardClaimRow) {
   return createDb(env.DB)
     .select({ id: schema.companies.id, name: schema.companies.name })
     .from(schema.companies)
-    .where(inArray(schema.companies.id, row.companyIds));
+    .where(inIds(schema.companies.id, row.companyIds));
 }
 
 boardClaimRouter.openapi(
