@@ -1,6 +1,6 @@
 // Budget policy, incident and overview schemas.
 import { z } from "@hono/zod-openapi";
-import { budgetIncidentKinds, budgetIncidentResolutions, budgetIncidentStatuses } from "../db/schema/costs";
+import { budgetIncidentKinds, budgetIncidentResolutions, budgetIncidentStatuses } from "../db/schema/budgets";
 import { Timestamp } from "./common";
 
 const Cents = z.number().int().min(0).max(1_000_000_000_00);

@@ -1,4 +1,5 @@
-// Access: company invites, join requests, board-claim tokens, sidebar preferences, inbox dismissals.
+// Access: company memberships and permission grants, invites, join requests, board-claim tokens,
+// sidebar preferences, inbox dismissals.
 import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
@@ -101,4 +102,37 @@ export const inboxDismissals = sqliteTable(
     dismissedAt: text("dismissed_at").notNull(),
   },
   (t) => [uniqueIndex("inbox_dismissals_uq").on(t.companyId, t.userId, t.itemKey)],
+);
+
+export const companyMemberships = sqliteTable(
+  "company_memberships",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    principalType: text("principal_type", { enum: ["user", "agent"] }).notNull(),
+    principalId: text("principal_id").notNull(),
+    membershipRole: text("membership_role", { enum: ["owner", "admin", "member", "viewer"] }).notNull(),
+    status: text("status", { enum: ["active", "inactive"] }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("company_memberships_principal_uq").on(t.companyId, t.principalType, t.principalId),
+    index("company_memberships_principal_idx").on(t.principalType, t.principalId),
+  ],
+);
+
+export const principalPermissionGrants = sqliteTable(
+  "principal_permission_grants",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    principalType: text("principal_type", { enum: ["user", "agent"] }).notNull(),
+    principalId: text("principal_id").notNull(),
+    permissionKey: text("permission_key").notNull(),
+    scope: text("scope", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    grantedByUserId: text("granted_by_user_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("principal_permission_grants_principal_idx").on(t.companyId, t.principalType, t.principalId)],
 );

@@ -1,7 +1,5 @@
-// Board users and their credentials: better-auth's tables (users, sessions,
-// accounts, verifications), instance admins, board API keys, CLI challenges.
-import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt } from "./columns";
+// Board users' web sessions: better-auth's tables (users, sessions, accounts, verifications).
+import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
 
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
@@ -47,39 +45,4 @@ export const verifications = sqliteTable("verifications", {
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
-});
-
-export const instanceAdmins = sqliteTable("instance_admins", {
-  userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
-  grantedByUserId: text("granted_by_user_id"),
-  viaBootstrap: integer("via_bootstrap", { mode: "boolean" }).notNull().default(false),
-  createdAt: createdAt(),
-});
-
-export const boardApiKeys = sqliteTable(
-  "board_api_keys",
-  {
-    id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    keyHash: text("key_hash").notNull().unique(),
-    lastUsedAt: text("last_used_at"),
-    expiresAt: text("expires_at").notNull(),
-    revokedAt: text("revoked_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [index("board_api_keys_user_idx").on(t.userId)],
-);
-
-export const cliAuthChallenges = sqliteTable("cli_auth_challenges", {
-  id: text("id").primaryKey(),
-  pollSecretHash: text("poll_secret_hash").notNull(),
-  userCode: text("user_code").notNull(),
-  clientName: text("client_name").notNull(),
-  status: text("status", { enum: ["pending", "approved", "consumed", "cancelled"] }).notNull(),
-  approvedByUserId: text("approved_by_user_id"),
-  boardApiKeyId: text("board_api_key_id"),
-  expiresAt: text("expires_at").notNull(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
 });

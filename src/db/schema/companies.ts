@@ -1,5 +1,5 @@
-// Companies (the tenant), their memberships and principal permission grants.
-import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+// Companies: the tenant.
+import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 
 export const companies = sqliteTable("companies", {
@@ -23,36 +23,3 @@ export const companies = sqliteTable("companies", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
-
-export const companyMemberships = sqliteTable(
-  "company_memberships",
-  {
-    id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    principalType: text("principal_type", { enum: ["user", "agent"] }).notNull(),
-    principalId: text("principal_id").notNull(),
-    membershipRole: text("membership_role", { enum: ["owner", "admin", "member", "viewer"] }).notNull(),
-    status: text("status", { enum: ["active", "inactive"] }).notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    uniqueIndex("company_memberships_principal_uq").on(t.companyId, t.principalType, t.principalId),
-    index("company_memberships_principal_idx").on(t.principalType, t.principalId),
-  ],
-);
-
-export const principalPermissionGrants = sqliteTable(
-  "principal_permission_grants",
-  {
-    id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    principalType: text("principal_type", { enum: ["user", "agent"] }).notNull(),
-    principalId: text("principal_id").notNull(),
-    permissionKey: text("permission_key").notNull(),
-    scope: text("scope", { mode: "json" }).$type<Record<string, unknown> | null>(),
-    grantedByUserId: text("granted_by_user_id"),
-    createdAt: createdAt(),
-  },
-  (t) => [index("principal_permission_grants_principal_idx").on(t.companyId, t.principalType, t.principalId)],
-);

@@ -1,5 +1,4 @@
-// Issue documents and their immutable revisions, annotation threads, issue attachments
-// (bytes in R2) and work products. Kept in step with migrations/0008_documents_attachments.sql.
+// Issue documents and their immutable revisions, and annotation threads.
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
@@ -96,46 +95,4 @@ export const documentAnnotationComments = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("document_annotation_comments_thread_idx").on(t.threadId, t.createdAt)],
-);
-
-export const issueAttachments = sqliteTable(
-  "issue_attachments",
-  {
-    id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    issueId: text("issue_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
-    contentType: text("content_type").notNull(),
-    byteSize: integer("byte_size").notNull(),
-    sha256: text("sha256").notNull(),
-    objectKey: text("object_key").notNull(),
-    originalFilename: text("original_filename"),
-    createdByAgentId: text("created_by_agent_id"),
-    createdByUserId: text("created_by_user_id"),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index("issue_attachments_issue_idx").on(t.issueId, t.createdAt),
-    index("issue_attachments_company_created_idx").on(t.companyId, t.createdAt),
-  ],
-);
-
-export const workProducts = sqliteTable(
-  "work_products",
-  {
-    id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    issueId: text("issue_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
-    kind: text("kind").notNull(),
-    title: text("title").notNull(),
-    url: text("url"),
-    contentType: text("content_type"),
-    previewText: text("preview_text"),
-    createdByAgentId: text("created_by_agent_id"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    index("work_products_issue_idx").on(t.issueId, t.createdAt),
-    index("work_products_company_updated_idx").on(t.companyId, t.updatedAt),
-  ],
 );

@@ -1,5 +1,7 @@
-// Instance-wide state: settings and scheduler heartbeats.
+// Instance-wide state: settings, scheduler heartbeats and instance admins.
 import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./columns";
+import { users } from "./auth";
 
 export const instanceSettings = sqliteTable("instance_settings", {
   key: text("key").primaryKey(),
@@ -11,4 +13,11 @@ export const schedulerHeartbeats = sqliteTable("scheduler_heartbeats", {
   name: text("name").primaryKey(),
   lastTickAt: text("last_tick_at").notNull(),
   tickCount: integer("tick_count").notNull().default(0),
+});
+
+export const instanceAdmins = sqliteTable("instance_admins", {
+  userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  grantedByUserId: text("granted_by_user_id"),
+  viaBootstrap: integer("via_bootstrap", { mode: "boolean" }).notNull().default(false),
+  createdAt: createdAt(),
 });

@@ -8,7 +8,7 @@ import { defineCommand, type CommandContext } from "../../company/command";
 import { conflict, notFound, unprocessable } from "../../http/errors";
 import type { Actor } from "../../http/actor-types";
 import { newId } from "../../crypto/random";
-import type { RuntimeServiceState } from "../../db/schema/projects-extra";
+import type { RuntimeServiceState } from "../../db/schema/execution-workspaces";
 import { activityInsert } from "../activity/record";
 import { releaseLeasesStatement } from "../environments/commands";
 import { leaseView } from "../environments/view";

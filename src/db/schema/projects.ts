@@ -1,26 +1,8 @@
-// Goals (the intent tree) and projects (deliverables), with the project↔goal links.
+// Projects (deliverables), their goal links and their workspaces.
 import { sqliteTable, text, index, primaryKey, integer } from "drizzle-orm/sqlite-core";
-import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
-
-export const goals = sqliteTable(
-  "goals",
-  {
-    id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    title: text("title").notNull(),
-    description: text("description"),
-    level: text("level", { enum: ["company", "team", "agent", "task"] }).notNull(),
-    status: text("status", { enum: ["planned", "active", "achieved", "cancelled"] }).notNull(),
-    parentId: text("parent_id").references((): AnySQLiteColumn => goals.id, { onDelete: "set null" }),
-    ownerAgentId: text("owner_agent_id"),
-    isCompanyDefault: integer("is_company_default", { mode: "boolean" }).notNull().default(false),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [index("goals_company_idx").on(t.companyId), index("goals_parent_idx").on(t.parentId)],
-);
+import { goals } from "./goals";
 
 export const projects = sqliteTable(
   "projects",
@@ -58,3 +40,33 @@ export const projectGoals = sqliteTable(
   (t) => [primaryKey({ columns: [t.projectId, t.goalId] }), index("project_goals_goal_idx").on(t.goalId)],
 );
 
+export const workspaceSourceTypes = ["local_path", "git_repo", "remote_managed", "non_git_path"] as const;
+export const desiredStates = ["running", "stopped"] as const;
+
+export const projectWorkspaces = sqliteTable(
+  "project_workspaces",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    sourceType: text("source_type", { enum: workspaceSourceTypes }).notNull(),
+    cwd: text("cwd"),
+    repoUrl: text("repo_url"),
+    repoRef: text("repo_ref"),
+    defaultRef: text("default_ref"),
+    visibility: text("visibility").notNull(),
+    setupCommand: text("setup_command"),
+    cleanupCommand: text("cleanup_command"),
+    remoteProvider: text("remote_provider"),
+    remoteWorkspaceRef: text("remote_workspace_ref"),
+    sharedWorkspaceKey: text("shared_workspace_key"),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    runtimeConfig: text("runtime_config", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    isPrimary: integer("is_primary", { mode: "boolean" }).notNull().default(false),
+    desiredState: text("desired_state", { enum: desiredStates }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("project_workspaces_project_idx").on(t.projectId, t.createdAt), index("project_workspaces_company_idx").on(t.companyId)],
+);

@@ -1,0 +1,78 @@
+// Execution workspaces and the operation records of their runtime services/commands.
+import { sqliteTable, text,  index } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./columns";
+import { companies } from "./companies";
+import { projects, projectWorkspaces, desiredStates } from "./projects";
+import { environments } from "./environments";
+
+export const executionWorkspaceModes = ["shared", "isolated"] as const;
+export const executionWorkspaceStatuses = ["open", "closing", "closed"] as const;
+
+export interface RuntimeServiceState {
+  name: string;
+  command: string | null;
+  port: number | null;
+  status: "running" | "stopped";
+  updatedAt: string;
+}
+
+export const executionWorkspaces = sqliteTable(
+  "execution_workspaces",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    projectId: text("project_id").references(() => projects.id, { onDelete: "set null" }),
+    projectWorkspaceId: text("project_workspace_id").references(() => projectWorkspaces.id, { onDelete: "set null" }),
+    issueId: text("issue_id"),
+    environmentId: text("environment_id").references(() => environments.id, { onDelete: "set null" }),
+    mode: text("mode", { enum: executionWorkspaceModes }).notNull(),
+    status: text("status", { enum: executionWorkspaceStatuses }).notNull(),
+    cwd: text("cwd"),
+    branch: text("branch"),
+    baseRef: text("base_ref"),
+    desiredState: text("desired_state", { enum: desiredStates }).notNull(),
+    runtimeServices: text("runtime_services", { mode: "json" }).$type<RuntimeServiceState[]>().notNull(),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    openedByAgentId: text("opened_by_agent_id"),
+    openedByUserId: text("opened_by_user_id"),
+    openedAt: text("opened_at").notNull(),
+    closedAt: text("closed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("execution_workspaces_company_status_idx").on(t.companyId, t.status),
+    index("execution_workspaces_issue_idx").on(t.issueId),
+    index("execution_workspaces_project_idx").on(t.projectId),
+  ],
+);
+
+export const workspaceOperations = sqliteTable(
+  "workspace_operations",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    projectWorkspaceId: text("project_workspace_id").references(() => projectWorkspaces.id, { onDelete: "cascade" }),
+    executionWorkspaceId: text("execution_workspace_id").references(() => executionWorkspaces.id, { onDelete: "cascade" }),
+    /** `runtime_service` (start/stop/restart) or `runtime_command` (run/cancel). */
+    kind: text("kind", { enum: ["runtime_service", "runtime_command"] }).notNull(),
+    action: text("action").notNull(),
+    /** Service name or command line the operation is about (null = every configured service). */
+    target: text("target"),
+    args: text("args", { mode: "json" }).$type<string[] | null>(),
+    /** Environment overrides, stored redacted. */
+    env: text("env", { mode: "json" }).$type<Record<string, string> | null>(),
+    /** `applied` (desired state recorded), `queued` (command waiting for the runtime), `cancelled`. */
+    status: text("status", { enum: ["applied", "queued", "cancelled"] }).notNull(),
+    result: text("result", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    requestedByActorType: text("requested_by_actor_type").notNull(),
+    requestedByActorId: text("requested_by_actor_id").notNull(),
+    runId: text("run_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("workspace_operations_execution_idx").on(t.executionWorkspaceId, t.createdAt),
+    index("workspace_operations_project_ws_idx").on(t.projectWorkspaceId, t.createdAt),
+  ],
+);
