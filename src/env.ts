@@ -1,5 +1,5 @@
 // Hono environment of the Worker: bindings plus what middleware attaches.
-import type { Actor } from "./http/actor-types";
+import type { Actor } from "./domain/actor";
 import type { DeploymentConfig } from "./config";
 
 export type AppEnv = {

@@ -1,7 +1,7 @@
 // Worker-side entry to a company's Durable Object: typed command calls.
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { HttpError } from "../http/errors";
-import type { Actor } from "../http/actor-types";
+import { HttpError } from "../domain/errors";
+import type { Actor } from "../domain/actor";
 import type { CommandResult } from "./command";
 import type { CompanyCommandName, CompanyCommands } from "./commands";
 

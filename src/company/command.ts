@@ -1,7 +1,7 @@
 // What a company command is: a short critical section run inside the company's
 // Durable Object, one at a time per company.
 import type { Db } from "../db/client";
-import type { Actor } from "../http/actor-types";
+import type { Actor } from "../domain/actor";
 
 export interface CommandContext {
   env: Env;

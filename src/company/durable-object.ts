@@ -2,8 +2,8 @@
 // mutation runs here, one at a time (see ARCHITECTURE.md).
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
-import { HttpError } from "../http/errors";
-import type { Actor } from "../http/actor-types";
+import { HttpError } from "../domain/errors";
+import type { Actor } from "../domain/actor";
 import type { CommandResult } from "./command";
 import { companyCommands, type CompanyCommandName } from "./commands";
 

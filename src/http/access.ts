@@ -3,8 +3,8 @@ import type { Context } from "hono";
 import { and, eq } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { createDb, schema } from "../db/client";
-import { forbidden, notFound, unauthorized } from "./errors";
-import { hasInstanceWideAccess, type Actor, type AgentActor, type BoardActor } from "./actor-types";
+import { forbidden, notFound, unauthorized } from "../domain/errors";
+import { hasInstanceWideAccess, type Actor, type AgentActor, type BoardActor } from "../domain/actor";
 
 export type MembershipRole = "owner" | "admin" | "member" | "viewer";
 export type AuthedActor = BoardActor | AgentActor;

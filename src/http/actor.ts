@@ -7,8 +7,8 @@ import { createDb, schema } from "../db/client";
 import { AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashApiKey } from "../crypto/api-keys";
 import { verifyAgentJwt } from "../crypto/agent-jwt";
 import { loadSessionAuth } from "../auth/session";
-import { forbidden } from "./errors";
-import { LOCAL_BOARD_USER_ID, type Actor, type BoardActor } from "./actor-types";
+import { forbidden } from "../domain/errors";
+import { LOCAL_BOARD_USER_ID, type Actor, type BoardActor } from "../domain/actor";
 
 const RUN_ID_HEADER = "x-service-run-id";
 const INACTIVE_AGENT_STATUSES = new Set(["terminated", "pending_approval"]);

@@ -1,25 +1,9 @@
-// One error type raised anywhere, rendered once as { error, details? }.
+// Renders every failure once, as { error, details? }: HttpError, zod validation, hono's own exceptions.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ZodError } from "zod";
-
-export class HttpError extends Error {
-  constructor(
-    readonly status: ContentfulStatusCode,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-export const badRequest = (message: string, details?: unknown) => new HttpError(400, message, details);
-export const unauthorized = (message = "Authentication required") => new HttpError(401, message);
-export const forbidden = (message = "Forbidden", details?: unknown) => new HttpError(403, message, details);
-export const notFound = (message = "Not found") => new HttpError(404, message);
-export const conflict = (message: string, details?: unknown) => new HttpError(409, message, details);
-export const unprocessable = (message: string, details?: unknown) => new HttpError(422, message, details);
+import { HttpError } from "../domain/errors";
 
 export function errorBody(message: string, details?: unknown) {
   return details === undefined ? { error: message } : { error: message, details };

@@ -7,7 +7,7 @@ import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";
 import { requireActor, requireAgent, requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { badRequest, forbidden, notFound } from "../http/errors";
+import { badRequest, forbidden, notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { canManageAgents, canReadAgentConfig } from "../domain/authorization/agent-management";
 import { UUID_PATTERN } from "../domain/agents/naming";

@@ -3,7 +3,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 import { createDb } from "../db/client";
-import { notFound } from "../http/errors";
+import { notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { requireIssue } from "../domain/documents/issue-lookup";
 import { findDocumentRow, listAnnotationThreads } from "../domain/documents/queries";

@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";
 import { requireBoard, requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { notFound } from "../http/errors";
+import { notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { approvalCommentView, approvalView } from "../domain/approvals/view";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";

@@ -5,7 +5,7 @@ import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";
 import { allowLargerBodies } from "../http/body-limit";
 import { requireActor, requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { badRequest, notFound } from "../http/errors";
+import { badRequest, notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { digestSha256Hex, readUpload, UPLOAD_BODY_LIMIT_BYTES } from "../domain/attachments/upload";
 import { hasImageSignature, logoContentType, LOGO_CONTENT_TYPES } from "../domain/attachments/image-types";

@@ -6,7 +6,7 @@ import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";
 import { allowLargerBodies } from "../http/body-limit";
 import { requireActor, requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { notFound } from "../http/errors";
+import { notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { findIssue, requireIssue } from "../domain/documents/issue-lookup";
 import { readUpload, UPLOAD_BODY_LIMIT_BYTES } from "../domain/attachments/upload";

@@ -4,7 +4,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";
 import { requireBoard } from "../http/access";
-import { badRequest, conflict, forbidden, notFound } from "../http/errors";
+import { badRequest, conflict, forbidden, notFound } from "../domain/errors";
 import {
   challengeStatus,
   challengeView,

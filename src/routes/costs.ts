@@ -4,7 +4,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 import { createDb } from "../db/client";
 import { requireCompanyAccess } from "../http/access";
-import { forbidden } from "../http/errors";
+import { forbidden } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { resolveCostEventRefs } from "../domain/costs/refs";
 import { utcMonthBounds, utilizationPercent } from "../domain/budgets/windows";

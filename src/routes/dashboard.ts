@@ -3,7 +3,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 import { createDb } from "../db/client";
 import { requireCompanyAccess } from "../http/access";
-import { notFound } from "../http/errors";
+import { notFound } from "../domain/errors";
 import { dashboardSnapshot } from "../domain/dashboard/snapshot";
 import { CompanyIdParam, errors, jsonContent } from "../schemas/common";
 import { DashboardSchema } from "../schemas/dashboard";

@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { createDb } from "../db/client";
 import { requireBoard } from "../http/access";
-import { HttpError, notFound } from "../http/errors";
+import { HttpError, notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { requireIssue } from "../domain/documents/issue-lookup";
 import { DOCUMENT_BODY_MAX_BYTES, utf8Length } from "../domain/documents/keys";

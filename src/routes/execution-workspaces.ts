@@ -7,7 +7,7 @@ import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";
 import { requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { notFound } from "../http/errors";
+import { notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { closeBlockers } from "../domain/execution-workspaces/lifecycle";
 import { executionWorkspaceView } from "../domain/execution-workspaces/view";

@@ -4,7 +4,7 @@ import { asc, eq } from "drizzle-orm";
 import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";
 import { requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { notFound } from "../http/errors";
+import { notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { goalView } from "../domain/goals/view";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";

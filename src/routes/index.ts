@@ -18,7 +18,7 @@ import { gatewayInviteRouter } from "./access/gateway-invite";
 import { joinRequestsRouter } from "./access/join-requests";
 import { membersRouter } from "./access/members";
 import { adminRouter } from "./access/admin";
-import { instanceRouter } from "./access/instance";
+import { instanceRouter } from "./instance";
 import { sidebarRouter } from "./access/sidebar";
 import { boardClaimRouter } from "./access/board-claim";
 import { dashboardRouter } from "./dashboard";

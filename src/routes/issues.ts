@@ -7,7 +7,7 @@ import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";
 import { requireActor, requireBoard, requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { badRequest, notFound } from "../http/errors";
+import { badRequest, notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { attachmentSummariesForIssue } from "../domain/attachments/summaries";
 import { planReviewContextForIssue } from "../domain/documents/summaries";

@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { createDb } from "../db/client";
 import { requireActor } from "../http/access";
-import { forbidden, notFound } from "../http/errors";
+import { forbidden, notFound } from "../domain/errors";
 import { canManageAgents } from "../domain/authorization/agent-management";
 import { findAdapter } from "../domain/adapters";
 import { adapterGuide, agentConfigurationGuide, agentIconsGuide } from "../domain/adapters/guides";

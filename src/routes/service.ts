@@ -3,7 +3,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { createRouter } from "../http/router";
 import { createDb, schema } from "../db/client";
-import { conflict, notFound, unauthorized } from "../http/errors";
+import { conflict, notFound, unauthorized } from "../domain/errors";
 import { sessionAuthReady } from "../auth/session";
 import { errors, jsonContent } from "../schemas/common";
 import { BootstrapClaimSchema, HealthSchema } from "../schemas/service";

@@ -1,6 +1,6 @@
 // Cron tick (every minute): records the scheduler heartbeat; due routine triggers
 // are fired from here once routines exist.
-import { runAccessMaintenance } from "../domain/access/maintenance";
+import { runAccessMaintenance } from "../domain/instance/maintenance";
 
 export async function runScheduledTick(env: Env, at: Date): Promise<void> {
   await env.DB.prepare(

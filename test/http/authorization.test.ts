@@ -13,7 +13,7 @@ import {
 import { evaluatePolicyContainer } from "../../src/domain/authorization/policy";
 import { scopeCovers } from "../../src/domain/authorization/scope";
 import { createDb } from "../../src/db/client";
-import type { Actor } from "../../src/http/actor-types";
+import type { Actor } from "../../src/domain/actor";
 import { createCompany, insertAgent, insertUser, addMembership } from "../helpers/fixtures";
 
 const C = "company-1";

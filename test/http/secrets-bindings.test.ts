@@ -6,8 +6,8 @@ import { del, get, post } from "../helpers/api";
 import { createCompany } from "../helpers/fixtures";
 import { createDb, type Db } from "../../src/db/client";
 import type { CommandContext } from "../../src/company/command";
-import type { Actor } from "../../src/http/actor-types";
-import { HttpError } from "../../src/http/errors";
+import type { Actor } from "../../src/domain/actor";
+import { HttpError } from "../../src/domain/errors";
 import { normalizeEnvBindings, resolveEnvBindings } from "../../src/domain/secrets/bindings";
 
 const actor: Actor = { type: "board", source: "local_implicit", userId: "local-board", isInstanceAdmin: true, companyIds: [], keyId: null, runId: null };

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AUTHENTICATED, get, post, put, unique } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey, insertUser, signUp } from "../helpers/fixtures";
 import { mintBoardClaimTokenIfNeeded } from "../../src/domain/access/board-claim";
-import { runAccessMaintenance } from "../../src/domain/access/maintenance";
+import { runAccessMaintenance } from "../../src/domain/instance/maintenance";
 import { createDb } from "../../src/db/client";
 
 const BOGUS = { token: "svc_agent_bogus" };

@@ -7,7 +7,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { newId } from "../../crypto/random";
-import { LOCAL_BOARD_USER_ID } from "../../http/actor-types";
+import { LOCAL_BOARD_USER_ID } from "../actor";
 import { BOARD_CLAIM_TOKEN_PREFIX, hashSecret, mintSecret } from "./tokens";
 
 export const BOARD_CLAIM_LIFETIME_MS = 60 * 60 * 1000;

@@ -2,7 +2,7 @@
 import { inviteCommands } from "./invites";
 import { joinRequestCommands } from "./join-requests";
 import { memberCommands } from "./members";
-import { livenessCommands } from "./liveness";
+import { livenessCommands } from "../instance/liveness";
 import { inboxCommands } from "./inbox";
 
 export const accessCommands = {

@@ -6,8 +6,8 @@ import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import { constantTimeEqual } from "../../crypto/hash";
-import { actorRef } from "../../http/actor-types";
-import { conflict, forbidden, notFound } from "../../http/errors";
+import { actorRef } from "../actor";
+import { conflict, forbidden, notFound } from "../errors";
 import { activityInsert } from "../activity/record";
 import { slugify } from "../users/slug";
 

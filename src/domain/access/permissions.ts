@@ -2,8 +2,8 @@
 // company-wide grant rows; the local board and instance admins hold every key.
 import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
-import { hasInstanceWideAccess, type Actor } from "../../http/actor-types";
-import { forbidden } from "../../http/errors";
+import { hasInstanceWideAccess, type Actor } from "../actor";
+import { forbidden } from "../errors";
 import { defaultGrantsForRole, type MembershipRoleName, type PermissionKey } from "../authorization/permission-keys";
 
 const isCompanyWide = (scope: Record<string, unknown> | null) => !scope || Object.keys(scope).length === 0;

@@ -1,7 +1,7 @@
 // Builds the activity-log insert that goes into the same D1 batch as the mutation it records.
 import type { Db } from "../../db/client";
 import { schema } from "../../db/client";
-import { actorRef, type Actor } from "../../http/actor-types";
+import { actorRef, type Actor } from "../actor";
 import { newId } from "../../crypto/random";
 import { redactSecrets } from "../redaction";
 

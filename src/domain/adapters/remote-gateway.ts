@@ -1,7 +1,7 @@
 // `remote_gateway`: runs the agent on a remote API server through its run protocol
 // (POST /v1/runs with Idempotency-Key = run id, SSE events, polling fallback, stop on timeout).
 import { z } from "zod";
-import { unprocessable } from "../../http/errors";
+import { unprocessable } from "../errors";
 import type { AdapterDefinition } from "./types";
 
 /** Headers the adapter sets itself; configured headers may not override them. */

@@ -1,6 +1,6 @@
 // The agent state machine as one table: which lifecycle action may leave which status, and where to.
 import type { AgentStatus } from "../../db/schema/agents";
-import { conflict } from "../../http/errors";
+import { conflict } from "../errors";
 
 export type LifecycleAction = "pause" | "resume" | "terminate";
 

@@ -1,5 +1,5 @@
 // Agent skills: resolving desiredSkills references to canonical keys, and the AgentSkillSnapshot.
-import { unprocessable } from "../../http/errors";
+import { unprocessable } from "../errors";
 import { findAdapter } from "../adapters";
 import { bundledSkills, type BundledSkill } from "./bundled-skills";
 

@@ -7,7 +7,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
-import type { Actor } from "../../http/actor-types";
+import type { Actor } from "../actor";
 import { newId } from "../../crypto/random";
 import { activityInsert } from "../activity/record";
 import type { GoalRow } from "../goals/view";

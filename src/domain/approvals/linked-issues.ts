@@ -4,7 +4,7 @@ import { inIds } from "../../db/id-list";
 
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
-import { notFound, unprocessable } from "../../http/errors";
+import { notFound, unprocessable } from "../errors";
 
 export async function checkLinkedIssues(ctx: CommandContext, issueIds: string[]) {
   if (!issueIds.length) return;

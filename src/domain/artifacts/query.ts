@@ -2,7 +2,7 @@
 // UNION ALL query, filtered, ordered by (updatedAt, id) descending and paged by keyset,
 // so a cursor stays valid while new artifacts arrive. Grouping by task or parent task
 // pages over groups the same way.
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../errors";
 import { base64url } from "../../crypto/random";
 
 export type ArtifactKind = "image" | "video" | "text" | "document" | "file" | "all";

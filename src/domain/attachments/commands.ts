@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
-import { forbidden, notFound } from "../../http/errors";
+import { forbidden, notFound } from "../errors";
 import { newId } from "../../crypto/random";
 import { activityInsert } from "../activity/record";
 import { actorColumns, loadIssueInCompany } from "../documents/commands";

@@ -1,7 +1,7 @@
 // Multipart uploads (`file` part): size limit, content type, SHA-256, safe filenames, R2 keys.
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
-import { badRequest, HttpError } from "../../http/errors";
+import { badRequest, HttpError } from "../errors";
 
 /** Largest attachment or logo upload (the file itself). */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;

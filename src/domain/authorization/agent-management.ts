@@ -2,7 +2,7 @@
 // explicit company-wide grant) or, for agent callers, legacy `permissions.canCreateAgents` / the CEO role.
 import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
-import { hasInstanceWideAccess, type Actor } from "../../http/actor-types";
+import { hasInstanceWideAccess, type Actor } from "../actor";
 import { defaultGrantsForRole } from "./permission-keys";
 import { isLegacyAgentCreator } from "./assignment";
 

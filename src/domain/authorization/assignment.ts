@@ -18,8 +18,8 @@
 //     target in its reporting subtree → allow_manager_chain; then see `companyAgentMayAssign`.
 import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
-import { forbidden, HttpError } from "../../http/errors";
-import { LOCAL_BOARD_USER_ID, type Actor } from "../../http/actor-types";
+import { forbidden, HttpError } from "../errors";
+import { LOCAL_BOARD_USER_ID, type Actor } from "../actor";
 import { defaultGrantsForRole, membershipRoles, type MembershipRoleName } from "./permission-keys";
 import { combineEffects, evaluatePolicyContainer, type PolicyEffect } from "./policy";
 import { scopeCovers, type RequestedScope } from "./scope";

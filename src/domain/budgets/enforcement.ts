@@ -5,7 +5,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { pendingWakeupStatuses } from "../../db/schema/runs";
 import type { CommandContext } from "../../company/command";
-import type { Actor } from "../../http/actor-types";
+import type { Actor } from "../actor";
 import { newId } from "../../crypto/random";
 import { activityInsert } from "../activity/record";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";

@@ -3,7 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
-import { notFound, unprocessable } from "../../http/errors";
+import { notFound, unprocessable } from "../errors";
 import { activityInsert } from "../activity/record";
 import { setCompanyBudget } from "../budgets/commands";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";

@@ -4,7 +4,7 @@ import { like } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema, type Db } from "../../db/client";
 import { newId } from "../../crypto/random";
-import type { BoardActor } from "../../http/actor-types";
+import type { BoardActor } from "../actor";
 import { activityInsert } from "../activity/record";
 import { budgetPolicySyncStatement } from "../budgets/policy-sync";
 import { baseIssuePrefix, firstFreePrefix } from "./issue-prefix";

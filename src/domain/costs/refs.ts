@@ -1,7 +1,7 @@
 // Reference checks for a cost event, done before the company's serialised section.
 import { and, eq, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
-import { unprocessable } from "../../http/errors";
+import { unprocessable } from "../errors";
 import type { CostEventInput } from "./commands";
 
 /**

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import type { AppEnv } from "../../env";
 import { createDb, schema, type Db } from "../../db/client";
 import { requireActor, requireEntityAccess } from "../../http/access";
-import { notFound } from "../../http/errors";
+import { notFound } from "../errors";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IDENTIFIER = /^[A-Za-z]+-\d+$/;

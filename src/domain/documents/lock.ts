@@ -1,6 +1,6 @@
 // Issue document lock: the state machine and what a write to a locked document does.
 // A locked document is frozen for everyone (including whoever locked it) until unlocked.
-import type { Actor } from "../../http/actor-types";
+import type { Actor } from "../actor";
 
 export type LockState = "unlocked" | "locked";
 export type LockAction = "lock" | "unlock";

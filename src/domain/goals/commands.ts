@@ -5,7 +5,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
-import { notFound, unprocessable } from "../../http/errors";
+import { notFound, unprocessable } from "../errors";
 import { newId } from "../../crypto/random";
 import { activityInsert } from "../activity/record";
 import { ceoStrategyApprovalStatements } from "../approvals/ceo-strategy";

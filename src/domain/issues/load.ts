@@ -2,7 +2,7 @@
 import { inIds } from "../../db/id-list";
 import { asc, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
-import { notFound } from "../../http/errors";
+import { notFound } from "../errors";
 import { issueView, type IssueRelations, type IssueRow } from "./view";
 
 const IDENTIFIER = /^[A-Za-z]+-\d+$/;

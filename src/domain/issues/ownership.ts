@@ -1,8 +1,8 @@
 // Run ownership of checked-out issues: an agent mutating an `in_progress` issue must say which
 // run it acts in, and only the run holding the checkout may update it (or comment as its assignee).
 import type { CommandContext } from "../../company/command";
-import type { Actor } from "../../http/actor-types";
-import { conflict } from "../../http/errors";
+import type { Actor } from "../actor";
+import { conflict } from "../errors";
 import { requireRunId, resolveActorRun, type ActorRun } from "../runs/actor-run";
 import { isLiveStatus } from "../runs/lease";
 import { schema } from "../../db/client";

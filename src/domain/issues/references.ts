@@ -4,7 +4,7 @@ import { inIds } from "../../db/id-list";
 import { and, eq, sql } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
-import { unprocessable } from "../../http/errors";
+import { unprocessable } from "../errors";
 import { findIssue } from "./load";
 import type { IssueRow } from "./view";
 

@@ -4,7 +4,7 @@ import { eq, and, ne } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
-import type { Actor } from "../../http/actor-types";
+import type { Actor } from "../actor";
 import type { WakeupRequestInput } from "../wakeups/enqueue";
 import { mentionedNames } from "./mentions";
 import { isTerminalStatus, type IssueRow } from "./view";

@@ -1,7 +1,7 @@
 // Workspace operation records (runtime services and commands), shared by project and execution workspaces.
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
-import { actorRef, type Actor } from "../../http/actor-types";
+import { actorRef, type Actor } from "../actor";
 import { newId } from "../../crypto/random";
 import { redactSecrets } from "../redaction";
 import type { OperationRow } from "./view";

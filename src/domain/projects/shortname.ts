@@ -1,7 +1,7 @@
 // Project shortnames (urlKey): the slug of the name, unique per company; lookups by UUID or shortname.
 import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
-import { badRequest, conflict, notFound } from "../../http/errors";
+import { badRequest, conflict, notFound } from "../errors";
 import { slugify } from "../users/slug";
 
 export const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

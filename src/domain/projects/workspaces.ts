@@ -1,6 +1,6 @@
 // Project workspace rules: defaults, validation (422 with the reasons) and row building.
 import type { WorkspaceRow } from "./view";
-import { unprocessable } from "../../http/errors";
+import { unprocessable } from "../errors";
 
 export interface WorkspaceFields {
   name?: string;

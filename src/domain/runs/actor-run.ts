@@ -5,8 +5,8 @@ import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
-import type { Actor } from "../../http/actor-types";
-import { forbidden, unauthorized } from "../../http/errors";
+import type { Actor } from "../actor";
+import { forbidden, unauthorized } from "../errors";
 
 export type RunRow = typeof schema.heartbeatRuns.$inferSelect;
 

@@ -4,7 +4,7 @@ import { and, eq, max } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
-import { conflict, notFound, unprocessable } from "../../http/errors";
+import { conflict, notFound, unprocessable } from "../errors";
 import { activityInsert } from "../activity/record";
 import { defaultProvider, providerDescriptor, requireConfiguredProvider } from "./providers";
 import { checkSecretValue, isUniqueViolation, newSecretStatements, newVersionStatement, secretView } from "./store";

@@ -1,7 +1,7 @@
 // Secret providers: the built-in `local_encrypted` plus descriptors of external
 // stores users expect. External ones are listed but not configured in this
 // deployment, so creating, rotating or resolving through them is refused.
-import { unprocessable } from "../../http/errors";
+import { unprocessable } from "../errors";
 import { isValidMasterKey } from "../../crypto/secret-encryption";
 
 export const SECRET_PROVIDER_IDS = ["local_encrypted", "aws_secrets_manager", "gcp_secret_manager", "vault"] as const;

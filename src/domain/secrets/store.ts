@@ -3,11 +3,11 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
-import type { Actor } from "../../http/actor-types";
+import type { Actor } from "../actor";
 import { newId } from "../../crypto/random";
 import { sha256Hex } from "../../crypto/hash";
 import { decryptSecretValue, encryptSecretValue, importMasterKey, SecretDecryptionError } from "../../crypto/secret-encryption";
-import { badRequest, unprocessable } from "../../http/errors";
+import { badRequest, unprocessable } from "../errors";
 import { activityInsert } from "../activity/record";
 import { requireConfiguredProvider } from "./providers";
 

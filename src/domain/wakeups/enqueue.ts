@@ -9,7 +9,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
-import { actorRef, type Actor } from "../../http/actor-types";
+import { actorRef, type Actor } from "../actor";
 import { newId } from "../../crypto/random";
 import { runIsStale, runLeaseMs } from "../runs/lease";
 

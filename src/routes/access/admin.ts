@@ -6,7 +6,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { createRouter } from "../../http/router";
 import { createDb, schema, type Db } from "../../db/client";
 import { requireInstanceAdmin } from "../../http/access";
-import { conflict, notFound, unprocessable, badRequest } from "../../http/errors";
+import { conflict, notFound, unprocessable, badRequest } from "../../domain/errors";
 import { runCompanyCommand } from "../../company/client";
 import { errors, jsonBody, jsonContent } from "../../schemas/common";
 import {

@@ -4,7 +4,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { createRouter } from "../../http/router";
 import { createDb, schema } from "../../db/client";
 import { requireCompanyAccess } from "../../http/access";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../domain/errors";
 import { runCompanyCommand } from "../../company/client";
 import { AGENT_KEY_PREFIX, mintApiKey } from "../../crypto/api-keys";
 import { newId } from "../../crypto/random";

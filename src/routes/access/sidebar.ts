@@ -4,7 +4,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { createRouter } from "../../http/router";
 import { createDb, schema } from "../../db/client";
 import { requireBoard, requireCompanyAccess } from "../../http/access";
-import type { BoardActor } from "../../http/actor-types";
+import type { BoardActor } from "../../domain/actor";
 import { runCompanyCommand } from "../../company/client";
 import { GLOBAL_SCOPE, readSidebarPreferences, sidebarBadges, upsertSidebarPreferences } from "../../domain/access/inbox";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";

@@ -1,6 +1,6 @@
 // Instance schemas: settings (general, experimental), scheduler heartbeats, liveness recovery, backups.
 import { z } from "@hono/zod-openapi";
-import { Timestamp } from "../common";
+import { Timestamp } from "./common";
 
 export const GeneralSettingsSchema = z
   .object({

@@ -3,16 +3,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { eq } from "drizzle-orm";
-import type { AppEnv } from "../../env";
-import { createRouter } from "../../http/router";
-import { createDb, schema } from "../../db/client";
-import { requireBoard, requireInstanceAdmin } from "../../http/access";
-import { notFound } from "../../http/errors";
-import { patchSettings, readSettings } from "../../domain/access/settings";
-import { findStuckIssues } from "../../domain/access/liveness";
-import { runLivenessRecovery } from "../../domain/access/maintenance";
-import { runDatabaseBackup } from "../../domain/access/backups";
-import { errors, jsonBody, jsonContent } from "../../schemas/common";
+import type { AppEnv } from "../env";
+import { createRouter } from "../http/router";
+import { createDb, schema } from "../db/client";
+import { requireBoard, requireInstanceAdmin } from "../http/access";
+import { notFound } from "../domain/errors";
+import { patchSettings, readSettings } from "../domain/instance/settings";
+import { findStuckIssues } from "../domain/instance/liveness";
+import { runLivenessRecovery } from "../domain/instance/maintenance";
+import { runDatabaseBackup } from "../domain/instance/backups";
+import { errors, jsonBody, jsonContent } from "../schemas/common";
 import {
   DatabaseBackupSchema,
   ExperimentalSettingsSchema,
@@ -22,8 +22,8 @@ import {
   PatchExperimentalSettingsSchema,
   PatchGeneralSettingsSchema,
   SchedulerHeartbeatSchema,
-} from "../../schemas/access/instance";
-import { optionalJsonBody } from "./shared";
+} from "../schemas/instance";
+import { optionalJsonBody } from "./access/shared";
 
 const tags = ["Instance"];
 export const instanceRouter = createRouter();

@@ -3,8 +3,8 @@
 import { createDb } from "../../db/client";
 import { readDeploymentConfig } from "../../config";
 import { runCompanyCommand } from "../../company/client";
-import type { Actor } from "../../http/actor-types";
-import { boardClaimPath, mintBoardClaimTokenIfNeeded } from "./board-claim";
+import type { Actor } from "../actor";
+import { boardClaimPath, mintBoardClaimTokenIfNeeded } from "../access/board-claim";
 import { findStuckIssues } from "./liveness";
 import { readSettings } from "./settings";
 

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { schema, type Db } from "../../db/client";
-import { ExperimentalSettingsSchema, GeneralSettingsSchema } from "../../schemas/access/instance";
+import { ExperimentalSettingsSchema, GeneralSettingsSchema } from "../../schemas/instance";
 
 export const SETTINGS = {
   general: GeneralSettingsSchema,
