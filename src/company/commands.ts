@@ -1,4 +1,5 @@
-// Registry of every command the company Durable Object runs, by area.
+// Registry of every command the company Durable Object runs: one list per area, merged into one
+// map at start-up; a duplicate name refuses to start (test/unit/command-registry.test.ts).
 import { companyCommands as companies } from "../domain/companies/commands";
 import { activityCommands as activity } from "../domain/activity/commands";
 import { issueCommands as issues } from "../domain/issues/commands";
@@ -16,9 +17,9 @@ import { approvalCommands as approvals } from "../domain/approvals/commands";
 import { agentCommands as agents } from "../domain/agents/commands";
 import { environmentCommands as environments } from "../domain/environments/commands";
 import { executionWorkspaceCommands as executionWorkspaces } from "../domain/execution-workspaces/commands";
+import type { AnyCompanyCommand } from "./command";
 
-/** Every area's command map; names are unique across areas (test/command-registry.test.ts). */
-export const commandAreas = {
+export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
   companies,
   activity,
   issues,
@@ -36,12 +37,16 @@ export const commandAreas = {
   agents,
   environments,
   executionWorkspaces,
-};
+];
 
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-type AllCommands = UnionToIntersection<(typeof commandAreas)[keyof typeof commandAreas]>;
+/** One map from name to command; throws on a duplicate name. */
+export function buildCommandRegistry(lists: readonly (readonly AnyCompanyCommand[])[]): ReadonlyMap<string, AnyCompanyCommand> {
+  const registry = new Map<string, AnyCompanyCommand>();
+  for (const command of lists.flat()) {
+    if (registry.has(command.name)) throw new Error(`Duplicate company command name: ${command.name}`);
+    registry.set(command.name, command);
+  }
+  return registry;
+}
 
-export const companyCommands = Object.assign({}, ...Object.values(commandAreas)) as AllCommands;
-
-export type CompanyCommands = typeof companyCommands;
-export type CompanyCommandName = keyof CompanyCommands;
+export const commandRegistry = buildCommandRegistry(commandLists);

@@ -5,7 +5,7 @@ import { createDb } from "../db/client";
 import { HttpError } from "../domain/errors";
 import type { Actor } from "../domain/actor";
 import type { CommandResult } from "./command";
-import { companyCommands, type CompanyCommandName } from "./commands";
+import { commandRegistry } from "./commands";
 
 export class CompanyDurableObject extends DurableObject<Env> {
   private tail: Promise<unknown> = Promise.resolve();
@@ -18,14 +18,14 @@ export class CompanyDurableObject extends DurableObject<Env> {
   }
 
   /** Runs one named command for `companyId` after every earlier one has finished. */
-  async execute(companyId: string, name: CompanyCommandName, actor: Actor, input: unknown): Promise<CommandResult<unknown>> {
+  async execute(companyId: string, name: string, actor: Actor, input: unknown): Promise<CommandResult<unknown>> {
     return this.serialise(async () => {
       // Fencing write first: a stale duplicate instance fails here instead of racing.
       this.ctx.storage.sql.exec("UPDATE fence SET epoch = epoch + 1 WHERE id = 1");
-      const command = companyCommands[name] as (c: unknown, a: Actor, i: unknown) => Promise<unknown>;
+      const command = commandRegistry.get(name);
       if (!command) return { ok: false, status: 400, error: `Unknown command ${name}` };
       try {
-        const value = await command(
+        const value = await command.run(
           { env: this.env, db: createDb(this.env.DB), companyId, sql: this.ctx.storage.sql, now: new Date().toISOString() },
           actor,
           input,

@@ -8,6 +8,7 @@ import { runCompanyCommand } from "../company/client";
 import { activityView } from "../domain/activity/view";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { ActivityListQuery, ActivitySchema, CreateActivitySchema } from "../schemas/activity";
+import { recordActivity } from "../domain/activity/commands";
 
 const tags = ["Activity"];
 export const activityRouter = createRouter();
@@ -56,7 +57,7 @@ activityRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true });
     const body = c.req.valid("json");
-    const row = await runCompanyCommand(c.env, companyId, "activity.record", c.get("actor"), {
+    const row = await runCompanyCommand(c.env, companyId, recordActivity, c.get("actor"), {
       ...body,
       agentId: body.agentId ?? null,
       details: body.details ?? null,

@@ -30,6 +30,7 @@ import {
   SkillsSyncSchema,
   UpdateAgentSchema,
 } from "../schemas/agents";
+import { changeAgentLifecycle, createAgent, createAgentKey, deleteAgent, syncAgentSkills, updateAgent, updateAgentBudget, updateAgentPermissions } from "../domain/agents/commands";
 
 const tags = ["Agents"];
 export const agentsRouter = createRouter();
@@ -163,7 +164,7 @@ agentsRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true });
     const actor = await requireBoardAgentManager(c, companyId);
-    const result = await runCompanyCommand(c.env, companyId, "agent.create", actor, { fields: c.req.valid("json"), mode: "create" });
+    const result = await runCompanyCommand(c.env, companyId, createAgent, actor, { fields: c.req.valid("json"), mode: "create" });
     return c.json(result.agent, 201);
   },
 );
@@ -185,7 +186,7 @@ agentsRouter.openapi(
     const actor = await requireAgentManager(c, companyId);
     const body = c.req.valid("json");
     const sourceIssueIds = [...(body.sourceIssueId ? [body.sourceIssueId] : []), ...(body.sourceIssueIds ?? [])];
-    const result = await runCompanyCommand(c.env, companyId, "agent.create", actor, { fields: toFields(body), mode: "hire", sourceIssueIds });
+    const result = await runCompanyCommand(c.env, companyId, createAgent, actor, { fields: toFields(body), mode: "hire", sourceIssueIds });
     return c.json(result, 201);
   },
 );
@@ -219,7 +220,7 @@ agentsRouter.openapi(
       if (reserved.length) throw forbidden(`An agent may not change its own ${reserved.join(", ")}`, { fields: reserved });
     }
     if (patch.budgetMonthlyCents !== undefined && actor.type !== "board") throw forbidden("Only the board may change an agent's budget");
-    const view = await runCompanyCommand(c.env, agent.companyId, "agent.update", actor, { agentId: agent.id, patch, replaceAdapterConfig });
+    const view = await runCompanyCommand(c.env, agent.companyId, updateAgent, actor, { agentId: agent.id, patch, replaceAdapterConfig });
     return c.json(view, 200);
   },
 );
@@ -245,7 +246,7 @@ agentsRouter.openapi(
     } else {
       await requireBoardAgentManager(c, agent.companyId);
     }
-    const view = await runCompanyCommand(c.env, agent.companyId, "agent.permissions", actor, { agentId: agent.id, ...c.req.valid("json") });
+    const view = await runCompanyCommand(c.env, agent.companyId, updateAgentPermissions, actor, { agentId: agent.id, ...c.req.valid("json") });
     return c.json(view, 200);
   },
 );
@@ -271,7 +272,7 @@ for (const action of ["pause", "resume", "terminate"] as const) {
       const { agentId } = c.req.valid("param");
       const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
       const actor = await requireAgentManager(c, agent.companyId);
-      const view = await runCompanyCommand(c.env, agent.companyId, "agent.lifecycle", actor, { agentId: agent.id, action });
+      const view = await runCompanyCommand(c.env, agent.companyId, changeAgentLifecycle, actor, { agentId: agent.id, action });
       return c.json(view, 200);
     },
   );
@@ -292,7 +293,7 @@ agentsRouter.openapi(
     const { agentId } = c.req.valid("param");
     const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
     const actor = await requireBoardAgentManager(c, agent.companyId);
-    return c.json(await runCompanyCommand(c.env, agent.companyId, "agent.delete", actor, { agentId: agent.id }), 200);
+    return c.json(await runCompanyCommand(c.env, agent.companyId, deleteAgent, actor, { agentId: agent.id }), 200);
   },
 );
 
@@ -310,7 +311,7 @@ agentsRouter.openapi(
     const { agentId } = c.req.valid("param");
     const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
     const actor = await requireBoardAgentManager(c, agent.companyId);
-    const view = await runCompanyCommand(c.env, agent.companyId, "agent.budget", actor, {
+    const view = await runCompanyCommand(c.env, agent.companyId, updateAgentBudget, actor, {
       agentId: agent.id,
       budgetMonthlyCents: c.req.valid("json").budgetMonthlyCents,
     });
@@ -337,7 +338,7 @@ agentsRouter.openapi(
     const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
     const actor = await requireAgentManager(c, agent.companyId);
     const body = (c.req.valid("json") ?? {}) as z.infer<typeof CreateAgentKeySchema>;
-    const key = await runCompanyCommand(c.env, agent.companyId, "agent.key.create", actor, { agentId: agent.id, name: body.name ?? null });
+    const key = await runCompanyCommand(c.env, agent.companyId, createAgentKey, actor, { agentId: agent.id, name: body.name ?? null });
     return c.json(key, 201);
   },
 );
@@ -378,7 +379,7 @@ agentsRouter.openapi(
     const { agentId } = c.req.valid("param");
     const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
     const actor = await requireAgentManager(c, agent.companyId);
-    const snapshot = await runCompanyCommand(c.env, agent.companyId, "agent.skills.sync", actor, {
+    const snapshot = await runCompanyCommand(c.env, agent.companyId, syncAgentSkills, actor, {
       agentId: agent.id,
       desiredSkills: c.req.valid("json").desiredSkills,
     });

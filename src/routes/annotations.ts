@@ -16,6 +16,7 @@ import {
   DocumentKeyParams,
   ThreadParams,
 } from "../schemas/documents";
+import { addAnnotationComment, createAnnotation, reopenAnnotation, resolveAnnotation } from "../domain/documents/annotation-commands";
 
 const tags = ["Issue documents"];
 export const annotationsRouter = createRouter();
@@ -55,7 +56,7 @@ annotationsRouter.openapi(
     const { issueId, key } = c.req.valid("param");
     const input = c.req.valid("json");
     const { issue, actor } = await requireIssue(c, issueId);
-    const thread = await runCompanyCommand(c.env, issue.companyId, "annotation.create", actor, { ...input, issueId: issue.id, key });
+    const thread = await runCompanyCommand(c.env, issue.companyId, createAnnotation, actor, { ...input, issueId: issue.id, key });
     return c.json(thread, 201);
   },
 );
@@ -73,7 +74,7 @@ annotationsRouter.openapi(
     const { issueId, key, threadId } = c.req.valid("param");
     const { body } = c.req.valid("json");
     const { issue, actor } = await requireIssue(c, issueId);
-    const thread = await runCompanyCommand(c.env, issue.companyId, "annotation.comment", actor, { issueId: issue.id, key, threadId, body });
+    const thread = await runCompanyCommand(c.env, issue.companyId, addAnnotationComment, actor, { issueId: issue.id, key, threadId, body });
     return c.json(thread, 201);
   },
 );
@@ -94,8 +95,8 @@ for (const action of ["resolve", "reopen"] as const) {
     async (c) => {
       const { issueId, key, threadId } = c.req.valid("param");
       const { issue, actor } = await requireIssue(c, issueId);
-      const name = action === "resolve" ? "annotation.resolve" : "annotation.reopen";
-      return c.json(await runCompanyCommand(c.env, issue.companyId, name, actor, { issueId: issue.id, key, threadId }), 200);
+      const command = action === "resolve" ? resolveAnnotation : reopenAnnotation;
+      return c.json(await runCompanyCommand(c.env, issue.companyId, command, actor, { issueId: issue.id, key, threadId }), 200);
     },
   );
 }

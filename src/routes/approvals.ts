@@ -21,6 +21,7 @@ import {
   DecisionSchema,
   ResubmitSchema,
 } from "../schemas/approvals";
+import { commentOnApproval, createApproval, decideApproval, resubmitApproval } from "../domain/approvals/commands";
 
 const tags = ["Approvals"];
 export const approvalsRouter = createRouter();
@@ -86,7 +87,7 @@ approvalsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    const approval = await runCompanyCommand(c.env, companyId, "approval.create", c.get("actor"), c.req.valid("json"));
+    const approval = await runCompanyCommand(c.env, companyId, createApproval, c.get("actor"), c.req.valid("json"));
     return c.json(approval, 201);
   },
 );
@@ -157,7 +158,7 @@ const decisionHandler = (action: "approve" | "reject" | "request-revision") => a
     decisionNote = result.data.decisionNote;
     amountCents = result.data.amountCents;
   }
-  const decided = await runCompanyCommand(c.env, approval.companyId, "approval.decide", actor, { approvalId: approval.id, action, decisionNote, amountCents });
+  const decided = await runCompanyCommand(c.env, approval.companyId, decideApproval, actor, { approvalId: approval.id, action, decisionNote, amountCents });
   return c.json(decided, 200);
 };
 
@@ -184,7 +185,7 @@ approvalsRouter.openapi(
   async (c) => {
     const { approval, actor } = await loadApproval(c, c.req.valid("param").approvalId);
     const body = c.req.valid("json") ?? {};
-    const result = await runCompanyCommand(c.env, approval.companyId, "approval.resubmit", actor, { approvalId: approval.id, payload: body.payload });
+    const result = await runCompanyCommand(c.env, approval.companyId, resubmitApproval, actor, { approvalId: approval.id, payload: body.payload });
     return c.json(result, 200);
   },
 );
@@ -217,7 +218,7 @@ approvalsRouter.openapi(
   }),
   async (c) => {
     const { approval, actor } = await loadApproval(c, c.req.valid("param").approvalId);
-    const comment = await runCompanyCommand(c.env, approval.companyId, "approval.comment", actor, { approvalId: approval.id, body: c.req.valid("json").body });
+    const comment = await runCompanyCommand(c.env, approval.companyId, commentOnApproval, actor, { approvalId: approval.id, body: c.req.valid("json").body });
     return c.json(comment, 201);
   },
 );

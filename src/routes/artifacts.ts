@@ -12,6 +12,7 @@ import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common
 import { IssueIdParam } from "../schemas/documents";
 import { ArtifactsEnvelopeSchema, ArtifactsQuery } from "../schemas/artifacts";
 import { CreateWorkProductSchema, WorkProductSchema } from "../schemas/attachments";
+import { createWorkProduct } from "../domain/attachments/commands";
 
 export const artifactsRouter = createRouter();
 
@@ -48,7 +49,7 @@ artifactsRouter.openapi(
   async (c) => {
     const input = c.req.valid("json");
     const { issue, actor } = await requireIssue(c, c.req.valid("param").issueId);
-    return c.json(await runCompanyCommand(c.env, issue.companyId, "workProduct.create", actor, { ...input, issueId: issue.id }), 201);
+    return c.json(await runCompanyCommand(c.env, issue.companyId, createWorkProduct, actor, { ...input, issueId: issue.id }), 201);
   },
 );
 

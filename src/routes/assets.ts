@@ -15,6 +15,7 @@ import { sanitizeSvg, SvgRejected } from "../domain/svg/sanitize";
 import { newId } from "../crypto/random";
 import { CompanyIdParam, errors, jsonContent } from "../schemas/common";
 import { AssetIdParam, AssetSchema, binaryContent, ContentQuery, multipartFileBody } from "../schemas/attachments";
+import { createLogoAsset } from "../domain/attachments/commands";
 
 allowLargerBodies(/^\/api\/companies\/[^/]+\/logo\/?$/, UPLOAD_BODY_LIMIT_BYTES);
 
@@ -72,7 +73,7 @@ assetsRouter.openapi(
     const objectKey = assetObjectKey(companyId, id);
     await c.env.FILES.put(objectKey, bytes, { httpMetadata: { contentType: type }, sha256 });
     try {
-      const asset = await runCompanyCommand(c.env, companyId, "asset.createLogo", actor, {
+      const asset = await runCompanyCommand(c.env, companyId, createLogoAsset, actor, {
         id,
         objectKey,
         contentType: type,

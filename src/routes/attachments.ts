@@ -25,6 +25,7 @@ import {
   DeletedAttachmentSchema,
   multipartFileBody,
 } from "../schemas/attachments";
+import { createAttachment, deleteAttachment } from "../domain/attachments/commands";
 
 allowLargerBodies(/^\/api\/companies\/[^/]+\/issues\/[^/]+\/attachments\/?$/, UPLOAD_BODY_LIMIT_BYTES);
 
@@ -56,7 +57,7 @@ attachmentsRouter.openapi(
       sha256: upload.sha256,
     });
     try {
-      const attachment = await runCompanyCommand(c.env, companyId, "attachment.create", actor, {
+      const attachment = await runCompanyCommand(c.env, companyId, createAttachment, actor, {
         id,
         issueId: issue.id,
         objectKey,
@@ -136,6 +137,6 @@ attachmentsRouter.openapi(
   async (c) => {
     const { attachmentId } = c.req.valid("param");
     const { row, actor } = await requireAttachment(c, attachmentId);
-    return c.json(await runCompanyCommand(c.env, row.companyId, "attachment.delete", actor, { attachmentId: row.id }), 200);
+    return c.json(await runCompanyCommand(c.env, row.companyId, deleteAttachment, actor, { attachmentId: row.id }), 200);
   },
 );

@@ -16,6 +16,7 @@ import {
   UpsertBudgetPolicySchema,
   UpsertedBudgetPolicySchema,
 } from "../schemas/budgets";
+import { resolveBudgetIncident, setCompanyBudget, upsertBudgetPolicy } from "../domain/budgets/commands";
 
 const tags = ["Budgets"];
 /** Budget changes are board decisions: owners and admins (and full-trust callers). */
@@ -36,7 +37,7 @@ budgetsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true, roles: [...BUDGET_MANAGERS] });
-    return c.json(await runCompanyCommand(c.env, companyId, "budget.company.set", c.get("actor"), c.req.valid("json")), 200);
+    return c.json(await runCompanyCommand(c.env, companyId, setCompanyBudget, c.get("actor"), c.req.valid("json")), 200);
   },
 );
 
@@ -77,7 +78,7 @@ budgetsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true, roles: [...BUDGET_MANAGERS] });
-    const policy = await runCompanyCommand(c.env, companyId, "budget.policy.upsert", c.get("actor"), c.req.valid("json"));
+    const policy = await runCompanyCommand(c.env, companyId, upsertBudgetPolicy, c.get("actor"), c.req.valid("json"));
     return c.json(policy, policy.created ? 201 : 200);
   },
 );
@@ -98,7 +99,7 @@ budgetsRouter.openapi(
   async (c) => {
     const { companyId, incidentId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true, roles: [...BUDGET_MANAGERS] });
-    const incident = await runCompanyCommand(c.env, companyId, "budget.incident.resolve", c.get("actor"), {
+    const incident = await runCompanyCommand(c.env, companyId, resolveBudgetIncident, c.get("actor"), {
       incidentId,
       ...c.req.valid("json"),
     });

@@ -20,6 +20,7 @@ import {
   DeletedCompanySchema,
   UpdateCompanySchema,
 } from "../schemas/companies";
+import { archiveCompany, deleteCompany, updateCompany } from "../domain/companies/commands";
 
 const tags = ["Companies"];
 const MANAGER_ROLES = ["owner", "admin"] as const;
@@ -141,7 +142,7 @@ companiesRouter.openapi(
     } else {
       await requireCompanyAccess(c, companyId, { board: true, roles: [...MANAGER_ROLES] });
     }
-    const company = await runCompanyCommand(c.env, companyId, "company.update", actor, { fields, action: "company.updated" });
+    const company = await runCompanyCommand(c.env, companyId, updateCompany, actor, { fields, action: "company.updated" });
     return c.json(company, 200);
   },
 );
@@ -164,7 +165,7 @@ companiesRouter.openapi(
     } else {
       await requireCompanyAccess(c, companyId, { board: true, roles: [...MANAGER_ROLES] });
     }
-    const company = await runCompanyCommand(c.env, companyId, "company.update", actor, {
+    const company = await runCompanyCommand(c.env, companyId, updateCompany, actor, {
       fields: c.req.valid("json"),
       action: "company.branding_updated",
     });
@@ -184,7 +185,7 @@ companiesRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true, roles: [...MANAGER_ROLES] });
-    return c.json(await runCompanyCommand(c.env, companyId, "company.archive", c.get("actor"), {}), 200);
+    return c.json(await runCompanyCommand(c.env, companyId, archiveCompany, c.get("actor"), {}), 200);
   },
 );
 
@@ -200,7 +201,7 @@ companiesRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true, roles: ["owner"] });
-    const result = await runCompanyCommand(c.env, companyId, "company.delete", c.get("actor"), {});
+    const result = await runCompanyCommand(c.env, companyId, deleteCompany, c.get("actor"), {});
     await companyObject(c.env, companyId).purge();
     if (!result.deleted) throw notFound("Company not found");
     return c.json(result, 200);

@@ -42,6 +42,7 @@ import {
   QuotaWindowsSchema,
   WindowSpendSchema,
 } from "../schemas/costs";
+import { recordFinanceEvent, reportCostEvent } from "../domain/costs/commands";
 
 const tags = ["Costs"];
 const BOARD_WRITERS = ["owner", "admin"] as const;
@@ -68,7 +69,7 @@ costsRouter.openapi(
     const actor = c.get("actor");
     if (actor.type === "agent" && actor.agentId !== body.agentId) throw forbidden("Agents may only report their own costs");
     const input = await resolveCostEventRefs(createDb(c.env.DB), companyId, body);
-    const event = await runCompanyCommand(c.env, companyId, "cost.report", actor, input);
+    const event = await runCompanyCommand(c.env, companyId, reportCostEvent, actor, input);
     return c.json(event, 201);
   },
 );
@@ -188,7 +189,7 @@ costsRouter.openapi(
     const { companyId } = c.req.valid("param");
     const body = c.req.valid("json");
     await requireCompanyAccess(c, companyId, { board: true, roles: [...BOARD_WRITERS] });
-    const event = await runCompanyCommand(c.env, companyId, "finance.record", c.get("actor"), {
+    const event = await runCompanyCommand(c.env, companyId, recordFinanceEvent, c.get("actor"), {
       ...body,
       currency: body.currency ?? "USD",
       estimated: body.estimated ?? false,

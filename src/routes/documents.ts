@@ -24,6 +24,7 @@ import {
   RevisionParams,
   RevisionSchema,
 } from "../schemas/documents";
+import { deleteDocument, lockDocument, putDocument, restoreDocumentRevision, unlockDocument } from "../domain/documents/commands";
 
 const tags = ["Issue documents"];
 export const documentsRouter = createRouter();
@@ -109,7 +110,7 @@ documentsRouter.openapi(
       });
     }
     try {
-      const result = await runCompanyCommand(c.env, issue.companyId, "document.put", actor, { ...input, issueId: issue.id, key });
+      const result = await runCompanyCommand(c.env, issue.companyId, putDocument, actor, { ...input, issueId: issue.id, key });
       const body = { ...result.document, ...(result.redirectedFromLockedDocument ? { redirectedFromLockedDocument: result.redirectedFromLockedDocument } : {}) };
       return result.created ? c.json(body, 201) : c.json(body, 200);
     } catch (err) {
@@ -134,7 +135,7 @@ documentsRouter.openapi(
     const { issue } = await requireIssue(c, issueId);
     const actor = requireBoard(c);
     try {
-      return c.json(await runCompanyCommand(c.env, issue.companyId, "document.delete", actor, { issueId: issue.id, key }), 200);
+      return c.json(await runCompanyCommand(c.env, issue.companyId, deleteDocument, actor, { issueId: issue.id, key }), 200);
     } catch (err) {
       const locked = lockedBody(err);
       if (locked) return c.json(locked, 409);
@@ -159,8 +160,8 @@ for (const action of ["lock", "unlock"] as const) {
     async (c) => {
       const { issueId, key } = c.req.valid("param");
       const { issue, actor } = await requireIssue(c, issueId);
-      const name = action === "lock" ? "document.lock" : "document.unlock";
-      return c.json(await runCompanyCommand(c.env, issue.companyId, name, actor, { issueId: issue.id, key }), 200);
+      const command = action === "lock" ? lockDocument : unlockDocument;
+      return c.json(await runCompanyCommand(c.env, issue.companyId, command, actor, { issueId: issue.id, key }), 200);
     },
   );
 }
@@ -206,7 +207,7 @@ documentsRouter.openapi(
     const input = c.req.valid("json") ?? {};
     const { issue, actor } = await requireIssue(c, issueId);
     try {
-      const result = await runCompanyCommand(c.env, issue.companyId, "document.restore", actor, {
+      const result = await runCompanyCommand(c.env, issue.companyId, restoreDocumentRevision, actor, {
         issueId: issue.id,
         key,
         revisionId,

@@ -29,6 +29,7 @@ import {
   StoredProbeResultSchema,
   UpdateEnvironmentSchema,
 } from "../schemas/environments";
+import { createEnvironment, deleteEnvironment, probeEnvironment, updateEnvironment } from "../domain/environments/commands";
 
 const tags = ["Environments"];
 export const environmentsRouter = createRouter();
@@ -78,7 +79,7 @@ environmentsRouter.openapi(
     await requireCompanyAccess(c, companyId);
     await requireManage(c, companyId);
     const body = c.req.valid("json");
-    const environment = await runCompanyCommand(c.env, companyId, "environment.create", c.get("actor"), { ...body, kind: body.kind as EnvironmentKind });
+    const environment = await runCompanyCommand(c.env, companyId, createEnvironment, c.get("actor"), { ...body, kind: body.kind as EnvironmentKind });
     return c.json(environment, 201);
   },
 );
@@ -147,7 +148,7 @@ environmentsRouter.openapi(
   async (c) => {
     const { environment, actor } = await loadEnvironment(c, c.req.valid("param").id);
     await requireManage(c, environment.companyId);
-    const updated = await runCompanyCommand(c.env, environment.companyId, "environment.update", actor, { environmentId: environment.id, fields: c.req.valid("json") });
+    const updated = await runCompanyCommand(c.env, environment.companyId, updateEnvironment, actor, { environmentId: environment.id, fields: c.req.valid("json") });
     return c.json(updated, 200);
   },
 );
@@ -164,7 +165,7 @@ environmentsRouter.openapi(
   async (c) => {
     const { environment, actor } = await loadEnvironment(c, c.req.valid("param").id);
     await requireManage(c, environment.companyId);
-    return c.json(await runCompanyCommand(c.env, environment.companyId, "environment.delete", actor, { environmentId: environment.id }), 200);
+    return c.json(await runCompanyCommand(c.env, environment.companyId, deleteEnvironment, actor, { environmentId: environment.id }), 200);
   },
 );
 
@@ -180,7 +181,7 @@ environmentsRouter.openapi(
   async (c) => {
     const { environment, actor } = await loadEnvironment(c, c.req.valid("param").id);
     await requireManage(c, environment.companyId);
-    return c.json(await runCompanyCommand(c.env, environment.companyId, "environment.probe", actor, { environmentId: environment.id }), 200);
+    return c.json(await runCompanyCommand(c.env, environment.companyId, probeEnvironment, actor, { environmentId: environment.id }), 200);
   },
 );
 

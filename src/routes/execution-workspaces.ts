@@ -27,6 +27,7 @@ import {
   ServiceActionParams,
   UpdateExecutionWorkspaceSchema,
 } from "../schemas/execution-workspaces";
+import { executionWorkspaceRuntimeAction, openExecutionWorkspace, updateExecutionWorkspace } from "../domain/execution-workspaces/commands";
 
 const tags = ["Execution workspaces"];
 export const executionWorkspacesRouter = createRouter();
@@ -84,7 +85,7 @@ executionWorkspacesRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    return c.json(await runCompanyCommand(c.env, companyId, "executionWorkspace.open", c.get("actor"), c.req.valid("json")), 201);
+    return c.json(await runCompanyCommand(c.env, companyId, openExecutionWorkspace, c.get("actor"), c.req.valid("json")), 201);
   },
 );
 
@@ -118,7 +119,7 @@ executionWorkspacesRouter.openapi(
   }),
   async (c) => {
     const { workspace, actor } = await loadWorkspace(c, c.req.valid("param").id);
-    return c.json(await runCompanyCommand(c.env, workspace.companyId, "executionWorkspace.update", actor, { id: workspace.id, fields: c.req.valid("json") }), 200);
+    return c.json(await runCompanyCommand(c.env, workspace.companyId, updateExecutionWorkspace, actor, { id: workspace.id, fields: c.req.valid("json") }), 200);
   },
 );
 
@@ -168,7 +169,7 @@ async function runtimeActionHandler(c: Context<AppEnv>) {
   const kind = c.req.path.includes("/runtime-commands/") ? "runtime_command" : "runtime_service";
   const { workspace, actor } = await loadWorkspace(c, id);
   const body = ((c.req as unknown as { valid: (t: "json") => unknown }).valid("json") ?? {}) as z.infer<typeof RuntimeActionBodySchema>;
-  const result = await runCompanyCommand(c.env, workspace.companyId, "executionWorkspace.runtimeAction", actor, {
+  const result = await runCompanyCommand(c.env, workspace.companyId, executionWorkspaceRuntimeAction, actor, {
     id: workspace.id,
     kind,
     action,

@@ -9,6 +9,7 @@ import { runCompanyCommand } from "../company/client";
 import { goalView } from "../domain/goals/view";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { CreateGoalSchema, GoalIdParam, GoalSchema, UpdateGoalSchema } from "../schemas/goals";
+import { createGoal, deleteGoal, updateGoal } from "../domain/goals/commands";
 
 const tags = ["Goals"];
 export const goalsRouter = createRouter();
@@ -73,7 +74,7 @@ goalsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    const goal = await runCompanyCommand(c.env, companyId, "goal.create", c.get("actor"), c.req.valid("json"));
+    const goal = await runCompanyCommand(c.env, companyId, createGoal, c.get("actor"), c.req.valid("json"));
     return c.json(goal, 201);
   },
 );
@@ -93,7 +94,7 @@ goalsRouter.openapi(
   async (c) => {
     const goal = await loadGoal(c.env, c.req.valid("param").goalId);
     const actor = requireEntityAccess(c, goal.companyId, "Goal");
-    const updated = await runCompanyCommand(c.env, goal.companyId, "goal.update", actor, { goalId: goal.id, fields: c.req.valid("json") });
+    const updated = await runCompanyCommand(c.env, goal.companyId, updateGoal, actor, { goalId: goal.id, fields: c.req.valid("json") });
     return c.json(updated, 200);
   },
 );
@@ -110,6 +111,6 @@ goalsRouter.openapi(
   async (c) => {
     const goal = await loadGoal(c.env, c.req.valid("param").goalId);
     const actor = requireEntityAccess(c, goal.companyId, "Goal");
-    return c.json(await runCompanyCommand(c.env, goal.companyId, "goal.delete", actor, { goalId: goal.id }), 200);
+    return c.json(await runCompanyCommand(c.env, goal.companyId, deleteGoal, actor, { goalId: goal.id }), 200);
   },
 );

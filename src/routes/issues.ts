@@ -39,6 +39,8 @@ import { listIssues } from "../domain/issues/list";
 import { buildIssueDetail, loadAncestors, loadProjectAndGoal } from "../domain/issues/detail";
 import { commentView, issueSummary, labelView } from "../domain/issues/view";
 import { effectiveRunStatus, runLeaseMs } from "../domain/runs/lease";
+import { addComment, createIssue, createLabel, setIssueUserState, updateIssue } from "../domain/issues/commands";
+import { checkoutIssue, releaseIssue } from "../domain/issues/checkout";
 
 const tags = ["Issues"];
 export const issuesRouter = createRouter();
@@ -118,7 +120,7 @@ issuesRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    const issue = await runCompanyCommand(c.env, companyId, "issue.create", c.get("actor"), c.req.valid("json"));
+    const issue = await runCompanyCommand(c.env, companyId, createIssue, c.get("actor"), c.req.valid("json"));
     return c.json(issue, 201);
   },
 );
@@ -158,7 +160,7 @@ issuesRouter.openapi(
   }),
   async (c) => {
     const issue = await issueFor(c, c.req.valid("param").issueId);
-    const updated = await runCompanyCommand(c.env, issue.companyId, "issue.update", c.get("actor"), {
+    const updated = await runCompanyCommand(c.env, issue.companyId, updateIssue, c.get("actor"), {
       issueId: issue.id,
       body: c.req.valid("json"),
     });
@@ -183,7 +185,7 @@ issuesRouter.openapi(
   async (c) => {
     const issue = await issueFor(c, c.req.valid("param").issueId);
     const body = c.req.valid("json");
-    const result = await runCompanyCommand(c.env, issue.companyId, "issue.checkout", c.get("actor"), { issueId: issue.id, ...body });
+    const result = await runCompanyCommand(c.env, issue.companyId, checkoutIssue, c.get("actor"), { issueId: issue.id, ...body });
     return c.json(result, 200);
   },
 );
@@ -203,7 +205,7 @@ issuesRouter.openapi(
   }),
   async (c) => {
     const issue = await issueFor(c, c.req.valid("param").issueId);
-    const result = await runCompanyCommand(c.env, issue.companyId, "issue.release", c.get("actor"), { issueId: issue.id });
+    const result = await runCompanyCommand(c.env, issue.companyId, releaseIssue, c.get("actor"), { issueId: issue.id });
     return c.json(result, 200);
   },
 );
@@ -280,7 +282,7 @@ issuesRouter.openapi(
   }),
   async (c) => {
     const issue = await issueFor(c, c.req.valid("param").issueId);
-    const comment = await runCompanyCommand(c.env, issue.companyId, "issue.comment", c.get("actor"), {
+    const comment = await runCompanyCommand(c.env, issue.companyId, addComment, c.get("actor"), {
       issueId: issue.id,
       ...c.req.valid("json"),
     });
@@ -477,7 +479,7 @@ issuesRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    const label = await runCompanyCommand(c.env, companyId, "label.create", c.get("actor"), c.req.valid("json"));
+    const label = await runCompanyCommand(c.env, companyId, createLabel, c.get("actor"), c.req.valid("json"));
     return c.json(label, 201);
   },
 );
@@ -501,7 +503,7 @@ for (const route of userStateRoutes) {
     async (c) => {
       const issue = await issueFor(c, c.req.valid("param").issueId);
       const actor = requireBoard(c);
-      const state = await runCompanyCommand(c.env, issue.companyId, "issue.userState", actor, {
+      const state = await runCompanyCommand(c.env, issue.companyId, setIssueUserState, actor, {
         issueId: issue.id,
         userId: actor.userId,
         mark: route.mark,

@@ -17,6 +17,7 @@ import {
   WorkspaceSchema,
 } from "../schemas/projects";
 import { resolveProject } from "./projects";
+import { createWorkspace, deleteWorkspace, updateWorkspace, workspaceRuntimeAction } from "../domain/projects/commands";
 
 const tags = ["Projects"];
 export const projectWorkspacesRouter = createRouter();
@@ -53,7 +54,7 @@ projectWorkspacesRouter.openapi(
   }),
   async (c) => {
     const { project, actor } = await resolveProject(c, c.req.valid("param").projectId, c.req.valid("query").companyId);
-    const ws = await runCompanyCommand(c.env, project.companyId, "projectWorkspace.create", actor, { projectId: project.id, fields: c.req.valid("json") });
+    const ws = await runCompanyCommand(c.env, project.companyId, createWorkspace, actor, { projectId: project.id, fields: c.req.valid("json") });
     return c.json(ws, 201);
   },
 );
@@ -71,7 +72,7 @@ projectWorkspacesRouter.openapi(
   async (c) => {
     const { projectId, workspaceId } = c.req.valid("param");
     const { project, actor } = await resolveProject(c, projectId, c.req.valid("query").companyId);
-    const ws = await runCompanyCommand(c.env, project.companyId, "projectWorkspace.update", actor, {
+    const ws = await runCompanyCommand(c.env, project.companyId, updateWorkspace, actor, {
       projectId: project.id,
       workspaceId,
       fields: c.req.valid("json"),
@@ -92,7 +93,7 @@ projectWorkspacesRouter.openapi(
   async (c) => {
     const { projectId, workspaceId } = c.req.valid("param");
     const { project, actor } = await resolveProject(c, projectId, c.req.valid("query").companyId);
-    return c.json(await runCompanyCommand(c.env, project.companyId, "projectWorkspace.delete", actor, { projectId: project.id, workspaceId }), 200);
+    return c.json(await runCompanyCommand(c.env, project.companyId, deleteWorkspace, actor, { projectId: project.id, workspaceId }), 200);
   },
 );
 
@@ -111,7 +112,7 @@ projectWorkspacesRouter.openapi(
   async (c) => {
     const { projectId, workspaceId, action } = c.req.valid("param");
     const { project, actor } = await resolveProject(c, projectId, c.req.valid("query").companyId);
-    const result = await runCompanyCommand(c.env, project.companyId, "projectWorkspace.runtimeAction", actor, {
+    const result = await runCompanyCommand(c.env, project.companyId, workspaceRuntimeAction, actor, {
       projectId: project.id,
       workspaceId,
       action,

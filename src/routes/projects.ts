@@ -10,6 +10,7 @@ import { findProjectByRef } from "../domain/projects/shortname";
 import { loadProjectViews } from "../domain/projects/view";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { CreateProjectSchema, ProjectRefParam, ProjectRefQuery, ProjectSchema, UpdateProjectSchema } from "../schemas/projects";
+import { createProject, deleteProject, updateProject } from "../domain/projects/commands";
 
 const tags = ["Projects"];
 export const projectsRouter = createRouter();
@@ -77,7 +78,7 @@ projectsRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
     const { workspace, ...fields } = c.req.valid("json");
-    const project = await runCompanyCommand(c.env, companyId, "project.create", c.get("actor"), { fields, workspace });
+    const project = await runCompanyCommand(c.env, companyId, createProject, c.get("actor"), { fields, workspace });
     return c.json(project, 201);
   },
 );
@@ -94,7 +95,7 @@ projectsRouter.openapi(
   }),
   async (c) => {
     const { project, actor } = await resolveProject(c, c.req.valid("param").projectId, c.req.valid("query").companyId);
-    const view = await runCompanyCommand(c.env, project.companyId, "project.update", actor, { projectId: project.id, fields: c.req.valid("json") });
+    const view = await runCompanyCommand(c.env, project.companyId, updateProject, actor, { projectId: project.id, fields: c.req.valid("json") });
     return c.json(view, 200);
   },
 );
@@ -110,6 +111,6 @@ projectsRouter.openapi(
   }),
   async (c) => {
     const { project, actor } = await resolveProject(c, c.req.valid("param").projectId, c.req.valid("query").companyId);
-    return c.json(await runCompanyCommand(c.env, project.companyId, "project.delete", actor, { projectId: project.id }), 200);
+    return c.json(await runCompanyCommand(c.env, project.companyId, deleteProject, actor, { projectId: project.id }), 200);
   },
 );

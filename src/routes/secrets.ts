@@ -22,6 +22,7 @@ import {
   SecretSchema,
   UpdateSecretSchema,
 } from "../schemas/secrets";
+import { createSecret, deleteSecret, rotateSecret, updateSecret } from "../domain/secrets/commands";
 
 const tags = ["Secrets"];
 /** Viewers may read secret metadata; changing secrets needs a writing role. */
@@ -96,7 +97,7 @@ secretsRouter.openapi(
     const body = c.req.valid("json");
     const provider = body.provider ?? defaultProvider(c.env);
     requireConfiguredProvider(c.env, provider);
-    const secret = await runCompanyCommand(c.env, companyId, "secret.create", c.get("actor"), { ...body, provider });
+    const secret = await runCompanyCommand(c.env, companyId, createSecret, c.get("actor"), { ...body, provider });
     return c.json(secret, 201);
   },
 );
@@ -114,7 +115,7 @@ secretsRouter.openapi(
   async (c) => {
     const { secretId } = c.req.valid("param");
     const { actor, secret } = await requireSecret(c, secretId, true);
-    const updated = await runCompanyCommand(c.env, secret.companyId, "secret.update", actor, { secretId, fields: c.req.valid("json") });
+    const updated = await runCompanyCommand(c.env, secret.companyId, updateSecret, actor, { secretId, fields: c.req.valid("json") });
     return c.json(updated, 200);
   },
 );
@@ -133,7 +134,7 @@ secretsRouter.openapi(
     const { secretId } = c.req.valid("param");
     const { actor, secret } = await requireSecret(c, secretId, true);
     requireConfiguredProvider(c.env, secret.provider);
-    const rotated = await runCompanyCommand(c.env, secret.companyId, "secret.rotate", actor, { secretId, ...c.req.valid("json") });
+    const rotated = await runCompanyCommand(c.env, secret.companyId, rotateSecret, actor, { secretId, ...c.req.valid("json") });
     return c.json(rotated, 200);
   },
 );
@@ -151,6 +152,6 @@ secretsRouter.openapi(
   async (c) => {
     const { secretId } = c.req.valid("param");
     const { actor, secret } = await requireSecret(c, secretId, true);
-    return c.json(await runCompanyCommand(c.env, secret.companyId, "secret.delete", actor, { secretId }), 200);
+    return c.json(await runCompanyCommand(c.env, secret.companyId, deleteSecret, actor, { secretId }), 200);
   },
 );

@@ -1,16 +1,16 @@
-// The company Durable Object's command registry: no area may shadow another's command name.
+// The company Durable Object's command registry: every command has a unique name.
 import { expect, it } from "vitest";
-import { commandAreas, companyCommands } from "../../src/company/commands";
+import { buildCommandRegistry, commandLists, commandRegistry } from "../../src/company/commands";
+import { defineCommand } from "../../src/company/command";
 
-it("command names are unique across areas and all registered", () => {
-  const seen = new Map<string, string>();
-  const clashes: string[] = [];
-  for (const [area, commands] of Object.entries(commandAreas)) {
-    for (const name of Object.keys(commands)) {
-      if (seen.has(name)) clashes.push(`${name} (${seen.get(name)} and ${area})`);
-      seen.set(name, area);
-    }
-  }
-  expect(clashes).toEqual([]);
-  expect(Object.keys(companyCommands).sort()).toEqual([...seen.keys()].sort());
+it("every listed command is registered under its own name", () => {
+  const listed = commandLists.flat();
+  expect(commandRegistry.size).toBe(listed.length);
+  for (const command of listed) expect(commandRegistry.get(command.name)).toBe(command);
+});
+
+it("a duplicate name refuses to build the registry", () => {
+  const a = defineCommand("thing.do", async () => 1);
+  const b = defineCommand("thing.do", async () => 2);
+  expect(() => buildCommandRegistry([[a], [b]])).toThrow("Duplicate company command name: thing.do");
 });

@@ -5,10 +5,4 @@ import { memberCommands } from "./members";
 import { livenessCommands } from "../instance/liveness";
 import { inboxCommands } from "./inbox";
 
-export const accessCommands = {
-  ...inviteCommands,
-  ...joinRequestCommands,
-  ...memberCommands,
-  ...livenessCommands,
-  ...inboxCommands,
-};
+export const accessCommands = [...inviteCommands, ...joinRequestCommands, ...memberCommands, ...livenessCommands, ...inboxCommands];

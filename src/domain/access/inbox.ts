@@ -24,7 +24,7 @@ export function upsertSidebarPreferences(db: Db, input: { userId: string; scopeK
     });
 }
 
-export const putCompanySidebarPreferences = defineCommand(
+export const putCompanySidebarPreferences = defineCommand("access.sidebar.putCompanyPreferences", 
   async (ctx, _actor, input: { userId: string; preferences: Record<string, unknown> }) => {
     await upsertSidebarPreferences(ctx.db, { ...input, scopeKey: ctx.companyId, companyId: ctx.companyId, now: ctx.now }).run();
     return { updatedAt: ctx.now };
@@ -32,7 +32,7 @@ export const putCompanySidebarPreferences = defineCommand(
 );
 
 /** Idempotent: dismissing an already dismissed item returns the first dismissal. */
-export const dismissInboxItem = defineCommand(async (ctx, _actor, input: { userId: string; itemKey: string }) => {
+export const dismissInboxItem = defineCommand("access.inbox.dismiss", async (ctx, _actor, input: { userId: string; itemKey: string }) => {
   const inserted = await ctx.db
     .insert(schema.inboxDismissals)
     .values({ id: newId(), companyId: ctx.companyId, userId: input.userId, itemKey: input.itemKey, dismissedAt: ctx.now })
@@ -72,7 +72,4 @@ export async function sidebarBadges(db: Db, companyId: string, userId: string) {
   };
 }
 
-export const inboxCommands = {
-  "access.sidebar.putCompanyPreferences": putCompanySidebarPreferences,
-  "access.inbox.dismiss": dismissInboxItem,
-};
+export const inboxCommands = [putCompanySidebarPreferences, dismissInboxItem];

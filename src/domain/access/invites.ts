@@ -86,7 +86,7 @@ export async function callerIsOwner(ctx: CommandContext, actor: Actor) {
   return row?.membershipRole === "owner";
 }
 
-export const createInvite = defineCommand(async (ctx, actor, input: CreateInviteInput) => {
+export const createInvite = defineCommand("access.invite.create", async (ctx, actor, input: CreateInviteInput) => {
   if (input.membershipRole === "owner" && !(await callerIsOwner(ctx, actor))) {
     throw forbidden("Only a company owner can invite with the owner role");
   }
@@ -136,7 +136,7 @@ async function loadInvite(ctx: CommandContext, where: ReturnType<typeof eq>) {
 }
 
 /** Revoking is idempotent; a used invite cannot be revoked (its membership or request stands). */
-export const revokeInvite = defineCommand(async (ctx, actor, input: { inviteId: string }) => {
+export const revokeInvite = defineCommand("access.invite.revoke", async (ctx, actor, input: { inviteId: string }) => {
   const row = await loadInvite(ctx, eq(schema.companyInvites.id, input.inviteId));
   if (row.acceptedAt) throw conflict("Invite has already been accepted and can no longer be revoked", { inviteId: row.id });
   if (row.revokedAt) return inviteView(row);
@@ -180,7 +180,7 @@ export function assertInviteUsable(row: InviteRow, now: string) {
   throw conflict(messages[status], { inviteId: row.id, status, expiresAt: row.expiresAt });
 }
 
-export const acceptInvite = defineCommand(async (ctx, actor, input: AcceptInviteInput) => {
+export const acceptInvite = defineCommand("access.invite.accept", async (ctx, actor, input: AcceptInviteInput) => {
   const row = await loadInvite(ctx, eq(schema.companyInvites.tokenHash, input.tokenHash));
   assertInviteUsable(row, ctx.now);
   const { db } = ctx;
@@ -328,8 +328,4 @@ function newJoinRequest(
   };
 }
 
-export const inviteCommands = {
-  "access.invite.create": createInvite,
-  "access.invite.revoke": revokeInvite,
-  "access.invite.accept": acceptInvite,
-};
+export const inviteCommands = [createInvite, revokeInvite, acceptInvite];

@@ -69,7 +69,7 @@ export async function uniqueAgentName(ctx: CommandContext, wanted: string) {
   }
 }
 
-export const decideJoinRequest = defineCommand(
+export const decideJoinRequest = defineCommand("access.joinRequest.decide", 
   async (ctx, actor, input: { requestId: string; decision: "approve" | "reject"; note?: string }) => {
     const row = await loadRequest(ctx, input.requestId);
     assertPending(row);
@@ -197,7 +197,7 @@ export const decideJoinRequest = defineCommand(
  * Hands the approved agent its API key once. Wrong secret → 403 (checked before anything about
  * the request's state is revealed); not approved, rejected or already claimed → 409.
  */
-export const claimJoinRequestApiKey = defineCommand(
+export const claimJoinRequestApiKey = defineCommand("access.joinRequest.claimApiKey", 
   async (ctx, actor, input: { requestId: string; claimSecretHash: string; keyHash: string; keyId: string }) => {
     const row = await loadRequest(ctx, input.requestId);
     if (!row.claimSecretHash || !constantTimeEqual(row.claimSecretHash, input.claimSecretHash)) {
@@ -238,7 +238,4 @@ export const claimJoinRequestApiKey = defineCommand(
   },
 );
 
-export const joinRequestCommands = {
-  "access.joinRequest.decide": decideJoinRequest,
-  "access.joinRequest.claimApiKey": claimJoinRequestApiKey,
-};
+export const joinRequestCommands = [decideJoinRequest, claimJoinRequestApiKey];

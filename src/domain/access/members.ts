@@ -129,7 +129,7 @@ export interface UpdateMemberInput {
   grants?: GrantInput[];
 }
 
-export const updateMember = defineCommand(async (ctx, actor, input: UpdateMemberInput) => {
+export const updateMember = defineCommand("access.member.update", async (ctx, actor, input: UpdateMemberInput) => {
   const row = await ctx.db.query.companyMemberships.findFirst({
     where: and(eq(schema.companyMemberships.id, input.memberId), eq(schema.companyMemberships.companyId, ctx.companyId)),
   });
@@ -193,7 +193,7 @@ function memberUpdatedActivity(ctx: CommandContext, actor: Actor, row: Membershi
  * Instance-admin access replacement for one company: `membershipRole` null deactivates the user's
  * membership there (refused for the last active owner), otherwise the user becomes an active member with it.
  */
-export const setUserCompanyAccess = defineCommand(
+export const setUserCompanyAccess = defineCommand("access.member.setUserCompanyAccess", 
   async (ctx, actor, input: { userId: string; membershipRole: MembershipRoleName | null }) => {
     const row = await ctx.db.query.companyMemberships.findFirst({
       where: and(
@@ -249,7 +249,7 @@ export const setUserCompanyAccess = defineCommand(
  * Board claim: the claiming user becomes an active owner and the implicit local board's
  * membership is deactivated. Skips companies the local board no longer owns.
  */
-export const transferLocalBoardOwnership = defineCommand(async (ctx, actor, input: { userId: string; tokenId: string }) => {
+export const transferLocalBoardOwnership = defineCommand("access.member.claimFromLocalBoard", async (ctx, actor, input: { userId: string; tokenId: string }) => {
   const rows = await ctx.db
     .select()
     .from(schema.companyMemberships)
@@ -294,8 +294,4 @@ export const transferLocalBoardOwnership = defineCommand(async (ctx, actor, inpu
   return { claimed: true };
 });
 
-export const memberCommands = {
-  "access.member.update": updateMember,
-  "access.member.setUserCompanyAccess": setUserCompanyAccess,
-  "access.member.claimFromLocalBoard": transferLocalBoardOwnership,
-};
+export const memberCommands = [updateMember, setUserCompanyAccess, transferLocalBoardOwnership];

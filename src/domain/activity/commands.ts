@@ -15,7 +15,7 @@ export interface ManualActivityInput {
   details: Record<string, unknown> | null;
 }
 
-export const recordActivity = defineCommand(async (ctx, actor, input: ManualActivityInput) => {
+export const recordActivity = defineCommand("activity.record", async (ctx, actor, input: ManualActivityInput) => {
   const row = {
     id: newId(),
     companyId: ctx.companyId,
@@ -33,6 +33,4 @@ export const recordActivity = defineCommand(async (ctx, actor, input: ManualActi
   return (await ctx.db.query.activityLog.findFirst({ where: eq(schema.activityLog.id, row.id) }))!;
 });
 
-export const activityCommands = {
-  "activity.record": recordActivity,
-};
+export const activityCommands = [recordActivity];

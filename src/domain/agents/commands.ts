@@ -126,7 +126,7 @@ function runtimeConfigWithDefaults(runtime: Record<string, unknown> | undefined)
 }
 
 
-export const createAgent = defineCommand(
+export const createAgent = defineCommand("agent.create", 
   async (ctx, actor, input: { fields: AgentFields; mode: "create" | "hire"; sourceIssueIds?: string[] }) => {
     const { db } = ctx;
     const company = await db.query.companies.findFirst({ where: eq(schema.companies.id, ctx.companyId) });
@@ -252,7 +252,7 @@ function mergeConfig(base: Record<string, unknown>, patch: Record<string, unknow
   return out;
 }
 
-export const updateAgent = defineCommand(
+export const updateAgent = defineCommand("agent.update", 
   async (ctx, actor, input: { agentId: string; patch: AgentPatch; replaceAdapterConfig?: boolean }) => {
     const { db } = ctx;
     const before = await loadAgent(ctx, input.agentId);
@@ -340,7 +340,7 @@ function checkBudgetAboveSpend(agent: AgentRow, amount: number, now: string) {
   }
 }
 
-export const updateAgentPermissions = defineCommand(
+export const updateAgentPermissions = defineCommand("agent.permissions", 
   async (
     ctx,
     actor,
@@ -425,7 +425,7 @@ export const updateAgentPermissions = defineCommand(
   },
 );
 
-export const changeAgentLifecycle = defineCommand(async (ctx, actor, input: { agentId: string; action: LifecycleAction }) => {
+export const changeAgentLifecycle = defineCommand("agent.lifecycle", async (ctx, actor, input: { agentId: string; action: LifecycleAction }) => {
   const { db } = ctx;
   const agent = await loadAgent(ctx, input.agentId);
   const status: AgentStatus = nextStatus(input.action, agent.status, agent.pauseReason);
@@ -470,7 +470,7 @@ export const changeAgentLifecycle = defineCommand(async (ctx, actor, input: { ag
 });
 
 /** Hard delete: the agent, its keys, runs, wake-ups, grants, membership and budget policy go; its issues are unassigned. */
-export const deleteAgent = defineCommand(async (ctx, actor, input: { agentId: string }) => {
+export const deleteAgent = defineCommand("agent.delete", async (ctx, actor, input: { agentId: string }) => {
   const { db } = ctx;
   const agent = await loadAgent(ctx, input.agentId);
   const principal = (t: typeof schema.principalPermissionGrants | typeof schema.companyMemberships) =>
@@ -507,7 +507,7 @@ export const deleteAgent = defineCommand(async (ctx, actor, input: { agentId: st
   return { deleted: true as const, id: agent.id };
 });
 
-export const updateAgentBudget = defineCommand(async (ctx, actor, input: { agentId: string; budgetMonthlyCents: number }) => {
+export const updateAgentBudget = defineCommand("agent.budget", async (ctx, actor, input: { agentId: string; budgetMonthlyCents: number }) => {
   const { db } = ctx;
   const agent = await loadAgent(ctx, input.agentId);
   checkBudgetAboveSpend(agent, input.budgetMonthlyCents, ctx.now);
@@ -527,7 +527,7 @@ export const updateAgentBudget = defineCommand(async (ctx, actor, input: { agent
   return buildAgentView(db, await loadAgent(ctx, agent.id));
 });
 
-export const createAgentKey = defineCommand(async (ctx, actor, input: { agentId: string; name?: string | null }) => {
+export const createAgentKey = defineCommand("agent.key.create", async (ctx, actor, input: { agentId: string; name?: string | null }) => {
   const { db } = ctx;
   const agent = await loadAgent(ctx, input.agentId);
   if (agent.status === "terminated" || agent.status === "pending_approval") {
@@ -552,7 +552,7 @@ export const createAgentKey = defineCommand(async (ctx, actor, input: { agentId:
   return { id: key.id, agentId: agent.id, name: key.name, token, createdAt: key.createdAt };
 });
 
-export const syncAgentSkills = defineCommand(async (ctx, actor, input: { agentId: string; desiredSkills: string[] }) => {
+export const syncAgentSkills = defineCommand("agent.skills.sync", async (ctx, actor, input: { agentId: string; desiredSkills: string[] }) => {
   const { db } = ctx;
   const agent = await loadAgent(ctx, input.agentId);
   const desired = resolveDesiredSkills(input.desiredSkills);
@@ -572,13 +572,4 @@ export const syncAgentSkills = defineCommand(async (ctx, actor, input: { agentId
   return skillSnapshot({ adapterType: agent.adapterType, adapterConfig });
 });
 
-export const agentCommands = {
-  "agent.create": createAgent,
-  "agent.update": updateAgent,
-  "agent.permissions": updateAgentPermissions,
-  "agent.lifecycle": changeAgentLifecycle,
-  "agent.delete": deleteAgent,
-  "agent.budget": updateAgentBudget,
-  "agent.key.create": createAgentKey,
-  "agent.skills.sync": syncAgentSkills,
-};
+export const agentCommands = [createAgent, updateAgent, updateAgentPermissions, changeAgentLifecycle, deleteAgent, updateAgentBudget, createAgentKey, syncAgentSkills];

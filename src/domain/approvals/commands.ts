@@ -35,7 +35,7 @@ export interface CreateApprovalInput {
   issueIds?: string[];
 }
 
-export const createApproval = defineCommand(async (ctx, actor, input: CreateApprovalInput) => {
+export const createApproval = defineCommand("approval.create", async (ctx, actor, input: CreateApprovalInput) => {
   let requestedByAgentId: string | null = null;
   if (actor.type === "agent") {
     if (input.requestedByAgentId && input.requestedByAgentId !== actor.agentId) {
@@ -142,14 +142,14 @@ async function settleBudgetIncident(ctx: CommandContext, actor: Actor, approval:
   if (next === "approved" && amountCents === undefined) {
     throw unprocessable("Approving a budget override needs amountCents: the new budget, above the observed spend", { incidentId });
   }
-  await resolveBudgetIncident(ctx, actor, {
+  await resolveBudgetIncident.run(ctx, actor, {
     incidentId,
     action: next === "approved" ? "raise_budget_and_resume" : "keep_paused",
     amountCents,
   });
 }
 
-export const decideApproval = defineCommand(
+export const decideApproval = defineCommand("approval.decide", 
   async (
     ctx,
     actor,
@@ -176,7 +176,7 @@ export const decideApproval = defineCommand(
   },
 );
 
-export const resubmitApproval = defineCommand(async (ctx, actor, input: { approvalId: string; payload?: Record<string, unknown> }) => {
+export const resubmitApproval = defineCommand("approval.resubmit", async (ctx, actor, input: { approvalId: string; payload?: Record<string, unknown> }) => {
   const approval = await loadApproval(ctx, input.approvalId);
   checkActor(actor, "resubmit", approval);
   const { next } = checkTransition(approval, "resubmit");
@@ -190,7 +190,7 @@ export const resubmitApproval = defineCommand(async (ctx, actor, input: { approv
   return approvalView(await loadApproval(ctx, approval.id));
 });
 
-export const commentOnApproval = defineCommand(async (ctx, actor, input: { approvalId: string; body: string }) => {
+export const commentOnApproval = defineCommand("approval.comment", async (ctx, actor, input: { approvalId: string; body: string }) => {
   const approval = await loadApproval(ctx, input.approvalId);
   const row = {
     id: newId(),
@@ -205,9 +205,4 @@ export const commentOnApproval = defineCommand(async (ctx, actor, input: { appro
   return approvalCommentView(row);
 });
 
-export const approvalCommands = {
-  "approval.create": createApproval,
-  "approval.decide": decideApproval,
-  "approval.resubmit": resubmitApproval,
-  "approval.comment": commentOnApproval,
-};
+export const approvalCommands = [createApproval, decideApproval, resubmitApproval, commentOnApproval];

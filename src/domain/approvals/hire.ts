@@ -52,7 +52,7 @@ export async function hireApprovedStatements(ctx: CommandContext, actor: Actor, 
     // (adapter validation and defaults, unique name, reportsTo, secrets, budget policy).
     const name = str(payload.name);
     if (!name) throw unprocessable("A hire_agent payload needs payload.agentId (a pending agent) or payload.name to create the agent");
-    const { agent } = await createAgent(ctx, actor, {
+    const { agent } = await createAgent.run(ctx, actor, {
       mode: "create",
       fields: {
         name: name.slice(0, 200),

@@ -23,7 +23,7 @@ export interface StoredBytesInput {
   originalFilename: string | null;
 }
 
-export const createAttachment = defineCommand(async (ctx, actor, input: StoredBytesInput & { issueId: string }) => {
+export const createAttachment = defineCommand("attachment.create", async (ctx, actor, input: StoredBytesInput & { issueId: string }) => {
   await loadIssueInCompany(ctx, input.issueId);
   const who = actorColumns(actor);
   const row: typeof schema.issueAttachments.$inferSelect = {
@@ -55,7 +55,7 @@ export const createAttachment = defineCommand(async (ctx, actor, input: StoredBy
 });
 
 /** Board callers, or the agent that uploaded it. */
-export const deleteAttachment = defineCommand(async (ctx, actor, input: { attachmentId: string }) => {
+export const deleteAttachment = defineCommand("attachment.delete", async (ctx, actor, input: { attachmentId: string }) => {
   const row = await ctx.db.query.issueAttachments.findFirst({
     where: and(eq(schema.issueAttachments.id, input.attachmentId), eq(schema.issueAttachments.companyId, ctx.companyId)),
   });
@@ -80,7 +80,7 @@ export const deleteAttachment = defineCommand(async (ctx, actor, input: { attach
 });
 
 /** A logo upload: an asset of the company, not attached to it until PATCH sets logoAssetId. */
-export const createLogoAsset = defineCommand(async (ctx, actor, input: StoredBytesInput) => {
+export const createLogoAsset = defineCommand("asset.createLogo", async (ctx, actor, input: StoredBytesInput) => {
   const who = actorColumns(actor);
   const row: typeof schema.assets.$inferSelect = {
     id: input.id,
@@ -119,7 +119,7 @@ export interface WorkProductInput {
   previewText?: string | null;
 }
 
-export const createWorkProduct = defineCommand(async (ctx, actor, input: WorkProductInput) => {
+export const createWorkProduct = defineCommand("workProduct.create", async (ctx, actor, input: WorkProductInput) => {
   await loadIssueInCompany(ctx, input.issueId);
   const row: typeof schema.workProducts.$inferSelect = {
     id: newId(),
@@ -149,9 +149,4 @@ export const createWorkProduct = defineCommand(async (ctx, actor, input: WorkPro
   return workProductView(row);
 });
 
-export const attachmentCommands = {
-  "attachment.create": createAttachment,
-  "attachment.delete": deleteAttachment,
-  "asset.createLogo": createLogoAsset,
-  "workProduct.create": createWorkProduct,
-};
+export const attachmentCommands = [createAttachment, deleteAttachment, createLogoAsset, createWorkProduct];

@@ -133,7 +133,7 @@ async function applyPolicy(
   return { policy, window, observedCents, created: !existing };
 }
 
-export const upsertBudgetPolicy = defineCommand(async (ctx, actor, input: BudgetPolicyInput) => {
+export const upsertBudgetPolicy = defineCommand("budget.policy.upsert", async (ctx, actor, input: BudgetPolicyInput) => {
   const scopeId = input.scopeId ?? (input.scopeType === "company" ? ctx.companyId : undefined);
   if (!scopeId) throw unprocessable(`scopeId is required for a ${input.scopeType}-scope policy`);
   await assertScopeInCompany(ctx, input.scopeType, scopeId);
@@ -165,7 +165,7 @@ export const upsertBudgetPolicy = defineCommand(async (ctx, actor, input: Budget
   return { ...budgetPolicyStateView(result.policy, result.window, result.observedCents), created: result.created };
 });
 
-export const setCompanyBudget = defineCommand(async (ctx, actor, input: { budgetMonthlyCents: number }) => {
+export const setCompanyBudget = defineCommand("budget.company.set", async (ctx, actor, input: { budgetMonthlyCents: number }) => {
   const company = await ctx.db.query.companies.findFirst({ where: eq(schema.companies.id, ctx.companyId) });
   if (!company) throw notFound("Company not found");
   const existing = await ctx.db.query.budgetPolicies.findFirst({
@@ -208,7 +208,7 @@ export interface ResolveIncidentInput {
 /** Allowed resolutions by incident status: only open incidents can be resolved, once. */
 const RESOLVABLE_STATUSES = new Set(["open"]);
 
-export const resolveBudgetIncident = defineCommand(async (ctx, actor, input: ResolveIncidentInput) => {
+export const resolveBudgetIncident = defineCommand("budget.incident.resolve", async (ctx, actor, input: ResolveIncidentInput) => {
   const { db } = ctx;
   const incident = await db.query.budgetIncidents.findFirst({
     where: and(eq(schema.budgetIncidents.companyId, ctx.companyId), eq(schema.budgetIncidents.id, input.incidentId)),
@@ -330,8 +330,4 @@ export const resolveBudgetIncident = defineCommand(async (ctx, actor, input: Res
   return budgetIncidentView(after!);
 });
 
-export const budgetCommands = {
-  "budget.policy.upsert": upsertBudgetPolicy,
-  "budget.company.set": setCompanyBudget,
-  "budget.incident.resolve": resolveBudgetIncident,
-};
+export const budgetCommands = [upsertBudgetPolicy, setCompanyBudget, resolveBudgetIncident];

@@ -28,7 +28,7 @@ async function loadCompany(ctx: CommandContext) {
   return row;
 }
 
-export const updateCompany = defineCommand(
+export const updateCompany = defineCommand("company.update", 
   async (ctx, actor, input: { fields: CompanyFields; action: "company.updated" | "company.branding_updated" }) => {
     const before = await loadCompany(ctx);
     const { fields } = input;
@@ -50,7 +50,7 @@ export const updateCompany = defineCommand(
 
     // A budget change goes through the budget rules (above observed spend, policy sync, thresholds).
     if (fields.budgetMonthlyCents !== undefined && fields.budgetMonthlyCents !== before.budgetMonthlyCents) {
-      await setCompanyBudget(ctx, actor, { budgetMonthlyCents: fields.budgetMonthlyCents });
+      await setCompanyBudget.run(ctx, actor, { budgetMonthlyCents: fields.budgetMonthlyCents });
     }
 
     const archiving = fields.status === "archived" && before.status !== "archived";
@@ -100,12 +100,12 @@ function archiveCascade(ctx: CommandContext): BatchItem<"sqlite">[] {
   ];
 }
 
-export const archiveCompany = defineCommand(async (ctx, actor, _input: Record<string, never>) => {
-  return updateCompany(ctx, actor, { fields: { status: "archived" }, action: "company.updated" });
+export const archiveCompany = defineCommand("company.archive", async (ctx, actor, _input: Record<string, never>) => {
+  return updateCompany.run(ctx, actor, { fields: { status: "archived" }, action: "company.updated" });
 });
 
 /** Irreversible: the company row goes, and every company-scoped row with it (ON DELETE CASCADE), then its R2 objects. */
-export const deleteCompany = defineCommand(async (ctx, _actor, _input: Record<string, never>) => {
+export const deleteCompany = defineCommand("company.delete", async (ctx, _actor, _input: Record<string, never>) => {
   await loadCompany(ctx);
   await ctx.db.delete(schema.companies).where(eq(schema.companies.id, ctx.companyId)).run();
   const prefix = `companies/${ctx.companyId}/`;
@@ -118,8 +118,4 @@ export const deleteCompany = defineCommand(async (ctx, _actor, _input: Record<st
   return { deleted: true as const, id: ctx.companyId };
 });
 
-export const companyCommands = {
-  "company.update": updateCompany,
-  "company.archive": archiveCompany,
-  "company.delete": deleteCompany,
-};
+export const companyCommands = [updateCompany, archiveCompany, deleteCompany];

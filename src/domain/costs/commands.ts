@@ -48,7 +48,7 @@ const monthSum = (companyId: string, column: SQL, id: string, window: BudgetWind
  * evaluation is level-based (spend ≥ threshold and no incident yet), so a failed second batch is
  * repaired by the next event.
  */
-export const reportCostEvent = defineCommand(async (ctx, actor, input: CostEventInput) => {
+export const reportCostEvent = defineCommand("cost.report", async (ctx, actor, input: CostEventInput) => {
   const { db } = ctx;
   const c = ctx.companyId;
   const month = currentWindow("calendar_month_utc", ctx.now);
@@ -163,7 +163,7 @@ export interface FinanceEventInput {
   metadata?: Record<string, unknown> | null;
 }
 
-export const recordFinanceEvent = defineCommand(async (ctx, actor: Actor, input: FinanceEventInput) => {
+export const recordFinanceEvent = defineCommand("finance.record", async (ctx, actor: Actor, input: FinanceEventInput) => {
   const { db } = ctx;
   if (input.costEventId) {
     const event = await db.query.costEvents.findFirst({
@@ -203,7 +203,4 @@ export const recordFinanceEvent = defineCommand(async (ctx, actor: Actor, input:
   return row;
 });
 
-export const costCommands = {
-  "cost.report": reportCostEvent,
-  "finance.record": recordFinanceEvent,
-};
+export const costCommands = [reportCostEvent, recordFinanceEvent];

@@ -65,7 +65,7 @@ function annotationActivity(ctx: CommandContext, actor: Actor, action: string, t
   });
 }
 
-export const createAnnotation = defineCommand(async (ctx, actor, input: CreateAnnotationInput) => {
+export const createAnnotation = defineCommand("annotation.create", async (ctx, actor, input: CreateAnnotationInput) => {
   const doc = await requireDocument(ctx, input.issueId, input.key);
   if (input.revisionId !== doc.latestRevisionId) {
     throw conflict("Annotations must be created on the document's current revision", {
@@ -119,7 +119,7 @@ export const createAnnotation = defineCommand(async (ctx, actor, input: CreateAn
   return annotationThreadView(thread, doc.key, [comment]);
 });
 
-export const addAnnotationComment = defineCommand(
+export const addAnnotationComment = defineCommand("annotation.comment", 
   async (ctx, actor, input: { issueId: string; key: string; threadId: string; body: string }) => {
     const { doc, thread } = await requireThread(ctx, input);
     const who = actorColumns(actor);
@@ -192,16 +192,11 @@ async function changeThreadStatus(
   return annotationThreadView(fresh!, doc.key, await threadComments(ctx, thread.id));
 }
 
-export const resolveAnnotation = defineCommand((ctx, actor, input: { issueId: string; key: string; threadId: string }) =>
+export const resolveAnnotation = defineCommand("annotation.resolve", (ctx, actor, input: { issueId: string; key: string; threadId: string }) =>
   changeThreadStatus(ctx, actor, input, "resolve"),
 );
-export const reopenAnnotation = defineCommand((ctx, actor, input: { issueId: string; key: string; threadId: string }) =>
+export const reopenAnnotation = defineCommand("annotation.reopen", (ctx, actor, input: { issueId: string; key: string; threadId: string }) =>
   changeThreadStatus(ctx, actor, input, "reopen"),
 );
 
-export const annotationCommands = {
-  "annotation.create": createAnnotation,
-  "annotation.comment": addAnnotationComment,
-  "annotation.resolve": resolveAnnotation,
-  "annotation.reopen": reopenAnnotation,
-};
+export const annotationCommands = [createAnnotation, addAnnotationComment, resolveAnnotation, reopenAnnotation];

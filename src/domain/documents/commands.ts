@@ -212,7 +212,7 @@ export type DocumentWriteResult = {
   redirectedFromLockedDocument?: { sourceKey: string; key: string };
 };
 
-export const putDocument = defineCommand(async (ctx, actor, input: DocumentWriteInput): Promise<DocumentWriteResult> => {
+export const putDocument = defineCommand("document.put", async (ctx, actor, input: DocumentWriteInput): Promise<DocumentWriteResult> => {
   await loadIssueInCompany(ctx, input.issueId);
   const doc = await loadDocument(ctx, input.issueId, input.key);
   const content: RevisionContent = {
@@ -248,7 +248,7 @@ export const putDocument = defineCommand(async (ctx, actor, input: DocumentWrite
   return { document: await appendRevision(ctx, actor, doc, content, "issue.document_updated"), created: false };
 });
 
-export const restoreDocumentRevision = defineCommand(
+export const restoreDocumentRevision = defineCommand("document.restore", 
   async (
     ctx,
     actor,
@@ -282,7 +282,7 @@ export const restoreDocumentRevision = defineCommand(
   },
 );
 
-export const deleteDocument = defineCommand(async (ctx, actor, input: { issueId: string; key: string }) => {
+export const deleteDocument = defineCommand("document.delete", async (ctx, actor, input: { issueId: string; key: string }) => {
   const doc = await requireDocument(ctx, input.issueId, input.key);
   if (lockState(doc) === "locked") throw documentLockedError(doc);
   await batch(ctx, [
@@ -332,13 +332,7 @@ async function changeLock(ctx: CommandContext, actor: Actor, input: { issueId: s
   return documentView(updated, await loadRevision(ctx, doc.latestRevisionId));
 }
 
-export const lockDocument = defineCommand((ctx, actor, input: { issueId: string; key: string }) => changeLock(ctx, actor, input, "lock"));
-export const unlockDocument = defineCommand((ctx, actor, input: { issueId: string; key: string }) => changeLock(ctx, actor, input, "unlock"));
+export const lockDocument = defineCommand("document.lock", (ctx, actor, input: { issueId: string; key: string }) => changeLock(ctx, actor, input, "lock"));
+export const unlockDocument = defineCommand("document.unlock", (ctx, actor, input: { issueId: string; key: string }) => changeLock(ctx, actor, input, "unlock"));
 
-export const documentCommands = {
-  "document.put": putDocument,
-  "document.restore": restoreDocumentRevision,
-  "document.delete": deleteDocument,
-  "document.lock": lockDocument,
-  "document.unlock": unlockDocument,
-};
+export const documentCommands = [putDocument, restoreDocumentRevision, deleteDocument, lockDocument, unlockDocument];

@@ -51,7 +51,7 @@ async function validConfig(ctx: CommandContext, kind: EnvironmentKind, config: u
 const activity = (ctx: CommandContext, actor: Actor, action: string, id: string, details: Record<string, unknown>) =>
   activityInsert(ctx.db, { companyId: ctx.companyId, actor, action, entityType: "environment", entityId: id, details, now: ctx.now });
 
-export const createEnvironment = defineCommand(
+export const createEnvironment = defineCommand("environment.create", 
   async (ctx, actor, input: Required<Pick<EnvironmentFields, "name" | "config">> & EnvironmentFields & { kind: EnvironmentKind }) => {
     await checkNameFree(ctx, input.name, null);
     const config = await validConfig(ctx, input.kind, input.config);
@@ -78,7 +78,7 @@ export const createEnvironment = defineCommand(
   },
 );
 
-export const updateEnvironment = defineCommand(async (ctx, actor, input: { environmentId: string; fields: EnvironmentFields }) => {
+export const updateEnvironment = defineCommand("environment.update", async (ctx, actor, input: { environmentId: string; fields: EnvironmentFields }) => {
   const before = await loadEnvironment(ctx, input.environmentId);
   const { fields } = input;
   if (fields.name !== undefined && fields.name !== before.name) await checkNameFree(ctx, fields.name, before.id);
@@ -100,7 +100,7 @@ export const updateEnvironment = defineCommand(async (ctx, actor, input: { envir
   return environmentViewOf(ctx.db, await loadEnvironment(ctx, before.id), ctx.now);
 });
 
-export const deleteEnvironment = defineCommand(async (ctx, actor, input: { environmentId: string }) => {
+export const deleteEnvironment = defineCommand("environment.delete", async (ctx, actor, input: { environmentId: string }) => {
   const row = await loadEnvironment(ctx, input.environmentId);
   const view = await environmentViewOf(ctx.db, row, ctx.now);
   if (view.activeLeaseCount > 0) {
@@ -110,7 +110,7 @@ export const deleteEnvironment = defineCommand(async (ctx, actor, input: { envir
   return view;
 });
 
-export const probeEnvironment = defineCommand(async (ctx, actor, input: { environmentId: string }) => {
+export const probeEnvironment = defineCommand("environment.probe", async (ctx, actor, input: { environmentId: string }) => {
   const row = await loadEnvironment(ctx, input.environmentId);
   const result = await probeEnvironmentConfig(ctx.db, ctx.companyId, row.kind, row.config);
   const status = result.ok ? ("ok" as const) : ("failed" as const);
@@ -133,9 +133,4 @@ export function releaseLeasesStatement(ctx: CommandContext, executionWorkspaceId
     .where(and(eq(l.executionWorkspaceId, executionWorkspaceId), eq(l.status, "active"), or(isNull(l.expiresAt), gt(l.expiresAt, ctx.now))));
 }
 
-export const environmentCommands = {
-  "environment.create": createEnvironment,
-  "environment.update": updateEnvironment,
-  "environment.delete": deleteEnvironment,
-  "environment.probe": probeEnvironment,
-};
+export const environmentCommands = [createEnvironment, updateEnvironment, deleteEnvironment, probeEnvironment];

@@ -46,7 +46,7 @@ export interface OpenExecutionWorkspaceInput {
 const DEFAULT_LEASE_TTL_SEC = 3600;
 
 /** Opens a workspace; with an environment, a lease is acquired in the same batch (409 at capacity). */
-export const openExecutionWorkspace = defineCommand(async (ctx, actor, input: OpenExecutionWorkspaceInput) => {
+export const openExecutionWorkspace = defineCommand("executionWorkspace.open", async (ctx, actor, input: OpenExecutionWorkspaceInput) => {
   let projectId = input.projectId ?? null;
   const projectWorkspace = input.projectWorkspaceId
     ? await ctx.db.query.projectWorkspaces.findFirst({ where: eq(schema.projectWorkspaces.id, input.projectWorkspaceId) })
@@ -147,7 +147,7 @@ export interface UpdateExecutionWorkspaceInput {
   metadata?: Record<string, unknown> | null;
 }
 
-export const updateExecutionWorkspace = defineCommand(async (ctx, actor, input: { id: string; fields: UpdateExecutionWorkspaceInput }) => {
+export const updateExecutionWorkspace = defineCommand("executionWorkspace.update", async (ctx, actor, input: { id: string; fields: UpdateExecutionWorkspaceInput }) => {
   const before = await loadWorkspace(ctx, input.id);
   const { fields } = input;
   const set: Partial<ExecutionWorkspaceRow> = { updatedAt: ctx.now };
@@ -210,7 +210,7 @@ export type RuntimeActionInput =
  * (run queues a command; cancel cancels queued ones, optionally only those of `command`).
  * Each call records a workspace operation; services update runtimeServices and desiredState.
  */
-export const executionWorkspaceRuntimeAction = defineCommand(async (ctx, actor, input: RuntimeActionInput) => {
+export const executionWorkspaceRuntimeAction = defineCommand("executionWorkspace.runtimeAction", async (ctx, actor, input: RuntimeActionInput) => {
   const ws = await loadWorkspace(ctx, input.id);
   if (ws.status !== "open" && !(input.kind === "runtime_service" && input.action === "stop") && !(input.kind === "runtime_command" && input.action === "cancel")) {
     throw unprocessable(`The execution workspace is ${ws.status}`, { status: ws.status });
@@ -292,8 +292,4 @@ export const executionWorkspaceRuntimeAction = defineCommand(async (ctx, actor, 
   return { workspace: executionWorkspaceView(await loadWorkspace(ctx, ws.id)), operation: operationView(operation) };
 });
 
-export const executionWorkspaceCommands = {
-  "executionWorkspace.open": openExecutionWorkspace,
-  "executionWorkspace.update": updateExecutionWorkspace,
-  "executionWorkspace.runtimeAction": executionWorkspaceRuntimeAction,
-};
+export const executionWorkspaceCommands = [openExecutionWorkspace, updateExecutionWorkspace, executionWorkspaceRuntimeAction];

@@ -62,7 +62,7 @@ function clearOtherDefaults(ctx: CommandContext, keepId: string) {
     .where(and(eq(schema.goals.companyId, ctx.companyId), eq(schema.goals.isCompanyDefault, true), ne(schema.goals.id, keepId)));
 }
 
-export const createGoal = defineCommand(async (ctx, actor, input: GoalFields & { title: string }) => {
+export const createGoal = defineCommand("goal.create", async (ctx, actor, input: GoalFields & { title: string }) => {
   if (input.parentId) await checkParent(ctx, null, input.parentId);
   if (input.ownerAgentId) await checkOwner(ctx, input.ownerAgentId);
   const row: GoalRow = {
@@ -97,7 +97,7 @@ export const createGoal = defineCommand(async (ctx, actor, input: GoalFields & {
   return goalView(row);
 });
 
-export const updateGoal = defineCommand(async (ctx, actor, input: { goalId: string; fields: GoalFields }) => {
+export const updateGoal = defineCommand("goal.update", async (ctx, actor, input: { goalId: string; fields: GoalFields }) => {
   const before = await loadGoal(ctx, input.goalId);
   const { fields } = input;
   if (fields.parentId) await checkParent(ctx, before.id, fields.parentId);
@@ -129,7 +129,7 @@ export const updateGoal = defineCommand(async (ctx, actor, input: { goalId: stri
 });
 
 /** Deletes the goal; children become roots, issues lose the goal, projects keep their remaining goals. */
-export const deleteGoal = defineCommand(async (ctx, actor, input: { goalId: string }) => {
+export const deleteGoal = defineCommand("goal.delete", async (ctx, actor, input: { goalId: string }) => {
   const goal = await loadGoal(ctx, input.goalId);
   const links = await ctx.db.query.projectGoals.findMany({ where: eq(schema.projectGoals.goalId, goal.id) });
   const statements: BatchItem<"sqlite">[] = [
@@ -173,8 +173,4 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export const goalCommands = {
-  "goal.create": createGoal,
-  "goal.update": updateGoal,
-  "goal.delete": deleteGoal,
-};
+export const goalCommands = [createGoal, updateGoal, deleteGoal];

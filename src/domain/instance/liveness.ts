@@ -69,7 +69,7 @@ export async function findStuckIssues(db: Db, options: { companyId?: string; sta
 export type StuckIssue = Awaited<ReturnType<typeof findStuckIssues>>[number];
 
 /** Releases this company's stuck issues (re-checked here, inside the company's serial section). */
-export const recoverStuckIssues = defineCommand(async (ctx, actor, input: { staleBefore: string; staleAfterMinutes: number }) => {
+export const recoverStuckIssues = defineCommand("access.liveness.recover", async (ctx, actor, input: { staleBefore: string; staleAfterMinutes: number }) => {
   const stuck = await findStuckIssues(ctx.db, { companyId: ctx.companyId, staleBefore: input.staleBefore });
   if (!stuck.length) return { recovered: [] as StuckIssue[] };
   const ids = stuck.map((s) => s.issueId);
@@ -111,4 +111,4 @@ export const recoverStuckIssues = defineCommand(async (ctx, actor, input: { stal
   return { recovered: stuck };
 });
 
-export const livenessCommands = { "access.liveness.recover": recoverStuckIssues };
+export const livenessCommands = [recoverStuckIssues];

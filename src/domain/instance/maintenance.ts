@@ -5,7 +5,7 @@ import { readDeploymentConfig } from "../../config";
 import { runCompanyCommand } from "../../company/client";
 import type { Actor } from "../actor";
 import { boardClaimPath, mintBoardClaimTokenIfNeeded } from "../access/board-claim";
-import { findStuckIssues } from "./liveness";
+import { findStuckIssues, recoverStuckIssues } from "./liveness";
 import { readSettings } from "./settings";
 
 export const SYSTEM_ACTOR: Actor = { type: "none", runId: null };
@@ -18,7 +18,7 @@ export async function runLivenessRecovery(env: Env, actor: Actor, options: { com
   const companyIds = [...new Set(candidates.map((c) => c.companyId))];
   const recovered = [];
   for (const companyId of companyIds) {
-    const result = await runCompanyCommand(env, companyId, "access.liveness.recover", actor, {
+    const result = await runCompanyCommand(env, companyId, recoverStuckIssues, actor, {
       staleBefore,
       staleAfterMinutes: options.staleAfterMinutes,
     });

@@ -68,7 +68,7 @@ export interface CheckoutInput {
   expectedStatuses: string[];
 }
 
-export const checkoutIssue = defineCommand(async (ctx, actor, input: CheckoutInput) => {
+export const checkoutIssue = defineCommand("issue.checkout", async (ctx, actor, input: CheckoutInput) => {
   if (actor.type !== "agent") throw forbidden("Only agents check out issues (as themselves)");
   if (actor.agentId !== input.agentId) throw forbidden("An agent may check out issues only as itself", { agentId: input.agentId });
   requireRunId(actor);
@@ -161,7 +161,7 @@ export const checkoutIssue = defineCommand(async (ctx, actor, input: CheckoutInp
   return issueViewFor(ctx.db, (await loadIssueInCompany(ctx.db, ctx.companyId, issue.id)));
 });
 
-export const releaseIssue = defineCommand(async (ctx, actor, input: { issueId: string }) => {
+export const releaseIssue = defineCommand("issue.release", async (ctx, actor, input: { issueId: string }) => {
   const issue = await loadIssueInCompany(ctx.db, ctx.companyId, input.issueId);
   if (issue.status !== "in_progress" && !issue.checkoutRunId) {
     throw conflict("Issue is not checked out", conflictDetails(issue));
@@ -208,7 +208,4 @@ export const releaseIssue = defineCommand(async (ctx, actor, input: { issueId: s
   return issueViewFor(ctx.db, (await loadIssueInCompany(ctx.db, ctx.companyId, issue.id)));
 });
 
-export const checkoutCommands = {
-  "issue.checkout": checkoutIssue,
-  "issue.release": releaseIssue,
-};
+export const checkoutCommands = [checkoutIssue, releaseIssue];

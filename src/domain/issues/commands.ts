@@ -96,7 +96,7 @@ async function wakeups(ctx: CommandContext, actor: Actor, requests: WakeupReques
 
 export interface CreateIssueInput extends CreateIssueBody {}
 
-export const createIssue = defineCommand(async (ctx, actor, input: CreateIssueInput) => {
+export const createIssue = defineCommand("issue.create", async (ctx, actor, input: CreateIssueInput) => {
   // One round trip for the company row and its default goal (the common no-project case needs both).
   const [companyRows, defaultGoalRows] = await ctx.db.batch([
     ctx.db.select().from(schema.companies).where(eq(schema.companies.id, ctx.companyId)).limit(1),
@@ -209,7 +209,7 @@ const SIMPLE_FIELDS = [
   "hiddenAt",
 ] as const;
 
-export const updateIssue = defineCommand(async (ctx, actor, input: UpdateIssueInput) => {
+export const updateIssue = defineCommand("issue.update", async (ctx, actor, input: UpdateIssueInput) => {
   const before = await loadIssueInCompany(ctx.db, ctx.companyId, input.issueId);
   const body = input.body;
   if (body.interrupt && actor.type !== "board") throw forbidden("Only board users may interrupt a run");
@@ -372,7 +372,7 @@ export interface AddCommentInput {
   interrupt?: boolean;
 }
 
-export const addComment = defineCommand(async (ctx, actor, input: AddCommentInput) => {
+export const addComment = defineCommand("issue.comment", async (ctx, actor, input: AddCommentInput) => {
   const before = await loadIssueInCompany(ctx.db, ctx.companyId, input.issueId);
   if (input.interrupt && actor.type !== "board") throw forbidden("Only board users may interrupt a run");
   const run = await agentRunForIssueMutation(ctx, actor, before, "comment");
@@ -409,7 +409,7 @@ export const addComment = defineCommand(async (ctx, actor, input: AddCommentInpu
   return commentView(row!);
 });
 
-export const createLabel = defineCommand(async (ctx, actor, input: { name: string; color?: string | null }) => {
+export const createLabel = defineCommand("label.create", async (ctx, actor, input: { name: string; color?: string | null }) => {
   const nameKey = input.name.trim().toLowerCase();
   const existing = await ctx.db.query.labels.findFirst({
     where: and(eq(schema.labels.companyId, ctx.companyId), eq(schema.labels.nameKey, nameKey)),
@@ -438,7 +438,7 @@ export interface UserStateInput {
 }
 
 /** A board user's read cursor / inbox archive mark (no activity entry: personal state, not a change to the issue). */
-export const setIssueUserState = defineCommand(async (ctx, _actor, input: UserStateInput) => {
+export const setIssueUserState = defineCommand("issue.userState", async (ctx, _actor, input: UserStateInput) => {
   const issue = await loadIssueInCompany(ctx.db, ctx.companyId, input.issueId);
   const t = schema.issueUserStates;
   const current = await ctx.db.query.issueUserStates.findFirst({ where: and(eq(t.issueId, issue.id), eq(t.userId, input.userId)) });
@@ -458,11 +458,5 @@ export const setIssueUserState = defineCommand(async (ctx, _actor, input: UserSt
   return { issueId: issue.id, userId: input.userId, lastReadAt: next.lastReadAt, inboxArchivedAt: next.inboxArchivedAt };
 });
 
-export const issueCommands = {
-  "issue.create": createIssue,
-  "issue.update": updateIssue,
-  "issue.comment": addComment,
-  "issue.userState": setIssueUserState,
-  "label.create": createLabel,
-};
+export const issueCommands = [createIssue, updateIssue, addComment, setIssueUserState, createLabel];
 

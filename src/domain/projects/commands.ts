@@ -94,7 +94,7 @@ async function normaliseEnv(ctx: CommandContext, actor: Actor, env: Record<strin
 const activity = (ctx: CommandContext, actor: Actor, action: string, entityId: string, details: Record<string, unknown>, entityType = "project") =>
   activityInsert(ctx.db, { companyId: ctx.companyId, actor, action, entityType, entityId, details, now: ctx.now });
 
-export const createProject = defineCommand(
+export const createProject = defineCommand("project.create", 
   async (ctx, actor, input: { fields: ProjectFields & { name: string }; workspace?: WorkspaceFields }) => {
     const { fields } = input;
     const id = newId();
@@ -139,7 +139,7 @@ export const createProject = defineCommand(
   },
 );
 
-export const updateProject = defineCommand(async (ctx, actor, input: { projectId: string; fields: ProjectFields }) => {
+export const updateProject = defineCommand("project.update", async (ctx, actor, input: { projectId: string; fields: ProjectFields }) => {
   const before = await loadProject(ctx, input.projectId);
   const { fields } = input;
   const urlKey = fields.name !== undefined ? projectUrlKey(fields.name) : before.urlKey;
@@ -159,7 +159,7 @@ export const updateProject = defineCommand(async (ctx, actor, input: { projectId
   return viewOf(ctx, before.id);
 });
 
-export const deleteProject = defineCommand(async (ctx, actor, input: { projectId: string }) => {
+export const deleteProject = defineCommand("project.delete", async (ctx, actor, input: { projectId: string }) => {
   const before = await viewOf(ctx, (await loadProject(ctx, input.projectId)).id);
   await ctx.db.batch([
     ctx.db.update(schema.issues).set({ projectId: null }).where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.projectId, before.id))),
@@ -191,7 +191,7 @@ const setPrimary = (ctx: CommandContext, projectId: string, workspaceId: string)
   ctx.db.update(schema.projectWorkspaces).set({ isPrimary: true, updatedAt: ctx.now }).where(eq(schema.projectWorkspaces.id, workspaceId)),
 ];
 
-export const createWorkspace = defineCommand(async (ctx, actor, input: { projectId: string; fields: WorkspaceFields }) => {
+export const createWorkspace = defineCommand("projectWorkspace.create", async (ctx, actor, input: { projectId: string; fields: WorkspaceFields }) => {
   const project = await loadProject(ctx, input.projectId);
   const existing = await projectWorkspaces(ctx, project.id);
   const hasPrimary = existing.some((w) => w.isPrimary);
@@ -204,7 +204,7 @@ export const createWorkspace = defineCommand(async (ctx, actor, input: { project
   return workspaceView(await loadWorkspace(ctx, project.id, row.id));
 });
 
-export const updateWorkspace = defineCommand(async (ctx, actor, input: { projectId: string; workspaceId: string; fields: WorkspaceFields }) => {
+export const updateWorkspace = defineCommand("projectWorkspace.update", async (ctx, actor, input: { projectId: string; workspaceId: string; fields: WorkspaceFields }) => {
   const project = await loadProject(ctx, input.projectId);
   const before = await loadWorkspace(ctx, project.id, input.workspaceId);
   const { isPrimary, ...rest } = input.fields;
@@ -224,7 +224,7 @@ export const updateWorkspace = defineCommand(async (ctx, actor, input: { project
   return workspaceView(await loadWorkspace(ctx, project.id, before.id));
 });
 
-export const deleteWorkspace = defineCommand(async (ctx, actor, input: { projectId: string; workspaceId: string }) => {
+export const deleteWorkspace = defineCommand("projectWorkspace.delete", async (ctx, actor, input: { projectId: string; workspaceId: string }) => {
   const project = await loadProject(ctx, input.projectId);
   const row = await loadWorkspace(ctx, project.id, input.workspaceId);
   const statements: BatchItem<"sqlite">[] = [ctx.db.delete(schema.projectWorkspaces).where(eq(schema.projectWorkspaces.id, row.id))];
@@ -238,7 +238,7 @@ export const deleteWorkspace = defineCommand(async (ctx, actor, input: { project
 });
 
 /** start/restart need a cwd and configured services (422 otherwise); stop always records `stopped`. */
-export const workspaceRuntimeAction = defineCommand(
+export const workspaceRuntimeAction = defineCommand("projectWorkspace.runtimeAction", 
   async (ctx, actor, input: { projectId: string; workspaceId: string; action: "start" | "stop" | "restart" }) => {
     const project = await loadProject(ctx, input.projectId);
     const row = await loadWorkspace(ctx, project.id, input.workspaceId);
@@ -272,12 +272,4 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export const projectCommands = {
-  "project.create": createProject,
-  "project.update": updateProject,
-  "project.delete": deleteProject,
-  "projectWorkspace.create": createWorkspace,
-  "projectWorkspace.update": updateWorkspace,
-  "projectWorkspace.delete": deleteWorkspace,
-  "projectWorkspace.runtimeAction": workspaceRuntimeAction,
-};
+export const projectCommands = [createProject, updateProject, deleteProject, createWorkspace, updateWorkspace, deleteWorkspace, workspaceRuntimeAction];

@@ -61,7 +61,7 @@ function requireExternalRefIfNeeded(provider: string, externalRef: string | null
   }
 }
 
-export const createSecret = defineCommand(async (ctx, actor, input: CreateSecretInput) => {
+export const createSecret = defineCommand("secret.create", async (ctx, actor, input: CreateSecretInput) => {
   const provider = input.provider ?? defaultProvider(ctx.env);
   requireConfiguredProvider(ctx.env, provider);
   requireExternalRefIfNeeded(provider, input.externalRef);
@@ -72,7 +72,7 @@ export const createSecret = defineCommand(async (ctx, actor, input: CreateSecret
   return secretView(row);
 });
 
-export const updateSecret = defineCommand(async (ctx, actor, input: UpdateSecretInput) => {
+export const updateSecret = defineCommand("secret.update", async (ctx, actor, input: UpdateSecretInput) => {
   const before = await loadSecret(ctx, input.secretId);
   const { fields } = input;
   if (fields.name !== undefined && fields.name !== before.name) await requireFreeName(ctx, fields.name, before.id);
@@ -105,7 +105,7 @@ export const updateSecret = defineCommand(async (ctx, actor, input: UpdateSecret
   return secretView(after);
 });
 
-export const rotateSecret = defineCommand(async (ctx, actor, input: RotateSecretInput) => {
+export const rotateSecret = defineCommand("secret.rotate", async (ctx, actor, input: RotateSecretInput) => {
   const secret = await loadSecret(ctx, input.secretId);
   requireConfiguredProvider(ctx.env, secret.provider);
   checkSecretValue(input.value);
@@ -142,7 +142,7 @@ export const rotateSecret = defineCommand(async (ctx, actor, input: RotateSecret
   return secretView(after);
 });
 
-export const deleteSecret = defineCommand(async (ctx, actor, input: { secretId: string }) => {
+export const deleteSecret = defineCommand("secret.delete", async (ctx, actor, input: { secretId: string }) => {
   const secret = await loadSecret(ctx, input.secretId);
   await runBatch(
     ctx,
@@ -164,9 +164,4 @@ export const deleteSecret = defineCommand(async (ctx, actor, input: { secretId: 
   return { ok: true as const, id: secret.id, name: secret.name };
 });
 
-export const secretCommands = {
-  "secret.create": createSecret,
-  "secret.update": updateSecret,
-  "secret.rotate": rotateSecret,
-  "secret.delete": deleteSecret,
-};
+export const secretCommands = [createSecret, updateSecret, rotateSecret, deleteSecret];

@@ -16,6 +16,7 @@ import {
   PutCompanyAccessSchema,
   UserIdParam,
 } from "../../schemas/access/members";
+import { setUserCompanyAccess } from "../../domain/access/members";
 
 const tags = ["Instance admin"];
 export const adminRouter = createRouter();
@@ -216,7 +217,7 @@ adminRouter.openapi(
       }
     }
     for (const ch of changes) {
-      await runCompanyCommand(c.env, ch.companyId, "access.member.setUserCompanyAccess", actor, { userId, membershipRole: ch.membershipRole });
+      await runCompanyCommand(c.env, ch.companyId, setUserCompanyAccess, actor, { userId, membershipRole: ch.membershipRole });
     }
     return c.json(await companyAccessOf(db, userId), 200);
   },

@@ -13,6 +13,7 @@ import { boardClaimStatus, findBoardClaimToken, type BoardClaimRow } from "../..
 import { errors, jsonContent } from "../../schemas/common";
 import { BoardClaimResultSchema, BoardClaimSchema, BoardClaimTokenParam, EmptyBodySchema } from "../../schemas/access/members";
 import { optionalJsonBody } from "./shared";
+import { transferLocalBoardOwnership } from "../../domain/access/members";
 
 const tags = ["Board claim"];
 export const boardClaimRouter = createRouter();
@@ -80,7 +81,7 @@ boardClaimRouter.openapi(
     const companies = await companiesOf(c.env, row);
     const results = [];
     for (const company of companies) {
-      const { claimed } = await runCompanyCommand(c.env, company.id, "access.member.claimFromLocalBoard", actor, { userId: actor.userId, tokenId: row.id });
+      const { claimed } = await runCompanyCommand(c.env, company.id, transferLocalBoardOwnership, actor, { userId: actor.userId, tokenId: row.id });
       results.push({ ...company, claimed });
     }
     const admin = await c.env.DB.prepare(

@@ -11,7 +11,7 @@ import { notFound } from "../../domain/errors";
 import { runCompanyCommand } from "../../company/client";
 import { requireCompanyPermission } from "../../domain/access/permissions";
 import { CLAIM_SECRET_PREFIX, INVITE_TOKEN_PREFIX, hashSecret, mintSecret } from "../../domain/access/tokens";
-import { inviteUrls, inviteView } from "../../domain/access/invites";
+import { inviteUrls, inviteView, acceptInvite, createInvite, revokeInvite } from "../../domain/access/invites";
 import { readSettings } from "../../domain/instance/settings";
 import { onboardingSteps, onboardingText, skillList } from "../../domain/access/onboarding";
 import { findSkill, renderSkill } from "../../domain/access/onboarding-skills";
@@ -49,7 +49,7 @@ export async function createInviteWithToken(
 ) {
   const hours = body.expiresInHours ?? (await readSettings(createDb(c.env.DB), "general")).defaultInviteExpiryHours;
   const { token, hash } = mintSecret(INVITE_TOKEN_PREFIX);
-  const invite = await runCompanyCommand(c.env, companyId, "access.invite.create", actor, {
+  const invite = await runCompanyCommand(c.env, companyId, createInvite, actor, {
     inviteType: body.inviteType,
     membershipRole: body.membershipRole,
     requiresApproval: body.requiresApproval,
@@ -158,7 +158,7 @@ invitesRouter.openapi(
     const invite = await db.query.companyInvites.findFirst({ where: eq(schema.companyInvites.id, inviteId) });
     const actor = requireEntityAccess(c, invite?.companyId, "Invite");
     await requireCompanyPermission(db, actor, invite!.companyId, "users:invite");
-    return c.json(await runCompanyCommand(c.env, invite!.companyId, "access.invite.revoke", actor, { inviteId }), 200);
+    return c.json(await runCompanyCommand(c.env, invite!.companyId, revokeInvite, actor, { inviteId }), 200);
   },
 );
 
@@ -314,7 +314,7 @@ invitesRouter.openapi(
     const body = c.req.valid("json");
     const { invite } = await inviteByToken(c.env, token);
     const claim = invite.inviteType === "agent" ? mintSecret(CLAIM_SECRET_PREFIX) : null;
-    const result = await runCompanyCommand(c.env, invite.companyId, "access.invite.accept", c.get("actor"), {
+    const result = await runCompanyCommand(c.env, invite.companyId, acceptInvite, c.get("actor"), {
       tokenHash: invite.tokenHash,
       ...body,
       claimSecretHash: claim?.hash ?? "",

@@ -9,7 +9,7 @@ import { runCompanyCommand } from "../../company/client";
 import { AGENT_KEY_PREFIX, mintApiKey } from "../../crypto/api-keys";
 import { newId } from "../../crypto/random";
 import { requireCompanyPermission } from "../../domain/access/permissions";
-import { joinRequestView } from "../../domain/access/join-requests";
+import { joinRequestView, claimJoinRequestApiKey, decideJoinRequest } from "../../domain/access/join-requests";
 import { hashSecret } from "../../domain/access/tokens";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
 import { JoinRequestSchema } from "../../schemas/access/invites";
@@ -75,7 +75,7 @@ for (const decision of ["approve", "reject"] as const) {
       await requireCompanyAccess(c, companyId);
       const actor = c.get("actor");
       await requireCompanyPermission(createDb(c.env.DB), actor, companyId, "joins:approve");
-      const result = await runCompanyCommand(c.env, companyId, "access.joinRequest.decide", actor, {
+      const result = await runCompanyCommand(c.env, companyId, decideJoinRequest, actor, {
         requestId,
         decision,
         note: c.req.valid("json").note,
@@ -102,7 +102,7 @@ joinRequestsRouter.openapi(
     const request = await createDb(c.env.DB).query.joinRequests.findFirst({ where: eq(schema.joinRequests.id, requestId) });
     if (!request) throw notFound("Join request not found");
     const { token, hash } = mintApiKey(AGENT_KEY_PREFIX);
-    const claimed = await runCompanyCommand(c.env, request.companyId, "access.joinRequest.claimApiKey", c.get("actor"), {
+    const claimed = await runCompanyCommand(c.env, request.companyId, claimJoinRequestApiKey, c.get("actor"), {
       requestId,
       claimSecretHash: hashSecret(claimSecret),
       keyHash: hash,

@@ -6,7 +6,7 @@ import { createRouter } from "../../http/router";
 import { createDb, schema } from "../../db/client";
 import { requireCompanyAccess } from "../../http/access";
 import { runCompanyCommand } from "../../company/client";
-import { listMembers } from "../../domain/access/members";
+import { listMembers, updateMember } from "../../domain/access/members";
 import { requireCompanyPermission } from "../../domain/access/permissions";
 import { slugify } from "../../domain/users/slug";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
@@ -90,7 +90,7 @@ membersRouter.openapi(
   async (c) => {
     const { companyId, memberId } = c.req.valid("param");
     await guardManage(c, companyId);
-    return c.json(await runCompanyCommand(c.env, companyId, "access.member.update", c.get("actor"), { memberId, ...c.req.valid("json") }), 200);
+    return c.json(await runCompanyCommand(c.env, companyId, updateMember, c.get("actor"), { memberId, ...c.req.valid("json") }), 200);
   },
 );
 
@@ -107,7 +107,7 @@ membersRouter.openapi(
     const { companyId, memberId } = c.req.valid("param");
     await guardManage(c, companyId);
     const { grants } = c.req.valid("json");
-    return c.json(await runCompanyCommand(c.env, companyId, "access.member.update", c.get("actor"), { memberId, grants }), 200);
+    return c.json(await runCompanyCommand(c.env, companyId, updateMember, c.get("actor"), { memberId, grants }), 200);
   },
 );
 
@@ -123,7 +123,7 @@ membersRouter.openapi(
   async (c) => {
     const { companyId, memberId } = c.req.valid("param");
     await guardManage(c, companyId);
-    return c.json(await runCompanyCommand(c.env, companyId, "access.member.update", c.get("actor"), { memberId, status: "inactive" }), 200);
+    return c.json(await runCompanyCommand(c.env, companyId, updateMember, c.get("actor"), { memberId, status: "inactive" }), 200);
   },
 );
 
@@ -141,6 +141,6 @@ membersRouter.openapi(
   async (c) => {
     const { companyId, memberId } = c.req.valid("param");
     await guardManage(c, companyId);
-    return c.json(await runCompanyCommand(c.env, companyId, "access.member.update", c.get("actor"), { memberId, ...c.req.valid("json") }), 200);
+    return c.json(await runCompanyCommand(c.env, companyId, updateMember, c.get("actor"), { memberId, ...c.req.valid("json") }), 200);
   },
 );

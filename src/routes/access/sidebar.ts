@@ -6,7 +6,7 @@ import { createDb, schema } from "../../db/client";
 import { requireBoard, requireCompanyAccess } from "../../http/access";
 import type { BoardActor } from "../../domain/actor";
 import { runCompanyCommand } from "../../company/client";
-import { GLOBAL_SCOPE, readSidebarPreferences, sidebarBadges, upsertSidebarPreferences } from "../../domain/access/inbox";
+import { GLOBAL_SCOPE, readSidebarPreferences, sidebarBadges, upsertSidebarPreferences, dismissInboxItem, putCompanySidebarPreferences } from "../../domain/access/inbox";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
 import {
   DismissInboxItemSchema,
@@ -93,7 +93,7 @@ sidebarRouter.openapi(
     await requireCompanyAccess(c, companyId, { board: true });
     const actor = c.get("actor") as BoardActor;
     const preferences = c.req.valid("json");
-    const { updatedAt } = await runCompanyCommand(c.env, companyId, "access.sidebar.putCompanyPreferences", actor, {
+    const { updatedAt } = await runCompanyCommand(c.env, companyId, putCompanySidebarPreferences, actor, {
       userId: actor.userId,
       preferences,
     });
@@ -154,7 +154,7 @@ sidebarRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true });
     const actor = c.get("actor") as BoardActor;
-    const result = await runCompanyCommand(c.env, companyId, "access.inbox.dismiss", actor, {
+    const result = await runCompanyCommand(c.env, companyId, dismissInboxItem, actor, {
       userId: actor.userId,
       itemKey: c.req.valid("json").itemKey,
     });
