@@ -4,32 +4,31 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import { HttpError } from "../domain/errors";
 import type { Actor } from "../domain/actor";
-import type { CommandResult } from "./command";
+import { commandContext, type CommandResult } from "./command";
+import { CompanyStorage, migrateCompanyStorage } from "./storage";
 import { commandRegistry } from "./commands";
 
 export class CompanyDurableObject extends DurableObject<Env> {
   private tail: Promise<unknown> = Promise.resolve();
 
+  private readonly storage: CompanyStorage;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.storage.sql.exec(
-      "CREATE TABLE IF NOT EXISTS fence (id INTEGER PRIMARY KEY CHECK (id = 1), epoch INTEGER NOT NULL); INSERT OR IGNORE INTO fence (id, epoch) VALUES (1, 0);",
-    );
+    migrateCompanyStorage(ctx.storage.sql);
+    this.storage = new CompanyStorage(ctx.storage.sql);
   }
 
   /** Runs one named command for `companyId` after every earlier one has finished. */
   async execute(companyId: string, name: string, actor: Actor, input: unknown): Promise<CommandResult<unknown>> {
     return this.serialise(async () => {
       // Fencing write first: a stale duplicate instance fails here instead of racing.
-      this.ctx.storage.sql.exec("UPDATE fence SET epoch = epoch + 1 WHERE id = 1");
+      this.storage.advanceFence();
       const command = commandRegistry.get(name);
       if (!command) return { ok: false, status: 400, error: `Unknown command ${name}` };
       try {
-        const value = await command.run(
-          { env: this.env, db: createDb(this.env.DB), companyId, sql: this.ctx.storage.sql, now: new Date().toISOString() },
-          actor,
-          input,
-        );
+        const ctx = commandContext({ env: this.env, db: createDb(this.env.DB), companyId, actor, storage: this.storage, now: new Date().toISOString() });
+        const value = await command.run(ctx, actor, input);
         return { ok: true, value };
       } catch (err) {
         if (err instanceof HttpError) return { ok: false, status: err.status, error: err.message, details: err.details };

@@ -35,10 +35,15 @@ describe("POST /api/companies", () => {
   });
 
   it("appends A on prefix clashes and falls back to CMP without letters", async () => {
-    const a = await post("/api/companies", { name: "Quokka One" });
-    const b = await post("/api/companies", { name: "quokka two" });
-    const c = await post("/api/companies", { name: "Q-U-O 3" });
-    expect([a.body.issuePrefix, b.body.issuePrefix, c.body.issuePrefix]).toEqual(["QUO", "QUOA", "QUOAA"]);
+    // Storage is shared with other test files: pick three letters no company's prefix starts with yet.
+    let base = "";
+    do {
+      base = Array.from({ length: 3 }, () => String.fromCharCode(66 + Math.floor(Math.random() * 25))).join("");
+    } while (await env.DB.prepare("SELECT 1 FROM companies WHERE issue_prefix LIKE ?1").bind(`${base}%`).first());
+    const a = await post("/api/companies", { name: `${base.toLowerCase()}kka One` });
+    const b = await post("/api/companies", { name: `${base}kka two` });
+    const c = await post("/api/companies", { name: `${base.split("").join("-")} 3` });
+    expect([a.body.issuePrefix, b.body.issuePrefix, c.body.issuePrefix]).toEqual([base, `${base}A`, `${base}AA`]);
     const digits = await post("/api/companies", { name: "1234" });
     expect(digits.body.issuePrefix).toMatch(/^CMP/);
   });

@@ -1,24 +1,19 @@
 // Env bindings: normalisation before storage (inside a company command) and resolution for a run.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { BatchItem } from "drizzle-orm/batch";
 import { del, get, post } from "../helpers/api";
 import { createCompany } from "../helpers/fixtures";
 import { createDb, type Db } from "../../src/db/client";
-import type { CommandContext } from "../../src/company/command";
+import { commandContext, type CommandContext } from "../../src/company/command";
+import type { CompanyStorage } from "../../src/company/storage";
 import type { Actor } from "../../src/domain/actor";
 import { HttpError } from "../../src/domain/errors";
 import { normalizeEnvBindings, resolveEnvBindings } from "../../src/domain/secrets/bindings";
 
 const actor: Actor = { type: "board", source: "local_implicit", userId: "local-board", isInstanceAdmin: true, companyIds: [], keyId: null, runId: null };
 const db: Db = createDb(env.DB);
-const ctxFor = (companyId: string): CommandContext => ({
-  env,
-  db,
-  companyId,
-  sql: undefined as unknown as SqlStorage,
-  now: new Date().toISOString(),
-});
+const ctxFor = (companyId: string): CommandContext =>
+  commandContext({ env, db, companyId, actor, storage: undefined as unknown as CompanyStorage, now: new Date().toISOString() });
 
 async function createSecret(companyId: string, name: string, value: string) {
   const res = await post(`/api/companies/${companyId}/secrets`, { name, value });
@@ -29,7 +24,7 @@ const rotate = (id: string, value: string) => post(`/api/secrets/${id}/rotate`, 
 
 async function normalizeAndStore(companyId: string, input: Record<string, unknown> | null | undefined, ownerLabel = "agent") {
   const result = await normalizeEnvBindings(ctxFor(companyId), actor, input, { ownerLabel });
-  if (result.statements.length) await db.batch(result.statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await ctxFor(companyId).batch(result.statements);
   return result;
 }
 
@@ -112,7 +107,7 @@ describe("normalizeEnvBindings", () => {
     );
     expect(statements.length).toBeGreaterThan(0);
     expect(await listSecrets(company.id)).toEqual([]); // nothing written until the caller's batch runs
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    await ctxFor(company.id).batch(statements);
     const secrets = await listSecrets(company.id);
     expect(secrets.map((s) => s.name).sort()).toEqual(["Coder_Bot_GITHUB_TOKEN", "Coder_Bot_OPENAI_API_KEY"]);
     const openai = secrets.find((s) => s.name === "Coder_Bot_OPENAI_API_KEY");

@@ -1,18 +1,16 @@
 // Invites: the list view, their derived status, URLs, and the invite commands (create, revoke,
 // accept). Every invite is single-use; tokens are stored as SHA-256 only.
+import type { Statement } from "../../db/batch";
 import { and, eq, isNull } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import { LOCAL_BOARD_USER_ID, hasInstanceWideAccess, type Actor } from "../actor";
 import { badRequest, conflict, forbidden, notFound, unauthorized } from "../errors";
-import { activityInsert } from "../activity/record";
 import type { MembershipRoleName } from "../authorization/permission-keys";
 import { joinRequestView } from "./join-requests";
 
 type InviteRow = typeof schema.companyInvites.$inferSelect;
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 export function inviteStatus(row: InviteRow, now = new Date().toISOString()) {
   if (row.acceptedAt) return "accepted" as const;
@@ -114,16 +112,13 @@ export const createInvite = defineCommand("access.invite.create", async (ctx, ac
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  await ctx.db.batch([
+  await ctx.batch([
     ctx.db.insert(schema.companyInvites).values(row),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "invite.created",
       entityType: "invite",
       entityId: id,
       details: { inviteType: row.inviteType, membershipRole: row.membershipRole, expiresAt: row.expiresAt, source: row.source },
-      now: ctx.now,
     }),
   ]);
   return inviteView(row);
@@ -141,18 +136,15 @@ export const revokeInvite = defineCommand("access.invite.revoke", async (ctx, ac
   if (row.acceptedAt) throw conflict("Invite has already been accepted and can no longer be revoked", { inviteId: row.id });
   if (row.revokedAt) return inviteView(row);
   const revokedByUserId = actor.type === "board" ? actor.userId : null;
-  await ctx.db.batch([
+  await ctx.batch([
     ctx.db
       .update(schema.companyInvites)
       .set({ revokedAt: ctx.now, revokedByUserId, updatedAt: ctx.now })
       .where(and(eq(schema.companyInvites.id, row.id), isNull(schema.companyInvites.acceptedAt))),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "invite.revoked",
       entityType: "invite",
       entityId: row.id,
-      now: ctx.now,
     }),
   ]);
   return inviteView({ ...row, revokedAt: ctx.now, revokedByUserId, updatedAt: ctx.now });
@@ -212,23 +204,20 @@ export const acceptInvite = defineCommand("access.invite.accept", async (ctx, ac
     }
     if (row.requiresApproval) {
       const request = newJoinRequest(ctx, row, { requestType: "human", requestingUserId: actor.userId, message: input.message });
-      await db.batch([
+      await ctx.batch([
         db.insert(schema.joinRequests).values(request),
         consume({ acceptedByUserId: actor.userId, joinRequestId: request.id }),
-        activityInsert(db, {
-          companyId: ctx.companyId,
-          actor,
+        ctx.activity({
           action: "join_request.created",
           entityType: "join_request",
           entityId: request.id,
           details: { inviteId: row.id, requestType: "human" },
-          now: ctx.now,
         }),
       ]);
       return { inviteType: "human" as const, outcome: "pending_approval" as const, membership: null, joinRequest: joinRequestView(request) };
     }
     const membershipId = existing?.id ?? newId();
-    const statements: BatchItem<"sqlite">[] = [
+    const statements: Statement[] = [
       existing
         ? db
             .update(schema.companyMemberships)
@@ -245,17 +234,14 @@ export const acceptInvite = defineCommand("access.invite.accept", async (ctx, ac
             updatedAt: ctx.now,
           }),
       consume({ acceptedByUserId: actor.userId }),
-      activityInsert(db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: "invite.accepted",
         entityType: "invite",
         entityId: row.id,
         details: { userId: actor.userId, membershipId, membershipRole: row.membershipRole },
-        now: ctx.now,
       }),
     ];
-    await db.batch(statements as Batch);
+    await ctx.batch(statements);
     return {
       inviteType: "human" as const,
       outcome: "joined" as const,
@@ -274,17 +260,14 @@ export const acceptInvite = defineCommand("access.invite.accept", async (ctx, ac
     message: input.message,
     claimSecretHash: input.claimSecretHash,
   });
-  await db.batch([
+  await ctx.batch([
     db.insert(schema.joinRequests).values(request),
     consume({ joinRequestId: request.id }),
-    activityInsert(db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "join_request.created",
       entityType: "join_request",
       entityId: request.id,
       details: { inviteId: row.id, requestType: "agent", agentName: request.agentName, adapterType: request.adapterType },
-      now: ctx.now,
     }),
   ]);
   return { inviteType: "agent" as const, outcome: "pending_approval" as const, membership: null, joinRequest: joinRequestView(request) };

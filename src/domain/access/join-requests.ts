@@ -1,18 +1,16 @@
 // Join requests: the view, approval (creates the agent or the membership), rejection, and the
 // one-time API key claim of an approved agent request.
+import type { Statement } from "../../db/batch";
 import { and, eq, isNull } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import { constantTimeEqual } from "../../crypto/hash";
 import { actorRef } from "../actor";
 import { conflict, forbidden, notFound } from "../errors";
-import { activityInsert } from "../activity/record";
 import { slugify } from "../users/slug";
 
 type JoinRequestRow = typeof schema.joinRequests.$inferSelect;
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 export function joinRequestView(row: JoinRequestRow) {
   return {
@@ -85,22 +83,19 @@ export const decideJoinRequest = defineCommand("access.joinRequest.decide",
     const guard = and(eq(schema.joinRequests.id, row.id), eq(schema.joinRequests.status, "pending_approval"));
 
     if (input.decision === "reject") {
-      await db.batch([
+      await ctx.batch([
         db.update(schema.joinRequests).set({ status: "rejected", ...decided }).where(guard),
-        activityInsert(db, {
-          companyId: ctx.companyId,
-          actor,
+        ctx.activity({
           action: "join_request.rejected",
           entityType: "join_request",
           entityId: row.id,
           details: { requestType: row.requestType, note: input.note ?? null },
-          now: ctx.now,
         }),
       ]);
       return joinRequestView({ ...row, status: "rejected", ...decided });
     }
 
-    const statements: BatchItem<"sqlite">[] = [];
+    const statements: Statement[] = [];
     let agentId: string | null = null;
     if (row.requestType === "agent") {
       agentId = newId();
@@ -164,31 +159,25 @@ export const decideJoinRequest = defineCommand("access.joinRequest.decide",
     }
     statements.push(
       db.update(schema.joinRequests).set({ status: "approved", agentId, ...decided }).where(guard),
-      activityInsert(db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: "join_request.approved",
         entityType: "join_request",
         entityId: row.id,
         details: { requestType: row.requestType, agentId, userId: row.requestingUserId, membershipRole: row.membershipRole },
-        now: ctx.now,
       }),
     );
     if (agentId) {
       statements.push(
-        activityInsert(db, {
-          companyId: ctx.companyId,
-          actor,
+        ctx.activity({
           action: "agent.created",
           entityType: "agent",
           entityId: agentId,
           agentId,
           details: { source: "join_request", joinRequestId: row.id, adapterType: row.adapterType ?? "process" },
-          now: ctx.now,
         }),
       );
     }
-    await db.batch(statements as Batch);
+    await ctx.batch(statements);
     return joinRequestView({ ...row, status: "approved", agentId, ...decided });
   },
 );
@@ -210,7 +199,7 @@ export const claimJoinRequestApiKey = defineCommand("access.joinRequest.claimApi
     if (!agent || agent.status === "terminated" || agent.status === "pending_approval") {
       throw conflict("The agent of this join request can no longer receive keys", { agentId: row.agentId });
     }
-    await ctx.db.batch([
+    await ctx.batch([
       ctx.db
         .update(schema.joinRequests)
         .set({ apiKeyClaimedAt: ctx.now, updatedAt: ctx.now })
@@ -223,15 +212,12 @@ export const claimJoinRequestApiKey = defineCommand("access.joinRequest.claimApi
         keyHash: input.keyHash,
         createdAt: ctx.now,
       }),
-      activityInsert(ctx.db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: "join_request.api_key_claimed",
         entityType: "join_request",
         entityId: row.id,
         agentId: agent.id,
         details: { agentId: agent.id, keyId: input.keyId },
-        now: ctx.now,
       }),
     ]);
     return { agentId: agent.id, companyId: ctx.companyId, keyId: input.keyId, agentName: agent.name };

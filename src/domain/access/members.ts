@@ -1,19 +1,17 @@
 // Company members (user and agent memberships), their explicit grants, and the membership
 // commands: role/status/grant changes, instance-admin access replacement, board-claim transfer.
 // Rule everywhere: the last active owner can be neither demoted nor deactivated.
+import type { Statement } from "../../db/batch";
 import { and, eq, inArray, ne } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema, type Db } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import { LOCAL_BOARD_USER_ID, type Actor } from "../actor";
 import { badRequest, conflict, forbidden, notFound } from "../errors";
-import { activityInsert } from "../activity/record";
 import { defaultGrantsForRole, type MembershipRoleName, type PermissionKey } from "../authorization/permission-keys";
 import { callerIsOwner } from "./invites";
 
 type MembershipRow = typeof schema.companyMemberships.$inferSelect;
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 export interface GrantInput {
   permissionKey: PermissionKey;
   scope?: Record<string, unknown> | null;
@@ -140,7 +138,7 @@ export const updateMember = defineCommand("access.member.update", async (ctx, ac
   await assertKeepsAnOwner(ctx, row, next);
   const grants = input.grants ? normaliseGrants(input.grants) : undefined;
   const { db } = ctx;
-  const statements: BatchItem<"sqlite">[] = [
+  const statements: Statement[] = [
     db
       .update(schema.companyMemberships)
       .set({ membershipRole: next.role, status: next.status, updatedAt: ctx.now })
@@ -173,19 +171,16 @@ export const updateMember = defineCommand("access.member.update", async (ctx, ac
   if (next.status !== row.status) changes.status = { from: row.status, to: next.status };
   if (grants) changes.grants = grants.map((g) => ({ permissionKey: g.permissionKey, scope: g.scope ?? null }));
   statements.push(memberUpdatedActivity(ctx, actor, row, changes));
-  await db.batch(statements as Batch);
+  await ctx.batch(statements);
   return (await listMembers(db, ctx.companyId, { memberId: row.id, includeEmail: true }))[0];
 });
 
 function memberUpdatedActivity(ctx: CommandContext, actor: Actor, row: MembershipRow, changes: Record<string, unknown>) {
-  return activityInsert(ctx.db, {
-    companyId: ctx.companyId,
-    actor,
+  return ctx.activity({
     action: "company_member.updated",
     entityType: "company_member",
     entityId: row.id,
     details: { principalType: row.principalType, principalId: row.principalId, changes },
-    now: ctx.now,
   });
 }
 
@@ -205,7 +200,7 @@ export const setUserCompanyAccess = defineCommand("access.member.setUserCompanyA
     if (!input.membershipRole) {
       if (!row || row.status === "inactive") return { changed: false };
       await assertKeepsAnOwner(ctx, row, { role: row.membershipRole, status: "inactive" });
-      await ctx.db.batch([
+      await ctx.batch([
         ctx.db.update(schema.companyMemberships).set({ status: "inactive", updatedAt: ctx.now }).where(eq(schema.companyMemberships.id, row.id)),
         memberUpdatedActivity(ctx, actor, row, { status: { from: row.status, to: "inactive" }, via: "admin_company_access" }),
       ]);
@@ -214,7 +209,7 @@ export const setUserCompanyAccess = defineCommand("access.member.setUserCompanyA
     if (row) {
       if (row.status === "active" && row.membershipRole === input.membershipRole) return { changed: false };
       await assertKeepsAnOwner(ctx, row, { role: input.membershipRole, status: "active" });
-      await ctx.db.batch([
+      await ctx.batch([
         ctx.db
           .update(schema.companyMemberships)
           .set({ membershipRole: input.membershipRole, status: "active", updatedAt: ctx.now })
@@ -237,7 +232,7 @@ export const setUserCompanyAccess = defineCommand("access.member.setUserCompanyA
       createdAt: ctx.now,
       updatedAt: ctx.now,
     };
-    await ctx.db.batch([
+    await ctx.batch([
       ctx.db.insert(schema.companyMemberships).values(created),
       memberUpdatedActivity(ctx, actor, created, { created: true, membershipRole: input.membershipRole, via: "admin_company_access" }),
     ]);
@@ -263,7 +258,7 @@ export const transferLocalBoardOwnership = defineCommand("access.member.claimFro
   const local = rows.find((r) => r.principalId === LOCAL_BOARD_USER_ID);
   if (!local || local.status !== "active" || local.membershipRole !== "owner") return { claimed: false };
   const mine = rows.find((r) => r.principalId === input.userId);
-  const statements: BatchItem<"sqlite">[] = [
+  const statements: Statement[] = [
     mine
       ? ctx.db
           .update(schema.companyMemberships)
@@ -280,17 +275,14 @@ export const transferLocalBoardOwnership = defineCommand("access.member.claimFro
           updatedAt: ctx.now,
         }),
     ctx.db.update(schema.companyMemberships).set({ status: "inactive", updatedAt: ctx.now }).where(eq(schema.companyMemberships.id, local.id)),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "company.board_claimed",
       entityType: "company",
       entityId: ctx.companyId,
       details: { userId: input.userId, boardClaimTokenId: input.tokenId },
-      now: ctx.now,
     }),
   ];
-  await ctx.db.batch(statements as Batch);
+  await ctx.batch(statements);
   return { claimed: true };
 });
 

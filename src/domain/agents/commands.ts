@@ -1,7 +1,7 @@
 // Agent mutations, run inside the company's Durable Object: create/hire, update, permissions,
 // lifecycle (pause/resume/terminate), hard delete, budget, API keys, skills sync.
+import type { Statement } from "../../db/batch";
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { AgentStatus } from "../../db/schema/agents";
 import { defineCommand, type CommandContext } from "../../company/command";
@@ -11,7 +11,6 @@ import { checkLinkedIssues } from "../approvals/linked-issues";
 import { CLEARED_LOCK_FIELDS } from "../issues/locks";
 import { newId } from "../../crypto/random";
 import { AGENT_KEY_PREFIX, mintApiKey } from "../../crypto/api-keys";
-import { activityInsert } from "../activity/record";
 import { budgetPolicySyncStatement } from "../budgets/policy-sync";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";
 import { normalizeEnvBindings } from "../secrets/bindings";
@@ -42,7 +41,6 @@ export interface AgentFields {
 
 export type AgentPatch = Partial<AgentFields> & { status?: "active" | "idle" | "paused" | "error" };
 
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 async function loadAgent(ctx: CommandContext, agentId: string): Promise<AgentRow> {
   const agent = await ctx.db.query.agents.findFirst({ where: eq(schema.agents.id, agentId) });
@@ -93,10 +91,10 @@ async function prepareAdapterConfig(
     /** Re-resolve skill references written directly under adapterConfig.paperclipSkillSync. */
     resolveStoredSkills: boolean;
   },
-): Promise<{ config: Record<string, unknown>; statements: BatchItem<"sqlite">[] }> {
+): Promise<{ config: Record<string, unknown>; statements: Statement[] }> {
   const definition = requireAdapter(args.adapterType);
   let config = validateAdapterConfig(args.adapterType, args.config, { creating: args.creating });
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   if (config.env !== undefined && config.env !== null) {
     const normalized = await normalizeEnvBindings(ctx, actor, config.env as Record<string, unknown>, { ownerLabel: args.ownerLabel });
     config = { ...config, env: normalized.env };
@@ -174,7 +172,7 @@ export const createAgent = defineCommand("agent.create",
       createdAt: ctx.now,
       updatedAt: ctx.now,
     };
-    const statements: BatchItem<"sqlite">[] = [...secretStatements, db.insert(schema.agents).values(row)];
+    const statements: Statement[] = [...secretStatements, db.insert(schema.agents).values(row)];
     // A pending hire gets its budget policy when the approval activates it.
     if (budget > 0 && !needsApproval) {
       statements.push(budgetPolicySyncStatement(db, { companyId: ctx.companyId, scopeType: "agent", scopeId: id, amountCents: budget, now: ctx.now }));
@@ -215,29 +213,23 @@ export const createAgent = defineCommand("agent.create",
         statements.push(db.insert(schema.approvalIssues).values({ approvalId: approval.id, issueId, companyId: ctx.companyId, createdAt: ctx.now }));
       }
       statements.push(
-        activityInsert(db, {
-          companyId: ctx.companyId,
-          actor,
+        ctx.activity({
           action: "approval.created",
           entityType: "approval",
           entityId: approval.id,
           details: { type: "hire_agent", agentId: id, issueIds: sourceIssueIds },
-          now: ctx.now,
         }),
       );
     }
     statements.push(
-      activityInsert(db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: needsApproval ? "agent.hire_requested" : input.mode === "hire" ? "agent.hired" : "agent.created",
         entityType: "agent",
         entityId: id,
         details: { name, role, adapterType: row.adapterType, status: row.status, approvalId: approval?.id ?? null },
-        now: ctx.now,
       }),
     );
-    await db.batch(statements as Batch);
+    await ctx.batch(statements);
     return { agent: await buildAgentView(db, row), approval };
   },
 );
@@ -258,7 +250,7 @@ export const updateAgent = defineCommand("agent.update",
     const before = await loadAgent(ctx, input.agentId);
     const { patch } = input;
     const set: Partial<AgentRow> = {};
-    const statements: BatchItem<"sqlite">[] = [];
+    const statements: Statement[] = [];
 
     if (patch.name !== undefined && patch.name.trim() !== before.name) {
       const name = patch.name.trim();
@@ -315,17 +307,14 @@ export const updateAgent = defineCommand("agent.update",
     const changed = Object.keys(set).filter((k) => JSON.stringify((set as Record<string, unknown>)[k]) !== JSON.stringify((before as Record<string, unknown>)[k]));
     statements.unshift(db.update(schema.agents).set({ ...set, updatedAt: ctx.now }).where(eq(schema.agents.id, before.id)));
     statements.push(
-      activityInsert(db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: "agent.updated",
         entityType: "agent",
         entityId: before.id,
         details: { changed, ...(set.status ? { status: { from: before.status, to: set.status } } : {}) },
-        now: ctx.now,
       }),
     );
-    await db.batch(statements as Batch);
+    await ctx.batch(statements);
     return buildAgentView(db, await loadAgent(ctx, before.id));
   },
 );
@@ -348,7 +337,7 @@ export const updateAgentPermissions = defineCommand("agent.permissions",
   ) => {
     const { db } = ctx;
     const agent = await loadAgent(ctx, input.agentId);
-    const statements: BatchItem<"sqlite">[] = [];
+    const statements: Statement[] = [];
     if (input.canCreateAgents !== undefined || input.authorizationPolicy !== undefined) {
       const permissions: Record<string, unknown> = { ...(agent.permissions ?? {}) };
       if (input.canCreateAgents !== undefined) permissions.canCreateAgents = input.canCreateAgents;
@@ -406,9 +395,7 @@ export const updateAgentPermissions = defineCommand("agent.permissions",
       }
     }
     statements.push(
-      activityInsert(db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: "agent.permissions_updated",
         entityType: "agent",
         entityId: agent.id,
@@ -417,10 +404,9 @@ export const updateAgentPermissions = defineCommand("agent.permissions",
           canAssignTasks: input.canAssignTasks ?? null,
           ...(input.authorizationPolicy !== undefined ? { authorizationPolicy: input.authorizationPolicy } : {}),
         },
-        now: ctx.now,
       }),
     );
-    await db.batch(statements as Batch);
+    await ctx.batch(statements);
     return buildAgentView(db, await loadAgent(ctx, agent.id));
   },
 );
@@ -429,7 +415,7 @@ export const changeAgentLifecycle = defineCommand("agent.lifecycle", async (ctx,
   const { db } = ctx;
   const agent = await loadAgent(ctx, input.agentId);
   const status: AgentStatus = nextStatus(input.action, agent.status, agent.pauseReason);
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   if (input.action === "pause") {
     const pauseReason = agent.status === "paused" ? agent.pauseReason : agent.status === "pending_approval" ? PAUSED_WHILE_PENDING : "manual";
     statements.push(db.update(schema.agents).set({ status, pauseReason, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)));
@@ -455,17 +441,14 @@ export const changeAgentLifecycle = defineCommand("agent.lifecycle", async (ctx,
   }
   const action = { pause: "agent.paused", resume: "agent.resumed", terminate: "agent.terminated" }[input.action];
   statements.push(
-    activityInsert(db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action,
       entityType: "agent",
       entityId: agent.id,
       details: { from: agent.status, to: status },
-      now: ctx.now,
     }),
   );
-  await db.batch(statements as Batch);
+  await ctx.batch(statements);
   return buildAgentView(db, await loadAgent(ctx, agent.id));
 });
 
@@ -475,7 +458,7 @@ export const deleteAgent = defineCommand("agent.delete", async (ctx, actor, inpu
   const agent = await loadAgent(ctx, input.agentId);
   const principal = (t: typeof schema.principalPermissionGrants | typeof schema.companyMemberships) =>
     and(eq(t.companyId, ctx.companyId), eq(t.principalType, "agent"), eq(t.principalId, agent.id));
-  await db.batch([
+  await ctx.batch([
     db.delete(schema.agentWakeupRequests).where(and(eq(schema.agentWakeupRequests.companyId, ctx.companyId), eq(schema.agentWakeupRequests.agentId, agent.id))),
     db.delete(schema.heartbeatRuns).where(and(eq(schema.heartbeatRuns.companyId, ctx.companyId), eq(schema.heartbeatRuns.agentId, agent.id))),
     db.delete(schema.agentApiKeys).where(eq(schema.agentApiKeys.agentId, agent.id)),
@@ -494,14 +477,11 @@ export const deleteAgent = defineCommand("agent.delete", async (ctx, actor, inpu
       })
       .where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.assigneeAgentId, agent.id))),
     db.delete(schema.agents).where(eq(schema.agents.id, agent.id)),
-    activityInsert(db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "agent.deleted",
       entityType: "agent",
       entityId: agent.id,
       details: { name: agent.name, status: agent.status },
-      now: ctx.now,
     }),
   ]);
   return { deleted: true as const, id: agent.id };
@@ -511,17 +491,14 @@ export const updateAgentBudget = defineCommand("agent.budget", async (ctx, actor
   const { db } = ctx;
   const agent = await loadAgent(ctx, input.agentId);
   checkBudgetAboveSpend(agent, input.budgetMonthlyCents, ctx.now);
-  await db.batch([
+  await ctx.batch([
     db.update(schema.agents).set({ budgetMonthlyCents: input.budgetMonthlyCents, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)),
     budgetPolicySyncStatement(db, { companyId: ctx.companyId, scopeType: "agent", scopeId: agent.id, amountCents: input.budgetMonthlyCents, now: ctx.now }),
-    activityInsert(db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "agent.budget_updated",
       entityType: "agent",
       entityId: agent.id,
       details: { from: agent.budgetMonthlyCents, to: input.budgetMonthlyCents },
-      now: ctx.now,
     }),
   ]);
   return buildAgentView(db, await loadAgent(ctx, agent.id));
@@ -537,16 +514,13 @@ export const createAgentKey = defineCommand("agent.key.create", async (ctx, acto
   }
   const { token, hash } = mintApiKey(AGENT_KEY_PREFIX);
   const key = { id: newId(), companyId: ctx.companyId, agentId: agent.id, name: input.name ?? null, keyHash: hash, createdAt: ctx.now };
-  await db.batch([
+  await ctx.batch([
     db.insert(schema.agentApiKeys).values(key),
-    activityInsert(db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "agent.key_created",
       entityType: "agent",
       entityId: agent.id,
       details: { keyId: key.id, name: key.name },
-      now: ctx.now,
     }),
   ]);
   return { id: key.id, agentId: agent.id, name: key.name, token, createdAt: key.createdAt };
@@ -557,16 +531,13 @@ export const syncAgentSkills = defineCommand("agent.skills.sync", async (ctx, ac
   const agent = await loadAgent(ctx, input.agentId);
   const desired = resolveDesiredSkills(input.desiredSkills);
   const adapterConfig = withDesiredSkills(agent.adapterConfig ?? {}, desired);
-  await db.batch([
+  await ctx.batch([
     db.update(schema.agents).set({ adapterConfig, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)),
-    activityInsert(db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "agent.skills_synced",
       entityType: "agent",
       entityId: agent.id,
       details: { from: storedDesiredSkills(agent.adapterConfig), to: desired },
-      now: ctx.now,
     }),
   ]);
   return skillSnapshot({ adapterType: agent.adapterType, adapterConfig });

@@ -3,20 +3,19 @@
 // goal so that it becomes (or stays) company-level, and no `approve_ceo_strategy`
 // approval has ever referenced that goal, a pending approval is created with payload
 // { summary, goalId, title, level, status }. Approving it marks the goal `active`.
+import type { Statement } from "../../db/batch";
 import { and, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { newId } from "../../crypto/random";
-import { activityInsert } from "../activity/record";
 import type { GoalRow } from "../goals/view";
 
 export async function ceoStrategyApprovalStatements(
   ctx: CommandContext,
   actor: Actor,
   goal: Pick<GoalRow, "id" | "title" | "description" | "level" | "status">,
-): Promise<BatchItem<"sqlite">[]> {
+): Promise<Statement[]> {
   if (actor.type !== "agent" || goal.level !== "company") return [];
   const agent = await ctx.db.query.agents.findFirst({ where: eq(schema.agents.id, actor.agentId) });
   if (agent?.role !== "ceo") return [];
@@ -52,14 +51,11 @@ export async function ceoStrategyApprovalStatements(
       createdAt: ctx.now,
       updatedAt: ctx.now,
     }),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "approval.created",
       entityType: "approval",
       entityId: id,
       details: { type: "approve_ceo_strategy", goalId: goal.id, trigger: "ceo_company_goal" },
-      now: ctx.now,
     }),
   ];
 }

@@ -1,22 +1,20 @@
 // Approval mutations (run inside the company Durable Object): create, decide, resubmit, comment.
 // Transitions come from state-machine.ts; type-specific effects (hires, CEO strategy) and the
 // requester's wake-up are written in the same batch as the status change.
+import type { Statement } from "../../db/batch";
 import { and, eq, inArray } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { forbidden, notFound, unprocessable } from "../errors";
 import { checkLinkedIssues } from "./linked-issues";
 import type { Actor } from "../actor";
 import { newId } from "../../crypto/random";
-import { activityInsert } from "../activity/record";
 import { resolveBudgetIncident } from "../budgets/commands";
 import { wakeupStatements } from "../wakeups/enqueue";
 import { ACTION_ACTORS, approvalTransition, WAKING_STATUSES, type ApprovalAction } from "./state-machine";
 import { approvalCommentView, approvalView, type ApprovalRow } from "./view";
 import { hireApprovedStatements, hireRejectedStatements } from "./hire";
 
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 async function loadApproval(ctx: CommandContext, approvalId: string) {
   const row = await ctx.db.query.approvals.findFirst({ where: eq(schema.approvals.id, approvalId) });
@@ -24,8 +22,8 @@ async function loadApproval(ctx: CommandContext, approvalId: string) {
   return row;
 }
 
-const activity = (ctx: CommandContext, actor: Actor, action: string, approvalId: string, details: Record<string, unknown>) =>
-  activityInsert(ctx.db, { companyId: ctx.companyId, actor, action, entityType: "approval", entityId: approvalId, details, now: ctx.now });
+const activity = (ctx: CommandContext, action: string, approvalId: string, details: Record<string, unknown>) =>
+  ctx.activity({ action, entityType: "approval", entityId: approvalId, details });
 
 
 export interface CreateApprovalInput {
@@ -65,12 +63,12 @@ export const createApproval = defineCommand("approval.create", async (ctx, actor
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  const statements: BatchItem<"sqlite">[] = [ctx.db.insert(schema.approvals).values(row)];
+  const statements: Statement[] = [ctx.db.insert(schema.approvals).values(row)];
   if (issueIds.length) {
     statements.push(ctx.db.insert(schema.approvalIssues).values(issueIds.map((issueId) => ({ approvalId: row.id, issueId, companyId: ctx.companyId, createdAt: ctx.now }))));
   }
-  statements.push(activity(ctx, actor, "approval.created", row.id, { type: row.type, issueIds }));
-  await ctx.db.batch(statements as Batch);
+  statements.push(activity(ctx, "approval.created", row.id, { type: row.type, issueIds }));
+  await ctx.batch(statements);
   return approvalView(row);
 });
 
@@ -107,7 +105,7 @@ async function wakeRequester(ctx: CommandContext, actor: Actor, approval: Approv
 
 /** Effects of the new status that depend on the approval type. */
 async function typeEffects(ctx: CommandContext, actor: Actor, approval: ApprovalRow, next: ApprovalRow["status"]) {
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   let payload = approval.payload;
   if (approval.type === "hire_agent" && next === "approved") {
     const hire = await hireApprovedStatements(ctx, actor, approval);
@@ -161,7 +159,7 @@ export const decideApproval = defineCommand("approval.decide",
     await settleBudgetIncident(ctx, actor, approval, next, input.amountCents);
     const effects = await typeEffects(ctx, actor, approval, next);
     const decidedByUserId = actor.type === "board" ? actor.userId : null;
-    const statements: BatchItem<"sqlite">[] = [
+    const statements: Statement[] = [
       ctx.db
         .update(schema.approvals)
         .set({ status: next, payload: effects.payload, decisionNote: input.decisionNote ?? null, decidedByUserId, decidedAt: ctx.now, updatedAt: ctx.now })
@@ -169,9 +167,9 @@ export const decideApproval = defineCommand("approval.decide",
         .where(and(eq(schema.approvals.id, approval.id), inArray(schema.approvals.status, [approval.status, next]))),
       ...effects.statements,
       ...(await wakeRequester(ctx, actor, approval, next)),
-      activity(ctx, actor, `approval.${next}`, approval.id, { type: approval.type, from: approval.status, to: next, decisionNote: input.decisionNote ?? null }),
+      activity(ctx, `approval.${next}`, approval.id, { type: approval.type, from: approval.status, to: next, decisionNote: input.decisionNote ?? null }),
     ];
-    await ctx.db.batch(statements as Batch);
+    await ctx.batch(statements);
     return approvalView(await loadApproval(ctx, approval.id));
   },
 );
@@ -180,12 +178,12 @@ export const resubmitApproval = defineCommand("approval.resubmit", async (ctx, a
   const approval = await loadApproval(ctx, input.approvalId);
   checkActor(actor, "resubmit", approval);
   const { next } = checkTransition(approval, "resubmit");
-  await ctx.db.batch([
+  await ctx.batch([
     ctx.db
       .update(schema.approvals)
       .set({ status: next, payload: input.payload ?? approval.payload, updatedAt: ctx.now })
       .where(and(eq(schema.approvals.id, approval.id), eq(schema.approvals.status, approval.status))),
-    activity(ctx, actor, "approval.resubmitted", approval.id, { type: approval.type, payloadReplaced: input.payload !== undefined }),
+    activity(ctx, "approval.resubmitted", approval.id, { type: approval.type, payloadReplaced: input.payload !== undefined }),
   ]);
   return approvalView(await loadApproval(ctx, approval.id));
 });
@@ -201,7 +199,7 @@ export const commentOnApproval = defineCommand("approval.comment", async (ctx, a
     authorUserId: actor.type === "board" ? actor.userId : null,
     createdAt: ctx.now,
   };
-  await ctx.db.batch([ctx.db.insert(schema.approvalComments).values(row), activity(ctx, actor, "approval.comment_added", approval.id, { commentId: row.id })]);
+  await ctx.batch([ctx.db.insert(schema.approvalComments).values(row), activity(ctx, "approval.comment_added", approval.id, { commentId: row.id })]);
   return approvalCommentView(row);
 });
 

@@ -1,13 +1,12 @@
 // Side effects of deciding a `hire_agent` approval: approving activates the pending agent
 // named by payload.agentId (or creates the agent from the payload), with its monthly budget
 // policy when payload.budgetMonthlyCents > 0; rejecting terminates the draft agent and revokes its keys.
+import type { Statement } from "../../db/batch";
 import { and, eq, isNull } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { unprocessable } from "../errors";
-import { activityInsert } from "../activity/record";
 import { budgetPolicySyncStatement } from "../budgets/policy-sync";
 import { createAgent } from "../agents/commands";
 import type { ApprovalRow } from "./view";
@@ -30,7 +29,7 @@ async function loadPayloadAgent(ctx: CommandContext, approval: ApprovalRow) {
 
 export async function hireApprovedStatements(ctx: CommandContext, actor: Actor, approval: ApprovalRow) {
   const payload = approval.payload;
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   const budget = budgetOf(payload);
   const existing = await loadPayloadAgent(ctx, approval);
   let agentId: string;
@@ -44,7 +43,7 @@ export async function hireApprovedStatements(ctx: CommandContext, actor: Actor, 
           .update(schema.agents)
           .set({ status: "idle", ...(budget ? { budgetMonthlyCents: budget } : {}), updatedAt: ctx.now })
           .where(eq(schema.agents.id, existing.id)),
-        activityInsert(ctx.db, { companyId: ctx.companyId, actor, action: "agent.hire_approved", entityType: "agent", entityId: existing.id, details: { approvalId: approval.id }, now: ctx.now }),
+        ctx.activity({ action: "agent.hire_approved", entityType: "agent", entityId: existing.id, details: { approvalId: approval.id } }),
       );
     }
   } else {
@@ -87,6 +86,6 @@ export async function hireRejectedStatements(ctx: CommandContext, actor: Actor, 
       .update(schema.agentApiKeys)
       .set({ revokedAt: ctx.now })
       .where(and(eq(schema.agentApiKeys.agentId, agent.id), isNull(schema.agentApiKeys.revokedAt))),
-    activityInsert(ctx.db, { companyId: ctx.companyId, actor, action: "agent.terminated", entityType: "agent", entityId: agent.id, details: { approvalId: approval.id, reason: "hire_rejected" }, now: ctx.now }),
+    ctx.activity({ action: "agent.terminated", entityType: "agent", entityId: agent.id, details: { approvalId: approval.id, reason: "hire_rejected" } }),
   ];
 }

@@ -1,18 +1,17 @@
 // Attachment, logo-asset and work-product mutations, run in the company's Durable Object.
 // Bytes are written to R2 by the Worker before the command records them; a refused command
 // leaves the caller to delete the object, and deletes remove the object after the row.
+import type { Statement } from "../../db/batch";
 import { and, eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { forbidden, notFound } from "../errors";
 import { newId } from "../../crypto/random";
-import { activityInsert } from "../activity/record";
 import { actorColumns, loadIssueInCompany } from "../documents/commands";
 import { assetView, attachmentView, workProductView } from "./view";
 
-const batch = (ctx: CommandContext, statements: BatchItem<"sqlite">[]) =>
-  ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+const batch = (ctx: CommandContext, statements: Statement[]) =>
+  ctx.batch(statements);
 
 export interface StoredBytesInput {
   id: string;
@@ -41,14 +40,11 @@ export const createAttachment = defineCommand("attachment.create", async (ctx, a
   };
   await batch(ctx, [
     ctx.db.insert(schema.issueAttachments).values(row),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "issue.attachment_added",
       entityType: "issue",
       entityId: input.issueId,
       details: { attachmentId: row.id, originalFilename: row.originalFilename, contentType: row.contentType, byteSize: row.byteSize },
-      now: ctx.now,
     }),
   ]);
   return attachmentView(row);
@@ -65,14 +61,11 @@ export const deleteAttachment = defineCommand("attachment.delete", async (ctx, a
   }
   await batch(ctx, [
     ctx.db.delete(schema.issueAttachments).where(eq(schema.issueAttachments.id, row.id)),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "issue.attachment_deleted",
       entityType: "issue",
       entityId: row.issueId,
       details: { attachmentId: row.id, originalFilename: row.originalFilename },
-      now: ctx.now,
     }),
   ]);
   await ctx.env.FILES.delete(row.objectKey);
@@ -97,14 +90,11 @@ export const createLogoAsset = defineCommand("asset.createLogo", async (ctx, act
   };
   await batch(ctx, [
     ctx.db.insert(schema.assets).values(row),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "company.logo_uploaded",
       entityType: "asset",
       entityId: row.id,
       details: { contentType: row.contentType, byteSize: row.byteSize },
-      now: ctx.now,
     }),
   ]);
   return assetView(row);
@@ -136,14 +126,11 @@ export const createWorkProduct = defineCommand("workProduct.create", async (ctx,
   };
   await batch(ctx, [
     ctx.db.insert(schema.workProducts).values(row),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "issue.work_product_created",
       entityType: "issue",
       entityId: input.issueId,
       details: { workProductId: row.id, kind: row.kind, title: row.title },
-      now: ctx.now,
     }),
   ]);
   return workProductView(row);

@@ -1,14 +1,13 @@
 // Budget mutations, run inside the company's Durable Object: policy upsert, the company's
 // monthly budget, and resolution of budget incidents.
+import type { Statement } from "../../db/batch";
 import { inIds } from "../../db/id-list";
 import { and, eq, inArray } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { conflict, notFound, unprocessable } from "../errors";
 import { newId } from "../../crypto/random";
-import { activityInsert } from "../activity/record";
 import { companyView } from "../companies/view";
 import { enforcementStatements, incidentKeyOf, resumeScopeStatements, type BudgetPolicyRow } from "./enforcement";
 import {
@@ -22,7 +21,7 @@ import {
 import { budgetIncidentView, budgetPolicyStateView } from "./view";
 import { currentWindow, observedSpendCents } from "./windows";
 
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
+type Batch = [Statement, ...Statement[]];
 
 export interface BudgetPolicyInput {
   scopeType: BudgetScope;
@@ -104,13 +103,11 @@ async function applyPolicy(
       ),
     );
   const enforcement = enforcementStatements(ctx, [{ policy, window, observedCents }], new Set(incidents.map(incidentKeyOf)));
-  await db.batch([
+  await ctx.batch([
     budgetPolicyUpsertStatement(db, { ...fields, id: policy.id, now: ctx.now }),
     ...mirrorBudgetStatements(ctx, policy),
     ...enforcement.statements,
-    activityInsert(db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action,
       entityType: action.startsWith("company.") ? "company" : "budget_policy",
       entityId: action.startsWith("company.") ? ctx.companyId : policy.id,
@@ -127,7 +124,6 @@ async function applyPolicy(
         notifyEnabled: policy.notifyEnabled,
         isActive: policy.isActive,
       },
-      now: ctx.now,
     }),
   ] as Batch);
   return { policy, window, observedCents, created: !existing };
@@ -218,7 +214,7 @@ export const resolveBudgetIncident = defineCommand("budget.incident.resolve", as
     throw conflict("Budget incident is already resolved", { incidentId: incident.id, status: incident.status, resolution: incident.resolution });
   }
   const userId = actor.type === "board" ? actor.userId : null;
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   let resolvedIds = [incident.id];
   const raise = input.action === "raise_budget_and_resume";
 
@@ -307,9 +303,7 @@ export const resolveBudgetIncident = defineCommand("budget.incident.resolve", as
     );
   }
   statements.push(
-    activityInsert(db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "budget.incident_resolved",
       entityType: "budget_incident",
       entityId: incident.id,
@@ -322,10 +316,9 @@ export const resolveBudgetIncident = defineCommand("budget.incident.resolve", as
         ...(raise ? { amountCents: input.amountCents, previousAmountCents: incident.amountCents } : {}),
         resolvedIncidentIds: resolvedIds,
       },
-      now: ctx.now,
     }),
   );
-  await db.batch(statements as Batch);
+  await ctx.batch(statements);
   const after = await db.query.budgetIncidents.findFirst({ where: eq(schema.budgetIncidents.id, incident.id) });
   return budgetIncidentView(after!);
 });

@@ -1,13 +1,12 @@
 // Budget enforcement: which incidents a policy's observed spend opens, and what a hard stop
 // does to its scope (pause, cancel queued work, ask the board for an override).
+import type { Statement } from "../../db/batch";
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { pendingWakeupStatuses } from "../../db/schema/runs";
 import type { CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { newId } from "../../crypto/random";
-import { activityInsert } from "../activity/record";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";
 import type { BudgetScope } from "./policy-sync";
 import { thresholds, type BudgetWindow } from "./windows";
@@ -49,7 +48,7 @@ export interface OpenedIncident {
  * cancels its queued wake-ups and opens a `budget_override_required` approval.
  */
 export function enforcementStatements(ctx: CommandContext, spends: PolicySpend[], existing: Set<string>) {
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   const opened: OpenedIncident[] = [];
   for (const { policy, window, observedCents } of spends) {
     if (!policy.isActive || policy.amountCents <= 0) continue;
@@ -105,8 +104,7 @@ export function enforcementStatements(ctx: CommandContext, spends: PolicySpend[]
         );
       }
       statements.push(
-        activityInsert(ctx.db, {
-          companyId: ctx.companyId,
+        ctx.activity({
           actor: SYSTEM_ACTOR,
           action: kind === "hard" ? "budget.hard_stop" : "budget.soft_threshold_reached",
           entityType: "budget_incident",
@@ -122,7 +120,6 @@ export function enforcementStatements(ctx: CommandContext, spends: PolicySpend[]
             windowKey: window.key,
             approvalId,
           },
-          now: ctx.now,
         }),
       );
       opened.push({ id: incidentId, kind, scopeType: policy.scopeType, scopeId: policy.scopeId, approvalId });
@@ -132,7 +129,7 @@ export function enforcementStatements(ctx: CommandContext, spends: PolicySpend[]
 }
 
 /** Hard stop: pause the scope with reason `budget` and cancel its waiting wake-ups. */
-export function pauseScopeStatements(ctx: CommandContext, scopeType: BudgetScope, scopeId: string): BatchItem<"sqlite">[] {
+export function pauseScopeStatements(ctx: CommandContext, scopeType: BudgetScope, scopeId: string): Statement[] {
   const { db } = ctx;
   if (scopeType === "agent") {
     return [
@@ -176,7 +173,7 @@ export function pauseScopeStatements(ctx: CommandContext, scopeType: BudgetScope
 }
 
 /** Undo of a budget pause (only what the budget paused: other pause reasons are left alone). */
-export function resumeScopeStatements(ctx: CommandContext, scopeType: BudgetScope, scopeId: string): BatchItem<"sqlite">[] {
+export function resumeScopeStatements(ctx: CommandContext, scopeType: BudgetScope, scopeId: string): Statement[] {
   const { db } = ctx;
   if (scopeType === "agent") {
     return [

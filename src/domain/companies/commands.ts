@@ -1,10 +1,9 @@
 // Company mutations, run inside the company's Durable Object.
+import type { Statement } from "../../db/batch";
 import { and, eq, inArray } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { notFound, unprocessable } from "../errors";
-import { activityInsert } from "../activity/record";
 import { setCompanyBudget } from "../budgets/commands";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";
 import { companyView } from "./view";
@@ -55,7 +54,7 @@ export const updateCompany = defineCommand("company.update",
 
     const archiving = fields.status === "archived" && before.status !== "archived";
     const unarchiving = fields.status !== undefined && fields.status !== "archived" && before.status === "archived";
-    const statements: BatchItem<"sqlite">[] = [
+    const statements: Statement[] = [
       db
         .update(schema.companies)
         .set({
@@ -73,24 +72,21 @@ export const updateCompany = defineCommand("company.update",
         : undefined;
     if (replacedLogo) statements.push(db.delete(schema.assets).where(eq(schema.assets.id, replacedLogo.id)));
     statements.push(
-      activityInsert(db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: archiving ? "company.archived" : input.action,
         entityType: "company",
         entityId: ctx.companyId,
         details: { changes },
-        now: ctx.now,
       }),
     );
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    await ctx.batch(statements);
     if (replacedLogo) await ctx.env.FILES.delete(replacedLogo.objectKey);
     return companyView(await loadCompany(ctx));
   },
 );
 
 /** Archive side effects: active agents are paused with reason `company_archived`, their waiting wake-ups cancelled. */
-function archiveCascade(ctx: CommandContext): BatchItem<"sqlite">[] {
+function archiveCascade(ctx: CommandContext): Statement[] {
   return [
     cancelPendingWakeupsStatement(ctx, null),
     ctx.db

@@ -1,7 +1,7 @@
 // Company creation: a unique issue prefix across the instance, the creator as owner,
 // a calendar-month budget policy when a budget is given, and the activity entry, in one batch.
 import { like } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { runBatch, type Statement } from "../../db/batch";
 import { schema, type Db } from "../../db/client";
 import { newId } from "../../crypto/random";
 import type { BoardActor } from "../actor";
@@ -31,7 +31,7 @@ export async function createCompany(db: Db, actor: BoardActor, input: CreateComp
     const now = new Date().toISOString();
     const id = newId();
     const budget = input.budgetMonthlyCents ?? 0;
-    const statements: BatchItem<"sqlite">[] = [
+    const statements: Statement[] = [
       db.insert(schema.companies).values({
         id,
         name: input.name,
@@ -72,7 +72,7 @@ export async function createCompany(db: Db, actor: BoardActor, input: CreateComp
       }),
     );
     try {
-      await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+      await runBatch(db, statements);
       return id;
     } catch (err) {
       if (!isPrefixClash(err)) throw err;

@@ -2,7 +2,6 @@
 // stores it, keeps the agent and company month-spend counters exact, logs `cost.reported` and
 // evaluates every active budget policy whose scope the event touches.
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { BillingType } from "../../db/schema/costs";
 import { defineCommand } from "../../company/command";
@@ -35,7 +34,6 @@ export interface CostEventInput {
 export type CostEventRow = typeof schema.costEvents.$inferSelect;
 export type FinanceEventRow = typeof schema.financeEvents.$inferSelect;
 
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 const monthSum = (companyId: string, column: SQL, id: string, window: BudgetWindow) =>
   sql`(SELECT COALESCE(SUM(cost_cents), 0) FROM cost_events WHERE company_id = ${companyId} AND ${column} = ${id} AND occurred_at >= ${window.start} AND occurred_at < ${window.end})`;
@@ -94,7 +92,7 @@ export const reportCostEvent = defineCommand("cost.report", async (ctx, actor, i
       ...(row.projectId ? [and(eq(cols.scopeType, "project"), eq(cols.scopeId, row.projectId))] : []),
     );
 
-  const results = (await db.batch([
+  const results = (await ctx.batch([
     db.insert(schema.costEvents).values(row),
     db
       .update(schema.agents)
@@ -144,7 +142,7 @@ export const reportCostEvent = defineCommand("cost.report", async (ctx, actor, i
     observedCents,
   }));
   const enforcement = enforcementStatements(ctx, spends, new Set(incidents.map(incidentKeyOf)));
-  if (enforcement.statements.length) await db.batch(enforcement.statements as Batch);
+  await ctx.batch(enforcement.statements);
   return row;
 });
 
@@ -188,16 +186,13 @@ export const recordFinanceEvent = defineCommand("finance.record", async (ctx, ac
     createdByUserId: actor.type === "board" ? actor.userId : null,
     createdAt: ctx.now,
   };
-  await db.batch([
+  await ctx.batch([
     db.insert(schema.financeEvents).values(row),
-    activityInsert(db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "finance_event.recorded",
       entityType: "finance_event",
       entityId: row.id,
       details: { kind: row.kind, direction: row.direction, amountCents: row.amountCents, currency: row.currency, estimated: row.estimated },
-      now: ctx.now,
     }),
   ]);
   return row;

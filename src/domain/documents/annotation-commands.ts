@@ -1,13 +1,12 @@
 // Annotation thread mutations (create, reply, resolve, reopen), run in the company's
 // Durable Object so they are ordered with the document revisions they anchor to.
+import type { Statement } from "../../db/batch";
 import { and, asc, eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../../crypto/random";
-import { activityInsert } from "../activity/record";
 import { contextAround, validateAnchor } from "./anchoring";
 import { actorColumns, loadDocument } from "./commands";
 import { reanchorStatements } from "./reanchor-threads";
@@ -28,8 +27,8 @@ export interface CreateAnnotationInput {
   body: string;
 }
 
-const batch = (ctx: CommandContext, statements: BatchItem<"sqlite">[]) =>
-  ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+const batch = (ctx: CommandContext, statements: Statement[]) =>
+  ctx.batch(statements);
 
 async function requireDocument(ctx: CommandContext, issueId: string, key: string) {
   const doc = await loadDocument(ctx, issueId, key);
@@ -54,14 +53,11 @@ async function threadComments(ctx: CommandContext, threadId: string) {
 }
 
 function annotationActivity(ctx: CommandContext, actor: Actor, action: string, thread: ThreadRow, key: string, extra: Record<string, unknown> = {}) {
-  return activityInsert(ctx.db, {
-    companyId: ctx.companyId,
-    actor,
+  return ctx.activity({
     action,
     entityType: "issue",
     entityId: thread.issueId,
     details: { key, documentId: thread.documentId, threadId: thread.id, ...extra },
-    now: ctx.now,
   });
 }
 
@@ -157,7 +153,7 @@ async function changeThreadStatus(
   const to = THREAD_TRANSITIONS[thread.status][action];
   if (!to) return annotationThreadView(thread, doc.key, await threadComments(ctx, thread.id));
   const who = actorColumns(actor);
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   if (to === "resolved") {
     statements.push(
       ctx.db

@@ -1,13 +1,12 @@
 // Issue document mutations, run inside the company's Durable Object so revisions and
 // locks of one company are decided one at a time: write (PUT), restore, delete, lock, unlock.
+import type { Statement } from "../../db/batch";
 import { and, eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { conflict, forbidden, notFound } from "../errors";
 import { newId } from "../../crypto/random";
-import { activityInsert } from "../activity/record";
 import { derivedDocumentKey } from "./keys";
 import { lockState, lockedWriteOutcome, LOCK_TRANSITIONS, type LockAction } from "./lock";
 import { reanchorStatements } from "./reanchor-threads";
@@ -67,8 +66,8 @@ export function documentLockedError(doc: DocumentRow) {
   });
 }
 
-const batch = (ctx: CommandContext, statements: BatchItem<"sqlite">[]) =>
-  ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+const batch = (ctx: CommandContext, statements: Statement[]) =>
+  ctx.batch(statements);
 
 interface RevisionContent {
   title: string | null;
@@ -120,14 +119,11 @@ async function createDocument(ctx: CommandContext, actor: Actor, issueId: string
   await batch(ctx, [
     ctx.db.insert(schema.issueDocuments).values(doc),
     ctx.db.insert(schema.issueDocumentRevisions).values(revision),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action,
       entityType: "issue",
       entityId: issueId,
       details: { key, documentId, revisionId: revision.id, revisionNumber: 1 },
-      now: ctx.now,
     }),
   ]);
   return documentView(doc, revision);
@@ -176,9 +172,7 @@ async function appendRevision(ctx: CommandContext, actor: Actor, doc: DocumentRo
       })
       .where(and(eq(schema.issueDocuments.id, doc.id), eq(schema.issueDocuments.latestRevisionId, doc.latestRevisionId))),
     ...anchors,
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action,
       entityType: "issue",
       entityId: doc.issueId,
@@ -189,7 +183,6 @@ async function appendRevision(ctx: CommandContext, actor: Actor, doc: DocumentRo
         revisionNumber: revision.revisionNumber,
         ...(content.restoredFromRevisionId ? { restoredFromRevisionId: content.restoredFromRevisionId } : {}),
       },
-      now: ctx.now,
     }),
   ]);
   return documentView(updated, revision);
@@ -287,14 +280,11 @@ export const deleteDocument = defineCommand("document.delete", async (ctx, actor
   if (lockState(doc) === "locked") throw documentLockedError(doc);
   await batch(ctx, [
     ctx.db.delete(schema.issueDocuments).where(eq(schema.issueDocuments.id, doc.id)),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "issue.document_deleted",
       entityType: "issue",
       entityId: doc.issueId,
       details: { key: doc.key, documentId: doc.id, revisionCount: doc.latestRevisionNumber },
-      now: ctx.now,
     }),
   ]);
   return { deleted: true as const, key: doc.key, documentId: doc.id };
@@ -318,14 +308,11 @@ async function changeLock(ctx: CommandContext, actor: Actor, input: { issueId: s
     updated = { ...doc, ...lock };
     await batch(ctx, [
       ctx.db.update(schema.issueDocuments).set(lock).where(eq(schema.issueDocuments.id, doc.id)),
-      activityInsert(ctx.db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: to === "locked" ? "issue.document_locked" : "issue.document_unlocked",
         entityType: "issue",
         entityId: doc.issueId,
         details: { key: doc.key, documentId: doc.id },
-        now: ctx.now,
       }),
     ]);
   }

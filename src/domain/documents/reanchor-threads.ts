@@ -1,8 +1,8 @@
 // Re-anchors a document's open annotation threads onto a new revision: the statements
 // go into the same D1 batch as the revision that moved the text.
+import type { Statement } from "../../db/batch";
 import { inIds } from "../../db/id-list";
 import { and, eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema, type Db } from "../../db/client";
 import { reanchor, RevisionMapping } from "./anchoring";
 
@@ -12,7 +12,7 @@ type ThreadRow = typeof schema.documentAnnotationThreads.$inferSelect;
 export async function reanchorStatements(
   db: Db,
   args: { documentId: string; newRevisionId: string; newText: string; now: string; threads?: ThreadRow[] },
-): Promise<BatchItem<"sqlite">[]> {
+): Promise<Statement[]> {
   const threads =
     args.threads ??
     (await db.query.documentAnnotationThreads.findMany({
@@ -29,7 +29,7 @@ export async function reanchorStatements(
   for (const r of rows) bodies.set(r.id, r.body);
 
   const mappings = new Map<string, RevisionMapping>();
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   for (const thread of threads) {
     const oldText = bodies.get(thread.anchorRevisionId);
     if (oldText === undefined) continue;

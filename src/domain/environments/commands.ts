@@ -1,18 +1,16 @@
 // Environment mutations (run inside the company Durable Object): create, update, delete, probe.
+import type { Statement } from "../../db/batch";
 import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { badRequest, conflict, notFound, unprocessable } from "../errors";
-import type { Actor } from "../actor";
 import { newId } from "../../crypto/random";
-import { activityInsert } from "../activity/record";
 import { environmentConfigSchemas, type EnvironmentKind } from "./kinds";
 import { probeEnvironmentConfig } from "./probe";
 import { environmentViewOf } from "./queries";
 import type { EnvironmentRow } from "./view";
 
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
+type Batch = [Statement, ...Statement[]];
 
 export interface EnvironmentFields {
   name?: string;
@@ -48,8 +46,8 @@ async function validConfig(ctx: CommandContext, kind: EnvironmentKind, config: u
   return parsed.data as Record<string, unknown>;
 }
 
-const activity = (ctx: CommandContext, actor: Actor, action: string, id: string, details: Record<string, unknown>) =>
-  activityInsert(ctx.db, { companyId: ctx.companyId, actor, action, entityType: "environment", entityId: id, details, now: ctx.now });
+const activity = (ctx: CommandContext, action: string, id: string, details: Record<string, unknown>) =>
+  ctx.activity({ action, entityType: "environment", entityId: id, details });
 
 export const createEnvironment = defineCommand("environment.create", 
   async (ctx, actor, input: Required<Pick<EnvironmentFields, "name" | "config">> & EnvironmentFields & { kind: EnvironmentKind }) => {
@@ -73,7 +71,7 @@ export const createEnvironment = defineCommand("environment.create",
       createdAt: ctx.now,
       updatedAt: ctx.now,
     };
-    await ctx.db.batch([ctx.db.insert(schema.environments).values(row), activity(ctx, actor, "environment.created", row.id, { name: row.name, kind: row.kind })]);
+    await ctx.batch([ctx.db.insert(schema.environments).values(row), activity(ctx, "environment.created", row.id, { name: row.name, kind: row.kind })]);
     return environmentViewOf(ctx.db, row, ctx.now);
   },
 );
@@ -93,9 +91,9 @@ export const updateEnvironment = defineCommand("environment.update", async (ctx,
     set.lastProbeStatus = null;
     set.lastProbeChecks = null;
   }
-  await ctx.db.batch([
+  await ctx.batch([
     ctx.db.update(schema.environments).set(set).where(eq(schema.environments.id, before.id)),
-    activity(ctx, actor, "environment.updated", before.id, { fields: Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined) }),
+    activity(ctx, "environment.updated", before.id, { fields: Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined) }),
   ]);
   return environmentViewOf(ctx.db, await loadEnvironment(ctx, before.id), ctx.now);
 });
@@ -106,7 +104,7 @@ export const deleteEnvironment = defineCommand("environment.delete", async (ctx,
   if (view.activeLeaseCount > 0) {
     throw conflict("The environment has active leases; close their execution workspaces first", { activeLeaseCount: view.activeLeaseCount });
   }
-  await ctx.db.batch([ctx.db.delete(schema.environments).where(eq(schema.environments.id, row.id)), activity(ctx, actor, "environment.deleted", row.id, { name: row.name })]);
+  await ctx.batch([ctx.db.delete(schema.environments).where(eq(schema.environments.id, row.id)), activity(ctx, "environment.deleted", row.id, { name: row.name })]);
   return view;
 });
 
@@ -114,12 +112,12 @@ export const probeEnvironment = defineCommand("environment.probe", async (ctx, a
   const row = await loadEnvironment(ctx, input.environmentId);
   const result = await probeEnvironmentConfig(ctx.db, ctx.companyId, row.kind, row.config);
   const status = result.ok ? ("ok" as const) : ("failed" as const);
-  await ctx.db.batch([
+  await ctx.batch([
     ctx.db
       .update(schema.environments)
       .set({ lastProbeAt: ctx.now, lastProbeStatus: status, lastProbeChecks: result.checks, updatedAt: ctx.now })
       .where(eq(schema.environments.id, row.id)),
-    activity(ctx, actor, "environment.probed", row.id, { status }),
+    activity(ctx, "environment.probed", row.id, { status }),
   ] as Batch);
   return { ...result, environmentId: row.id, probedAt: ctx.now };
 });

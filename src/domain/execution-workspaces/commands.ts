@@ -1,15 +1,13 @@
 // Execution workspace mutations (run inside the company Durable Object): open (with an
 // environment lease), status/desired-state/metadata updates, and runtime services/commands.
+import type { Statement } from "../../db/batch";
 import { inIds } from "../../db/id-list";
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { conflict, notFound, unprocessable } from "../errors";
-import type { Actor } from "../actor";
 import { newId } from "../../crypto/random";
 import type { RuntimeServiceState } from "../../db/schema/execution-workspaces";
-import { activityInsert } from "../activity/record";
 import { releaseLeasesStatement } from "../environments/commands";
 import { leaseView } from "../environments/view";
 import { operationInsert, operationRow } from "../projects/operations";
@@ -18,7 +16,6 @@ import { configuredServices } from "../projects/workspaces";
 import { canMove, closeBlockers } from "./lifecycle";
 import { executionWorkspaceView, type ExecutionWorkspaceRow } from "./view";
 
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 async function loadWorkspace(ctx: CommandContext, id: string) {
   const row = await ctx.db.query.executionWorkspaces.findFirst({ where: eq(schema.executionWorkspaces.id, id) });
@@ -26,8 +23,8 @@ async function loadWorkspace(ctx: CommandContext, id: string) {
   return row;
 }
 
-const activity = (ctx: CommandContext, actor: Actor, action: string, id: string, details: Record<string, unknown>) =>
-  activityInsert(ctx.db, { companyId: ctx.companyId, actor, action, entityType: "execution_workspace", entityId: id, details, now: ctx.now });
+const activity = (ctx: CommandContext, action: string, id: string, details: Record<string, unknown>) =>
+  ctx.activity({ action, entityType: "execution_workspace", entityId: id, details });
 
 export interface OpenExecutionWorkspaceInput {
   projectId?: string | null;
@@ -67,7 +64,7 @@ export const openExecutionWorkspace = defineCommand("executionWorkspace.open", a
     const agent = await ctx.db.query.agents.findFirst({ where: eq(schema.agents.id, input.agentId) });
     if (!agent || agent.companyId !== ctx.companyId) throw unprocessable("agentId must reference an agent of this company");
   }
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   const id = newId();
   let lease: typeof schema.environmentLeases.$inferSelect | null = null;
   if (input.environmentId) {
@@ -132,8 +129,8 @@ export const openExecutionWorkspace = defineCommand("executionWorkspace.open", a
   if (input.issueId) {
     statements.push(ctx.db.update(schema.issues).set({ executionWorkspaceId: id, updatedAt: ctx.now }).where(eq(schema.issues.id, input.issueId)));
   }
-  statements.push(activity(ctx, actor, "execution_workspace.opened", id, { projectId, issueId: row.issueId, environmentId: row.environmentId, leaseId: lease?.id ?? null }));
-  await ctx.db.batch(statements as Batch);
+  statements.push(activity(ctx, "execution_workspace.opened", id, { projectId, issueId: row.issueId, environmentId: row.environmentId, leaseId: lease?.id ?? null }));
+  await ctx.batch(statements);
   return { ...executionWorkspaceView(row), lease: lease ? leaseView(lease, ctx.now) : null };
 });
 
@@ -151,7 +148,7 @@ export const updateExecutionWorkspace = defineCommand("executionWorkspace.update
   const before = await loadWorkspace(ctx, input.id);
   const { fields } = input;
   const set: Partial<ExecutionWorkspaceRow> = { updatedAt: ctx.now };
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   let services = before.runtimeServices ?? [];
   const nextStatus = fields.status ?? before.status;
   if (!canMove(before.status, nextStatus)) {
@@ -184,13 +181,13 @@ export const updateExecutionWorkspace = defineCommand("executionWorkspace.update
   if (fields.metadata !== undefined) set.metadata = fields.metadata;
   statements.unshift(ctx.db.update(schema.executionWorkspaces).set(set).where(eq(schema.executionWorkspaces.id, before.id)));
   statements.push(
-    activity(ctx, actor, nextStatus !== before.status ? `execution_workspace.${nextStatus}` : "execution_workspace.updated", before.id, {
+    activity(ctx, nextStatus !== before.status ? `execution_workspace.${nextStatus}` : "execution_workspace.updated", before.id, {
       from: before.status,
       to: nextStatus,
       desiredState: set.desiredState,
     }),
   );
-  await ctx.db.batch(statements as Batch);
+  await ctx.batch(statements);
   return executionWorkspaceView(await loadWorkspace(ctx, before.id));
 });
 
@@ -216,7 +213,7 @@ export const executionWorkspaceRuntimeAction = defineCommand("executionWorkspace
     throw unprocessable(`The execution workspace is ${ws.status}`, { status: ws.status });
   }
   const { body } = input;
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   let services = [...(ws.runtimeServices ?? [])];
   let operation;
   if (input.kind === "runtime_service") {
@@ -287,8 +284,8 @@ export const executionWorkspaceRuntimeAction = defineCommand("executionWorkspace
       .where(eq(schema.executionWorkspaces.id, ws.id)),
   );
   statements.push(operationInsert(ctx, operation));
-  statements.push(activity(ctx, actor, `execution_workspace.${input.kind}_${input.action}`, ws.id, { operationId: operation.id, target: operation.target }));
-  await ctx.db.batch(statements as Batch);
+  statements.push(activity(ctx, `execution_workspace.${input.kind}_${input.action}`, ws.id, { operationId: operation.id, target: operation.target }));
+  await ctx.batch(statements);
   return { workspace: executionWorkspaceView(await loadWorkspace(ctx, ws.id)), operation: operationView(operation) };
 });
 

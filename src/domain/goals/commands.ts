@@ -1,13 +1,12 @@
 // Goal mutations (run inside the company Durable Object): create, update, delete.
 // The parent chain stays inside one company and acyclic; the owner is an agent of the company;
 // at most one goal is the company default.
+import type { Statement } from "../../db/batch";
 import { and, eq, ne } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { notFound, unprocessable } from "../errors";
 import { newId } from "../../crypto/random";
-import { activityInsert } from "../activity/record";
 import { ceoStrategyApprovalStatements } from "../approvals/ceo-strategy";
 import { goalView, type GoalRow } from "./view";
 
@@ -24,7 +23,6 @@ export interface GoalFields {
   isCompanyDefault?: boolean;
 }
 
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 async function loadGoal(ctx: CommandContext, goalId: string) {
   const row = await ctx.db.query.goals.findFirst({ where: eq(schema.goals.id, goalId) });
@@ -78,22 +76,19 @@ export const createGoal = defineCommand("goal.create", async (ctx, actor, input:
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   if (row.isCompanyDefault) statements.push(clearOtherDefaults(ctx, row.id));
   statements.push(ctx.db.insert(schema.goals).values(row));
   statements.push(
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "goal.created",
       entityType: "goal",
       entityId: row.id,
       details: { title: row.title, level: row.level, status: row.status, parentId: row.parentId },
-      now: ctx.now,
     }),
   );
   statements.push(...(await ceoStrategyApprovalStatements(ctx, actor, row)));
-  await ctx.db.batch(statements as Batch);
+  await ctx.batch(statements);
   return goalView(row);
 });
 
@@ -109,22 +104,19 @@ export const updateGoal = defineCommand("goal.update", async (ctx, actor, input:
     if (previous !== value) changes[key] = { from: previous, to: value };
   }
   const after: GoalRow = { ...before, ...stripUndefined(fields), updatedAt: ctx.now };
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   if (fields.isCompanyDefault) statements.push(clearOtherDefaults(ctx, before.id));
   statements.push(ctx.db.update(schema.goals).set({ ...stripUndefined(fields), updatedAt: ctx.now }).where(eq(schema.goals.id, before.id)));
   statements.push(
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "goal.updated",
       entityType: "goal",
       entityId: before.id,
       details: { changes },
-      now: ctx.now,
     }),
   );
   statements.push(...(await ceoStrategyApprovalStatements(ctx, actor, after)));
-  await ctx.db.batch(statements as Batch);
+  await ctx.batch(statements);
   return goalView(await loadGoal(ctx, before.id));
 });
 
@@ -132,7 +124,7 @@ export const updateGoal = defineCommand("goal.update", async (ctx, actor, input:
 export const deleteGoal = defineCommand("goal.delete", async (ctx, actor, input: { goalId: string }) => {
   const goal = await loadGoal(ctx, input.goalId);
   const links = await ctx.db.query.projectGoals.findMany({ where: eq(schema.projectGoals.goalId, goal.id) });
-  const statements: BatchItem<"sqlite">[] = [
+  const statements: Statement[] = [
     ctx.db.update(schema.goals).set({ parentId: null, updatedAt: ctx.now }).where(and(eq(schema.goals.companyId, ctx.companyId), eq(schema.goals.parentId, goal.id))),
     ctx.db.update(schema.issues).set({ goalId: null }).where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.goalId, goal.id))),
     ctx.db.delete(schema.projectGoals).where(eq(schema.projectGoals.goalId, goal.id)),
@@ -155,17 +147,14 @@ export const deleteGoal = defineCommand("goal.delete", async (ctx, actor, input:
   }
   statements.push(ctx.db.delete(schema.goals).where(eq(schema.goals.id, goal.id)));
   statements.push(
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "goal.deleted",
       entityType: "goal",
       entityId: goal.id,
       details: { title: goal.title },
-      now: ctx.now,
     }),
   );
-  await ctx.db.batch(statements as Batch);
+  await ctx.batch(statements);
   return goalView(goal);
 });
 

@@ -1,17 +1,15 @@
 // Issue-graph liveness recovery: in_progress issues whose checkout run is missing, finished, or
 // live but idle past a threshold hold a lock nobody will release. Preview lists them; run releases
 // them to `todo` with every lock field cleared, one guarded statement per company.
+import type { Statement } from "../../db/batch";
 import { inIds } from "../../db/id-list";
 import { RELEASED_ISSUE_FIELDS } from "../issues/locks";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema, type Db } from "../../db/client";
 import { defineCommand } from "../../company/command";
 import { liveRunStatuses } from "../../db/schema/runs";
-import { activityInsert } from "../activity/record";
 
 export const LIVENESS_SCAN_LIMIT = 500;
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 const runActivity = sql`COALESCE(${schema.heartbeatRuns.lastActivityAt}, ${schema.heartbeatRuns.startedAt}, ${schema.heartbeatRuns.createdAt})`;
 const liveList = sql.join(
@@ -73,7 +71,7 @@ export const recoverStuckIssues = defineCommand("access.liveness.recover", async
   const stuck = await findStuckIssues(ctx.db, { companyId: ctx.companyId, staleBefore: input.staleBefore });
   if (!stuck.length) return { recovered: [] as StuckIssue[] };
   const ids = stuck.map((s) => s.issueId);
-  const statements: BatchItem<"sqlite">[] = [
+  const statements: Statement[] = [
     // One statement for the company; it carries its own precondition, so an issue that came alive is left alone.
     ctx.db
       .update(schema.issues)
@@ -88,9 +86,7 @@ export const recoverStuckIssues = defineCommand("access.liveness.recover", async
         ),
       ),
     ...stuck.map((s) =>
-      activityInsert(ctx.db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: "issue.liveness_recovered",
         entityType: "issue",
         entityId: s.issueId,
@@ -103,11 +99,10 @@ export const recoverStuckIssues = defineCommand("access.liveness.recover", async
           previousAssigneeAgentId: s.assigneeAgentId,
           staleAfterMinutes: input.staleAfterMinutes,
         },
-        now: ctx.now,
       }),
     ),
   ];
-  await ctx.db.batch(statements as Batch);
+  await ctx.batch(statements);
   return { recovered: stuck };
 });
 

@@ -1,8 +1,8 @@
 // Checkout and release, serialised by the company Durable Object and written with guarded
 // UPDATEs (`WHERE checkout_run_id IS ?`), whose result is checked. The activity entry is written
 // only if the guarded update won (INSERT ... SELECT ... WHERE EXISTS on the new lock state).
+import type { Statement } from "../../db/batch";
 import { and, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { actorRef, type Actor } from "../actor";
@@ -17,7 +17,6 @@ import { RELEASED_ISSUE_FIELDS } from "./locks";
 import type { IssueRow } from "./view";
 import { executionWorkspaceBlocksCheckout } from "../execution-workspaces/checkout-guard";
 
-type Stmt = BatchItem<"sqlite">;
 export const CHECKOUT_CONFLICT = "Issue checkout conflict";
 
 const conflictDetails = (issue: IssueRow) => ({
@@ -29,7 +28,7 @@ const conflictDetails = (issue: IssueRow) => ({
 
 /** Drizzle's D1 batch cannot carry raw SQL with parameters, so these batches go to D1 directly. */
 type Sqlish = { toSQL(): { sql: string; params: unknown[] } };
-const d1 = (ctx: CommandContext, query: Stmt) => {
+const d1 = (ctx: CommandContext, query: Statement) => {
   const { sql: text, params } = (query as unknown as Sqlish).toSQL();
   return ctx.env.DB.prepare(text).bind(...params);
 };
@@ -90,12 +89,12 @@ export const checkoutIssue = defineCommand("issue.checkout", async (ctx, actor, 
 
   // Same owner asking again: nothing changes.
   if (issue.status === "in_progress" && issue.assigneeAgentId === agentId && issue.checkoutRunId === run.run.id) {
-    await ctx.db.batch(run.statements as [Stmt, ...Stmt[]]);
+    await ctx.batch(run.statements);
     return issueViewFor(ctx.db, issue);
   }
   if (!input.expectedStatuses.includes(issue.status)) throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
 
-  const statements: Stmt[] = [...run.statements];
+  const statements: Statement[] = [...run.statements];
   let adoptedFromRunId: string | null = null;
   if (issue.status === "in_progress" || issue.checkoutRunId) {
     // A held lock: adoptable only by the same agent when the holding run is over (or lease-expired).
@@ -166,7 +165,7 @@ export const releaseIssue = defineCommand("issue.release", async (ctx, actor, in
   if (issue.status !== "in_progress" && !issue.checkoutRunId) {
     throw conflict("Issue is not checked out", conflictDetails(issue));
   }
-  const statements: Stmt[] = [];
+  const statements: Statement[] = [];
   if (actor.type === "agent") {
     requireRunId(actor);
     if (issue.assigneeAgentId !== actor.agentId) {

@@ -1,13 +1,12 @@
 // Issue mutations, run inside the company's Durable Object: create, update, comment, labels,
 // per-user read/archive marks. Checkout and release live in ./checkout.ts.
+import type { Statement } from "../../db/batch";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { badRequest, conflict, forbidden, notFound } from "../errors";
 import { newId } from "../../crypto/random";
-import { activityInsert } from "../activity/record";
 import { assertCanAssign } from "../authorization/assignment";
 import { wakeupStatements, type WakeupRequestInput } from "../wakeups/enqueue";
 import type { CreateIssueBody, UpdateIssueBody } from "../../schemas/issues";
@@ -20,9 +19,8 @@ import { commentView, issueView, isTerminalStatus, labelView, type IssueRow } fr
 import { LIVE_RUN_STATUSES } from "../runs/lease";
 import { resolveActorRun } from "../runs/actor-run";
 
-type Stmt = BatchItem<"sqlite">;
-const runBatch = (ctx: CommandContext, statements: Stmt[]) =>
-  ctx.db.batch(statements as [Stmt, ...Stmt[]]);
+const runBatch = (ctx: CommandContext, statements: Statement[]) =>
+  ctx.batch(statements);
 
 export { CLEARED_LOCK_FIELDS } from "./locks";
 import { CLEARED_LOCK_FIELDS } from "./locks";
@@ -80,11 +78,11 @@ async function inheritedWorkspace(ctx: CommandContext, sourceRef: string | null 
   };
 }
 
-function labelStatements(ctx: CommandContext, issueId: string, labelIds: string[]): Stmt[] {
+function labelStatements(ctx: CommandContext, issueId: string, labelIds: string[]): Statement[] {
   return labelIds.map((labelId) => ctx.db.insert(schema.issueLabels).values({ issueId, labelId, companyId: ctx.companyId }));
 }
 
-function blockerStatements(ctx: CommandContext, issueId: string, blockerIds: string[]): Stmt[] {
+function blockerStatements(ctx: CommandContext, issueId: string, blockerIds: string[]): Statement[] {
   return blockerIds.map((blockerIssueId) =>
     ctx.db.insert(schema.issueBlockers).values({ issueId, blockerIssueId, companyId: ctx.companyId, createdAt: ctx.now }),
   );
@@ -98,7 +96,7 @@ export interface CreateIssueInput extends CreateIssueBody {}
 
 export const createIssue = defineCommand("issue.create", async (ctx, actor, input: CreateIssueInput) => {
   // One round trip for the company row and its default goal (the common no-project case needs both).
-  const [companyRows, defaultGoalRows] = await ctx.db.batch([
+  const [companyRows, defaultGoalRows] = await ctx.batch([
     ctx.db.select().from(schema.companies).where(eq(schema.companies.id, ctx.companyId)).limit(1),
     ctx.db
       .select({ id: schema.goals.id })
@@ -164,20 +162,17 @@ export const createIssue = defineCommand("issue.create", async (ctx, actor, inpu
       createdAt: ctx.now,
       updatedAt: ctx.now,
     };
-    const statements: Stmt[] = [
+    const statements: Statement[] = [
       ctx.db.insert(schema.issues).values(row),
       companyCounterStatement(ctx, number),
       ...labelStatements(ctx, id, labelIds),
       ...blockerStatements(ctx, id, blockerIds),
       ...(run ? [...run.statements, runLinkStatement(ctx, id, run.run.id)] : []),
-      activityInsert(ctx.db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: "issue.created",
         entityType: "issue",
         entityId: id,
         details: { identifier, title: row.title, status: row.status, priority: row.priority, assigneeAgentId: row.assigneeAgentId },
-        now: ctx.now,
       }),
     ];
     try {
@@ -278,7 +273,7 @@ export const updateIssue = defineCommand("issue.update", async (ctx, actor, inpu
     (nextStatus !== "in_progress" || (body.assigneeAgentId !== undefined && body.assigneeAgentId !== before.assigneeAgentId));
   if (lockEnds) Object.assign(set, CLEARED_LOCK_FIELDS);
 
-  const statements: Stmt[] = [];
+  const statements: Statement[] = [];
   let labelIds: string[] | null = null;
   if (body.labelIds !== undefined) {
     labelIds = (await checkLabels(ctx, body.labelIds)).map((l) => l.id);
@@ -309,26 +304,20 @@ export const updateIssue = defineCommand("issue.update", async (ctx, actor, inpu
   if (body.interrupt) statements.push(interruptStatement(ctx, after, before.checkoutRunId));
 
   statements.push(
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "issue.updated",
       entityType: "issue",
       entityId: before.id,
       details: { identifier: before.identifier, changes, ...(reopening ? { reopened: true } : {}), ...(body.interrupt ? { interrupted: true } : {}) },
-      now: ctx.now,
     }),
   );
   if (commentId) {
     statements.push(
-      activityInsert(ctx.db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: "issue.comment_added",
         entityType: "issue",
         entityId: before.id,
         details: { identifier: before.identifier, commentId },
-        now: ctx.now,
       }),
     );
   }
@@ -381,7 +370,7 @@ export const addComment = defineCommand("issue.comment", async (ctx, actor, inpu
   if (reopening) Object.assign(set, { status: "todo" }, statusTimestamps(before, "todo", ctx.now));
   const after: IssueRow = { ...before, ...set };
   const id = newId();
-  const statements: Stmt[] = [
+  const statements: Statement[] = [
     commentInsert(ctx, actor, before.id, id, input.body, run?.run.id ?? null),
     ctx.db.update(schema.issues).set(set).where(eq(schema.issues.id, before.id)),
     ...(run ? [...run.statements, runLinkStatement(ctx, before.id, run.run.id)] : []),
@@ -389,9 +378,7 @@ export const addComment = defineCommand("issue.comment", async (ctx, actor, inpu
   ];
   if (input.interrupt) statements.push(interruptStatement(ctx, after, before.checkoutRunId));
   statements.push(
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "issue.comment_added",
       entityType: "issue",
       entityId: before.id,
@@ -401,7 +388,6 @@ export const addComment = defineCommand("issue.comment", async (ctx, actor, inpu
         ...(reopening ? { reopened: true, changes: { status: { from: before.status, to: "todo" } } } : {}),
         ...(input.interrupt ? { interrupted: true } : {}),
       },
-      now: ctx.now,
     }),
   );
   await runBatch(ctx, statements);
@@ -418,14 +404,11 @@ export const createLabel = defineCommand("label.create", async (ctx, actor, inpu
   const row = { id: newId(), companyId: ctx.companyId, name: input.name.trim(), nameKey, color: input.color ?? null, createdAt: ctx.now, updatedAt: ctx.now };
   await runBatch(ctx, [
     ctx.db.insert(schema.labels).values(row),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "label.created",
       entityType: "label",
       entityId: row.id,
       details: { name: row.name, color: row.color },
-      now: ctx.now,
     }),
   ]);
   return labelView(row);

@@ -5,15 +5,8 @@ import { eq, sql } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 
-function ensureTable(ctx: CommandContext) {
-  ctx.sql.exec("CREATE TABLE IF NOT EXISTS issue_counter (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)");
-}
-
-function hotCounter(ctx: CommandContext): number {
-  ensureTable(ctx);
-  const row = ctx.sql.exec("SELECT value FROM issue_counter WHERE id = 1").toArray()[0] as { value: number } | undefined;
-  return row ? Number(row.value) : 0;
-}
+const ISSUE_COUNTER = "issue";
+const hotCounter = (ctx: CommandContext) => ctx.storage.counters.get(ISSUE_COUNTER);
 
 /** The next free number, given the company row's counter; `recheck` also consults the highest stored number. */
 export async function nextIssueNumber(ctx: CommandContext, companyCounter: number, recheck = false): Promise<number> {
@@ -27,11 +20,7 @@ export async function nextIssueNumber(ctx: CommandContext, companyCounter: numbe
 
 /** Records that `number` is used (after the batch that stored it succeeded). */
 export function commitIssueNumber(ctx: CommandContext, number: number) {
-  ensureTable(ctx);
-  ctx.sql.exec(
-    "INSERT INTO issue_counter (id, value) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET value = MAX(value, excluded.value)",
-    number,
-  );
+  ctx.storage.counters.raise(ISSUE_COUNTER, number);
 }
 
 /** Write-through of the counter to D1, for the create batch. */

@@ -1,22 +1,20 @@
 // Project and project-workspace mutations (run inside the company Durable Object).
 // Everything a request writes goes into one D1 batch, validated before anything is written:
 // a project created with an invalid `workspace` leaves no row behind.
+import type { Statement } from "../../db/batch";
 import { inIds } from "../../db/id-list";
 import { and, asc, eq, ne } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { conflict, notFound, unprocessable } from "../errors";
 import type { Actor } from "../actor";
 import { newId } from "../../crypto/random";
-import { activityInsert } from "../activity/record";
 import { normalizeEnvBindings } from "../secrets/bindings";
 import { projectUrlKey } from "./shortname";
 import { loadProjectView, operationView, workspaceView, type ProjectRow, type WorkspaceRow } from "./view";
 import { assertValidWorkspace, configuredServices, newWorkspaceRow, type WorkspaceFields } from "./workspaces";
 import { operationInsert, operationRow } from "./operations";
 
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 /** Colours handed out in turn to projects created without one. */
 export const PROJECT_COLOR_PALETTE = ["#6366f1", "#0ea5e9", "#10b981", "#f59e0b", "#ef4444", "#8b5cf6", "#ec4899", "#14b8a6", "#f97316", "#84cc16"];
@@ -76,8 +74,8 @@ async function checkLeadAgent(ctx: CommandContext, leadAgentId: string | null | 
   if (!agent || agent.companyId !== ctx.companyId) throw unprocessable("leadAgentId must reference an agent of this company", { leadAgentId });
 }
 
-function goalLinkStatements(ctx: CommandContext, projectId: string, goalIds: string[]): BatchItem<"sqlite">[] {
-  const statements: BatchItem<"sqlite">[] = [ctx.db.delete(schema.projectGoals).where(eq(schema.projectGoals.projectId, projectId))];
+function goalLinkStatements(ctx: CommandContext, projectId: string, goalIds: string[]): Statement[] {
+  const statements: Statement[] = [ctx.db.delete(schema.projectGoals).where(eq(schema.projectGoals.projectId, projectId))];
   if (goalIds.length) {
     statements.push(
       ctx.db.insert(schema.projectGoals).values(goalIds.map((goalId, position) => ({ projectId, goalId, companyId: ctx.companyId, position }))),
@@ -87,12 +85,12 @@ function goalLinkStatements(ctx: CommandContext, projectId: string, goalIds: str
 }
 
 async function normaliseEnv(ctx: CommandContext, actor: Actor, env: Record<string, unknown> | null | undefined, urlKey: string) {
-  if (env === undefined) return { env: undefined, statements: [] as BatchItem<"sqlite">[] };
+  if (env === undefined) return { env: undefined, statements: [] as Statement[] };
   return normalizeEnvBindings(ctx, actor, env, { ownerLabel: `project_${urlKey.replace(/-/g, "_")}` });
 }
 
-const activity = (ctx: CommandContext, actor: Actor, action: string, entityId: string, details: Record<string, unknown>, entityType = "project") =>
-  activityInsert(ctx.db, { companyId: ctx.companyId, actor, action, entityType, entityId, details, now: ctx.now });
+const activity = (ctx: CommandContext, action: string, entityId: string, details: Record<string, unknown>, entityType = "project") =>
+  ctx.activity({ action, entityType, entityId, details });
 
 export const createProject = defineCommand("project.create", 
   async (ctx, actor, input: { fields: ProjectFields & { name: string }; workspace?: WorkspaceFields }) => {
@@ -131,10 +129,10 @@ export const createProject = defineCommand("project.create",
       createdAt: ctx.now,
       updatedAt: ctx.now,
     };
-    const statements: BatchItem<"sqlite">[] = [...env.statements, ctx.db.insert(schema.projects).values(row), ...goalLinkStatements(ctx, id, goalIds)];
+    const statements: Statement[] = [...env.statements, ctx.db.insert(schema.projects).values(row), ...goalLinkStatements(ctx, id, goalIds)];
     if (workspace) statements.push(ctx.db.insert(schema.projectWorkspaces).values(workspace));
-    statements.push(activity(ctx, actor, "project.created", id, { name: row.name, urlKey, goalIds, workspaceId: workspace?.id ?? null }));
-    await ctx.db.batch(statements as Batch);
+    statements.push(activity(ctx, "project.created", id, { name: row.name, urlKey, goalIds, workspaceId: workspace?.id ?? null }));
+    await ctx.batch(statements);
     return viewOf(ctx, id);
   },
 );
@@ -151,20 +149,20 @@ export const updateProject = defineCommand("project.update", async (ctx, actor, 
   const set: Partial<ProjectRow> = { ...stripUndefined(plain), urlKey, updatedAt: ctx.now };
   if (goalIds !== undefined) set.goalId = goalIds[0] ?? null;
   if (env.env !== undefined) set.env = env.env;
-  const statements: BatchItem<"sqlite">[] = [...env.statements, ctx.db.update(schema.projects).set(set).where(eq(schema.projects.id, before.id))];
+  const statements: Statement[] = [...env.statements, ctx.db.update(schema.projects).set(set).where(eq(schema.projects.id, before.id))];
   if (goalIds !== undefined) statements.push(...goalLinkStatements(ctx, before.id, goalIds));
   const changed = Object.keys(stripUndefined(fields as Record<string, unknown>));
-  statements.push(activity(ctx, actor, "project.updated", before.id, { fields: changed }));
-  await ctx.db.batch(statements as Batch);
+  statements.push(activity(ctx, "project.updated", before.id, { fields: changed }));
+  await ctx.batch(statements);
   return viewOf(ctx, before.id);
 });
 
 export const deleteProject = defineCommand("project.delete", async (ctx, actor, input: { projectId: string }) => {
   const before = await viewOf(ctx, (await loadProject(ctx, input.projectId)).id);
-  await ctx.db.batch([
+  await ctx.batch([
     ctx.db.update(schema.issues).set({ projectId: null }).where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.projectId, before.id))),
     ctx.db.delete(schema.projects).where(eq(schema.projects.id, before.id)),
-    activity(ctx, actor, "project.deleted", before.id, { name: before.name }),
+    activity(ctx, "project.deleted", before.id, { name: before.name }),
   ]);
   return before;
 });
@@ -197,10 +195,10 @@ export const createWorkspace = defineCommand("projectWorkspace.create", async (c
   const hasPrimary = existing.some((w) => w.isPrimary);
   const makePrimary = !hasPrimary || input.fields.isPrimary === true;
   const row = newWorkspaceRow({ id: newId(), companyId: ctx.companyId, projectId: project.id, fields: input.fields, isPrimary: false, now: ctx.now });
-  const statements: BatchItem<"sqlite">[] = [ctx.db.insert(schema.projectWorkspaces).values(row)];
+  const statements: Statement[] = [ctx.db.insert(schema.projectWorkspaces).values(row)];
   if (makePrimary) statements.push(...setPrimary(ctx, project.id, row.id));
-  statements.push(activity(ctx, actor, "project.workspace_created", project.id, { workspaceId: row.id, name: row.name, isPrimary: makePrimary }));
-  await ctx.db.batch(statements as Batch);
+  statements.push(activity(ctx, "project.workspace_created", project.id, { workspaceId: row.id, name: row.name, isPrimary: makePrimary }));
+  await ctx.batch(statements);
   return workspaceView(await loadWorkspace(ctx, project.id, row.id));
 });
 
@@ -210,7 +208,7 @@ export const updateWorkspace = defineCommand("projectWorkspace.update", async (c
   const { isPrimary, ...rest } = input.fields;
   const merged = { ...before, ...stripUndefined(rest) } as WorkspaceRow;
   assertValidWorkspace(merged);
-  const statements: BatchItem<"sqlite">[] = [
+  const statements: Statement[] = [
     ctx.db.update(schema.projectWorkspaces).set({ ...stripUndefined(rest), updatedAt: ctx.now }).where(eq(schema.projectWorkspaces.id, before.id)),
   ];
   if (isPrimary === true && !before.isPrimary) statements.push(...setPrimary(ctx, project.id, before.id));
@@ -219,21 +217,21 @@ export const updateWorkspace = defineCommand("projectWorkspace.update", async (c
     const next = (await projectWorkspaces(ctx, project.id)).find((w) => w.id !== before.id);
     if (next) statements.push(...setPrimary(ctx, project.id, next.id));
   }
-  statements.push(activity(ctx, actor, "project.workspace_updated", project.id, { workspaceId: before.id, fields: Object.keys(stripUndefined(input.fields)) }));
-  await ctx.db.batch(statements as Batch);
+  statements.push(activity(ctx, "project.workspace_updated", project.id, { workspaceId: before.id, fields: Object.keys(stripUndefined(input.fields)) }));
+  await ctx.batch(statements);
   return workspaceView(await loadWorkspace(ctx, project.id, before.id));
 });
 
 export const deleteWorkspace = defineCommand("projectWorkspace.delete", async (ctx, actor, input: { projectId: string; workspaceId: string }) => {
   const project = await loadProject(ctx, input.projectId);
   const row = await loadWorkspace(ctx, project.id, input.workspaceId);
-  const statements: BatchItem<"sqlite">[] = [ctx.db.delete(schema.projectWorkspaces).where(eq(schema.projectWorkspaces.id, row.id))];
+  const statements: Statement[] = [ctx.db.delete(schema.projectWorkspaces).where(eq(schema.projectWorkspaces.id, row.id))];
   if (row.isPrimary) {
     const next = (await projectWorkspaces(ctx, project.id)).find((w) => w.id !== row.id);
     if (next) statements.push(ctx.db.update(schema.projectWorkspaces).set({ isPrimary: true, updatedAt: ctx.now }).where(eq(schema.projectWorkspaces.id, next.id)));
   }
-  statements.push(activity(ctx, actor, "project.workspace_deleted", project.id, { workspaceId: row.id, name: row.name }));
-  await ctx.db.batch(statements as Batch);
+  statements.push(activity(ctx, "project.workspace_deleted", project.id, { workspaceId: row.id, name: row.name }));
+  await ctx.batch(statements);
   return workspaceView(row);
 });
 
@@ -259,10 +257,10 @@ export const workspaceRuntimeAction = defineCommand("projectWorkspace.runtimeAct
       status: "applied",
       result: { desiredState, previousDesiredState: row.desiredState, services: services.map((s) => s.name) },
     });
-    await ctx.db.batch([
+    await ctx.batch([
       ctx.db.update(schema.projectWorkspaces).set({ desiredState, updatedAt: ctx.now }).where(eq(schema.projectWorkspaces.id, row.id)),
       operationInsert(ctx, operation),
-      activity(ctx, actor, `project.workspace_runtime_${input.action}`, project.id, { workspaceId: row.id, operationId: operation.id, desiredState }),
+      activity(ctx, `project.workspace_runtime_${input.action}`, project.id, { workspaceId: row.id, operationId: operation.id, desiredState }),
     ]);
     return { workspace: workspaceView(await loadWorkspace(ctx, project.id, row.id)), operation: operationView(operation) };
   },

@@ -1,8 +1,8 @@
 // The run an agent caller acts in (X-Service-Run-Id or the JWT's run_id). A run id the service
 // has not seen yet is recorded as an `external` run of that agent, so agents driven outside the
 // service's adapters can work; a run of another agent is refused. Every use bumps last_activity_at.
+import type { Statement } from "../../db/batch";
 import { eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
@@ -13,7 +13,7 @@ export type RunRow = typeof schema.heartbeatRuns.$inferSelect;
 export interface ActorRun {
   run: RunRow;
   /** Statements to put in the command's batch (insert of a new run, or the activity bump). */
-  statements: BatchItem<"sqlite">[];
+  statements: Statement[];
 }
 
 export const RUN_ID_REQUIRED =

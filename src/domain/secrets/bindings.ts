@@ -1,8 +1,8 @@
 // Env bindings (agent adapterConfig.env, project env): normalised before storage,
 // resolved to plaintext only when a run starts.
+import type { Statement } from "../../db/batch";
 import { inIds } from "../../db/id-list";
 import { and, eq, like } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import type { Db } from "../../db/client";
@@ -50,7 +50,7 @@ export async function normalizeEnvBindings(
   actor: Actor,
   env: Record<string, unknown> | null | undefined,
   opts: { ownerLabel: string },
-): Promise<{ env: Record<string, unknown> | null; statements: BatchItem<"sqlite">[] }> {
+): Promise<{ env: Record<string, unknown> | null; statements: Statement[] }> {
   if (env === null || env === undefined) return { env: null, statements: [] };
   if (!isRecord(env)) throw badRequest("env must be an object mapping variable names to values");
 
@@ -86,7 +86,7 @@ export async function normalizeEnvBindings(
     }
   }
 
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   const refIds = [...new Set([...pending.values()].flatMap((p) => (p.kind === "ref" ? [p.secretId] : [])))];
   const secrets = refIds.length
     ? await ctx.db.query.companySecrets.findMany({

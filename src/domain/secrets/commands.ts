@@ -1,11 +1,10 @@
 // Secret mutations, run inside the company's Durable Object (one at a time per
 // company, so version numbers and name checks cannot race).
+import type { Statement } from "../../db/batch";
 import { and, eq, max } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { conflict, notFound, unprocessable } from "../errors";
-import { activityInsert } from "../activity/record";
 import { defaultProvider, providerDescriptor, requireConfiguredProvider } from "./providers";
 import { checkSecretValue, isUniqueViolation, newSecretStatements, newVersionStatement, secretView } from "./store";
 
@@ -28,7 +27,6 @@ export interface RotateSecretInput {
   externalRef?: string | null;
 }
 
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 async function loadSecret(ctx: CommandContext, secretId: string) {
   const row = await ctx.db.query.companySecrets.findFirst({
@@ -46,9 +44,9 @@ async function requireFreeName(ctx: CommandContext, name: string, exceptId?: str
 }
 
 /** Runs the batch; a UNIQUE failure the checks above did not see becomes `onConflict`. */
-async function runBatch(ctx: CommandContext, statements: BatchItem<"sqlite">[], onConflict: () => Error) {
+async function runBatch(ctx: CommandContext, statements: Statement[], onConflict: () => Error) {
   try {
-    await ctx.db.batch(statements as Batch);
+    await ctx.batch(statements);
   } catch (err) {
     if (isUniqueViolation(err)) throw onConflict();
     throw err;
@@ -85,9 +83,7 @@ export const updateSecret = defineCommand("secret.update", async (ctx, actor, in
     ctx,
     [
       ctx.db.update(schema.companySecrets).set({ ...set, updatedAt: ctx.now }).where(eq(schema.companySecrets.id, before.id)),
-      activityInsert(ctx.db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: "secret.updated",
         entityType: "secret",
         entityId: before.id,
@@ -97,7 +93,6 @@ export const updateSecret = defineCommand("secret.update", async (ctx, actor, in
           changedFields,
           ...(after.name !== before.name ? { previousName: before.name } : {}),
         },
-        now: ctx.now,
       }),
     ],
     () => conflict(`A secret named "${fields.name}" already exists in this company`, { name: fields.name }),
@@ -127,14 +122,11 @@ export const rotateSecret = defineCommand("secret.rotate", async (ctx, actor, in
         .update(schema.companySecrets)
         .set({ latestVersion: version, externalRef: externalRef ?? null, updatedAt: ctx.now })
         .where(eq(schema.companySecrets.id, secret.id)),
-      activityInsert(ctx.db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: "secret.rotated",
         entityType: "secret",
         entityId: secret.id,
         details: { name: secret.name, version },
-        now: ctx.now,
       }),
     ],
     () => conflict("Another rotation of this secret happened at the same time; retry"),
@@ -149,14 +141,11 @@ export const deleteSecret = defineCommand("secret.delete", async (ctx, actor, in
     [
       ctx.db.delete(schema.companySecretVersions).where(eq(schema.companySecretVersions.secretId, secret.id)),
       ctx.db.delete(schema.companySecrets).where(eq(schema.companySecrets.id, secret.id)),
-      activityInsert(ctx.db, {
-        companyId: ctx.companyId,
-        actor,
+      ctx.activity({
         action: "secret.deleted",
         entityType: "secret",
         entityId: secret.id,
         details: { name: secret.name, version: secret.latestVersion },
-        now: ctx.now,
       }),
     ],
     () => conflict("Secret could not be deleted; retry"),

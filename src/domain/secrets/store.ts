@@ -1,6 +1,6 @@
 // Secret rows: metadata view, version material (encrypt on write, decrypt on read)
 // and the insert statements shared by the secrets commands and env bindings.
-import type { BatchItem } from "drizzle-orm/batch";
+import type { Statement } from "../../db/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
@@ -8,7 +8,6 @@ import { newId } from "../../crypto/random";
 import { sha256Hex } from "../../crypto/hash";
 import { decryptSecretValue, encryptSecretValue, importMasterKey, SecretDecryptionError } from "../../crypto/secret-encryption";
 import { badRequest, unprocessable } from "../errors";
-import { activityInsert } from "../activity/record";
 import { requireConfiguredProvider } from "./providers";
 
 export const SECRET_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/;
@@ -85,7 +84,7 @@ export async function newSecretStatements(ctx: CommandContext, actor: Actor, inp
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  const statements: BatchItem<"sqlite">[] = [
+  const statements: Statement[] = [
     ctx.db.insert(schema.companySecrets).values(row),
     ctx.db.insert(schema.companySecretVersions).values({
       id: newId(),
@@ -98,14 +97,11 @@ export async function newSecretStatements(ctx: CommandContext, actor: Actor, inp
       ...by,
       createdAt: ctx.now,
     }),
-    activityInsert(ctx.db, {
-      companyId: ctx.companyId,
-      actor,
+    ctx.activity({
       action: "secret.created",
       entityType: "secret",
       entityId: id,
       details: { name: input.name, version: 1, ...input.activity },
-      now: ctx.now,
     }),
   ];
   return { row, statements };

@@ -4,9 +4,9 @@
 // live run holds is not queued either: it is `coalesced` into that run when the run is the woken
 // agent's own (the running agent sees the new comment), else `deferred_issue_execution` until the
 // holder lets go.
+import type { Statement } from "../../db/batch";
 import { inIds } from "../../db/id-list";
 import { and, eq, inArray } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 import { actorRef, type Actor } from "../actor";
@@ -30,7 +30,7 @@ export async function wakeupStatements(
   ctx: CommandContext,
   actor: Actor,
   requests: WakeupRequestInput[],
-): Promise<{ statements: BatchItem<"sqlite">[]; queuedIds: string[] }> {
+): Promise<{ statements: Statement[]; queuedIds: string[] }> {
   if (!requests.length) return { statements: [], queuedIds: [] };
   const company = await ctx.db.query.companies.findFirst({ where: eq(schema.companies.id, ctx.companyId) });
   if (!company || company.status !== "active") return { statements: [], queuedIds: [] };
@@ -49,7 +49,7 @@ export async function wakeupStatements(
   const holders = await issueHolders(ctx, [...new Set(requests.map((r) => r.issueId).filter((x): x is string => Boolean(x)))]);
   const seen = new Set<string>();
   const { actorType, actorId } = actorRef(actor);
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   const queuedIds: string[] = [];
   for (const request of requests) {
     const key = `${request.agentId}|${request.issueId ?? ""}|${request.reason}`;

@@ -1,0 +1,12 @@
+// One D1 round trip for a list of statements, as one transaction (none when the list is empty).
+// The only place that turns a statement list into drizzle's non-empty tuple type.
+import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
+import type { Db } from "./client";
+
+export type Statement = BatchItem<"sqlite">;
+export type BatchResults<T extends readonly Statement[]> = BatchResponse<T extends [Statement, ...Statement[]] ? T : [Statement, ...Statement[]]>;
+
+export function runBatch<T extends readonly Statement[]>(db: Db, statements: T): Promise<BatchResults<T>> {
+  if (!statements.length) return Promise.resolve([] as unknown as BatchResults<T>);
+  return db.batch(statements as unknown as [Statement, ...Statement[]]) as Promise<BatchResults<T>>;
+}
