@@ -9,6 +9,7 @@ import { errorBody, renderError } from "./http/errors";
 import { bodyLimitMiddleware } from "./http/body-limit";
 import { resolveActorMiddleware } from "./http/actor";
 import { routeModules } from "./routes";
+import { currentRoundTrips } from "./db/round-trips";
 import { registerPublicRoutes, requireCredentialsMiddleware } from "./http/public-routes";
 
 const configMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -18,12 +19,20 @@ const configMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/** Round trips from here on are the handler's (see src/db/round-trips.ts). */
+const handlerPhaseMiddleware: MiddlewareHandler<AppEnv> = async (_c, next) => {
+  const roundTrips = currentRoundTrips();
+  if (roundTrips) roundTrips.phase = "handler";
+  await next();
+};
+
 export function createApp() {
   const app = createRouter();
   app.use("*", configMiddleware);
   app.use("/api/*", bodyLimitMiddleware);
   app.use("/api/*", resolveActorMiddleware);
   app.use("/api/*", requireCredentialsMiddleware);
+  app.use("/api/*", handlerPhaseMiddleware);
 
   for (const module of routeModules) app.route("/", module);
 

@@ -1,14 +1,32 @@
 // Worker entry: HTTP, the per-minute cron, and the company Durable Object class.
 import { createApp } from "./app";
 import { runScheduledTick } from "./scheduler/tick";
+import { RoundTrips, withCountedD1, withRoundTrips } from "./db/round-trips";
 
 export { CompanyDurableObject } from "./company/durable-object";
 
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  async fetch(request, env, ctx) {
+    const roundTrips = new RoundTrips();
+    const response = await withRoundTrips(roundTrips, () => app.fetch(request, withCountedD1(env), ctx));
+    return withServerTiming(response, roundTrips);
+  },
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduledTick(env, new Date(controller.scheduledTime)));
+    ctx.waitUntil(runScheduledTick(withCountedD1(env), new Date(controller.scheduledTime)));
   },
 } satisfies ExportedHandler<Env>;
+
+/** Reports the request's D1 round trips and Durable Object calls (see src/db/round-trips.ts). */
+function withServerTiming(response: Response, roundTrips: RoundTrips): Response {
+  if (response.status === 101) return response; // WebSocket upgrades keep their response untouched
+  try {
+    response.headers.append("server-timing", roundTrips.serverTiming());
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.append("server-timing", roundTrips.serverTiming());
+    return copy;
+  }
+}

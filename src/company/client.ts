@@ -3,12 +3,31 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HttpError } from "../domain/errors";
 import type { Actor } from "../domain/actor";
 import type { CommandResult, CompanyCommand } from "./command";
+import { currentRoundTrips } from "../db/round-trips";
+import { createDb } from "../db/client";
 
 export const companyObject = (env: Env, companyId: string) => env.COMPANY.getByName(companyId);
 
-/** Runs a command in the company's DO; failures become HttpErrors with their status and details. */
-export async function runCompanyCommand<I, O>(env: Env, companyId: string, command: CompanyCommand<I, O>, actor: Actor, input: I): Promise<O> {
-  const result = (await companyObject(env, companyId).execute(companyId, command.name, actor, input)) as CommandResult<O>;
+/**
+ * Runs a command in the company's DO; failures become HttpErrors with their status and details.
+ * A command with a loader reads here, before the serialised section (pass `loaded` when the
+ * route already ran the loader, e.g. to learn the entity's company).
+ */
+export async function runCompanyCommand<I, O, L>(
+  env: Env,
+  companyId: string,
+  command: CompanyCommand<I, O, L>,
+  actor: Actor,
+  input: I,
+  loaded?: L,
+): Promise<O> {
+  const snapshot = loaded === undefined && command.load ? await command.load(createDb(env.DB), { env, actor, now: new Date().toISOString(), companyId }, input) : loaded;
+  const result = (await companyObject(env, companyId).execute(companyId, command.name, actor, input, snapshot)) as CommandResult<O>;
+  const roundTrips = currentRoundTrips();
+  if (roundTrips) {
+    roundTrips.companyObjectCalls += 1;
+    roundTrips.d1.command += result.roundTrips ?? 0;
+  }
   if (!result.ok) throw new HttpError(result.status as ContentfulStatusCode, result.error, result.details);
   return result.value;
 }

@@ -1,12 +1,18 @@
 // What a company command is: a named rule run as a short critical section inside the company's
 // Durable Object, one at a time per company. Routes hold the command object (go-to-definition
 // lands on the rule); only its name crosses the RPC boundary.
-import type { Db } from "../db/client";
+//
+// A command that needs reads has a `load` step that runs *outside* the serialised section (in the
+// Worker, one read batch). Its rule decides on that snapshot and writes one guarded batch whose
+// first statements check that what it read still holds (`ctx.guard`). If it no longer holds, the
+// batch rolls back, the object re-loads (now serialised) and runs the rule once more — so the
+// uncontended path costs one D1 round trip inside the object.
+import { sql, type SQL } from "drizzle-orm";
+import { schema, type Db } from "../db/client";
 import { runBatch, type BatchResults, type Statement } from "../db/batch";
 import type { Actor } from "../domain/actor";
 import { activityInsert, type ActivityEntry } from "../domain/activity/record";
 import type { CompanyStorage } from "./storage";
-
 
 /** An activity entry as a command writes it: company, time and (by default) actor come from the command. */
 export type CommandActivity = Omit<ActivityEntry, "companyId" | "now" | "actor"> & { actor?: Actor };
@@ -21,35 +27,78 @@ export interface CommandContext {
   storage: CompanyStorage;
   /** Start time of the command (ISO). */
   now: string;
-  /** One D1 round trip for all of `statements`, as one transaction; none when empty. */
+  /** One D1 round trip for all of `statements`, as one transaction; none when empty. Throws StaleRead when a guard fails. */
   batch<T extends readonly Statement[]>(statements: T): Promise<BatchResults<T>>;
   /** The activity-log insert for this command, to go into its batch. */
   activity(entry: CommandActivity): Statement;
+  /** A precondition for the batch it goes into: the whole batch rolls back unless `condition` holds. */
+  guard(condition: SQL): Statement;
 }
 
-export type CommandRule<I, O> = (ctx: CommandContext, actor: Actor, input: I) => Promise<O>;
+/** What a loader sees: no company yet for entity routes (the loaded entity names it). */
+export interface LoadScope {
+  env: Env;
+  actor: Actor;
+  now: string;
+  companyId?: string;
+}
 
-export interface CompanyCommand<I, O> {
+export type CommandLoader<I, L> = (db: Db, scope: LoadScope, input: I) => Promise<L>;
+export type CommandRule<I, O, L = undefined> = (ctx: CommandContext, actor: Actor, input: I, loaded: L) => Promise<O>;
+
+export interface CompanyCommand<I, O, L = undefined> {
   readonly name: string;
-  readonly run: CommandRule<I, O>;
+  readonly load?: CommandLoader<I, L>;
+  /** Commands without a loader are also called directly by other commands: (ctx, actor, input). */
+  readonly run: [L] extends [undefined] ? (ctx: CommandContext, actor: Actor, input: I) => Promise<O> : CommandRule<I, O, L>;
 }
 
-export type AnyCompanyCommand = CompanyCommand<any, any>;
+export type AnyCompanyCommand = CompanyCommand<any, any, any>;
 
 /** Crosses the RPC boundary intact (thrown errors would lose status and details). */
-export type CommandResult<O> =
+export type CommandResult<O> = (
   | { ok: true; value: O }
-  | { ok: false; status: number; error: string; details?: unknown };
+  | { ok: false; status: number; error: string; details?: unknown }
+) & { /** D1 round trips the command made inside the serialised section. */ roundTrips?: number };
 
-/** A command: its name (unique across the registry) and its rule. */
-export const defineCommand = <I, O>(name: string, run: CommandRule<I, O>): CompanyCommand<I, O> => ({ name, run });
+/** The data a guarded batch was decided on changed before it was written. */
+export class StaleRead extends Error {
+  constructor() {
+    super("The data changed while the command was deciding");
+  }
+}
+
+/** A command: its name (unique across the registry), optionally its loader, and its rule. */
+export function defineCommand<I, O>(name: string, run: CommandRule<I, O>): CompanyCommand<I, O>;
+export function defineCommand<I, O, L>(name: string, spec: { load: CommandLoader<I, L>; run: CommandRule<I, O, L> }): CompanyCommand<I, O, L>;
+export function defineCommand<I, O, L>(
+  name: string,
+  spec: CommandRule<I, O, L> | { load: CommandLoader<I, L>; run: CommandRule<I, O, L> },
+): CompanyCommand<I, O, L> {
+  const command = typeof spec === "function" ? { name, run: spec } : { name, load: spec.load, run: spec.run };
+  return command as CompanyCommand<I, O, L>;
+}
+
+const isGuardFailure = (err: unknown) => /CHECK constraint failed: held/.test(`${(err as Error)?.message ?? ""} ${(err as { cause?: unknown })?.cause ?? ""}`);
 
 /** The context a command runs with. */
 export function commandContext(fields: Pick<CommandContext, "env" | "db" | "companyId" | "actor" | "storage" | "now">): CommandContext {
-  const ctx: CommandContext = {
+  const { db } = fields;
+  return {
     ...fields,
-    batch: (statements) => runBatch(fields.db, statements),
-    activity: (entry) => activityInsert(fields.db, { ...entry, actor: entry.actor ?? fields.actor, companyId: fields.companyId, now: fields.now }),
+    batch: async (statements) => {
+      try {
+        return await runBatch(db, statements);
+      } catch (err) {
+        if (isGuardFailure(err)) throw new StaleRead();
+        throw err;
+      }
+    },
+    activity: (entry) => activityInsert(db, { ...entry, actor: entry.actor ?? fields.actor, companyId: fields.companyId, now: fields.now }),
+    guard: (condition) =>
+      db
+        .insert(schema.commandGuards)
+        .values({ id: 1, held: sql`CASE WHEN ${condition} THEN 1 ELSE 0 END` })
+        .onConflictDoUpdate({ target: schema.commandGuards.id, set: { held: sql`excluded.held` } }),
   };
-  return ctx;
 }

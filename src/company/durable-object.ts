@@ -4,34 +4,55 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import { HttpError } from "../domain/errors";
 import type { Actor } from "../domain/actor";
-import { commandContext, type CommandResult } from "./command";
+import { commandContext, StaleRead, type CommandResult, type CommandRule } from "./command";
 import { CompanyStorage, migrateCompanyStorage } from "./storage";
 import { commandRegistry } from "./commands";
+import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
 
 export class CompanyDurableObject extends DurableObject<Env> {
   private tail: Promise<unknown> = Promise.resolve();
 
   private readonly storage: CompanyStorage;
+  /** env with D1 round trips counted. */
+  private readonly countedEnv: Env;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.countedEnv = withCountedD1(env);
     migrateCompanyStorage(ctx.storage.sql);
     this.storage = new CompanyStorage(ctx.storage.sql);
   }
 
   /** Runs one named command for `companyId` after every earlier one has finished. */
-  async execute(companyId: string, name: string, actor: Actor, input: unknown): Promise<CommandResult<unknown>> {
-    return this.serialise(async () => {
+  async execute(companyId: string, name: string, actor: Actor, input: unknown, loaded?: unknown): Promise<CommandResult<unknown>> {
+    const roundTrips = new RoundTrips();
+    roundTrips.phase = "command";
+    const result = await withRoundTrips(roundTrips, () => this.executeSerially(companyId, name, actor, input, loaded));
+    return { ...result, roundTrips: roundTrips.d1.command };
+  }
+
+  private executeSerially(companyId: string, name: string, actor: Actor, input: unknown, loaded: unknown): Promise<CommandResult<unknown>> {
+    return this.serialise(async (): Promise<CommandResult<unknown>> => {
       // Fencing write first: a stale duplicate instance fails here instead of racing.
       this.storage.advanceFence();
       const command = commandRegistry.get(name);
       if (!command) return { ok: false, status: 400, error: `Unknown command ${name}` };
       try {
-        const ctx = commandContext({ env: this.env, db: createDb(this.env.DB), companyId, actor, storage: this.storage, now: new Date().toISOString() });
-        const value = await command.run(ctx, actor, input);
-        return { ok: true, value };
+        const ctx = commandContext({ env: this.countedEnv, db: createDb(this.countedEnv.DB), companyId, actor, storage: this.storage, now: new Date().toISOString() });
+        const run = command.run as CommandRule<unknown, unknown, unknown>;
+        const reload = () => command.load!(ctx.db, { env: ctx.env, actor, now: ctx.now, companyId }, input);
+        let snapshot = command.load && loaded === undefined ? await reload() : loaded;
+        try {
+          return { ok: true, value: await run(ctx, actor, input, snapshot) };
+        } catch (err) {
+          // What the rule decided on changed before its batch was written: read again (now serialised) and decide again.
+          if (!(err instanceof StaleRead) || !command.load) throw err;
+          snapshot = await reload();
+          return { ok: true, value: await run(ctx, actor, input, snapshot) };
+        }
       } catch (err) {
         if (err instanceof HttpError) return { ok: false, status: err.status, error: err.message, details: err.details };
+        if (err instanceof StaleRead) return { ok: false, status: 409, error: "Changed concurrently; try again" };
         console.error(`company command ${name} failed`, err);
         return { ok: false, status: 500, error: "Internal server error" };
       }

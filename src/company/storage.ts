@@ -14,6 +14,9 @@ const STEPS: readonly string[][] = [
     "INSERT OR IGNORE INTO counters (name, value) SELECT 'issue', value FROM issue_counter WHERE id = 1",
     "DROP TABLE issue_counter",
   ],
+  // 2: hot company facts the rules read on every command (issue prefix, default goal); a missing
+  //    row means "not known yet" (read from D1 once), a NULL value means "known to be none".
+  ["CREATE TABLE IF NOT EXISTS company_facts (name TEXT PRIMARY KEY, value TEXT)"],
 ];
 
 export const COMPANY_STORAGE_VERSION = STEPS.length;
@@ -49,12 +52,35 @@ export class Counters {
   }
 }
 
+export type CompanyFact = "issuePrefix" | "defaultGoalId";
+
+/** Company facts cached in the object; every command that changes one runs here and updates it. */
+export class CompanyFacts {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** `undefined` when not known yet; `null` when known to be none. */
+  get(name: CompanyFact): string | null | undefined {
+    const row = this.sql.exec<{ value: string | null }>("SELECT value FROM company_facts WHERE name = ?", name).toArray()[0];
+    return row ? row.value : undefined;
+  }
+
+  set(name: CompanyFact, value: string | null): void {
+    this.sql.exec("INSERT INTO company_facts (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value", name, value);
+  }
+
+  forget(name: CompanyFact): void {
+    this.sql.exec("DELETE FROM company_facts WHERE name = ?", name);
+  }
+}
+
 /** The typed face of the object's storage that commands see. */
 export class CompanyStorage {
   readonly counters: Counters;
+  readonly facts: CompanyFacts;
 
   constructor(readonly sql: SqlStorage) {
     this.counters = new Counters(sql);
+    this.facts = new CompanyFacts(sql);
   }
 
   /** Fencing write: a stale duplicate instance fails here instead of racing. */

@@ -38,7 +38,7 @@ export async function call<T = any>(method: string, path: string, options: CallO
   let response: Response;
   if (options.env) {
     const ctx = createExecutionContext();
-    response = await worker.fetch(request, { ...env, ...options.env } as Env, ctx);
+    response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, ...options.env } as Env, ctx);
     await waitOnExecutionContext(ctx);
   } else {
     response = await exports.default.fetch(request);
@@ -61,3 +61,15 @@ export const del = <T = any>(path: string, o?: CallOptions) => call<T>("DELETE",
 
 let counter = 0;
 export const unique = (prefix = "t") => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+
+/** A response's D1 round trips by phase and its company Durable Object calls (from Server-Timing). */
+export function roundTrips(res: ApiResponse): { auth: number; handler: number; command: number; objectCalls: number } {
+  const metrics = new Map(
+    (res.headers.get("server-timing") ?? "").split(",").map((part) => {
+      const [name, ...params] = part.trim().split(";");
+      const desc = params.find((p) => p.trim().startsWith("desc="));
+      return [name, Number(desc?.split("=")[1] ?? NaN)] as const;
+    }),
+  );
+  return { auth: metrics.get("d1-auth")!, handler: metrics.get("d1-handler")!, command: metrics.get("d1-command")!, objectCalls: metrics.get("do")! };
+}

@@ -62,10 +62,12 @@ const IGNORED_TABLES = /^(sqlite_|_cf_|d1_migrations$)/;
 
 /** The shape of the migrated database, per table name. */
 export async function databaseShapes(db: D1Database): Promise<Map<string, TableShape>> {
-  const tables = await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all<{ name: string }>();
+  const tables = await db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").all<{ name: string; sql: string }>();
+  // FTS5 virtual tables (and their shadow tables) are search indexes kept by triggers, not drizzle tables.
+  const virtual = tables.results.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
   const shapes = new Map<string, TableShape>();
   for (const { name } of tables.results) {
-    if (IGNORED_TABLES.test(name)) continue;
+    if (IGNORED_TABLES.test(name) || virtual.some((v) => name === v || name.startsWith(`${v}_`))) continue;
     const info = await db.prepare(`PRAGMA table_info("${name}")`).all<{ name: string; type: string; notnull: number; pk: number }>();
     const list = await db.prepare(`PRAGMA index_list("${name}")`).all<{ name: string; unique: number; origin: string }>();
     const indexes: IndexShape[] = [];

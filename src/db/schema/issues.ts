@@ -43,6 +43,8 @@ export const issues = sqliteTable(
     createdByUserId: text("created_by_user_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Bumped by every UPDATE (trigger issues_version_bump, migration 0010): guarded writes compare it. */
+    version: integer("version").notNull().default(0),
   },
   (t) => [
     uniqueIndex("issues_identifier_uq").on(t.identifier),
@@ -152,3 +154,9 @@ export const issueUserStates = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.issueId, t.userId] }), index("issue_user_states_user_idx").on(t.companyId, t.userId)],
 );
+
+/** Preconditions of command write batches (see src/company/command.ts `guard`): row 1 only. */
+export const commandGuards = sqliteTable("command_guards", {
+  id: integer("id").primaryKey(),
+  held: integer("held").notNull(),
+});

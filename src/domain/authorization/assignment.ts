@@ -16,7 +16,8 @@
 //     explicit grant → allow_explicit_grant; private/protected target → deny_scope or deny_policy_restricted;
 //     legacy creator (permissions.canCreateAgents, or role ceo) → allow_legacy_agent_creator;
 //     target in its reporting subtree → allow_manager_chain; then see `companyAgentMayAssign`.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import { forbidden, HttpError } from "../errors";
 import { LOCAL_BOARD_USER_ID, type Actor } from "../actor";
@@ -204,23 +205,36 @@ export function decideAssignmentFromFacts(facts: AssignmentFacts): Authorization
 
 export interface TaskAssignmentInput {
   actor: Actor;
-  companyId: string;
+  /** The company, or SQL for it when it is read in the same batch (then pass it to the decision). */
+  companyId: string | SQL;
   assigneeAgentId?: string | null;
   assigneeUserId?: string | null;
-  projectId?: string | null;
+  /** The issue's project: an id, or SQL for it (e.g. the issue's current project, read in the same batch). */
+  projectId?: string | SQL | null;
   issue?: { id: string; executionPolicy?: Record<string, unknown> | null } | null;
   action?: string;
 }
 
-/** Loads the facts the rule needs from D1 (a handful of indexed reads). */
-export async function loadAssignmentFacts(db: Db, input: TaskAssignmentInput): Promise<AssignmentFacts> {
-  const { actor, companyId } = input;
-  const principal =
-    actor.type === "agent"
-      ? { type: "agent" as const, id: actor.agentId }
-      : actor.type === "board"
-        ? { type: "user" as const, id: actor.userId }
-        : null;
+/** Which of the loaded assignees a decision is about (a subset of the input's). */
+export interface AssigneeChoice {
+  assigneeAgentId: string | null;
+  assigneeUserId: string | null;
+}
+
+/**
+ * Adds the reads the rule needs to `batch` (a handful of indexed reads). The returned function
+ * decides for the input's assignees, or for a subset of them (`choice`); an agent and a user
+ * assignee at once must each be allowed, and the first refusal is the answer.
+ */
+export function addTaskAssignmentDecision(
+  batch: ReadBatch,
+  input: TaskAssignmentInput & { resolveCompanyId?: boolean },
+): (choice?: AssigneeChoice, resolvedCompanyId?: string) => AuthorizationDecision {
+  const { actor } = input;
+  const companyId = input.companyId as string; // SQL works in the queries below as well
+  if (actor.type === "none") return () => deny("deny_unauthenticated");
+  const db = batch.db;
+  const principal = actor.type === "agent" ? { type: "agent" as const, id: actor.agentId } : { type: "user" as const, id: actor.userId };
   const agentCols = {
     id: schema.agents.id,
     companyId: schema.agents.companyId,
@@ -229,94 +243,79 @@ export async function loadAssignmentFacts(db: Db, input: TaskAssignmentInput): P
     reportsTo: schema.agents.reportsTo,
     permissions: schema.agents.permissions,
   };
-  const [actorAgent, targetAgent, membership, grants, hierarchyRows, project, targetUser] = await Promise.all([
-    actor.type === "agent" ? db.select(agentCols).from(schema.agents).where(eq(schema.agents.id, actor.agentId)).get() : null,
-    input.assigneeAgentId ? db.select(agentCols).from(schema.agents).where(eq(schema.agents.id, input.assigneeAgentId)).get() : null,
-    principal
-      ? db
-          .select({ membershipRole: schema.companyMemberships.membershipRole, status: schema.companyMemberships.status })
-          .from(schema.companyMemberships)
-          .where(
-            and(
-              eq(schema.companyMemberships.companyId, companyId),
-              eq(schema.companyMemberships.principalType, principal.type),
-              eq(schema.companyMemberships.principalId, principal.id),
-            ),
-          )
-          .get()
-      : null,
-    principal
-      ? db
-          .select({ permissionKey: schema.principalPermissionGrants.permissionKey, scope: schema.principalPermissionGrants.scope })
-          .from(schema.principalPermissionGrants)
-          .where(
-            and(
-              eq(schema.principalPermissionGrants.companyId, companyId),
-              eq(schema.principalPermissionGrants.principalType, principal.type),
-              eq(schema.principalPermissionGrants.principalId, principal.id),
-            ),
-          )
-      : [],
-    db.select({ id: schema.agents.id, reportsTo: schema.agents.reportsTo }).from(schema.agents).where(eq(schema.agents.companyId, companyId)),
-    input.projectId
-      ? db
-          .select({ companyId: schema.projects.companyId, executionWorkspacePolicy: schema.projects.executionWorkspacePolicy })
+  const m = schema.companyMemberships;
+  const g = schema.principalPermissionGrants;
+  const actorAgent = actor.type === "agent" ? batch.add(db.select(agentCols).from(schema.agents).where(eq(schema.agents.id, actor.agentId))) : null;
+  const targetAgent = input.assigneeAgentId ? batch.add(db.select(agentCols).from(schema.agents).where(eq(schema.agents.id, input.assigneeAgentId))) : null;
+  const membership = batch.add(
+    db.select({ membershipRole: m.membershipRole, status: m.status }).from(m).where(and(eq(m.companyId, companyId), eq(m.principalType, principal.type), eq(m.principalId, principal.id))),
+  );
+  const grants = batch.add(
+    db.select({ permissionKey: g.permissionKey, scope: g.scope }).from(g).where(and(eq(g.companyId, companyId), eq(g.principalType, principal.type), eq(g.principalId, principal.id))),
+  );
+  const hierarchy = batch.add(db.select({ id: schema.agents.id, reportsTo: schema.agents.reportsTo }).from(schema.agents).where(eq(schema.agents.companyId, companyId)));
+  const project = input.projectId
+    ? batch.add(
+        db
+          .select({ id: schema.projects.id, companyId: schema.projects.companyId, executionWorkspacePolicy: schema.projects.executionWorkspacePolicy })
           .from(schema.projects)
-          .where(eq(schema.projects.id, input.projectId))
-          .get()
-      : null,
-    input.assigneeUserId
-      ? db
-          .select({ id: schema.companyMemberships.id })
-          .from(schema.companyMemberships)
-          .where(
-            and(
-              eq(schema.companyMemberships.companyId, companyId),
-              eq(schema.companyMemberships.principalType, "user"),
-              eq(schema.companyMemberships.principalId, input.assigneeUserId),
-              eq(schema.companyMemberships.status, "active"),
-            ),
-          )
-          .get()
-      : null,
-  ]);
-  const target: AssignmentTarget = input.assigneeAgentId
-    ? { kind: "agent", agentId: input.assigneeAgentId, agent: targetAgent ?? null }
-    : input.assigneeUserId
-      ? { kind: "user", userId: input.assigneeUserId, activeMember: Boolean(targetUser) }
-      : { kind: "none" };
-  return {
-    actor,
-    companyId,
-    action: input.action ?? ASSIGN_ACTION,
-    actorAgent: actorAgent ?? null,
-    actorMembership: membership ?? null,
-    actorGrants: grants,
-    target,
-    hierarchy: new Map(hierarchyRows.map((r) => [r.id, r.reportsTo])),
-    projectId: input.projectId ?? null,
-    project: project ?? null,
-    issueExecutionPolicy: input.issue?.executionPolicy ?? null,
+          .where(typeof input.projectId === "string" ? eq(schema.projects.id, input.projectId) : sql`${schema.projects.id} = ${input.projectId}`),
+      )
+    : null;
+  const targetUser = input.assigneeUserId
+    ? batch.add(
+        db
+          .select({ id: m.id })
+          .from(m)
+          .where(and(eq(m.companyId, companyId), eq(m.principalType, "user"), eq(m.principalId, input.assigneeUserId), eq(m.status, "active"))),
+      )
+    : null;
+  const factsFor = (target: AssignmentTarget, resolvedCompanyId: string): AssignmentFacts => {
+    const projectRow = project?.value[0] ?? null;
+    return {
+      actor,
+      companyId: resolvedCompanyId,
+      action: input.action ?? ASSIGN_ACTION,
+      actorAgent: actorAgent?.value[0] ?? null,
+      actorMembership: membership.value[0] ?? null,
+      actorGrants: grants.value,
+      target,
+      hierarchy: new Map(hierarchy.value.map((r) => [r.id, r.reportsTo])),
+      projectId: typeof input.projectId === "string" ? input.projectId : (projectRow?.id ?? null),
+      project: projectRow ? { companyId: projectRow.companyId, executionWorkspacePolicy: projectRow.executionWorkspacePolicy } : null,
+      issueExecutionPolicy: input.issue?.executionPolicy ?? null,
+    };
+  };
+  return (choice = { assigneeAgentId: input.assigneeAgentId ?? null, assigneeUserId: input.assigneeUserId ?? null }, resolvedCompanyId = companyId) => {
+    const agentTarget: AssignmentTarget | null = choice.assigneeAgentId ? { kind: "agent", agentId: choice.assigneeAgentId, agent: targetAgent?.value[0] ?? null } : null;
+    const userTarget: AssignmentTarget | null = choice.assigneeUserId
+      ? { kind: "user", userId: choice.assigneeUserId, activeMember: Boolean(targetUser?.value[0]) }
+      : null;
+    if (agentTarget && userTarget) {
+      const forAgent = decideAssignmentFromFacts(factsFor(agentTarget, resolvedCompanyId));
+      return forAgent.allowed ? decideAssignmentFromFacts(factsFor(userTarget, resolvedCompanyId)) : forAgent;
+    }
+    return decideAssignmentFromFacts(factsFor(agentTarget ?? userTarget ?? { kind: "none" }, resolvedCompanyId));
   };
 }
 
+/** Loads the facts (one round trip) and decides. */
 export async function decideTaskAssignment(db: Db, input: TaskAssignmentInput): Promise<AuthorizationDecision> {
-  if (input.actor.type === "none") return deny("deny_unauthenticated");
-  // An agent and a user assignee at once: each must be allowed; the first refusal is the answer.
-  if (input.assigneeAgentId && input.assigneeUserId) {
-    const forAgent = await decideTaskAssignment(db, { ...input, assigneeUserId: null });
-    if (!forAgent.allowed) return forAgent;
-    return decideTaskAssignment(db, { ...input, assigneeAgentId: null });
-  }
-  return decideAssignmentFromFacts(await loadAssignmentFacts(db, input));
+  const batch = new ReadBatch(db);
+  const decide = addTaskAssignmentDecision(batch, input);
+  await batch.run();
+  return decide();
 }
 
-/** Throws 403 { error: "Assignment not allowed: <reason>", details: { reason } } (401 for deny_unauthenticated) when not allowed. */
-export async function assertCanAssign(db: Db, input: Parameters<typeof decideTaskAssignment>[1]): Promise<AuthorizationDecision> {
-  const decision = await decideTaskAssignment(db, input);
+/** Throws the refusal (401 unauthenticated, else 403 with the decision reason). */
+export function requireAssignmentAllowed(decision: AuthorizationDecision): AuthorizationDecision {
   if (decision.allowed) return decision;
   if (decision.reason === "deny_unauthenticated") {
     throw new HttpError(401, `Assignment not allowed: ${decision.reason}`, { reason: decision.reason });
   }
   throw forbidden(`Assignment not allowed: ${decision.reason}`, { reason: decision.reason });
+}
+
+export async function assertCanAssign(db: Db, input: TaskAssignmentInput): Promise<AuthorizationDecision> {
+  return requireAssignmentAllowed(await decideTaskAssignment(db, input));
 }

@@ -89,6 +89,7 @@ export const createGoal = defineCommand("goal.create", async (ctx, actor, input:
   );
   statements.push(...(await ceoStrategyApprovalStatements(ctx, actor, row)));
   await ctx.batch(statements);
+  if (row.isCompanyDefault) ctx.storage.facts.set("defaultGoalId", row.id);
   return goalView(row);
 });
 
@@ -117,6 +118,8 @@ export const updateGoal = defineCommand("goal.update", async (ctx, actor, input:
   );
   statements.push(...(await ceoStrategyApprovalStatements(ctx, actor, after)));
   await ctx.batch(statements);
+  if (fields.isCompanyDefault) ctx.storage.facts.set("defaultGoalId", before.id);
+  else if (fields.isCompanyDefault === false && before.isCompanyDefault) ctx.storage.facts.set("defaultGoalId", null);
   return goalView(await loadGoal(ctx, before.id));
 });
 
@@ -155,6 +158,7 @@ export const deleteGoal = defineCommand("goal.delete", async (ctx, actor, input:
     }),
   );
   await ctx.batch(statements);
+  if (goal.isCompanyDefault) ctx.storage.facts.set("defaultGoalId", null);
   return goalView(goal);
 });
 

@@ -1,21 +1,22 @@
-// Checkout and release, serialised by the company Durable Object and written with guarded
-// UPDATEs (`WHERE checkout_run_id IS ?`), whose result is checked. The activity entry is written
-// only if the guarded update won (INSERT ... SELECT ... WHERE EXISTS on the new lock state).
-import type { Statement } from "../../db/batch";
+// Checkout and release. Each reads the issue, its project and workspace state and the caller's
+// run in one batch before the serialised section; inside it, one guarded batch writes the lock
+// only while the issue is as it was read (`status`, `checkout_run_id`, `assignee_agent_id`). When
+// it is not (a racing checkout won), the object reads again and answers with the current state.
 import { and, eq, sql } from "drizzle-orm";
-import { schema } from "../../db/client";
-import { defineCommand, type CommandContext } from "../../company/command";
-import { actorRef, type Actor } from "../actor";
-import { conflict, forbidden } from "../errors";
-import { newId } from "../../crypto/random";
-import { redactSecrets } from "../redaction";
-import { requireRunId, resolveActorRun } from "../runs/actor-run";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Statement } from "../../db/batch";
+import { ReadBatch } from "../../db/read-batch";
+import { schema, type Db } from "../../db/client";
+import { defineCommand, type CommandContext, type LoadScope } from "../../company/command";
+import { conflict, forbidden, notFound } from "../errors";
+import { actorRunFrom, actorRunSeen, addActorRunRead, requireRunId, type ActorRunFacts } from "../runs/actor-run";
 import { isLiveStatus, leaseExpired, runIsStale, runLeaseMs } from "../runs/lease";
-import { loadIssueInCompany, issueViewFor } from "./load";
+import { closedIsolatedWorkspace } from "../execution-workspaces/checkout-guard";
 import { OWNERSHIP_CONFLICT, runLinkStatement } from "./ownership";
 import { RELEASED_ISSUE_FIELDS } from "./locks";
-import type { IssueRow } from "./view";
-import { executionWorkspaceBlocksCheckout } from "../execution-workspaces/checkout-guard";
+import { issueIdOf, issueRefCondition } from "./references";
+import { addIssueSnapshotReads, type IssueSnapshot } from "./snapshot";
+import { issueView, type IssueRow } from "./view";
 
 export const CHECKOUT_CONFLICT = "Issue checkout conflict";
 
@@ -26,39 +27,15 @@ const conflictDetails = (issue: IssueRow) => ({
   checkoutRunId: issue.checkoutRunId,
 });
 
-/** Drizzle's D1 batch cannot carry raw SQL with parameters, so these batches go to D1 directly. */
-type Sqlish = { toSQL(): { sql: string; params: unknown[] } };
-const d1 = (ctx: CommandContext, query: Statement) => {
-  const { sql: text, params } = (query as unknown as Sqlish).toSQL();
-  return ctx.env.DB.prepare(text).bind(...params);
-};
-
-/** Activity row written only if `guard` (SQL on the issue row, with its params) holds after the guarded update. */
-function guardedActivity(
-  ctx: CommandContext,
-  actor: Actor,
-  entry: { action: string; issue: IssueRow; details: Record<string, unknown> },
-  guard: { sql: string; params: unknown[] },
-) {
-  const { actorType, actorId } = actorRef(actor);
-  const details = JSON.stringify(redactSecrets(entry.details));
-  return ctx.env.DB.prepare(
-    `INSERT INTO activity_log (id, company_id, actor_type, actor_id, action, entity_type, entity_id, agent_id, run_id, details, created_at)
-     SELECT ?, ?, ?, ?, ?, 'issue', ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM issues WHERE id = ? AND ${guard.sql})`,
-  ).bind(
-    newId(),
-    ctx.companyId,
-    actorType,
-    actorId,
-    entry.action,
-    entry.issue.id,
-    actor.type === "agent" ? actor.agentId : null,
-    actor.runId ?? null,
-    details,
-    ctx.now,
-    entry.issue.id,
-    ...guard.params,
+/** Holds while the issue's lock state is what the rule read. */
+const lockUnchanged = (ctx: CommandContext, issue: IssueRow) =>
+  ctx.guard(
+    sql`EXISTS (SELECT 1 FROM issues WHERE id = ${issue.id} AND status = ${issue.status} AND checkout_run_id IS ${issue.checkoutRunId} AND assignee_agent_id IS ${issue.assigneeAgentId})`,
   );
+
+function requireSnapshot(scope: LoadScope | { companyId: string }, snapshot: IssueSnapshot | null): IssueSnapshot {
+  if (!snapshot || (scope.companyId && snapshot.issue.companyId !== scope.companyId)) throw notFound("Issue not found");
+  return snapshot;
 }
 
 export interface CheckoutInput {
@@ -67,60 +44,86 @@ export interface CheckoutInput {
   expectedStatuses: string[];
 }
 
-export const checkoutIssue = defineCommand("issue.checkout", async (ctx, actor, input: CheckoutInput) => {
-  if (actor.type !== "agent") throw forbidden("Only agents check out issues (as themselves)");
-  if (actor.agentId !== input.agentId) throw forbidden("An agent may check out issues only as itself", { agentId: input.agentId });
-  requireRunId(actor);
-  const issue = await loadIssueInCompany(ctx.db, ctx.companyId, input.issueId);
-  if (issue.projectId) {
-    const project = await ctx.db.query.projects.findFirst({ where: eq(schema.projects.id, issue.projectId) });
-    if (project?.pausedAt) {
-      throw conflict("Project is paused", { ...conflictDetails(issue), projectId: project.id, pausedAt: project.pausedAt, pauseReason: project.pauseReason });
+interface CheckoutLoaded {
+  snapshot: IssueSnapshot;
+  run: ActorRunFacts | null;
+  project: { id: string; pausedAt: string | null; pauseReason: string | null } | null;
+  workspaceClosed: boolean;
+}
+
+export const checkoutIssue = defineCommand("issue.checkout", {
+  load: async (db: Db, scope, input: CheckoutInput): Promise<CheckoutLoaded> => {
+    const { actor } = scope;
+    if (actor.type !== "agent") throw forbidden("Only agents check out issues (as themselves)");
+    if (actor.agentId !== input.agentId) throw forbidden("An agent may check out issues only as itself", { agentId: input.agentId });
+    requireRunId(actor);
+    const batch = new ReadBatch(db);
+    const snapshot = addIssueSnapshotReads(batch, input.issueId);
+    const run = addActorRunRead(batch, actor);
+    const issueCol = (column: SQLColumn) => sql`(SELECT ${column} FROM ${schema.issues} WHERE ${schema.issues.id} = ${issueIdOf(input.issueId)})`;
+    const project = batch.add(
+      db
+        .select({ id: schema.projects.id, pausedAt: schema.projects.pausedAt, pauseReason: schema.projects.pauseReason })
+        .from(schema.projects)
+        .where(sql`${schema.projects.id} = ${issueCol(schema.issues.projectId)}`),
+    );
+    const workspace = batch.add(
+      db.select({ closed: sql<number>`${closedIsolatedWorkspace(sql`${schema.issues.executionWorkspaceId}`)}` }).from(schema.issues).where(issueRefCondition(input.issueId)),
+    );
+    await batch.run();
+    return {
+      snapshot: requireSnapshot(scope, snapshot()),
+      run: run?.() ?? null,
+      project: project.value[0] ?? null,
+      workspaceClosed: Boolean(workspace.value[0]?.closed),
+    };
+  },
+  run: async (ctx, actor, input, loaded) => {
+    const { issue } = requireSnapshot(ctx, loaded.snapshot);
+    if (actor.type !== "agent") throw forbidden("Only agents check out issues (as themselves)");
+    if (loaded.project?.pausedAt) {
+      throw conflict("Project is paused", { ...conflictDetails(issue), projectId: loaded.project.id, pausedAt: loaded.project.pausedAt, pauseReason: loaded.project.pauseReason });
     }
-  }
-  if (await executionWorkspaceBlocksCheckout(ctx.db, issue.executionWorkspaceId)) {
-    throw conflict("Execution workspace is closed", { ...conflictDetails(issue), executionWorkspaceId: issue.executionWorkspaceId });
-  }
-  const run = (await resolveActorRun(ctx, actor))!;
-  if (!isLiveStatus(run.run.status)) {
-    throw conflict(CHECKOUT_CONFLICT, { ...conflictDetails(issue), reason: `run ${run.run.id} is ${run.run.status}` });
-  }
-  const agentId = actor.agentId;
+    if (loaded.workspaceClosed) throw conflict("Execution workspace is closed", { ...conflictDetails(issue), executionWorkspaceId: issue.executionWorkspaceId });
+    const run = actorRunFrom(ctx, actor, loaded.run)!;
+    if (!isLiveStatus(run.run.status)) throw conflict(CHECKOUT_CONFLICT, { ...conflictDetails(issue), reason: `run ${run.run.id} is ${run.run.status}` });
+    const agentId = actor.agentId;
+    const relations = loaded.snapshot.relations;
 
-  // Same owner asking again: nothing changes.
-  if (issue.status === "in_progress" && issue.assigneeAgentId === agentId && issue.checkoutRunId === run.run.id) {
-    await ctx.batch(run.statements);
-    return issueViewFor(ctx.db, issue);
-  }
-  if (!input.expectedStatuses.includes(issue.status)) throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
+    // Same owner asking again: nothing changes.
+    if (issue.status === "in_progress" && issue.assigneeAgentId === agentId && issue.checkoutRunId === run.run.id) {
+      await ctx.batch(run.statements);
+      return issueView(issue, relations);
+    }
+    if (!input.expectedStatuses.includes(issue.status)) throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
 
-  const statements: Statement[] = [...run.statements];
-  let adoptedFromRunId: string | null = null;
-  if (issue.status === "in_progress" || issue.checkoutRunId) {
-    // A held lock: adoptable only by the same agent when the holding run is over (or lease-expired).
-    if (issue.assigneeAgentId && issue.assigneeAgentId !== agentId) throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
-    if (issue.checkoutRunId) {
-      const holder = await ctx.db.query.heartbeatRuns.findFirst({ where: eq(schema.heartbeatRuns.id, issue.checkoutRunId) });
-      if (!runIsStale(holder, ctx.now, runLeaseMs(ctx.env))) throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
-      adoptedFromRunId = issue.checkoutRunId;
-      if (holder && isLiveStatus(holder.status) && leaseExpired(holder, ctx.now, runLeaseMs(ctx.env))) {
-        statements.push(
-          ctx.db
-            .update(schema.heartbeatRuns)
-            .set({ status: "timed_out", finishedAt: ctx.now, updatedAt: ctx.now, error: "run lease expired; lock adopted" })
-            .where(and(eq(schema.heartbeatRuns.id, holder.id), eq(schema.heartbeatRuns.status, holder.status))),
-        );
+    const statements: Statement[] = [lockUnchanged(ctx, issue)];
+    let adoptedFromRunId: string | null = null;
+    if (issue.status === "in_progress" || issue.checkoutRunId) {
+      // A held lock: adoptable only by the same agent when the holding run is over (or lease-expired).
+      if (issue.assigneeAgentId && issue.assigneeAgentId !== agentId) throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
+      if (issue.checkoutRunId) {
+        const holder = loaded.snapshot.checkoutRun;
+        if (!runIsStale(holder, ctx.now, runLeaseMs(ctx.env))) throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
+        adoptedFromRunId = issue.checkoutRunId;
+        if (holder && isLiveStatus(holder.status) && leaseExpired(holder, ctx.now, runLeaseMs(ctx.env))) {
+          statements.push(
+            ctx.db
+              .update(schema.heartbeatRuns)
+              .set({ status: "timed_out", finishedAt: ctx.now, updatedAt: ctx.now, error: "run lease expired; lock adopted" })
+              .where(and(eq(schema.heartbeatRuns.id, holder.id), eq(schema.heartbeatRuns.status, holder.status))),
+          );
+        }
       }
+    } else if (issue.assigneeAgentId && issue.assigneeAgentId !== agentId) {
+      throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
     }
-  } else if (issue.assigneeAgentId && issue.assigneeAgentId !== agentId) {
-    throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
-  }
+    // Project pause and workspace closing do not go through this object: the batch re-checks them.
+    if (issue.projectId) statements.push(ctx.guard(sql`NOT EXISTS (SELECT 1 FROM projects WHERE id = ${issue.projectId} AND paused_at IS NOT NULL)`));
+    if (issue.executionWorkspaceId) statements.push(ctx.guard(sql`NOT ${closedIsolatedWorkspace(issue.executionWorkspaceId)}`));
 
-  const t = schema.issues;
-  const guardedUpdate = ctx.db
-    .update(t)
-    .set({
-      status: "in_progress",
+    const set = {
+      status: "in_progress" as const,
       assigneeAgentId: agentId,
       checkoutRunId: run.run.id,
       checkedOutAt: ctx.now,
@@ -129,82 +132,69 @@ export const checkoutIssue = defineCommand("issue.checkout", async (ctx, actor, 
       completedAt: null,
       cancelledAt: null,
       updatedAt: ctx.now,
-    })
-    .where(
-      and(
-        eq(t.id, issue.id),
-        eq(t.status, issue.status),
-        sql`${t.checkoutRunId} IS ${issue.checkoutRunId}`,
-        sql`${t.assigneeAgentId} IS ${issue.assigneeAgentId}`,
-      ),
-    )
-    .returning({ id: t.id });
-  const results = await ctx.env.DB.batch([
-    d1(ctx, guardedUpdate),
-    ...[...statements, runLinkStatement(ctx, issue.id, run.run.id)].map((q) => d1(ctx, q)),
-    guardedActivity(
-      ctx,
-      actor,
-      {
+    };
+    statements.push(
+      ctx.db.update(schema.issues).set(set).where(eq(schema.issues.id, issue.id)),
+      ...run.statements,
+      runLinkStatement(ctx, issue.id, run.run.id),
+      ctx.activity({
         action: "issue.checked_out",
-        issue,
+        entityType: "issue",
+        entityId: issue.id,
         details: { identifier: issue.identifier, fromStatus: issue.status, runId: run.run.id, ...(adoptedFromRunId ? { adoptedFromRunId } : {}) },
-      },
-      { sql: "checkout_run_id = ? AND checked_out_at = ?", params: [run.run.id, ctx.now] },
-    ),
-  ]);
-  if ((results[0].results ?? []).length !== 1) {
-    const current = await loadIssueInCompany(ctx.db, ctx.companyId, issue.id);
-    throw conflict(CHECKOUT_CONFLICT, conflictDetails(current));
-  }
-  return issueViewFor(ctx.db, (await loadIssueInCompany(ctx.db, ctx.companyId, issue.id)));
+      }),
+    );
+    await ctx.batch(statements);
+    return issueView({ ...issue, ...set }, relations);
+  },
 });
 
-export const releaseIssue = defineCommand("issue.release", async (ctx, actor, input: { issueId: string }) => {
-  const issue = await loadIssueInCompany(ctx.db, ctx.companyId, input.issueId);
-  if (issue.status !== "in_progress" && !issue.checkoutRunId) {
-    throw conflict("Issue is not checked out", conflictDetails(issue));
-  }
-  const statements: Statement[] = [];
-  if (actor.type === "agent") {
-    requireRunId(actor);
-    if (issue.assigneeAgentId !== actor.agentId) {
-      throw forbidden("Only the board or the assignee's current checkout run may release an issue", conflictDetails(issue));
+interface ReleaseLoaded {
+  snapshot: IssueSnapshot;
+  run: ActorRunFacts | null;
+}
+
+export const releaseIssue = defineCommand("issue.release", {
+  load: async (db: Db, scope, input: { issueId: string }): Promise<ReleaseLoaded> => {
+    const batch = new ReadBatch(db);
+    const snapshot = addIssueSnapshotReads(batch, input.issueId);
+    const run = addActorRunRead(batch, scope.actor);
+    await batch.run();
+    const runFacts = run?.() ?? null;
+    actorRunSeen(scope.actor, runFacts);
+    return { snapshot: requireSnapshot(scope, snapshot()), run: runFacts };
+  },
+  run: async (ctx, actor, _input, loaded) => {
+    const { issue, relations } = requireSnapshot(ctx, loaded.snapshot);
+    if (issue.status !== "in_progress" && !issue.checkoutRunId) throw conflict("Issue is not checked out", conflictDetails(issue));
+    const statements: Statement[] = [lockUnchanged(ctx, issue)];
+    if (actor.type === "agent") {
+      requireRunId(actor);
+      if (issue.assigneeAgentId !== actor.agentId) {
+        throw forbidden("Only the board or the assignee's current checkout run may release an issue", conflictDetails(issue));
+      }
+      const run = actorRunFrom(ctx, actor, loaded.run)!;
+      if (issue.checkoutRunId && issue.checkoutRunId !== run.run.id) throw conflict(OWNERSHIP_CONFLICT, { ...conflictDetails(issue), actorRunId: run.run.id });
+      statements.push(...run.statements, runLinkStatement(ctx, issue.id, run.run.id));
+    } else if (actor.type !== "board") {
+      throw forbidden("Only the board or the assignee's current checkout run may release an issue");
     }
-    const run = (await resolveActorRun(ctx, actor))!;
-    if (issue.checkoutRunId && issue.checkoutRunId !== run.run.id) {
-      throw conflict(OWNERSHIP_CONFLICT, { ...conflictDetails(issue), actorRunId: run.run.id });
-    }
-    statements.push(...run.statements, runLinkStatement(ctx, issue.id, run.run.id));
-  } else if (actor.type !== "board") {
-    throw forbidden("Only the board or the assignee's current checkout run may release an issue");
-  }
-  const t = schema.issues;
-  // One statement clears the assignee agent and every lock field; assigneeUserId stays.
-  const guardedUpdate = ctx.db
-    .update(t)
-    .set({ ...RELEASED_ISSUE_FIELDS, updatedAt: ctx.now })
-    .where(and(eq(t.id, issue.id), eq(t.status, issue.status), sql`${t.checkoutRunId} IS ${issue.checkoutRunId}`))
-    .returning({ id: t.id });
-  const results = await ctx.env.DB.batch([
-    d1(ctx, guardedUpdate),
-    ...statements.map((q) => d1(ctx, q)),
-    guardedActivity(
-      ctx,
-      actor,
-      {
+    // One statement clears the assignee agent and every lock field; assigneeUserId stays.
+    const set = { ...RELEASED_ISSUE_FIELDS, updatedAt: ctx.now };
+    statements.push(
+      ctx.db.update(schema.issues).set(set).where(eq(schema.issues.id, issue.id)),
+      ctx.activity({
         action: "issue.released",
-        issue,
+        entityType: "issue",
+        entityId: issue.id,
         details: { identifier: issue.identifier, fromStatus: issue.status, releasedRunId: issue.checkoutRunId, previousAssigneeAgentId: issue.assigneeAgentId },
-      },
-      { sql: "status = 'todo' AND checkout_run_id IS NULL AND updated_at = ?", params: [ctx.now] },
-    ),
-  ]);
-  if ((results[0].results ?? []).length !== 1) {
-    const current = await loadIssueInCompany(ctx.db, ctx.companyId, issue.id);
-    throw conflict("Issue changed while releasing", conflictDetails(current));
-  }
-  return issueViewFor(ctx.db, (await loadIssueInCompany(ctx.db, ctx.companyId, issue.id)));
+      }),
+    );
+    await ctx.batch(statements);
+    return issueView({ ...issue, ...set }, relations);
+  },
 });
+
+type SQLColumn = AnySQLiteColumn;
 
 export const checkoutCommands = [checkoutIssue, releaseIssue];

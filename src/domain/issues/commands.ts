@@ -1,29 +1,30 @@
-// Issue mutations, run inside the company's Durable Object: create, update, comment, labels,
-// per-user read/archive marks. Checkout and release live in ./checkout.ts.
+// Issue mutations: create, update, comment, labels, per-user read/archive marks. Checkout and
+// release live in ./checkout.ts. Each command with reads loads them in one batch outside the
+// serialised section and writes one guarded batch inside it (see src/company/command.ts).
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Statement } from "../../db/batch";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { ReadBatch } from "../../db/read-batch";
 import { schema } from "../../db/client";
-import { defineCommand, type CommandContext } from "../../company/command";
+import { defineCommand, type CommandContext, type LoadScope } from "../../company/command";
 import type { Actor } from "../actor";
 import { badRequest, conflict, forbidden, notFound } from "../errors";
 import { newId } from "../../crypto/random";
-import { assertCanAssign } from "../authorization/assignment";
-import { wakeupStatements, type WakeupRequestInput } from "../wakeups/enqueue";
+import { addTaskAssignmentDecision, requireAssignmentAllowed } from "../authorization/assignment";
+import type { Db } from "../../db/client";
+import { liveHolder, wakeupStatementsFrom, type WakeFacts, type WakeupRequestInput } from "../wakeups/enqueue";
 import type { CreateIssueBody, UpdateIssueBody } from "../../schemas/issues";
-import { loadIssueInCompany, issueViewFor } from "./load";
-import { agentRunForIssueMutation, runLinkStatement } from "./ownership";
-import { commitIssueNumber, companyCounterStatement, isNumberClash, nextIssueNumber } from "./numbering";
-import { checkAssigneeAgent, checkBlockers, checkGoal, checkIssueRef, checkLabels, checkParent, checkProject, checkExecutionWorkspace } from "./references";
+import { actorRunFrom, actorRunSeen, addActorRunRead, type ActorRunFacts } from "../runs/actor-run";
+import { agentRunForIssueMutation, requireIssueRunOwnership, runLinkStatement } from "./ownership";
+import { loadIssueInCompany } from "./load";
+import { commitIssueNumber, companyCounterStatement, isNumberClash, issueNumbering, recountIssueNumbers } from "./numbering";
+import { addReferenceChecks, issueIdOf, type CheckedReferences } from "./references";
+import { addCompanyAgentsRead, addDependentsRead, addIssueSnapshotReads, type CompanyAgents, type Dependent, type IssueSnapshot } from "./snapshot";
 import { blockerResolvedWakeups, commentWakeups } from "./wakeups";
-import { commentView, issueView, isTerminalStatus, labelView, type IssueRow } from "./view";
+import { commentView, issueView, isTerminalStatus, labelView, type IssueRelations, type IssueRow } from "./view";
 import { LIVE_RUN_STATUSES } from "../runs/lease";
-import { resolveActorRun } from "../runs/actor-run";
-
-const runBatch = (ctx: CommandContext, statements: Statement[]) =>
-  ctx.batch(statements);
+import { CLEARED_LOCK_FIELDS } from "./locks";
 
 export { CLEARED_LOCK_FIELDS } from "./locks";
-import { CLEARED_LOCK_FIELDS } from "./locks";
 
 /** startedAt / completedAt / cancelledAt for a status change. */
 function statusTimestamps(from: IssueRow | null, to: string, now: string) {
@@ -43,41 +44,6 @@ function creatorFields(actor: Actor) {
   };
 }
 
-/** The goal an issue gets: its own, else its project's, else (no project) the company default goal. */
-async function resolveGoalId(
-  ctx: CommandContext,
-  goalId: string | null | undefined,
-  projectId: string | null | undefined,
-  companyDefaultGoalId?: string | null,
-) {
-  if (goalId) return (await checkGoal(ctx, goalId)).id;
-  if (projectId) {
-    const project = await checkProject(ctx, projectId);
-    if (project.goalId) return project.goalId;
-    const link = await ctx.db.query.projectGoals.findFirst({
-      where: eq(schema.projectGoals.projectId, projectId),
-      orderBy: asc(schema.projectGoals.position),
-    });
-    return link?.goalId ?? null;
-  }
-  if (companyDefaultGoalId !== undefined) return companyDefaultGoalId;
-  const fallback = await ctx.db.query.goals.findFirst({
-    where: and(eq(schema.goals.companyId, ctx.companyId), eq(schema.goals.isCompanyDefault, true)),
-  });
-  return fallback?.id ?? null;
-}
-
-/** Execution workspace copied from another issue of the company when asked to inherit it. */
-async function inheritedWorkspace(ctx: CommandContext, sourceRef: string | null | undefined) {
-  if (!sourceRef) return null;
-  const source = await checkIssueRef(ctx, "inheritExecutionWorkspaceFromIssueId", sourceRef);
-  return {
-    executionWorkspaceId: source.executionWorkspaceId,
-    executionWorkspacePreference: source.executionWorkspacePreference,
-    executionWorkspaceSettings: source.executionWorkspaceSettings,
-  };
-}
-
 function labelStatements(ctx: CommandContext, issueId: string, labelIds: string[]): Statement[] {
   return labelIds.map((labelId) => ctx.db.insert(schema.issueLabels).values({ issueId, labelId, companyId: ctx.companyId }));
 }
@@ -88,104 +54,133 @@ function blockerStatements(ctx: CommandContext, issueId: string, blockerIds: str
   );
 }
 
-async function wakeups(ctx: CommandContext, actor: Actor, requests: WakeupRequestInput[]) {
-  return (await wakeupStatements(ctx, actor, requests)).statements;
+/** The company a loader works in: the scope's, else the issue's own (entity routes). */
+const companyOfIssue = (scope: LoadScope, ref: string) =>
+  scope.companyId ?? sql<string>`(SELECT ${schema.issues.companyId} FROM ${schema.issues} WHERE ${schema.issues.id} = ${issueIdOf(ref)})`;
+
+/** The snapshot of the issue in the command's company (404 otherwise). */
+function issueIn(ctx: { companyId: string }, snapshot: IssueSnapshot | null): IssueSnapshot {
+  if (!snapshot || snapshot.issue.companyId !== ctx.companyId) throw notFound("Issue not found");
+  return snapshot;
 }
+
+/** Wake facts for requests about `issue` (and the dependents, each with its holder). */
+function wakeFacts(ctx: CommandContext, company: CompanyAgents, issue: IssueSnapshot, dependents: Dependent[] = []): WakeFacts {
+  const holders = new Map<string, { runId: string; agentId: string }>();
+  const own = liveHolder(issue.checkoutRun, ctx.now, ctx.env);
+  if (own) holders.set(issue.issue.id, own);
+  for (const d of dependents) {
+    const holder = liveHolder(d.holder, ctx.now, ctx.env);
+    if (holder) holders.set(d.id, holder);
+  }
+  return { companyActive: company.companyActive, agentStatus: new Map(company.agents.map((a) => [a.id, a.status])), holders };
+}
+
+/** Statement that holds only while the issue is exactly the version the rule read. */
+const unchanged = (ctx: CommandContext, issue: IssueRow) => ctx.guard(sql`EXISTS (SELECT 1 FROM issues WHERE id = ${issue.id} AND version = ${issue.version})`);
 
 export interface CreateIssueInput extends CreateIssueBody {}
 
-export const createIssue = defineCommand("issue.create", async (ctx, actor, input: CreateIssueInput) => {
-  // One round trip for the company row and its default goal (the common no-project case needs both).
-  const [companyRows, defaultGoalRows] = await ctx.batch([
-    ctx.db.select().from(schema.companies).where(eq(schema.companies.id, ctx.companyId)).limit(1),
-    ctx.db
-      .select({ id: schema.goals.id })
-      .from(schema.goals)
-      .where(and(eq(schema.goals.companyId, ctx.companyId), eq(schema.goals.isCompanyDefault, true)))
-      .limit(1),
-  ]);
-  const company = companyRows[0];
-  if (!company) throw notFound("Company not found");
-  const id = newId();
-  if (input.assigneeAgentId || input.assigneeUserId) {
-    await assertCanAssign(ctx.db, {
-      actor,
-      companyId: ctx.companyId,
-      assigneeAgentId: input.assigneeAgentId ?? null,
-      assigneeUserId: input.assigneeUserId ?? null,
-      projectId: input.projectId ?? null,
-      issue: { id, executionPolicy: input.executionPolicy ?? null },
-    });
-  }
-  if (input.assigneeAgentId) await checkAssigneeAgent(ctx, input.assigneeAgentId);
-  if (input.projectId) await checkProject(ctx, input.projectId);
-  if (input.executionWorkspaceId) await checkExecutionWorkspace(ctx, input.executionWorkspaceId);
-  const goalId = await resolveGoalId(ctx, input.goalId, input.projectId, defaultGoalRows[0]?.id ?? null);
-  const parent = input.parentId ? await checkParent(ctx, input.parentId, null) : null;
-  const labels = await checkLabels(ctx, input.labelIds ?? []);
-  const labelIds = labels.map((l) => l.id);
-  const blockerIds = await checkBlockers(ctx, input.blockedByIssueIds ?? [], null);
-  const inherited = await inheritedWorkspace(ctx, input.inheritExecutionWorkspaceFromIssueId);
-  const run = await resolveActorRun(ctx, actor);
-  const status = input.status ?? "backlog";
+interface CreateIssueLoaded {
+  refs: CheckedReferences;
+  run: ActorRunFacts | null;
+}
 
-  for (let attempt = 0; ; attempt++) {
-    const number = await nextIssueNumber(ctx, company.issueCounter, attempt > 0);
-    const identifier = `${company.issuePrefix}-${number}`;
-    const row: IssueRow = {
-      id,
-      companyId: ctx.companyId,
-      number,
-      identifier,
-      title: input.title,
-      description: input.description ?? null,
-      status,
-      priority: input.priority ?? "medium",
-      projectId: input.projectId ?? null,
-      goalId,
-      parentId: parent?.id ?? null,
-      assigneeAgentId: input.assigneeAgentId ?? null,
-      assigneeUserId: input.assigneeUserId ?? null,
-      ...CLEARED_LOCK_FIELDS,
-      executionPolicy: input.executionPolicy ?? null,
-      executionWorkspaceId: input.executionWorkspaceId ?? inherited?.executionWorkspaceId ?? null,
-      executionWorkspacePreference: input.executionWorkspacePreference ?? inherited?.executionWorkspacePreference ?? null,
-      executionWorkspaceSettings: input.executionWorkspaceSettings ?? inherited?.executionWorkspaceSettings ?? null,
-      originKind: input.originKind ?? "manual",
-      originId: input.originId ?? null,
-      hiddenAt: null,
-      startedAt: null,
-      completedAt: null,
-      cancelledAt: null,
-      ...statusTimestamps(null, status, ctx.now),
-      ...creatorFields(actor),
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    };
-    const statements: Statement[] = [
-      ctx.db.insert(schema.issues).values(row),
-      companyCounterStatement(ctx, number),
-      ...labelStatements(ctx, id, labelIds),
-      ...blockerStatements(ctx, id, blockerIds),
-      ...(run ? [...run.statements, runLinkStatement(ctx, id, run.run.id)] : []),
-      ctx.activity({
-        action: "issue.created",
-        entityType: "issue",
-        entityId: id,
-        details: { identifier, title: row.title, status: row.status, priority: row.priority, assigneeAgentId: row.assigneeAgentId },
-      }),
-    ];
-    try {
-      await runBatch(ctx, statements);
-    } catch (err) {
-      // Someone stored this number behind our back (another writer): recount from D1 and retry.
-      if (isNumberClash(err) && attempt < 3) continue;
-      throw err;
+export const createIssue = defineCommand("issue.create", {
+  /** References, the assignment decision and the caller's run: one batch (none for a plain `{ title }`). */
+  load: async (db, scope, input: CreateIssueInput): Promise<CreateIssueLoaded> => {
+    const companyId = scope.companyId!;
+    const batch = new ReadBatch(db);
+    const assignment =
+      input.assigneeAgentId || input.assigneeUserId
+        ? addTaskAssignmentDecision(batch, {
+            actor: scope.actor,
+            companyId,
+            assigneeAgentId: input.assigneeAgentId ?? null,
+            assigneeUserId: input.assigneeUserId ?? null,
+            projectId: input.projectId ?? null,
+            issue: { id: "new", executionPolicy: input.executionPolicy ?? null },
+          })
+        : null;
+    const refs = addReferenceChecks(batch, input, null);
+    const run = addActorRunRead(batch, scope.actor);
+    await batch.run();
+    if (assignment) requireAssignmentAllowed(assignment());
+    return { refs: refs(companyId), run: run?.() ?? null };
+  },
+  run: async (ctx, actor, input, loaded) => {
+    const { refs } = loaded;
+    const id = newId();
+    const run = actorRunFrom(ctx, actor, loaded.run);
+    const inherited = refs.inheritSource;
+    const status = input.status ?? "backlog";
+    const labels = refs.labels ?? [];
+    const blockerIds = refs.blockerIds ?? [];
+    for (let attempt = 0; ; attempt++) {
+      const numbering = await issueNumbering(ctx);
+      // Goal: the given one, else the project's, else (no project) the company default goal.
+      const goalId = refs.goal?.id ?? (refs.project ? (refs.projectGoalId ?? null) : numbering.defaultGoalId);
+      const number = numbering.next;
+      const identifier = `${numbering.prefix}-${number}`;
+      const row: IssueRow = {
+        id,
+        companyId: ctx.companyId,
+        number,
+        identifier,
+        title: input.title,
+        description: input.description ?? null,
+        status,
+        priority: input.priority ?? "medium",
+        projectId: input.projectId ?? null,
+        goalId,
+        parentId: refs.parent?.id ?? null,
+        assigneeAgentId: input.assigneeAgentId ?? null,
+        assigneeUserId: input.assigneeUserId ?? null,
+        ...CLEARED_LOCK_FIELDS,
+        executionPolicy: input.executionPolicy ?? null,
+        executionWorkspaceId: input.executionWorkspaceId ?? inherited?.executionWorkspaceId ?? null,
+        executionWorkspacePreference: input.executionWorkspacePreference ?? inherited?.executionWorkspacePreference ?? null,
+        executionWorkspaceSettings: input.executionWorkspaceSettings ?? inherited?.executionWorkspaceSettings ?? null,
+        originKind: input.originKind ?? "manual",
+        originId: input.originId ?? null,
+        hiddenAt: null,
+        startedAt: null,
+        completedAt: null,
+        cancelledAt: null,
+        ...statusTimestamps(null, status, ctx.now),
+        ...creatorFields(actor),
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+        version: 0,
+      };
+      const statements: Statement[] = [
+        ctx.db.insert(schema.issues).values(row),
+        companyCounterStatement(ctx, number),
+        ...labelStatements(ctx, id, labels.map((l) => l.id)),
+        ...blockerStatements(ctx, id, blockerIds),
+        ...(run ? [...run.statements, runLinkStatement(ctx, id, run.run.id)] : []),
+        ctx.activity({
+          action: "issue.created",
+          entityType: "issue",
+          entityId: id,
+          details: { identifier, title: row.title, status: row.status, priority: row.priority, assigneeAgentId: row.assigneeAgentId },
+        }),
+      ];
+      try {
+        await ctx.batch(statements);
+      } catch (err) {
+        // Someone stored this number behind the object's back: recount from D1 and retry.
+        if (isNumberClash(err) && attempt < 3) {
+          await recountIssueNumbers(ctx);
+          continue;
+        }
+        throw err;
+      }
+      commitIssueNumber(ctx, number);
+      // Everything the view shows is known here: no read-back.
+      return issueView(row, { labels, blockedByIssueIds: [...blockerIds].sort() });
     }
-    commitIssueNumber(ctx, number);
-    // Everything the view shows is known here: no read-back.
-    return issueView(row, { labels: labels.map((l) => ({ id: l.id, name: l.name, color: l.color ?? null })), blockedByIssueIds: [...blockerIds].sort() });
-  }
+  },
 });
 
 export interface UpdateIssueInput {
@@ -196,6 +191,7 @@ export interface UpdateIssueInput {
 const SIMPLE_FIELDS = [
   "title",
   "description",
+  "status",
   "priority",
   "executionPolicy",
   "executionWorkspaceId",
@@ -204,126 +200,173 @@ const SIMPLE_FIELDS = [
   "hiddenAt",
 ] as const;
 
-export const updateIssue = defineCommand("issue.update", async (ctx, actor, input: UpdateIssueInput) => {
-  const before = await loadIssueInCompany(ctx.db, ctx.companyId, input.issueId);
-  const body = input.body;
+interface UpdateIssueLoaded {
+  snapshot: IssueSnapshot;
+  refs: CheckedReferences;
+  run: ActorRunFacts | null;
+  company: CompanyAgents;
+  dependents: Dependent[];
+}
+
+/** An issue of the scope's company (404 otherwise); entity routes learn the company from it. */
+function requireIssueSnapshot(scope: LoadScope, snapshot: IssueSnapshot | null): IssueSnapshot {
+  if (!snapshot || (scope.companyId && snapshot.issue.companyId !== scope.companyId)) throw notFound("Issue not found");
+  return snapshot;
+}
+
+/** The patch's input-only rules, checked before anything is read. */
+function checkPatchInput(actor: Actor, body: UpdateIssueBody) {
   if (body.interrupt && actor.type !== "board") throw forbidden("Only board users may interrupt a run");
   if (body.interrupt && !body.comment) throw badRequest("interrupt is only allowed together with a comment");
-  if (body.reopen && !body.comment && body.status === undefined) {
-    throw badRequest("reopen needs a comment (or an explicit status)");
-  }
-  const run = await agentRunForIssueMutation(ctx, actor, before, "update");
+  if (body.reopen && !body.comment && body.status === undefined) throw badRequest("reopen needs a comment (or an explicit status)");
+}
 
-  const changes: Record<string, { from: unknown; to: unknown }> = {};
-  const set: Partial<IssueRow> = {};
-  const note = (key: keyof IssueRow, value: unknown) => {
-    const previous = (before as Record<string, unknown>)[key] ?? null;
-    if (JSON.stringify(previous) !== JSON.stringify(value ?? null)) {
-      changes[key] = { from: previous, to: value ?? null };
-      (set as Record<string, unknown>)[key] = value ?? null;
+export const updateIssue = defineCommand("issue.update", {
+  /** The issue, its references, the caller's run, who may be woken and (moving to done) who waits on it: one batch. */
+  load: async (db: Db, scope, input: UpdateIssueInput): Promise<UpdateIssueLoaded> => {
+    const { body } = input;
+    checkPatchInput(scope.actor, body);
+    const batch = new ReadBatch(db);
+    const snapshot = addIssueSnapshotReads(batch, input.issueId);
+    const self = issueIdOf(input.issueId);
+    const refs = addReferenceChecks(
+      batch,
+      {
+        assigneeAgentId: body.assigneeAgentId || null,
+        projectId: body.projectId || null,
+        executionWorkspaceId: body.executionWorkspaceId || null,
+        goalId: body.goalId || null,
+        parentId: body.parentId || null,
+        labelIds: body.labelIds,
+        blockedByIssueIds: body.blockedByIssueIds,
+        inheritExecutionWorkspaceFromIssueId: body.inheritExecutionWorkspaceFromIssueId || null,
+      },
+      self,
+    );
+    const run = addActorRunRead(batch, scope.actor);
+    const company = addCompanyAgentsRead(batch, companyOfIssue(scope, input.issueId));
+    const dependents = body.status === "done" ? addDependentsRead(batch, input.issueId) : null;
+    // The assignment rule needs the project the issue will have: the patch's, else its current one.
+    const assignees = body.assigneeAgentId !== undefined || body.assigneeUserId !== undefined;
+    const decide = assignees
+      ? addTaskAssignmentDecision(batch, {
+          actor: scope.actor,
+          companyId: scope.companyId ?? companyOfIssue(scope, input.issueId),
+          resolveCompanyId: true,
+          assigneeAgentId: body.assigneeAgentId || null,
+          assigneeUserId: body.assigneeUserId || null,
+          projectId: body.projectId !== undefined ? body.projectId : sql`(SELECT ${schema.issues.projectId} FROM ${schema.issues} WHERE ${schema.issues.id} = ${self})`,
+          issue: { id: "patched", executionPolicy: body.executionPolicy ?? null },
+        })
+      : null;
+    await batch.run();
+    const loaded = requireIssueSnapshot(scope, snapshot());
+    const before = loaded.issue;
+    const runFacts = run?.() ?? null;
+    checkRunOwnership(scope.actor, before, runFacts, "update");
+    // Only the assignees this patch changes are decided (both, when both change); clearing one decides with no target.
+    const agentChanged = body.assigneeAgentId !== undefined && body.assigneeAgentId !== before.assigneeAgentId;
+    const userChanged = body.assigneeUserId !== undefined && body.assigneeUserId !== before.assigneeUserId;
+    if (decide && (agentChanged || userChanged)) {
+      const choice = { assigneeAgentId: agentChanged ? (body.assigneeAgentId ?? null) : null, assigneeUserId: userChanged ? (body.assigneeUserId ?? null) : null };
+      requireAssignmentAllowed(decide(choice, before.companyId));
     }
-  };
-  for (const key of SIMPLE_FIELDS) {
-    if (body[key] === undefined) continue;
-    // Stored times are UTC ISO strings (they sort as text).
-    note(key, key === "hiddenAt" && body.hiddenAt ? new Date(body.hiddenAt).toISOString() : body[key]);
-  }
+    return { snapshot: loaded, refs: refs(before.companyId, before.id), run: runFacts, company: company(), dependents: dependents?.() ?? [] };
+  },
+  run: async (ctx, actor, input, loaded) => {
+    const { body } = input;
+    const { refs } = loaded;
+    const before = issueIn(ctx, loaded.snapshot).issue;
+    const run = agentRunForIssueMutation(ctx, actor, before, "update", loaded.run);
 
-  const agentAssigneeChanged = body.assigneeAgentId !== undefined && body.assigneeAgentId !== before.assigneeAgentId;
-  const userAssigneeChanged = body.assigneeUserId !== undefined && body.assigneeUserId !== before.assigneeUserId;
-  const assigneeTouched = agentAssigneeChanged || userAssigneeChanged;
-  const projectId = body.projectId !== undefined ? body.projectId : before.projectId;
-  if (assigneeTouched) {
-    await assertCanAssign(ctx.db, {
-      actor,
-      companyId: ctx.companyId,
-      // Only the assignees this patch sets are decided (both, when both change); clearing one decides with no target.
-      assigneeAgentId: agentAssigneeChanged ? body.assigneeAgentId : null,
-      assigneeUserId: userAssigneeChanged ? body.assigneeUserId : null,
-      projectId,
-      issue: { id: before.id, executionPolicy: body.executionPolicy !== undefined ? body.executionPolicy : before.executionPolicy },
-    });
-  }
-  if (body.assigneeAgentId) await checkAssigneeAgent(ctx, body.assigneeAgentId);
-  if (body.assigneeAgentId !== undefined) note("assigneeAgentId", body.assigneeAgentId);
-  if (body.assigneeUserId !== undefined) note("assigneeUserId", body.assigneeUserId);
-  if (body.projectId !== undefined) {
-    if (body.projectId) await checkProject(ctx, body.projectId);
-    note("projectId", body.projectId);
-  }
-  if (body.executionWorkspaceId) await checkExecutionWorkspace(ctx, body.executionWorkspaceId);
-  if (body.goalId !== undefined) note("goalId", body.goalId ? (await checkGoal(ctx, body.goalId)).id : null);
-  if (body.parentId !== undefined) note("parentId", body.parentId ? (await checkParent(ctx, body.parentId, before)).id : null);
-  if (body.inheritExecutionWorkspaceFromIssueId) {
-    const inherited = await inheritedWorkspace(ctx, body.inheritExecutionWorkspaceFromIssueId);
-    if (body.executionWorkspaceId === undefined) note("executionWorkspaceId", inherited!.executionWorkspaceId);
-    if (body.executionWorkspacePreference === undefined) note("executionWorkspacePreference", inherited!.executionWorkspacePreference);
-    if (body.executionWorkspaceSettings === undefined) note("executionWorkspaceSettings", inherited!.executionWorkspaceSettings);
-  }
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    const set: Partial<IssueRow> = {};
+    const note = (key: keyof IssueRow, value: unknown) => {
+      const previous = (before as Record<string, unknown>)[key] ?? null;
+      if (JSON.stringify(previous) !== JSON.stringify(value ?? null)) {
+        changes[key] = { from: previous, to: value ?? null };
+        (set as Record<string, unknown>)[key] = value ?? null;
+      }
+    };
+    for (const key of SIMPLE_FIELDS) {
+      if (body[key] === undefined) continue;
+      // Stored times are UTC ISO strings (they sort as text).
+      note(key, key === "hiddenAt" && body.hiddenAt ? new Date(body.hiddenAt).toISOString() : body[key]);
+    }
+    if (body.assigneeAgentId !== undefined) note("assigneeAgentId", body.assigneeAgentId);
+    if (body.assigneeUserId !== undefined) note("assigneeUserId", body.assigneeUserId);
+    if (body.projectId !== undefined) note("projectId", body.projectId);
+    if (body.goalId !== undefined) note("goalId", body.goalId ? refs.goal!.id : null);
+    if (body.parentId !== undefined) note("parentId", body.parentId ? refs.parent!.id : null);
+    if (refs.inheritSource) {
+      const inherited = refs.inheritSource;
+      if (body.executionWorkspaceId === undefined) note("executionWorkspaceId", inherited.executionWorkspaceId);
+      if (body.executionWorkspacePreference === undefined) note("executionWorkspacePreference", inherited.executionWorkspacePreference);
+      if (body.executionWorkspaceSettings === undefined) note("executionWorkspaceSettings", inherited.executionWorkspaceSettings);
+    }
 
-  const reopening = Boolean(body.reopen) && isTerminalStatus(before.status) && body.status === undefined;
-  const nextStatus = body.status ?? (reopening ? "todo" : before.status);
-  if (nextStatus !== before.status) {
-    note("status", nextStatus);
-    Object.assign(set, statusTimestamps(before, nextStatus, ctx.now));
-  }
-  // A checkout ends when the issue leaves in_progress or changes hands.
-  const lockEnds =
-    before.checkoutRunId !== null &&
-    (nextStatus !== "in_progress" || (body.assigneeAgentId !== undefined && body.assigneeAgentId !== before.assigneeAgentId));
-  if (lockEnds) Object.assign(set, CLEARED_LOCK_FIELDS);
+    const reopening = Boolean(body.reopen) && isTerminalStatus(before.status) && body.status === undefined;
+    const nextStatus = body.status ?? (reopening ? "todo" : before.status);
+    if (nextStatus !== before.status) {
+      note("status", nextStatus);
+      Object.assign(set, statusTimestamps(before, nextStatus, ctx.now));
+    }
+    // A checkout ends when the issue leaves in_progress or changes hands.
+    const lockEnds =
+      before.checkoutRunId !== null &&
+      (nextStatus !== "in_progress" || (body.assigneeAgentId !== undefined && body.assigneeAgentId !== before.assigneeAgentId));
+    if (lockEnds) Object.assign(set, CLEARED_LOCK_FIELDS);
 
-  const statements: Statement[] = [];
-  let labelIds: string[] | null = null;
-  if (body.labelIds !== undefined) {
-    labelIds = (await checkLabels(ctx, body.labelIds)).map((l) => l.id);
-    statements.push(ctx.db.delete(schema.issueLabels).where(eq(schema.issueLabels.issueId, before.id)));
-    statements.push(...labelStatements(ctx, before.id, labelIds));
-    changes.labelIds = { from: null, to: labelIds };
-  }
-  if (body.blockedByIssueIds !== undefined) {
-    const blockerIds = await checkBlockers(ctx, body.blockedByIssueIds, before);
-    statements.push(ctx.db.delete(schema.issueBlockers).where(eq(schema.issueBlockers.issueId, before.id)));
-    statements.push(...blockerStatements(ctx, before.id, blockerIds));
-    changes.blockedByIssueIds = { from: null, to: blockerIds };
-  }
+    const relations: IssueRelations = { ...loaded.snapshot.relations };
+    const statements: Statement[] = [unchanged(ctx, before), ctx.db.update(schema.issues).set({ ...set, updatedAt: ctx.now }).where(eq(schema.issues.id, before.id))];
+    if (body.labelIds !== undefined) {
+      const labels = refs.labels ?? [];
+      statements.push(ctx.db.delete(schema.issueLabels).where(eq(schema.issueLabels.issueId, before.id)));
+      statements.push(...labelStatements(ctx, before.id, labels.map((l) => l.id)));
+      changes.labelIds = { from: null, to: labels.map((l) => l.id) };
+      relations.labels = labels;
+    }
+    if (body.blockedByIssueIds !== undefined) {
+      const blockerIds = refs.blockerIds ?? [];
+      statements.push(ctx.db.delete(schema.issueBlockers).where(eq(schema.issueBlockers.issueId, before.id)));
+      statements.push(...blockerStatements(ctx, before.id, blockerIds));
+      changes.blockedByIssueIds = { from: null, to: blockerIds };
+      relations.blockedByIssueIds = blockerIds;
+    }
+    const after: IssueRow = { ...before, ...set, updatedAt: ctx.now };
+    if (run) statements.push(...run.statements, runLinkStatement(ctx, before.id, run.run.id));
 
-  const after: IssueRow = { ...before, ...set, updatedAt: ctx.now };
-  statements.unshift(ctx.db.update(schema.issues).set({ ...set, updatedAt: ctx.now }).where(eq(schema.issues.id, before.id)));
-  if (run) statements.push(...run.statements, runLinkStatement(ctx, before.id, run.run.id));
+    const wakeRequests: WakeupRequestInput[] = [];
+    let commentId: string | null = null;
+    if (body.comment) {
+      commentId = newId();
+      statements.push(commentInsert(ctx, actor, before.id, commentId, body.comment, run?.run.id ?? null));
+      wakeRequests.push(...commentWakeups(actor, after, { id: commentId, body: body.comment }, loaded.company.agents));
+    }
+    if (nextStatus === "done" && before.status !== "done") wakeRequests.push(...blockerResolvedWakeups(actor, after, loaded.dependents));
+    statements.push(...wakeupStatementsFrom(ctx, actor, wakeRequests, wakeFacts(ctx, loaded.company, loaded.snapshot, loaded.dependents)).statements);
+    if (body.interrupt) statements.push(interruptStatement(ctx, after, before.checkoutRunId));
 
-  const wakeRequests: WakeupRequestInput[] = [];
-  let commentId: string | null = null;
-  if (body.comment) {
-    commentId = newId();
-    statements.push(commentInsert(ctx, actor, before.id, commentId, body.comment, run?.run.id ?? null));
-    wakeRequests.push(...(await commentWakeups(ctx, actor, after, { id: commentId, body: body.comment })));
-  }
-  if (nextStatus === "done" && before.status !== "done") wakeRequests.push(...(await blockerResolvedWakeups(ctx, actor, after)));
-  statements.push(...(await wakeups(ctx, actor, wakeRequests)));
-  if (body.interrupt) statements.push(interruptStatement(ctx, after, before.checkoutRunId));
-
-  statements.push(
-    ctx.activity({
-      action: "issue.updated",
-      entityType: "issue",
-      entityId: before.id,
-      details: { identifier: before.identifier, changes, ...(reopening ? { reopened: true } : {}), ...(body.interrupt ? { interrupted: true } : {}) },
-    }),
-  );
-  if (commentId) {
     statements.push(
       ctx.activity({
-        action: "issue.comment_added",
+        action: "issue.updated",
         entityType: "issue",
         entityId: before.id,
-        details: { identifier: before.identifier, commentId },
+        details: { identifier: before.identifier, changes, ...(reopening ? { reopened: true } : {}), ...(body.interrupt ? { interrupted: true } : {}) },
       }),
     );
-  }
-  await runBatch(ctx, statements);
-  return issueViewFor(ctx.db, after);
+    if (commentId) {
+      statements.push(ctx.activity({ action: "issue.comment_added", entityType: "issue", entityId: before.id, details: { identifier: before.identifier, commentId } }));
+    }
+    await ctx.batch(statements);
+    return issueView(after, relations);
+  },
 });
+
+/** The ownership rule on loaded facts, so a refusal comes before anything is sent to the object. */
+function checkRunOwnership(actor: Actor, issue: IssueRow, facts: ActorRunFacts | null, kind: "update" | "comment") {
+  requireIssueRunOwnership(actor, issue, actorRunSeen(actor, facts), kind);
+}
 
 function commentInsert(ctx: CommandContext, actor: Actor, issueId: string, id: string, body: string, runId: string | null) {
   return ctx.db.insert(schema.issueComments).values({
@@ -361,55 +404,84 @@ export interface AddCommentInput {
   interrupt?: boolean;
 }
 
-export const addComment = defineCommand("issue.comment", async (ctx, actor, input: AddCommentInput) => {
-  const before = await loadIssueInCompany(ctx.db, ctx.companyId, input.issueId);
-  if (input.interrupt && actor.type !== "board") throw forbidden("Only board users may interrupt a run");
-  const run = await agentRunForIssueMutation(ctx, actor, before, "comment");
-  const reopening = Boolean(input.reopen) && isTerminalStatus(before.status);
-  const set: Partial<IssueRow> = { updatedAt: ctx.now };
-  if (reopening) Object.assign(set, { status: "todo" }, statusTimestamps(before, "todo", ctx.now));
-  const after: IssueRow = { ...before, ...set };
-  const id = newId();
-  const statements: Statement[] = [
-    commentInsert(ctx, actor, before.id, id, input.body, run?.run.id ?? null),
-    ctx.db.update(schema.issues).set(set).where(eq(schema.issues.id, before.id)),
-    ...(run ? [...run.statements, runLinkStatement(ctx, before.id, run.run.id)] : []),
-    ...(await wakeups(ctx, actor, await commentWakeups(ctx, actor, after, { id, body: input.body }))),
-  ];
-  if (input.interrupt) statements.push(interruptStatement(ctx, after, before.checkoutRunId));
-  statements.push(
-    ctx.activity({
-      action: "issue.comment_added",
-      entityType: "issue",
-      entityId: before.id,
-      details: {
-        identifier: before.identifier,
-        commentId: id,
-        ...(reopening ? { reopened: true, changes: { status: { from: before.status, to: "todo" } } } : {}),
-        ...(input.interrupt ? { interrupted: true } : {}),
-      },
-    }),
-  );
-  await runBatch(ctx, statements);
-  const row = await ctx.db.query.issueComments.findFirst({ where: eq(schema.issueComments.id, id) });
-  return commentView(row!);
+interface AddCommentLoaded {
+  snapshot: IssueSnapshot;
+  run: ActorRunFacts | null;
+  company: CompanyAgents;
+}
+
+export const addComment = defineCommand("issue.comment", {
+  /** The issue, the caller's run and who may be woken: one batch. */
+  load: async (db: Db, scope, input: AddCommentInput): Promise<AddCommentLoaded> => {
+    if (input.interrupt && scope.actor.type !== "board") throw forbidden("Only board users may interrupt a run");
+    const batch = new ReadBatch(db);
+    const snapshot = addIssueSnapshotReads(batch, input.issueId);
+    const run = addActorRunRead(batch, scope.actor);
+    const company = addCompanyAgentsRead(batch, companyOfIssue(scope, input.issueId));
+    await batch.run();
+    const loaded = requireIssueSnapshot(scope, snapshot());
+    const runFacts = run?.() ?? null;
+    checkRunOwnership(scope.actor, loaded.issue, runFacts, "comment");
+    return { snapshot: loaded, run: runFacts, company: company() };
+  },
+  run: async (ctx, actor, input, loaded) => {
+    const before = issueIn(ctx, loaded.snapshot).issue;
+    const run = agentRunForIssueMutation(ctx, actor, before, "comment", loaded.run);
+    const reopening = Boolean(input.reopen) && isTerminalStatus(before.status);
+    const set: Partial<IssueRow> = { updatedAt: ctx.now };
+    if (reopening) Object.assign(set, { status: "todo" }, statusTimestamps(before, "todo", ctx.now));
+    const after: IssueRow = { ...before, ...set };
+    const id = newId();
+    const row = {
+      id,
+      companyId: ctx.companyId,
+      issueId: before.id,
+      body: input.body,
+      authorAgentId: actor.type === "agent" ? actor.agentId : null,
+      authorUserId: actor.type === "board" ? actor.userId : null,
+      runId: run?.run.id ?? null,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    };
+    // The rule read the issue's status, lock and assignee: the comment is written only while they hold.
+    const statements: Statement[] = [
+      ctx.guard(
+        sql`EXISTS (SELECT 1 FROM issues WHERE id = ${before.id} AND status = ${before.status} AND checkout_run_id IS ${before.checkoutRunId} AND assignee_agent_id IS ${before.assigneeAgentId})`,
+      ),
+      ctx.db.insert(schema.issueComments).values(row),
+      ctx.db.update(schema.issues).set(set).where(eq(schema.issues.id, before.id)),
+      ...(run ? [...run.statements, runLinkStatement(ctx, before.id, run.run.id)] : []),
+      ...wakeupStatementsFrom(ctx, actor, commentWakeups(actor, after, { id, body: input.body }, loaded.company.agents), wakeFacts(ctx, loaded.company, loaded.snapshot)).statements,
+    ];
+    if (input.interrupt) statements.push(interruptStatement(ctx, after, before.checkoutRunId));
+    statements.push(
+      ctx.activity({
+        action: "issue.comment_added",
+        entityType: "issue",
+        entityId: before.id,
+        details: {
+          identifier: before.identifier,
+          commentId: id,
+          ...(reopening ? { reopened: true, changes: { status: { from: before.status, to: "todo" } } } : {}),
+          ...(input.interrupt ? { interrupted: true } : {}),
+        },
+      }),
+    );
+    await ctx.batch(statements);
+    return commentView(row);
+  },
 });
 
-export const createLabel = defineCommand("label.create", async (ctx, actor, input: { name: string; color?: string | null }) => {
+export const createLabel = defineCommand("label.create", async (ctx, _actor, input: { name: string; color?: string | null }) => {
   const nameKey = input.name.trim().toLowerCase();
   const existing = await ctx.db.query.labels.findFirst({
     where: and(eq(schema.labels.companyId, ctx.companyId), eq(schema.labels.nameKey, nameKey)),
   });
   if (existing) throw conflict("Label name already used in this company", { labelId: existing.id, name: existing.name });
   const row = { id: newId(), companyId: ctx.companyId, name: input.name.trim(), nameKey, color: input.color ?? null, createdAt: ctx.now, updatedAt: ctx.now };
-  await runBatch(ctx, [
+  await ctx.batch([
     ctx.db.insert(schema.labels).values(row),
-    ctx.activity({
-      action: "label.created",
-      entityType: "label",
-      entityId: row.id,
-      details: { name: row.name, color: row.color },
-    }),
+    ctx.activity({ action: "label.created", entityType: "label", entityId: row.id, details: { name: row.name, color: row.color } }),
   ]);
   return labelView(row);
 });
@@ -442,4 +514,3 @@ export const setIssueUserState = defineCommand("issue.userState", async (ctx, _a
 });
 
 export const issueCommands = [createIssue, updateIssue, addComment, setIssueUserState, createLabel];
-

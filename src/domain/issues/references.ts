@@ -1,117 +1,198 @@
 // Checks of everything an issue points at: project, goal, parent, labels, blockers, assignee,
 // the issue to inherit an execution workspace from. Other-company or missing targets are 422.
-import { inIds } from "../../db/id-list";
-import { and, eq, sql } from "drizzle-orm";
+// Written as "add the reads to a batch, then check": every reference of a request is read in the
+// same round trip as the rest of what the command needs, outside the serialised section.
+import { asc, eq, or, sql, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
-import type { CommandContext } from "../../company/command";
+import { idList, inIds } from "../../db/id-list";
+import type { ReadBatch } from "../../db/read-batch";
 import { unprocessable } from "../errors";
-import { findIssue } from "./load";
 import type { IssueRow } from "./view";
 
 const IDENTIFIER = /^[A-Za-z]+-\d+$/;
 
-export async function checkProject(ctx: CommandContext, projectId: string) {
-  const project = await ctx.db.query.projects.findFirst({ where: eq(schema.projects.id, projectId) });
-  if (!project || project.companyId !== ctx.companyId) {
-    throw unprocessable("projectId must reference a project of this company", { projectId });
-  }
-  return project;
+/** SQL for "this issue ref" (UUID or case-insensitive identifier) among a company's issues. */
+export function issueRefCondition(ref: string): SQL {
+  return IDENTIFIER.test(ref) ? eq(schema.issues.identifier, ref.toUpperCase()) : eq(schema.issues.id, ref);
 }
 
-export async function checkGoal(ctx: CommandContext, goalId: string) {
-  const goal = await ctx.db.query.goals.findFirst({ where: eq(schema.goals.id, goalId) });
-  if (!goal || goal.companyId !== ctx.companyId) throw unprocessable("goalId must reference a goal of this company", { goalId });
-  return goal;
+/** The id of the issue `ref` names, as a scalar subquery (so other reads in the batch can key on it). */
+export const issueIdOf = (ref: string): SQL => sql`(SELECT ${schema.issues.id} FROM ${schema.issues} WHERE ${issueRefCondition(ref)})`;
+
+export interface ReferenceFields {
+  projectId?: string | null;
+  goalId?: string | null;
+  parentId?: string | null;
+  labelIds?: string[];
+  blockedByIssueIds?: string[];
+  executionWorkspaceId?: string | null;
+  assigneeAgentId?: string | null;
+  inheritExecutionWorkspaceFromIssueId?: string | null;
 }
 
-export async function checkExecutionWorkspace(ctx: CommandContext, executionWorkspaceId: string) {
-  const workspace = await ctx.db.query.executionWorkspaces.findFirst({ where: eq(schema.executionWorkspaces.id, executionWorkspaceId) });
-  if (!workspace || workspace.companyId !== ctx.companyId) {
-    throw unprocessable("executionWorkspaceId must reference an execution workspace of this company", { executionWorkspaceId });
-  }
-  return workspace;
-}
+export type ProjectRow = typeof schema.projects.$inferSelect;
+export type GoalRow = typeof schema.goals.$inferSelect;
 
-export async function checkAssigneeAgent(ctx: CommandContext, agentId: string) {
-  const agent = await ctx.db.query.agents.findFirst({ where: eq(schema.agents.id, agentId) });
-  if (!agent || agent.companyId !== ctx.companyId) {
-    throw unprocessable("assigneeAgentId must reference an agent of this company", { assigneeAgentId: agentId });
-  }
-  if (agent.status === "terminated") throw unprocessable("Cannot assign a terminated agent", { assigneeAgentId: agentId });
-  return agent;
-}
-
-/** Another issue of this company, by UUID or identifier. */
-export async function checkIssueRef(ctx: CommandContext, field: string, ref: string): Promise<IssueRow> {
-  const issue = await findIssue(ctx.db, ref);
-  if (!issue || issue.companyId !== ctx.companyId) throw unprocessable(`${field} must reference an issue of this company`, { [field]: ref });
-  return issue;
-}
-
-/** The parent must be another issue of this company that is not (transitively) a child of this one. */
-export async function checkParent(ctx: CommandContext, parentRef: string, self: IssueRow | null): Promise<IssueRow> {
-  const parent = await checkIssueRef(ctx, "parentId", parentRef);
-  if (self && parent.id === self.id) throw unprocessable("An issue cannot be its own parent", { parentId: parentRef });
-  if (self) {
-    const cycle = await ctx.db.get<{ found: number } | undefined>(sql`
-      WITH RECURSIVE chain(id, depth) AS (
-        SELECT ${parent.id}, 0
-        UNION SELECT i.parent_id, c.depth + 1 FROM issues i JOIN chain c ON i.id = c.id WHERE i.parent_id IS NOT NULL AND c.depth < 1000
-      ) SELECT 1 AS found FROM chain WHERE id = ${self.id} LIMIT 1`);
-    if (cycle) throw unprocessable("parentId would make the issue its own ancestor", { parentId: parentRef });
-  }
-  return parent;
-}
-
-/** The labels (id, name, color), in name order; every id must be a label of this company. */
-export async function checkLabels(ctx: CommandContext, labelIds: string[]) {
-  const ids = [...new Set(labelIds)];
-  if (!ids.length) return [];
-  const rows = await ctx.db
-    .select({ id: schema.labels.id, name: schema.labels.name, color: schema.labels.color })
-    .from(schema.labels)
-    .where(and(eq(schema.labels.companyId, ctx.companyId), inIds(schema.labels.id, ids)));
-  const found = new Set(rows.map((r) => r.id));
-  const missing = ids.filter((id) => !found.has(id));
-  if (missing.length) throw unprocessable("labelIds must reference labels of this company", { missingLabelIds: missing });
-  return rows.sort((a, b) => a.name.localeCompare(b.name));
+export interface CheckedReferences {
+  project?: ProjectRow;
+  /** The project's goal for goal resolution: its legacy goalId, else its first linked goal. */
+  projectGoalId?: string | null;
+  goal?: GoalRow;
+  parent?: IssueRow;
+  labels?: Array<{ id: string; name: string; color: string | null }>;
+  blockerIds?: string[];
+  executionWorkspaceId?: string;
+  assigneeAgent?: typeof schema.agents.$inferSelect;
+  inheritSource?: IssueRow;
 }
 
 /**
- * Resolves blocker references (UUIDs or identifiers) to issue ids of this company and checks
- * that the new set neither blocks the issue on itself nor closes a cycle.
+ * Adds the reads for every reference set in `fields` (null/undefined ones are skipped). `self` is
+ * the issue being changed (its id, or SQL for it), for the self-reference and cycle checks.
  */
-export async function checkBlockers(ctx: CommandContext, refs: string[], self: IssueRow | null): Promise<string[]> {
-  const unique = [...new Set(refs)];
-  if (!unique.length) return [];
-  const uuids = unique.filter((r) => !IDENTIFIER.test(r));
-  const identifiers = unique.filter((r) => IDENTIFIER.test(r)).map((r) => r.toUpperCase());
-  const rows = await ctx.db
-    .select({ id: schema.issues.id, identifier: schema.issues.identifier })
-    .from(schema.issues)
-    .where(
-      and(
-        eq(schema.issues.companyId, ctx.companyId),
-        sql`(${inIds(schema.issues.id, uuids)} OR ${inIds(schema.issues.identifier, identifiers)})`,
-      ),
+export function addReferenceChecks(
+  batch: ReadBatch,
+  fields: ReferenceFields,
+  self: string | SQL | null,
+): (companyId: string, selfId?: string) => CheckedReferences {
+  const db = batch.db;
+  const checks: Array<(out: CheckedReferences, companyId: string, selfId: string | null) => void> = [];
+
+  if (fields.projectId) {
+    const projectId = fields.projectId;
+    const project = batch.add(db.select().from(schema.projects).where(eq(schema.projects.id, projectId)));
+    const links = batch.add(
+      db.select({ goalId: schema.projectGoals.goalId }).from(schema.projectGoals).where(eq(schema.projectGoals.projectId, projectId)).orderBy(asc(schema.projectGoals.position)).limit(1),
     );
-  const byRef = new Map<string, string>();
-  for (const r of rows) {
-    byRef.set(r.id, r.id);
-    byRef.set(r.identifier, r.id);
+    checks.push((out, companyId) => {
+      const row = project.value[0];
+      if (!row || row.companyId !== companyId) throw unprocessable("projectId must reference a project of this company", { projectId });
+      out.project = row;
+      out.projectGoalId = row.goalId ?? links.value[0]?.goalId ?? null;
+    });
   }
-  const missing = unique.filter((r) => !byRef.has(IDENTIFIER.test(r) ? r.toUpperCase() : r));
-  if (missing.length) throw unprocessable("blockedByIssueIds must reference issues of this company", { missingIssueIds: missing });
-  const ids = [...new Set(unique.map((r) => byRef.get(IDENTIFIER.test(r) ? r.toUpperCase() : r)!))];
-  if (self && ids.includes(self.id)) throw unprocessable("An issue cannot block itself", { issueId: self.id });
-  if (self) {
-    // Adding self -> blocker closes a cycle iff self is reachable from a blocker along blocker edges.
-    const cycle = await ctx.db.get<{ found: number } | undefined>(sql`
-      WITH RECURSIVE reach(id) AS (
-        SELECT value FROM json_each(${JSON.stringify(ids)})
-        UNION SELECT b.blocker_issue_id FROM issue_blockers b JOIN reach r ON b.issue_id = r.id
-      ) SELECT 1 AS found FROM reach WHERE id = ${self.id} LIMIT 1`);
-    if (cycle) throw unprocessable("blockedByIssueIds would create a blocking cycle", { issueId: self.id, blockedByIssueIds: ids });
+  if (fields.goalId) {
+    const goalId = fields.goalId;
+    const goal = batch.add(db.select().from(schema.goals).where(eq(schema.goals.id, goalId)));
+    checks.push((out, companyId) => {
+      const row = goal.value[0];
+      if (!row || row.companyId !== companyId) throw unprocessable("goalId must reference a goal of this company", { goalId });
+      out.goal = row;
+    });
   }
-  return ids;
+  if (fields.executionWorkspaceId) {
+    const executionWorkspaceId = fields.executionWorkspaceId;
+    const workspace = batch.add(db.select({ companyId: schema.executionWorkspaces.companyId }).from(schema.executionWorkspaces).where(eq(schema.executionWorkspaces.id, executionWorkspaceId)));
+    checks.push((out, companyId) => {
+      if (workspace.value[0]?.companyId !== companyId) {
+        throw unprocessable("executionWorkspaceId must reference an execution workspace of this company", { executionWorkspaceId });
+      }
+      out.executionWorkspaceId = executionWorkspaceId;
+    });
+  }
+  if (fields.assigneeAgentId) {
+    const agentId = fields.assigneeAgentId;
+    const agent = batch.add(db.select().from(schema.agents).where(eq(schema.agents.id, agentId)));
+    checks.push((out, companyId) => {
+      const row = agent.value[0];
+      if (!row || row.companyId !== companyId) throw unprocessable("assigneeAgentId must reference an agent of this company", { assigneeAgentId: agentId });
+      if (row.status === "terminated") throw unprocessable("Cannot assign a terminated agent", { assigneeAgentId: agentId });
+      out.assigneeAgent = row;
+    });
+  }
+  if (fields.inheritExecutionWorkspaceFromIssueId) {
+    const ref = fields.inheritExecutionWorkspaceFromIssueId;
+    const source = batch.add(db.select().from(schema.issues).where(issueRefCondition(ref)));
+    checks.push((out, companyId) => {
+      const row = source.value[0];
+      if (!row || row.companyId !== companyId) {
+        throw unprocessable("inheritExecutionWorkspaceFromIssueId must reference an issue of this company", { inheritExecutionWorkspaceFromIssueId: ref });
+      }
+      out.inheritSource = row;
+    });
+  }
+  if (fields.parentId) {
+    const ref = fields.parentId;
+    const parent = batch.add(db.select().from(schema.issues).where(issueRefCondition(ref)));
+    // Would `self` become its own ancestor? Walk up from the parent.
+    const cycle = self
+      ? batch.add(
+          db.select({ found: sql<number>`found` }).from(sql`(
+            WITH RECURSIVE chain(id, depth) AS (
+              SELECT ${issueIdOf(ref)}, 0
+              UNION SELECT i.parent_id, c.depth + 1 FROM issues i JOIN chain c ON i.id = c.id WHERE i.parent_id IS NOT NULL AND c.depth < 1000
+            ) SELECT 1 AS found FROM chain WHERE id = ${self} LIMIT 1)`),
+        )
+      : null;
+    checks.push((out, companyId, selfId) => {
+      const row = parent.value[0];
+      if (!row || row.companyId !== companyId) throw unprocessable("parentId must reference an issue of this company", { parentId: ref });
+      if (self && cycle?.value.length) {
+        const selfIsParent = row.id === selfId;
+        throw unprocessable(selfIsParent ? "An issue cannot be its own parent" : "parentId would make the issue its own ancestor", { parentId: ref });
+      }
+      out.parent = row;
+    });
+  }
+  if (fields.labelIds !== undefined) {
+    const ids = [...new Set(fields.labelIds)];
+    const labels = ids.length
+      ? batch.add(
+          db
+            .select({ id: schema.labels.id, companyId: schema.labels.companyId, name: schema.labels.name, color: schema.labels.color })
+            .from(schema.labels)
+            .where(inIds(schema.labels.id, ids)),
+        )
+      : null;
+    checks.push((out, companyId) => {
+      const rows = (labels?.value ?? []).filter((r) => r.companyId === companyId);
+      const found = new Set(rows.map((r) => r.id));
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length) throw unprocessable("labelIds must reference labels of this company", { missingLabelIds: missing });
+      out.labels = rows.map((r) => ({ id: r.id, name: r.name, color: r.color ?? null })).sort((a, b) => a.name.localeCompare(b.name));
+    });
+  }
+  if (fields.blockedByIssueIds !== undefined) {
+    const refs = [...new Set(fields.blockedByIssueIds)];
+    const uuids = refs.filter((r) => !IDENTIFIER.test(r));
+    const identifiers = refs.filter((r) => IDENTIFIER.test(r)).map((r) => r.toUpperCase());
+    const rows = refs.length
+      ? batch.add(
+          db
+            .select({ id: schema.issues.id, companyId: schema.issues.companyId, identifier: schema.issues.identifier })
+            .from(schema.issues)
+            .where(or(inIds(schema.issues.id, uuids), inIds(schema.issues.identifier, identifiers))),
+        )
+      : null;
+    // Adding self -> blockers closes a cycle iff self is reachable from a blocker along blocker edges.
+    const cycle =
+      self && refs.length
+        ? batch.add(
+            db.select({ found: sql<number>`found` }).from(sql`(
+              WITH RECURSIVE reach(id) AS (
+                SELECT id FROM issues WHERE id IN ${idList(uuids)} OR identifier IN ${idList(identifiers)}
+                UNION SELECT b.blocker_issue_id FROM issue_blockers b JOIN reach r ON b.issue_id = r.id
+              ) SELECT 1 AS found FROM reach WHERE id = ${self} LIMIT 1)`),
+          )
+        : null;
+    checks.push((out, companyId, selfId) => {
+      const byRef = new Map<string, string>();
+      for (const r of (rows?.value ?? []).filter((row) => row.companyId === companyId)) {
+        byRef.set(r.id, r.id);
+        byRef.set(r.identifier, r.id);
+      }
+      const key = (r: string) => (IDENTIFIER.test(r) ? r.toUpperCase() : r);
+      const missing = refs.filter((r) => !byRef.has(key(r)));
+      if (missing.length) throw unprocessable("blockedByIssueIds must reference issues of this company", { missingIssueIds: missing });
+      const ids = [...new Set(refs.map((r) => byRef.get(key(r))!))];
+      if (selfId && ids.includes(selfId)) throw unprocessable("An issue cannot block itself", { issueId: selfId });
+      if (cycle?.value.length) throw unprocessable("blockedByIssueIds would create a blocking cycle", { issueId: selfId, blockedByIssueIds: ids });
+      out.blockerIds = ids;
+    });
+  }
+  return (companyId, selfId) => {
+    const out: CheckedReferences = {};
+    for (const check of checks) check(out, companyId, selfId ?? (typeof self === "string" ? self : null));
+    return out;
+  };
 }

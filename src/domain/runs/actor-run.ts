@@ -5,6 +5,7 @@ import type { Statement } from "../../db/batch";
 import { eq } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
+import { ReadBatch } from "../../db/read-batch";
 import type { Actor } from "../actor";
 import { forbidden, unauthorized } from "../errors";
 
@@ -24,30 +25,50 @@ export function requireRunId(actor: Actor): string {
   return actor.runId;
 }
 
-/** Loads (or records) the agent caller's run; null for board callers or agents without a run id. */
-export async function resolveActorRun(ctx: CommandContext, actor: Actor): Promise<ActorRun | null> {
+export interface ActorRunFacts {
+  existing: RunRow | null;
+  agentAdapterType: string | null;
+}
+
+/** Adds the reads for the agent caller's run to `batch`; null for board callers or agents without a run id. */
+export function addActorRunRead(batch: ReadBatch, actor: Actor): (() => ActorRunFacts) | null {
   if (actor.type !== "agent" || !actor.runId) return null;
   if (actor.runId.length > 200) throw forbidden("Run id too long", { runId: actor.runId.slice(0, 40) });
-  const existing = await ctx.db.query.heartbeatRuns.findFirst({ where: eq(schema.heartbeatRuns.id, actor.runId) });
+  const run = batch.add(batch.db.select().from(schema.heartbeatRuns).where(eq(schema.heartbeatRuns.id, actor.runId)));
+  const agent = batch.add(batch.db.select({ adapterType: schema.agents.adapterType }).from(schema.agents).where(eq(schema.agents.id, actor.agentId)));
+  return () => ({ existing: run.value[0] ?? null, agentAdapterType: agent.value[0]?.adapterType ?? null });
+}
+
+/**
+ * The caller's run as the rules see it, from loaded facts (a run not seen yet would be recorded as
+ * a running external run); 403 when the run id is another agent's.
+ */
+export function actorRunSeen(actor: Actor, facts: ActorRunFacts | null | undefined): Pick<RunRow, "id" | "status"> | null {
+  if (actor.type !== "agent" || !actor.runId || !facts) return null;
+  const existing = facts.existing;
+  if (existing && existing.agentId !== actor.agentId) throw forbidden("Run belongs to another agent", { runId: actor.runId });
+  return existing ?? { id: actor.runId, status: "running" };
+}
+
+/** The caller's run from the loaded facts (recorded as an external run if new); null for board callers or agents without a run id. */
+export function actorRunFrom(ctx: CommandContext, actor: Actor, facts: ActorRunFacts | null | undefined): ActorRun | null {
+  if (actor.type !== "agent" || !actor.runId || !facts) return null;
+  const existing = facts.existing;
   if (existing) {
     if (existing.agentId !== actor.agentId || existing.companyId !== ctx.companyId) {
       throw forbidden("Run belongs to another agent", { runId: actor.runId });
     }
-    const bumped = { ...existing, lastActivityAt: ctx.now };
     return {
-      run: bumped,
-      statements: [
-        ctx.db.update(schema.heartbeatRuns).set({ lastActivityAt: ctx.now }).where(eq(schema.heartbeatRuns.id, existing.id)),
-      ],
+      run: { ...existing, lastActivityAt: ctx.now },
+      statements: [ctx.db.update(schema.heartbeatRuns).set({ lastActivityAt: ctx.now }).where(eq(schema.heartbeatRuns.id, existing.id))],
     };
   }
-  const agent = await ctx.db.query.agents.findFirst({ where: eq(schema.agents.id, actor.agentId) });
   const run: RunRow = {
     id: actor.runId,
     companyId: ctx.companyId,
     agentId: actor.agentId,
     status: "running",
-    adapterType: agent?.adapterType ?? "external",
+    adapterType: facts.agentAdapterType ?? "external",
     invocationSource: "external",
     wakeupRequestId: null,
     startedAt: ctx.now,
@@ -61,4 +82,12 @@ export async function resolveActorRun(ctx: CommandContext, actor: Actor): Promis
     updatedAt: ctx.now,
   };
   return { run, statements: [ctx.db.insert(schema.heartbeatRuns).values(run).onConflictDoNothing()] };
+}
+
+/** Loads (or records) the agent caller's run (one round trip); null for board callers or agents without a run id. */
+export async function resolveActorRun(ctx: CommandContext, actor: Actor): Promise<ActorRun | null> {
+  const batch = new ReadBatch(ctx.db);
+  const facts = addActorRunRead(batch, actor);
+  await batch.run();
+  return actorRunFrom(ctx, actor, facts?.());
 }

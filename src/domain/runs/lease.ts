@@ -5,7 +5,7 @@ import type { schema } from "../../db/client";
 export const DEFAULT_RUN_LEASE_SECONDS = 3600;
 export const LIVE_RUN_STATUSES = ["queued", "running", "scheduled_retry"] as const;
 
-type RunRow = typeof schema.heartbeatRuns.$inferSelect;
+type RunRow = Pick<typeof schema.heartbeatRuns.$inferSelect, "status" | "lastActivityAt" | "startedAt" | "createdAt">;
 
 export function runLeaseMs(env: unknown): number {
   const raw = (env as Record<string, unknown> | undefined)?.RUN_LEASE_SECONDS;

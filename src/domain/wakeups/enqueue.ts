@@ -12,6 +12,7 @@ import type { CommandContext } from "../../company/command";
 import { actorRef, type Actor } from "../actor";
 import { newId } from "../../crypto/random";
 import { runIsStale, runLeaseMs } from "../runs/lease";
+import { holderRunColumns, holderRunOf, type HolderRun } from "../issues/snapshot";
 
 export interface WakeupRequestInput {
   agentId: string;
@@ -24,48 +25,40 @@ export interface WakeupRequestInput {
 }
 
 const WAKEABLE_AGENT_STATUSES = ["active", "idle", "running", "error"] as const;
+export const isWakeableAgentStatus = (status: string) => (WAKEABLE_AGENT_STATUSES as readonly string[]).includes(status);
+
+/** What deciding the wake-ups needs, read beforehand (in the command's load batch). */
+export interface WakeFacts {
+  companyActive: boolean;
+  /** Status by agent id (agents missing here are not woken). */
+  agentStatus: Map<string, string>;
+  /** Live (not lease-expired) runs holding issues' checkouts, by issue id. */
+  holders: Map<string, { runId: string; agentId: string }>;
+}
 
 /** Insert statements for the wake-ups that may be queued; the others are dropped. Duplicate agent+issue+reason pairs collapse. */
-export async function wakeupStatements(
-  ctx: CommandContext,
-  actor: Actor,
-  requests: WakeupRequestInput[],
-): Promise<{ statements: Statement[]; queuedIds: string[] }> {
-  if (!requests.length) return { statements: [], queuedIds: [] };
-  const company = await ctx.db.query.companies.findFirst({ where: eq(schema.companies.id, ctx.companyId) });
-  if (!company || company.status !== "active") return { statements: [], queuedIds: [] };
-  const agentIds = [...new Set(requests.map((r) => r.agentId))];
-  const wakeable = await ctx.db
-    .select({ id: schema.agents.id })
-    .from(schema.agents)
-    .where(
-      and(
-        eq(schema.agents.companyId, ctx.companyId),
-        inIds(schema.agents.id, agentIds),
-        inArray(schema.agents.status, [...WAKEABLE_AGENT_STATUSES]),
-      ),
-    );
-  const allowed = new Set(wakeable.map((a) => a.id));
-  const holders = await issueHolders(ctx, [...new Set(requests.map((r) => r.issueId).filter((x): x is string => Boolean(x)))]);
+export function wakeupStatementsFrom(ctx: CommandContext, actor: Actor, requests: WakeupRequestInput[], facts: WakeFacts): { statements: Statement[]; queuedIds: string[] } {
+  if (!requests.length || !facts.companyActive) return { statements: [], queuedIds: [] };
   const seen = new Set<string>();
   const { actorType, actorId } = actorRef(actor);
   const statements: Statement[] = [];
   const queuedIds: string[] = [];
   for (const request of requests) {
     const key = `${request.agentId}|${request.issueId ?? ""}|${request.reason}`;
-    if (!allowed.has(request.agentId) || seen.has(key)) continue;
+    const status = facts.agentStatus.get(request.agentId);
+    if (!status || !isWakeableAgentStatus(status) || seen.has(key)) continue;
     seen.add(key);
     const id = newId();
-    const holder = request.issueId ? holders.get(request.issueId) : undefined;
-    const status = !holder ? "queued" : holder.agentId === request.agentId ? "coalesced" : "deferred_issue_execution";
-    if (status === "queued") queuedIds.push(id);
+    const holder = request.issueId ? facts.holders.get(request.issueId) : undefined;
+    const wakeStatus = !holder ? "queued" : holder.agentId === request.agentId ? "coalesced" : "deferred_issue_execution";
+    if (wakeStatus === "queued") queuedIds.push(id);
     statements.push(
       ctx.db.insert(schema.agentWakeupRequests).values({
         id,
         companyId: ctx.companyId,
         agentId: request.agentId,
-        status,
-        coalescedIntoRunId: status === "coalesced" ? holder!.runId : null,
+        status: wakeStatus,
+        coalescedIntoRunId: wakeStatus === "coalesced" ? holder!.runId : null,
         reason: request.reason,
         source: request.source,
         issueId: request.issueId ?? null,
@@ -80,20 +73,42 @@ export async function wakeupStatements(
   return { statements, queuedIds };
 }
 
-/** Live (not lease-expired) runs holding the given issues' checkouts, by issue id. */
-async function issueHolders(ctx: CommandContext, issueIds: string[]) {
+/** The holder of an issue's checkout, if that run is live and within its lease. */
+export function liveHolder(run: HolderRun | null | undefined, now: string, env: Env): { runId: string; agentId: string } | undefined {
+  return run && !runIsStale(run, now, runLeaseMs(env)) ? { runId: run.id, agentId: run.agentId } : undefined;
+}
+
+/** Reads the facts for `requests` (one round trip) and builds their statements. */
+export async function wakeupStatements(
+  ctx: CommandContext,
+  actor: Actor,
+  requests: WakeupRequestInput[],
+): Promise<{ statements: Statement[]; queuedIds: string[] }> {
+  if (!requests.length) return { statements: [], queuedIds: [] };
+  const agentIds = [...new Set(requests.map((r) => r.agentId))];
+  const issueIds = [...new Set(requests.map((r) => r.issueId).filter((x): x is string => Boolean(x)))];
+  const [company, agents, held] = await ctx.db.batch([
+    ctx.db.select({ status: schema.companies.status }).from(schema.companies).where(eq(schema.companies.id, ctx.companyId)),
+    ctx.db
+      .select({ id: schema.agents.id, status: schema.agents.status })
+      .from(schema.agents)
+      .where(and(eq(schema.agents.companyId, ctx.companyId), inIds(schema.agents.id, agentIds))),
+    ctx.db
+      .select({ issueId: schema.issues.id, ...holderRunColumns })
+      .from(schema.issues)
+      .innerJoin(schema.heartbeatRuns, eq(schema.heartbeatRuns.id, schema.issues.checkoutRunId))
+      .where(and(eq(schema.issues.companyId, ctx.companyId), inIds(schema.issues.id, issueIds))),
+  ]);
   const holders = new Map<string, { runId: string; agentId: string }>();
-  if (!issueIds.length) return holders;
-  const rows = await ctx.db
-    .select({ issueId: schema.issues.id, run: schema.heartbeatRuns })
-    .from(schema.issues)
-    .innerJoin(schema.heartbeatRuns, eq(schema.heartbeatRuns.id, schema.issues.checkoutRunId))
-    .where(and(eq(schema.issues.companyId, ctx.companyId), inIds(schema.issues.id, issueIds)));
-  const lease = runLeaseMs(ctx.env);
-  for (const row of rows) {
-    if (!runIsStale(row.run, ctx.now, lease)) holders.set(row.issueId, { runId: row.run.id, agentId: row.run.agentId });
+  for (const row of held) {
+    const holder = liveHolder(holderRunOf(row), ctx.now, ctx.env);
+    if (holder) holders.set(row.issueId, holder);
   }
-  return holders;
+  return wakeupStatementsFrom(ctx, actor, requests, {
+    companyActive: company[0]?.status === "active",
+    agentStatus: new Map(agents.map((a) => [a.id, a.status])),
+    holders,
+  });
 }
 
 /** Cancels an agent's (or every agent's of the company, when agentIds is null) waiting wake-ups. */

@@ -1,0 +1,105 @@
+// Counts D1 round trips (and company Durable Object hops) per request, by phase: before the
+// handler (auth), in the handler, inside the serialised command. The Worker reports them in a
+// `Server-Timing` header, so tests can assert a request's cost on any machine and a client or a
+// bench can see it. A round trip is one `batch()` / `exec()` or one statement's first/all/run/raw.
+import { AsyncLocalStorage } from "node:async_hooks";
+
+export type Phase = "auth" | "handler" | "command";
+
+export class RoundTrips {
+  phase: Phase = "auth";
+  readonly d1: Record<Phase, number> = { auth: 0, handler: 0, command: 0 };
+  companyObjectCalls = 0;
+
+  add(phase: Phase, n: number) {
+    this.d1[phase] += n;
+  }
+
+  /** `Server-Timing` metrics: d1-auth, d1-handler, d1-command (round trips) and do (object calls). */
+  serverTiming(): string {
+    return [`d1-auth;desc=${this.d1.auth}`, `d1-handler;desc=${this.d1.handler}`, `d1-command;desc=${this.d1.command}`, `do;desc=${this.companyObjectCalls}`].join(", ");
+  }
+}
+
+const storage = new AsyncLocalStorage<RoundTrips>();
+
+export const withRoundTrips = <T>(counter: RoundTrips, fn: () => T): T => storage.run(counter, fn);
+export const currentRoundTrips = (): RoundTrips | undefined => storage.getStore();
+
+const count = () => {
+  const counter = storage.getStore();
+  if (counter) counter.add(counter.phase, 1);
+};
+
+const unwrapped = new WeakMap<object, D1PreparedStatement>();
+const TERMINAL = new Set(["first", "all", "run", "raw"]);
+
+function countedStatement(statement: D1PreparedStatement): D1PreparedStatement {
+  const proxy = new Proxy(statement, {
+    get(target, property) {
+      if (property === "bind") return (...values: unknown[]) => countedStatement(target.bind(...values));
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (TERMINAL.has(property as string)) {
+        return (...args: unknown[]) => {
+          count();
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+  unwrapped.set(proxy, statement);
+  return proxy;
+}
+
+const real = (statements: D1PreparedStatement[]) => statements.map((s) => unwrapped.get(s) ?? s);
+
+function countedSession(session: D1DatabaseSession): D1DatabaseSession {
+  return {
+    prepare: (query: string) => countedStatement(session.prepare(query)),
+    batch: <T>(statements: D1PreparedStatement[]) => {
+      count();
+      return session.batch<T>(real(statements));
+    },
+    getBookmark: () => session.getBookmark(),
+  };
+}
+
+const counted = new WeakMap<D1Database, D1Database>();
+
+/** The binding with every round trip counted (one wrapper per binding per isolate). */
+export function countedD1(d1: D1Database): D1Database {
+  let wrapper = counted.get(d1);
+  if (!wrapper) {
+    wrapper = {
+      prepare: (query: string) => countedStatement(d1.prepare(query)),
+      batch: <T>(statements: D1PreparedStatement[]) => {
+        count();
+        return d1.batch<T>(real(statements));
+      },
+      exec: (query: string) => {
+        count();
+        return d1.exec(query);
+      },
+      withSession: (constraint?: string) => countedSession(d1.withSession(constraint as D1SessionConstraint)),
+      dump: () => d1.dump(),
+    } as D1Database;
+    counted.set(d1, wrapper);
+    counted.set(wrapper, wrapper);
+  }
+  return wrapper;
+}
+
+const countedEnvs = new WeakMap<Env, Env>();
+
+/** `env` with its D1 binding counted (memoised per env object). */
+export function withCountedD1(env: Env): Env {
+  let wrapped = countedEnvs.get(env);
+  if (!wrapped) {
+    wrapped = Object.assign(Object.create(Object.getPrototypeOf(env)), env, { DB: countedD1(env.DB) }) as Env;
+    countedEnvs.set(env, wrapped);
+    countedEnvs.set(wrapped, wrapped);
+  }
+  return wrapped;
+}
