@@ -33,6 +33,10 @@ export interface CommandContext {
   activity(entry: CommandActivity): Statement;
   /** A precondition for the batch it goes into: the whole batch rolls back unless `condition` holds. */
   guard(condition: SQL): Statement;
+  /** Says the command revoked keys or ended agents: the Worker then forgets cached credentials. */
+  credentialsChanged(): void;
+  /** Whether credentialsChanged() was called. */
+  readonly changedCredentials: boolean;
 }
 
 /** What a loader sees: no company yet for entity routes (the loaded entity names it). */
@@ -59,7 +63,12 @@ export type AnyCompanyCommand = CompanyCommand<any, any, any>;
 export type CommandResult<O> = (
   | { ok: true; value: O }
   | { ok: false; status: number; error: string; details?: unknown }
-) & { /** D1 round trips the command made inside the serialised section. */ roundTrips?: number };
+) & {
+  /** D1 round trips the command made inside the serialised section. */
+  roundTrips?: number;
+  /** The command revoked keys or ended agents (see CommandContext.credentialsChanged). */
+  credentialsChanged?: boolean;
+};
 
 /** The data a guarded batch was decided on changed before it was written. */
 export class StaleRead extends Error {
@@ -84,8 +93,15 @@ const isGuardFailure = (err: unknown) => /CHECK constraint failed: held/.test(`$
 /** The context a command runs with. */
 export function commandContext(fields: Pick<CommandContext, "env" | "db" | "companyId" | "actor" | "storage" | "now">): CommandContext {
   const { db } = fields;
+  let changedCredentials = false;
   return {
     ...fields,
+    credentialsChanged: () => {
+      changedCredentials = true;
+    },
+    get changedCredentials() {
+      return changedCredentials;
+    },
     batch: async (statements) => {
       try {
         return await runBatch(db, statements);

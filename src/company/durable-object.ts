@@ -42,14 +42,16 @@ export class CompanyDurableObject extends DurableObject<Env> {
         const run = command.run as CommandRule<unknown, unknown, unknown>;
         const reload = () => command.load!(ctx.db, { env: ctx.env, actor, now: ctx.now, companyId }, input);
         let snapshot = command.load && loaded === undefined ? await reload() : loaded;
+        let value: unknown;
         try {
-          return { ok: true, value: await run(ctx, actor, input, snapshot) };
+          value = await run(ctx, actor, input, snapshot);
         } catch (err) {
           // What the rule decided on changed before its batch was written: read again (now serialised) and decide again.
           if (!(err instanceof StaleRead) || !command.load) throw err;
           snapshot = await reload();
-          return { ok: true, value: await run(ctx, actor, input, snapshot) };
+          value = await run(ctx, actor, input, snapshot);
         }
+        return { ok: true, value, credentialsChanged: ctx.changedCredentials || undefined };
       } catch (err) {
         if (err instanceof HttpError) return { ok: false, status: err.status, error: err.message, details: err.details };
         if (err instanceof StaleRead) return { ok: false, status: 409, error: "Changed concurrently; try again" };

@@ -1,7 +1,9 @@
 // Actor resolution, in the spec's order: local implicit board, web session,
 // board API key, agent API key, local agent JWT, else unauthenticated.
 import type { Context, MiddlewareHandler } from "hono";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { ReadBatch } from "../db/read-batch";
+import { cacheCredential, cachedCredential, cachedRunAgent, cacheRunAgent, lastUsedWriteDue } from "./credential-cache";
 import type { AppEnv } from "../env";
 import { createDb, schema } from "../db/client";
 import { AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashApiKey } from "../crypto/api-keys";
@@ -14,26 +16,9 @@ const RUN_ID_HEADER = "x-service-run-id";
 const INACTIVE_AGENT_STATUSES = new Set(["terminated", "pending_approval"]);
 
 export const resolveActorMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const actor = await resolveActor(c);
-  if (actor.type === "agent" && actor.runId) await assertOwnRun(c.env, actor.agentId, actor.runId);
-  c.set("actor", actor);
+  c.set("actor", await resolveActor(c));
   await next();
 };
-
-/**
- * An agent may act only in its own runs: a run id that the service knows as another agent's is
- * refused (403), so no record of one company can name another company's run. A run id not seen
- * yet is allowed (routes that need a run record it as an external run of the caller).
- */
-async function assertOwnRun(env: Env, agentId: string, runId: string) {
-  if (runId.length > 200) throw forbidden("Run id too long (at most 200 characters)");
-  const run = await createDb(env.DB)
-    .select({ agentId: schema.heartbeatRuns.agentId })
-    .from(schema.heartbeatRuns)
-    .where(eq(schema.heartbeatRuns.id, runId))
-    .get();
-  if (run && run.agentId !== agentId) throw forbidden("Run belongs to another agent", { runId });
-}
 
 function bearerToken(c: Context<AppEnv>): string | null {
   const header = c.req.header("authorization");
@@ -42,11 +27,16 @@ function bearerToken(c: Context<AppEnv>): string | null {
   return match ? match[1].trim() : null;
 }
 
+/**
+ * Resolves the caller with at most one D1 round trip: the key (or the JWT's agent), the board
+ * user's memberships and admin flag, and the run the caller names are read in one batch; a
+ * credential seen in the last few seconds costs only what is not cached (see credential-cache.ts).
+ * `lastUsedAt` is written after the response, at most once a minute per key.
+ */
 export async function resolveActor(c: Context<AppEnv>): Promise<Actor> {
   const runIdHeader = c.req.header(RUN_ID_HEADER)?.trim() || null;
   const token = bearerToken(c);
   const config = c.get("config");
-  const db = createDb(c.env.DB);
 
   if (!token) {
     if (config.mode === "local_trusted") {
@@ -62,60 +52,144 @@ export async function resolveActor(c: Context<AppEnv>): Promise<Actor> {
     }
     const userId = await sessionUserId(c);
     if (!userId) return { type: "none", runId: runIdHeader };
-    return boardActor(c.env, userId, "session", null, runIdHeader);
+    const batch = new ReadBatch(createDb(c.env.DB));
+    const board = addBoardReads(batch, userId);
+    await batch.run();
+    return boardActorFrom(board(), userId, "session", null, runIdHeader);
   }
 
+  const db = createDb(c.env.DB);
   const now = new Date().toISOString();
   const hash = hashApiKey(token);
+  const batch = new ReadBatch(db);
 
   if (token.startsWith(BOARD_KEY_PREFIX)) {
-    const key = await db.query.boardApiKeys.findFirst({
-      where: and(eq(schema.boardApiKeys.keyHash, hash), isNull(schema.boardApiKeys.revokedAt)),
-    });
-    if (key && key.expiresAt > now) {
-      c.executionCtx.waitUntil(
-        db.update(schema.boardApiKeys).set({ lastUsedAt: now }).where(eq(schema.boardApiKeys.id, key.id)).run(),
-      );
-      return boardActor(c.env, key.userId, "board_key", key.id, runIdHeader);
-    }
-    return { type: "none", runId: runIdHeader };
+    const cached = cachedCredential(hash);
+    const key =
+      cached?.kind === "board_key"
+        ? null
+        : batch.add(
+            db
+              .select({ id: schema.boardApiKeys.id, userId: schema.boardApiKeys.userId, expiresAt: schema.boardApiKeys.expiresAt })
+              .from(schema.boardApiKeys)
+              .where(and(eq(schema.boardApiKeys.keyHash, hash), isNull(schema.boardApiKeys.revokedAt))),
+          );
+    // Memberships by the key's user, in the same batch as the key itself.
+    const userOfKey = cached?.kind === "board_key" ? cached.userId : sql<string>`(SELECT ${schema.boardApiKeys.userId} FROM ${schema.boardApiKeys} WHERE ${schema.boardApiKeys.keyHash} = ${hash})`;
+    const board = addBoardReads(batch, userOfKey);
+    await batch.run();
+    const row = cached?.kind === "board_key" ? { id: cached.keyId, userId: cached.userId, expiresAt: cached.expiresAt } : key!.value[0];
+    if (!row || row.expiresAt <= now) return { type: "none", runId: runIdHeader };
+    if (!cached) cacheCredential(hash, { kind: "board_key", keyId: row.id, userId: row.userId, expiresAt: row.expiresAt });
+    touchLastUsed(c, row.id, () => db.update(schema.boardApiKeys).set({ lastUsedAt: now }).where(eq(schema.boardApiKeys.id, row.id)).run());
+    return boardActorFrom(board(), row.userId, "board_key", row.id, runIdHeader);
   }
 
   if (token.startsWith(AGENT_KEY_PREFIX)) {
-    const row = await db
-      .select({ key: schema.agentApiKeys, agent: schema.agents })
-      .from(schema.agentApiKeys)
-      .innerJoin(schema.agents, eq(schema.agents.id, schema.agentApiKeys.agentId))
-      .where(and(eq(schema.agentApiKeys.keyHash, hash), isNull(schema.agentApiKeys.revokedAt)))
-      .get();
-    if (!row || INACTIVE_AGENT_STATUSES.has(row.agent.status)) return { type: "none", runId: runIdHeader };
-    // lastUsedAt is written before answering so that a reader right after sees it.
-    await db.update(schema.agentApiKeys).set({ lastUsedAt: now }).where(eq(schema.agentApiKeys.id, row.key.id)).run();
-    return {
-      type: "agent",
-      source: "agent_key",
-      agentId: row.agent.id,
-      companyId: row.agent.companyId,
-      keyId: row.key.id,
-      runId: runIdHeader,
-    };
+    const cached = cachedCredential(hash);
+    const key =
+      cached?.kind === "agent_key"
+        ? null
+        : batch.add(
+            db
+              // D1 batches return rows as objects keyed by column name: two `id`s must not share one.
+              .select({
+                keyId: sql<string>`${schema.agentApiKeys.id}`.as("key_id"),
+                agentId: schema.agentApiKeys.agentId,
+                companyId: schema.agents.companyId,
+                agentStatus: schema.agents.status,
+              })
+              .from(schema.agentApiKeys)
+              .innerJoin(schema.agents, eq(schema.agents.id, schema.agentApiKeys.agentId))
+              .where(and(eq(schema.agentApiKeys.keyHash, hash), isNull(schema.agentApiKeys.revokedAt))),
+          );
+    const run = addRunRead(batch, runIdHeader);
+    await batch.run();
+    const row = cached?.kind === "agent_key" ? cached : key!.value[0];
+    if (!row || INACTIVE_AGENT_STATUSES.has(row.agentStatus)) return { type: "none", runId: runIdHeader };
+    if (!cached) cacheCredential(hash, { kind: "agent_key", ...row });
+    requireOwnRun(run, row.agentId, runIdHeader);
+    touchLastUsed(c, row.keyId, () => db.update(schema.agentApiKeys).set({ lastUsedAt: now }).where(eq(schema.agentApiKeys.id, row.keyId)).run());
+    return { type: "agent", source: "agent_key", agentId: row.agentId, companyId: row.companyId, keyId: row.keyId, runId: runIdHeader };
   }
 
   const claims = await verifyAgentJwt(c.env.AGENT_JWT_SECRET, token);
-  if (claims) {
-    const agent = await db.query.agents.findFirst({ where: eq(schema.agents.id, claims.sub) });
-    if (agent && agent.companyId === claims.company_id && !INACTIVE_AGENT_STATUSES.has(agent.status)) {
-      return {
-        type: "agent",
-        source: "agent_jwt",
-        agentId: agent.id,
-        companyId: agent.companyId,
-        keyId: null,
-        runId: runIdHeader ?? claims.run_id,
-      };
-    }
-  }
-  return { type: "none", runId: runIdHeader };
+  if (!claims) return { type: "none", runId: runIdHeader };
+  const runId = runIdHeader ?? claims.run_id;
+  const cacheKey = `agent:${claims.sub}`;
+  const cached = cachedCredential(cacheKey);
+  const agent =
+    cached?.kind === "agent"
+      ? null
+      : batch.add(db.select({ agentId: schema.agents.id, companyId: schema.agents.companyId, agentStatus: schema.agents.status }).from(schema.agents).where(eq(schema.agents.id, claims.sub)));
+  const run = addRunRead(batch, runId);
+  await batch.run();
+  const row = cached?.kind === "agent" ? cached : agent!.value[0];
+  if (!row || row.companyId !== claims.company_id || INACTIVE_AGENT_STATUSES.has(row.agentStatus)) return { type: "none", runId: runIdHeader };
+  if (!cached) cacheCredential(cacheKey, { kind: "agent", ...row });
+  requireOwnRun(run, row.agentId, runId);
+  return { type: "agent", source: "agent_jwt", agentId: row.agentId, companyId: row.companyId, keyId: null, runId };
+}
+
+/**
+ * An agent may act only in its own runs: a run id that the service knows as another agent's is
+ * refused (403), so no record of one company can name another company's run. A run id not seen
+ * yet is allowed (routes that need a run record it as an external run of the caller).
+ */
+function addRunRead(batch: ReadBatch, runId: string | null) {
+  if (!runId) return null;
+  if (runId.length > 200) throw forbidden("Run id too long (at most 200 characters)");
+  const known = cachedRunAgent(runId);
+  if (known) return { runId, agentId: () => known };
+  const row = batch.add(batch.db.select({ agentId: schema.heartbeatRuns.agentId }).from(schema.heartbeatRuns).where(eq(schema.heartbeatRuns.id, runId)));
+  return {
+    runId,
+    agentId: () => {
+      const agentId = row.value[0]?.agentId;
+      if (agentId) cacheRunAgent(runId, agentId);
+      return agentId;
+    },
+  };
+}
+
+function requireOwnRun(run: ReturnType<typeof addRunRead>, agentId: string, runId: string | null) {
+  const owner = run?.agentId();
+  if (owner && owner !== agentId) throw forbidden("Run belongs to another agent", { runId });
+}
+
+/** Writes lastUsedAt after the response, at most once a minute per key (per isolate). */
+function touchLastUsed(c: Context<AppEnv>, keyId: string, write: () => Promise<unknown>) {
+  if (!lastUsedWriteDue(keyId)) return;
+  c.executionCtx.waitUntil(write().catch((err) => console.error("lastUsedAt write failed", err)));
+}
+
+/** The board user's active memberships and instance-admin flag; `userId` may be SQL read in the same batch. */
+function addBoardReads(batch: ReadBatch, userId: string | SQL) {
+  const db = batch.db;
+  const memberships = batch.add(
+    db
+      .select({ companyId: schema.companyMemberships.companyId })
+      .from(schema.companyMemberships)
+      .where(
+        and(
+          eq(schema.companyMemberships.principalType, "user"),
+          sql`${schema.companyMemberships.principalId} = ${userId}`,
+          eq(schema.companyMemberships.status, "active"),
+        ),
+      ),
+  );
+  const admin = batch.add(db.select({ userId: schema.instanceAdmins.userId }).from(schema.instanceAdmins).where(sql`${schema.instanceAdmins.userId} = ${userId}`));
+  return () => ({ companyIds: memberships.value.map((m) => m.companyId), isInstanceAdmin: admin.value.length > 0 });
+}
+
+function boardActorFrom(
+  facts: { companyIds: string[]; isInstanceAdmin: boolean },
+  userId: string,
+  source: BoardActor["source"],
+  keyId: string | null,
+  runId: string | null,
+): BoardActor {
+  return { type: "board", source, userId, isInstanceAdmin: facts.isInstanceAdmin, companyIds: facts.companyIds, keyId, runId };
 }
 
 async function sessionUserId(c: Context<AppEnv>): Promise<string | null> {
@@ -130,34 +204,3 @@ async function sessionUserId(c: Context<AppEnv>): Promise<string | null> {
   }
 }
 
-async function boardActor(
-  env: Env,
-  userId: string,
-  source: BoardActor["source"],
-  keyId: string | null,
-  runId: string | null,
-): Promise<BoardActor> {
-  const db = createDb(env.DB);
-  const [memberships, admin] = await db.batch([
-    db
-      .select({ companyId: schema.companyMemberships.companyId })
-      .from(schema.companyMemberships)
-      .where(
-        and(
-          eq(schema.companyMemberships.principalType, "user"),
-          eq(schema.companyMemberships.principalId, userId),
-          eq(schema.companyMemberships.status, "active"),
-        ),
-      ),
-    db.select({ userId: schema.instanceAdmins.userId }).from(schema.instanceAdmins).where(eq(schema.instanceAdmins.userId, userId)),
-  ]);
-  return {
-    type: "board",
-    source,
-    userId,
-    isInstanceAdmin: admin.length > 0,
-    companyIds: memberships.map((m) => m.companyId),
-    keyId,
-    runId,
-  };
-}

@@ -2,6 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, eq, isNull } from "drizzle-orm";
 import { createRouter } from "../http/router";
+import { forgetCachedCredentials } from "../http/credential-cache";
 import { createDb, schema } from "../db/client";
 import { requireBoard } from "../http/access";
 import { badRequest, conflict, forbidden, notFound } from "../domain/errors";
@@ -177,6 +178,7 @@ cliAuthRouter.openapi(
       .set({ revokedAt: new Date().toISOString() })
       .where(and(eq(schema.boardApiKeys.id, actor.keyId), isNull(schema.boardApiKeys.revokedAt)))
       .run();
+    forgetCachedCredentials();
     return c.json({ revoked: true as const, keyId: actor.keyId }, 200);
   },
 );

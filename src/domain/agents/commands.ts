@@ -415,6 +415,7 @@ export const changeAgentLifecycle = defineCommand("agent.lifecycle", async (ctx,
   const { db } = ctx;
   const agent = await loadAgent(ctx, input.agentId);
   const status: AgentStatus = nextStatus(input.action, agent.status, agent.pauseReason);
+  if (status === "terminated") ctx.credentialsChanged();
   const statements: Statement[] = [];
   if (input.action === "pause") {
     const pauseReason = agent.status === "paused" ? agent.pauseReason : agent.status === "pending_approval" ? PAUSED_WHILE_PENDING : "manual";
@@ -456,6 +457,7 @@ export const changeAgentLifecycle = defineCommand("agent.lifecycle", async (ctx,
 export const deleteAgent = defineCommand("agent.delete", async (ctx, actor, input: { agentId: string }) => {
   const { db } = ctx;
   const agent = await loadAgent(ctx, input.agentId);
+  ctx.credentialsChanged();
   const principal = (t: typeof schema.principalPermissionGrants | typeof schema.companyMemberships) =>
     and(eq(t.companyId, ctx.companyId), eq(t.principalType, "agent"), eq(t.principalId, agent.id));
   await ctx.batch([

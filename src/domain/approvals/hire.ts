@@ -80,6 +80,7 @@ export async function hireRejectedStatements(ctx: CommandContext, actor: Actor, 
   if (!agentId) return [];
   const agent = await ctx.db.query.agents.findFirst({ where: eq(schema.agents.id, agentId) });
   if (!agent || agent.companyId !== ctx.companyId || agent.status !== "pending_approval") return [];
+  ctx.credentialsChanged();
   return [
     ctx.db.update(schema.agents).set({ status: "terminated", terminatedAt: ctx.now, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)),
     ctx.db

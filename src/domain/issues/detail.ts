@@ -2,13 +2,18 @@
 // and the parts other areas contribute (documents, execution workspace, work products). Those
 // parts are gathered in `contributedParts` so their owners can plug in without touching the rest.
 import { asc, eq, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { schema, type Db } from "../../db/client";
-import { issueViewFor } from "./load";
+import { ReadBatch } from "../../db/read-batch";
+import { notFound } from "../errors";
 import { mentionsWord } from "./mentions";
-import { issueSummary, type IssueRow } from "./view";
+import { issueIdOf } from "./references";
+import { addIssueSnapshotReads } from "./snapshot";
+import { issueSummary, issueView, type IssueRow } from "./view";
 import { executionWorkspaceView } from "../execution-workspaces/view";
-import { documentSummariesForIssue, legacyPlanDocumentFromDescription, planDocumentForIssue } from "../documents/summaries";
-import { workProductsForIssue } from "../attachments/summaries";
+import { PLAN_DOCUMENT_KEY, legacyPlanDocumentFromDescription } from "../documents/summaries";
+import { documentSummaryView, documentView } from "../documents/view";
+import { workProductView } from "../attachments/view";
 
 type ProjectRow = typeof schema.projects.$inferSelect;
 type GoalRow = typeof schema.goals.$inferSelect;
@@ -68,62 +73,106 @@ export async function loadProjectAndGoal(db: Db, issue: IssueRow) {
 }
 
 /** Projects of the company whose name or urlKey appears as a whole word in the description. */
-async function mentionedProjects(db: Db, issue: IssueRow) {
-  if (!issue.description) return [];
-  const projects = await db.query.projects.findMany({ where: eq(schema.projects.companyId, issue.companyId), orderBy: asc(schema.projects.name) });
+function mentionedProjectsIn(issue: IssueRow, projects: ProjectRow[]) {
   const text = issue.description;
+  if (!text) return [];
   return projects.filter((p) => mentionsWord(text, p.name) || mentionsWord(text, p.urlKey) || text.includes(p.id)).map(projectSummary);
 }
 
 /**
- * Parts owned by other areas: documents (planDocument, documentSummaries, legacyPlanDocument),
- * work products (attachments) and the current execution workspace. Each owner keeps its loader here.
+ * The issue `ref` names (UUID or identifier) with everything its detail shows, read in ONE batch:
+ * every read keys on the issue through a subquery, so nothing waits for the issue row first.
+ * Null when there is no such issue (the caller checks company access on `issue.companyId`).
  */
-async function contributedParts(db: Db, issue: IssueRow) {
-  const [planDocument, documentSummaries, workProducts, workspace] = await Promise.all([
-    planDocumentForIssue(db, issue.id),
-    documentSummariesForIssue(db, issue.id),
-    workProductsForIssue(db, issue.id),
-    issue.executionWorkspaceId
-      ? db.query.executionWorkspaces.findFirst({ where: eq(schema.executionWorkspaces.id, issue.executionWorkspaceId) })
-      : undefined,
-  ]);
-  return {
-    planDocument: planDocument as Record<string, unknown> | null,
-    documentSummaries: documentSummaries as Record<string, unknown>[],
-    legacyPlanDocument: (planDocument ? null : legacyPlanDocumentFromDescription(issue.description)) as Record<string, unknown> | null,
-    currentExecutionWorkspace: (workspace && workspace.companyId === issue.companyId ? executionWorkspaceView(workspace) : null) as Record<string, unknown> | null,
-    workProducts: workProducts as Record<string, unknown>[],
-  };
-}
-
-export async function buildIssueDetail(db: Db, issue: IssueRow) {
-  const [view, ancestors, related, blockedBy, blocks, mentioned, parts] = await Promise.all([
-    issueViewFor(db, issue),
-    loadAncestors(db, issue),
-    loadProjectAndGoal(db, issue),
+export async function loadIssueDetail(db: Db, ref: string) {
+  const batch = new ReadBatch(db);
+  const id = issueIdOf(ref);
+  const col = (column: AnySQLiteColumn) => sql`(SELECT ${column} FROM ${schema.issues} WHERE ${schema.issues.id} = ${id})`;
+  const snapshot = addIssueSnapshotReads(batch, ref);
+  const ancestors = batch.add(
+    db
+      .select({
+        id: sql<string>`i.id`,
+        identifier: sql<string>`i.identifier`,
+        title: sql<string>`i.title`,
+        status: sql<IssueRow["status"]>`i.status`,
+        priority: sql<IssueRow["priority"]>`i.priority`,
+        assigneeAgentId: sql<string | null>`i.assignee_agent_id`,
+        projectId: sql<string | null>`i.project_id`,
+        parentId: sql<string | null>`i.parent_id`,
+        updatedAt: sql<string>`i.updated_at`,
+      })
+      .from(sql`(
+        WITH RECURSIVE chain(id, depth) AS (
+          SELECT ${col(schema.issues.parentId)}, 1
+          UNION SELECT p.parent_id, c.depth + 1 FROM issues p JOIN chain c ON p.id = c.id WHERE p.parent_id IS NOT NULL AND c.depth < 50
+        ) SELECT c.id AS chain_id, c.depth AS depth FROM chain c WHERE c.id IS NOT NULL
+      ) chain JOIN issues i ON i.id = chain.chain_id AND i.company_id = ${col(schema.issues.companyId)} AND i.id != ${id}`)
+      .orderBy(sql`chain.depth`),
+  );
+  const project = batch.add(db.select().from(schema.projects).where(sql`${schema.projects.id} = ${col(schema.issues.projectId)}`));
+  const goal = batch.add(db.select().from(schema.goals).where(sql`${schema.goals.id} = ${col(schema.issues.goalId)}`));
+  const blockedBy = batch.add(
     db
       .select(summaryColumns)
       .from(schema.issueBlockers)
       .innerJoin(schema.issues, eq(schema.issues.id, schema.issueBlockers.blockerIssueId))
-      .where(eq(schema.issueBlockers.issueId, issue.id))
+      .where(sql`${schema.issueBlockers.issueId} = ${id}`)
       .orderBy(asc(schema.issues.number)),
+  );
+  const blocks = batch.add(
     db
       .select(summaryColumns)
       .from(schema.issueBlockers)
       .innerJoin(schema.issues, eq(schema.issues.id, schema.issueBlockers.issueId))
-      .where(eq(schema.issueBlockers.blockerIssueId, issue.id))
+      .where(sql`${schema.issueBlockers.blockerIssueId} = ${id}`)
       .orderBy(asc(schema.issues.number)),
-    mentionedProjects(db, issue),
-    contributedParts(db, issue),
-  ]);
+  );
+  const projects = batch.add(db.select().from(schema.projects).where(sql`${schema.projects.companyId} = ${col(schema.issues.companyId)}`).orderBy(asc(schema.projects.name)));
+  const documents = batch.add(db.select().from(schema.issueDocuments).where(sql`${schema.issueDocuments.issueId} = ${id}`).orderBy(asc(schema.issueDocuments.key)));
+  const planRevision = batch.add(
+    db
+      .select()
+      .from(schema.issueDocumentRevisions)
+      .where(
+        sql`${schema.issueDocumentRevisions.id} = (SELECT ${schema.issueDocuments.latestRevisionId} FROM ${schema.issueDocuments} WHERE ${schema.issueDocuments.issueId} = ${id} AND ${schema.issueDocuments.key} = ${PLAN_DOCUMENT_KEY})`,
+      ),
+  );
+  const workProducts = batch.add(db.select().from(schema.workProducts).where(sql`${schema.workProducts.issueId} = ${id}`).orderBy(asc(schema.workProducts.createdAt), asc(schema.workProducts.id)));
+  const workspace = batch.add(db.select().from(schema.executionWorkspaces).where(sql`${schema.executionWorkspaces.id} = ${col(schema.issues.executionWorkspaceId)}`));
+  await batch.run();
+
+  const loaded = snapshot();
+  if (!loaded) return null;
+  const { issue, relations } = loaded;
+  const sameCompany = <T extends { companyId: string }>(row: T | undefined) => (row && row.companyId === issue.companyId ? row : undefined);
+  const planDoc = documents.value.find((d) => d.key === PLAN_DOCUMENT_KEY);
+  const planDocument = planDoc && planRevision.value[0] ? documentView(planDoc, planRevision.value[0]) : null;
+  const currentWorkspace = sameCompany(workspace.value[0]);
+  const projectRow = sameCompany(project.value[0]);
+  const goalRow = sameCompany(goal.value[0]);
   return {
-    ...view,
-    ...related,
-    ancestors,
-    blockedBy: blockedBy.map(issueSummary),
-    blocks: blocks.map(issueSummary),
-    mentionedProjects: mentioned,
-    ...parts,
+    issue,
+    detail: {
+      ...issueView(issue, relations),
+      project: projectRow ? projectSummary(projectRow) : null,
+      goal: goalRow ? goalSummary(goalRow) : null,
+      ancestors: ancestors.value.map(issueSummary),
+      blockedBy: blockedBy.value.map(issueSummary),
+      blocks: blocks.value.map(issueSummary),
+      mentionedProjects: mentionedProjectsIn(issue, projects.value),
+      planDocument: planDocument as Record<string, unknown> | null,
+      documentSummaries: documents.value.map(documentSummaryView) as Record<string, unknown>[],
+      legacyPlanDocument: (planDocument ? null : legacyPlanDocumentFromDescription(issue.description)) as Record<string, unknown> | null,
+      currentExecutionWorkspace: (currentWorkspace ? executionWorkspaceView(currentWorkspace) : null) as Record<string, unknown> | null,
+      workProducts: workProducts.value.map(workProductView) as Record<string, unknown>[],
+    },
   };
+}
+
+/** The detail of an issue already loaded (one batch). */
+export async function buildIssueDetail(db: Db, issue: IssueRow) {
+  const loaded = await loadIssueDetail(db, issue.id);
+  if (!loaded) throw notFound("Issue not found");
+  return loaded.detail;
 }

@@ -6,9 +6,13 @@
 //   4 a comment contains q · 5 description contains q — issues matching none are left out.
 //   Ties: priority, then latest activity (updatedAt; comments bump it), then id.
 // Matching is case-insensitive (SQLite LIKE on ASCII); %, _ and \ in q are matched literally.
+// Candidates come from the FTS5 trigram index `issue_search` (migration 0010) when q has at least
+// three characters, so the cost follows the number of matches, not the size of the company; the
+// rank above is then computed on the candidates only. Shorter q falls back to scanning the company.
+// Labels and blockers come back in the same statement (JSON subqueries): one round trip per list.
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
-import type { IssueRow } from "./view";
+import { issueView, type IssueRelations, type IssueRow } from "./view";
 
 export const MAX_ISSUE_LIST_LIMIT = 500;
 
@@ -43,6 +47,16 @@ const touchedBy = (userId: string) => sql`(
   OR EXISTS (SELECT 1 FROM issue_user_states s WHERE s.issue_id = ${t.id} AND s.user_id = ${userId} AND s.last_read_at IS NOT NULL)
 )`;
 
+/** FTS5 phrase query: the company's issues containing q in any text column (trigram: substrings). */
+function searchCandidates(companyId: string, q: string): SQL {
+  const phrase = (value: string) => `"${value.replace(/"/g, '""')}"`;
+  const match = `company_id : ${phrase(companyId)} AND {title identifier description comments} : ${phrase(q)}`;
+  return sql`${t}.rowid IN (SELECT rowid FROM issue_search WHERE issue_search MATCH ${match})`;
+}
+
+/** Trigram search needs at least three characters. */
+const searchable = (q: string) => [...q].length >= 3;
+
 export function rankExpression(q: string): SQL {
   const starts = `${escapeLike(q)}%`;
   const contains = `%${escapeLike(q)}%`;
@@ -56,7 +70,7 @@ export function rankExpression(q: string): SQL {
   END`;
 }
 
-export async function listIssues(db: Db, companyId: string, f: IssueListFilters): Promise<IssueRow[]> {
+function listIssueRows(db: Db, companyId: string, f: IssueListFilters) {
   const conditions: Array<SQL | undefined> = [eq(t.companyId, companyId), isNull(t.hiddenAt)];
   if (f.statuses?.length) conditions.push(inArray(t.status, f.statuses as IssueRow["status"][]));
   if (f.assigneeAgentId) conditions.push(eq(t.assigneeAgentId, f.assigneeAgentId));
@@ -92,19 +106,42 @@ export async function listIssues(db: Db, companyId: string, f: IssueListFilters)
   if (!f.includeRoutineExecutions && !f.originKind && !f.originId) conditions.push(sql`${t.originKind} != 'routine_execution'`);
 
   const limit = Math.min(f.limit ?? MAX_ISSUE_LIST_LIMIT, MAX_ISSUE_LIST_LIMIT);
+  const query = db.select({ issue: t, labelsJson: LABELS_JSON, blockersJson: BLOCKERS_JSON }).from(t);
   if (f.q) {
     const rank = rankExpression(f.q);
-    return db
-      .select()
-      .from(t)
+    if (searchable(f.q)) conditions.push(searchCandidates(companyId, f.q));
+    return query
       .where(and(...conditions, sql`(${rank}) IS NOT NULL`))
       .orderBy(rank, PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id)
       .limit(limit);
   }
-  return db
-    .select()
-    .from(t)
+  return query
     .where(and(...conditions))
     .orderBy(PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id)
     .limit(limit);
+}
+
+/** The issue views of a list, labels and blockers included: one statement. */
+export async function listIssueViews(db: Db, companyId: string, f: IssueListFilters) {
+  const rows = await listIssueRows(db, companyId, f);
+  return rows.map((r) => issueView(r.issue, relationsOf(r)));
+}
+
+const LABELS_JSON = sql<string>`(SELECT json_group_array(json_object('id', l.id, 'name', l.name, 'color', l.color)) FROM (
+  SELECT l.id, l.name, l.color FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id = ${t.id} ORDER BY l.name
+) l)`;
+const BLOCKERS_JSON = sql<string>`(SELECT json_group_array(b.blocker_issue_id) FROM (
+  SELECT blocker_issue_id FROM issue_blockers WHERE issue_id = ${t.id} ORDER BY created_at, blocker_issue_id
+) b)`;
+
+function relationsOf(row: { labelsJson: string | null; blockersJson: string | null }): IssueRelations {
+  return {
+    labels: JSON.parse(row.labelsJson ?? "[]") as IssueRelations["labels"],
+    blockedByIssueIds: JSON.parse(row.blockersJson ?? "[]") as string[],
+  };
+}
+
+/** The list's issue rows only. */
+export async function listIssues(db: Db, companyId: string, f: IssueListFilters): Promise<IssueRow[]> {
+  return (await listIssueRows(db, companyId, f)).map((r) => r.issue);
 }
