@@ -1,11 +1,11 @@
 // Company activity log: read (any company caller) and board-written entries.
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, desc, eq, sql } from "drizzle-orm";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireCompanyAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
 import { activityView } from "../domain/activity/view";
+import { listCompanyActivity } from "../domain/activity/queries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { ActivityListQuery, ActivitySchema, CreateActivitySchema } from "../schemas/activity";
 import { recordActivity } from "../domain/activity/commands";
@@ -26,21 +26,7 @@ activityRouter.openapi(
     const { companyId } = c.req.valid("param");
     const query = c.req.valid("query");
     await requireCompanyAccess(c, companyId);
-    const t = schema.activityLog;
-    const rows = await createDb(c.env.DB)
-      .select()
-      .from(t)
-      .where(
-        and(
-          eq(t.companyId, companyId),
-          query.agentId ? eq(t.agentId, query.agentId) : undefined,
-          query.entityType ? eq(t.entityType, query.entityType) : undefined,
-          query.entityId ? eq(t.entityId, query.entityId) : undefined,
-          sql`NOT (${t.entityType} = 'issue' AND ${t.entityId} IN (SELECT id FROM issues WHERE company_id = ${companyId} AND hidden_at IS NOT NULL))`,
-        ),
-      )
-      .orderBy(desc(t.createdAt), desc(sql`rowid`));
-    return c.json(rows.map(activityView), 200);
+    return c.json(await listCompanyActivity(dbOf(c), companyId, query), 200);
   },
 );
 

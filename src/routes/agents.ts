@@ -2,16 +2,15 @@
 // hard delete, budget, API keys, skills.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { and, eq, ne } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireActor, requireAgent, requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { badRequest, forbidden, notFound } from "../domain/errors";
+import { badRequest, forbidden } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { canManageAgents, canReadAgentConfig } from "../domain/authorization/agent-management";
-import { UUID_PATTERN } from "../domain/agents/naming";
-import { buildAgentView, buildAgentViews, type AgentRow } from "../domain/agents/view";
+import type { AgentRow } from "../domain/agents/view";
+import { agentViewFor, findAgentByRef, isCompanyCeoAgent, listAgentViews, ownAgentView } from "../domain/agents/queries";
 import { skillSnapshot } from "../domain/agents/skills";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import {
@@ -30,7 +29,9 @@ import {
   SkillsSyncSchema,
   UpdateAgentSchema,
 } from "../schemas/agents";
-import { changeAgentLifecycle, createAgent, createAgentKey, deleteAgent, syncAgentSkills, updateAgent, updateAgentBudget, updateAgentPermissions } from "../domain/agents/commands";
+import { createAgent, updateAgent, updateAgentPermissions } from "../domain/agents/commands";
+import { changeAgentLifecycle, deleteAgent, updateAgentBudget } from "../domain/agents/lifecycle-commands";
+import { createAgentKey, syncAgentSkills } from "../domain/agents/key-skill-commands";
 
 const tags = ["Agents"];
 export const agentsRouter = createRouter();
@@ -44,27 +45,14 @@ type C = Context<AppEnv>;
  */
 async function resolveAgent(c: C, ref: string, companyIdQuery: string | undefined): Promise<AgentRow> {
   const actor = requireActor(c);
-  const db = createDb(c.env.DB);
-  let agent: AgentRow | undefined;
-  if (UUID_PATTERN.test(ref)) {
-    agent = await db.query.agents.findFirst({ where: eq(schema.agents.id, ref) });
-    if (agent && companyIdQuery && agent.companyId !== companyIdQuery) agent = undefined;
-  } else {
-    const companyId = companyIdQuery ?? (actor.type === "agent" ? actor.companyId : null);
-    if (!companyId) throw badRequest("An agent shortname needs company context: pass ?companyId= (or call as an agent)");
-    const rows = await db
-      .select()
-      .from(schema.agents)
-      .where(and(eq(schema.agents.companyId, companyId), eq(schema.agents.urlKey, ref.toLowerCase())));
-    agent = rows.find((r) => r.status !== "terminated") ?? rows[0];
-  }
+  const agent = await findAgentByRef(dbOf(c), ref, { companyId: companyIdQuery, callerCompanyId: actor.type === "agent" ? actor.companyId : null });
   requireEntityAccess(c, agent?.companyId, "Agent");
   return agent!;
 }
 
 async function requireAgentManager(c: C, companyId: string) {
   const actor = requireActor(c);
-  if (!(await canManageAgents(createDb(c.env.DB), actor, companyId))) {
+  if (!(await canManageAgents(dbOf(c), actor, companyId))) {
     throw forbidden("Requires the agents:create permission (or legacy canCreateAgents) in this company", { permissionKey: "agents:create" });
   }
   return actor;
@@ -92,16 +80,7 @@ agentsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    const actor = requireActor(c);
-    const db = createDb(c.env.DB);
-    const rows = await db
-      .select()
-      .from(schema.agents)
-      .where(and(eq(schema.agents.companyId, companyId), ne(schema.agents.status, "terminated")))
-      .orderBy(schema.agents.createdAt, schema.agents.id);
-    const readable = await canReadAgentConfig(db, actor, companyId);
-    const views = await buildAgentViews(db, companyId, rows, (a) => !readable && !(actor.type === "agent" && actor.agentId === a.id));
-    return c.json(views, 200);
+    return c.json(await listAgentViews(dbOf(c), companyId, requireActor(c)), 200);
   },
 );
 
@@ -115,10 +94,7 @@ agentsRouter.openapi(
   }),
   async (c) => {
     const actor = requireAgent(c);
-    const db = createDb(c.env.DB);
-    const agent = await db.query.agents.findFirst({ where: eq(schema.agents.id, actor.agentId) });
-    if (!agent) throw notFound("Agent not found");
-    return c.json(await buildAgentView(db, agent), 200);
+    return c.json(await ownAgentView(dbOf(c), actor.agentId), 200);
   },
 );
 
@@ -136,9 +112,7 @@ agentsRouter.openapi(
   async (c) => {
     const { agentId } = c.req.valid("param");
     const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
-    const db = createDb(c.env.DB);
-    const readable = await canReadAgentConfig(db, requireActor(c), agent.companyId, agent.id);
-    return c.json(await buildAgentView(db, agent, !readable), 200);
+    return c.json(await agentViewFor(dbOf(c), agent, requireActor(c)), 200);
   },
 );
 
@@ -213,7 +187,7 @@ agentsRouter.openapi(
     const { permissions, replaceAdapterConfig, ...patch } = c.req.valid("json");
     if (permissions !== undefined) throw badRequest("permissions cannot be changed here; use PATCH /api/agents/{agentId}/permissions");
     const actor = requireActor(c);
-    const manager = await canManageAgents(createDb(c.env.DB), actor, agent.companyId);
+    const manager = await canManageAgents(dbOf(c), actor, agent.companyId);
     if (!manager) {
       if (!(actor.type === "agent" && actor.agentId === agent.id)) await requireAgentManager(c, agent.companyId);
       const reserved = SELF_RESERVED_FIELDS.filter((k) => patch[k] !== undefined);
@@ -241,8 +215,7 @@ agentsRouter.openapi(
     const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
     const actor = requireActor(c);
     if (actor.type === "agent") {
-      const self = await createDb(c.env.DB).query.agents.findFirst({ where: eq(schema.agents.id, actor.agentId) });
-      if (self?.role !== "ceo" || self.companyId !== agent.companyId) throw forbidden("Only the board or the company's CEO agent may change agent permissions");
+      if (!(await isCompanyCeoAgent(dbOf(c), actor.agentId, agent.companyId))) throw forbidden("Only the board or the company's CEO agent may change agent permissions");
     } else {
       await requireBoardAgentManager(c, agent.companyId);
     }
@@ -358,7 +331,7 @@ agentsRouter.openapi(
   async (c) => {
     const { agentId } = c.req.valid("param");
     const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
-    if (!(await canReadAgentConfig(createDb(c.env.DB), requireActor(c), agent.companyId, agent.id))) {
+    if (!(await canReadAgentConfig(dbOf(c), requireActor(c), agent.companyId, agent.id))) {
       throw forbidden("Reading another agent's skills requires agents:create (or legacy canCreateAgents)");
     }
     return c.json(skillSnapshot(agent), 200);

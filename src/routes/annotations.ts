@@ -2,11 +2,10 @@
 // resolve and reopen. Threads are re-anchored by the server on every later revision.
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
-import { createDb } from "../db/client";
-import { notFound } from "../domain/errors";
+import { dbOf } from "../http/db";
 import { runCompanyCommand } from "../company/client";
-import { requireIssue } from "../domain/documents/issue-lookup";
-import { findDocumentRow, listAnnotationThreads } from "../domain/documents/queries";
+import { requireIssue } from "./issue-guard";
+import { listAnnotationThreads, requireDocumentRow } from "../domain/documents/queries";
 import { errors, jsonBody, jsonContent } from "../schemas/common";
 import {
   AnnotationCommentBodySchema,
@@ -34,9 +33,8 @@ annotationsRouter.openapi(
     const { issueId, key } = c.req.valid("param");
     const { status } = c.req.valid("query");
     const { issue } = await requireIssue(c, issueId);
-    const db = createDb(c.env.DB);
-    const doc = await findDocumentRow(db, issue.id, key);
-    if (!doc) throw notFound(`Document '${key}' not found`);
+    const db = dbOf(c);
+    const doc = await requireDocumentRow(db, issue.id, key);
     return c.json(await listAnnotationThreads(db, doc.id, key, status === "all" ? undefined : status), 200);
   },
 );

@@ -1,14 +1,13 @@
 // Approvals: board review of hires, strategy, budget overrides and general requests.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireBoard, requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
-import { approvalCommentView, approvalView } from "../domain/approvals/view";
+import { approvalView } from "../domain/approvals/view";
+import { approvalIssues, listApprovalComments, listApprovals, loadApproval } from "../domain/approvals/queries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import {
   ApprovalCommentSchema,
@@ -26,9 +25,9 @@ import { commentOnApproval, createApproval, decideApproval, resubmitApproval } f
 const tags = ["Approvals"];
 export const approvalsRouter = createRouter();
 
-async function loadApproval(c: Context<AppEnv>, approvalId: string) {
-  const row = await createDb(c.env.DB).query.approvals.findFirst({ where: eq(schema.approvals.id, approvalId) });
-  if (!row) throw notFound("Approval not found");
+/** The approval behind `{approvalId}` if the caller may reach its company (else 404). */
+async function approvalFor(c: Context<AppEnv>, approvalId: string) {
+  const row = await loadApproval(dbOf(c), approvalId);
   const actor = requireEntityAccess(c, row.companyId, "Approval");
   return { approval: row, actor };
 }
@@ -46,13 +45,7 @@ approvalsRouter.openapi(
     const { companyId } = c.req.valid("param");
     const { status, type } = c.req.valid("query");
     await requireCompanyAccess(c, companyId);
-    const t = schema.approvals;
-    const rows = await createDb(c.env.DB)
-      .select()
-      .from(t)
-      .where(and(eq(t.companyId, companyId), status ? eq(t.status, status) : undefined, type ? eq(t.type, type) : undefined))
-      .orderBy(desc(t.createdAt), desc(sql`rowid`));
-    return c.json(rows.map(approvalView), 200);
+    return c.json(await listApprovals(dbOf(c), companyId, { status, type }), 200);
   },
 );
 
@@ -66,7 +59,7 @@ approvalsRouter.openapi(
     responses: { 200: jsonContent(ApprovalSchema, "The approval"), ...errors(401, 404) },
   }),
   async (c) => {
-    const { approval } = await loadApproval(c, c.req.valid("param").approvalId);
+    const { approval } = await approvalFor(c, c.req.valid("param").approvalId);
     return c.json(approvalView(approval), 200);
   },
 );
@@ -102,25 +95,8 @@ approvalsRouter.openapi(
     responses: { 200: jsonContent(z.array(ApprovalIssueSchema), "Linked issues"), ...errors(401, 404) },
   }),
   async (c) => {
-    const { approval } = await loadApproval(c, c.req.valid("param").approvalId);
-    const i = schema.issues;
-    const rows = await createDb(c.env.DB)
-      .select({
-        id: i.id,
-        identifier: i.identifier,
-        title: i.title,
-        status: i.status,
-        priority: i.priority,
-        projectId: i.projectId,
-        assigneeAgentId: i.assigneeAgentId,
-        linkedAt: schema.approvalIssues.createdAt,
-        updatedAt: i.updatedAt,
-      })
-      .from(schema.approvalIssues)
-      .innerJoin(i, and(eq(i.id, schema.approvalIssues.issueId), eq(i.companyId, approval.companyId)))
-      .where(eq(schema.approvalIssues.approvalId, approval.id))
-      .orderBy(asc(i.number));
-    return c.json(rows, 200);
+    const { approval } = await approvalFor(c, c.req.valid("param").approvalId);
+    return c.json(await approvalIssues(dbOf(c), approval), 200);
   },
 );
 
@@ -139,7 +115,7 @@ const decisionRoute = (action: "approve" | "reject" | "request-revision", summar
   });
 
 const decisionHandler = (action: "approve" | "reject" | "request-revision") => async (c: Context<AppEnv>) => {
-  const { approval } = await loadApproval(c, c.req.param("approvalId")!);
+  const { approval } = await approvalFor(c, c.req.param("approvalId")!);
   const actor = requireBoard(c);
   let decisionNote: string | null | undefined;
   let amountCents: number | undefined;
@@ -183,7 +159,7 @@ approvalsRouter.openapi(
     responses: { 200: jsonContent(ApprovalSchema, "The resubmitted approval"), ...errors(400, 401, 403, 404, 422) },
   }),
   async (c) => {
-    const { approval, actor } = await loadApproval(c, c.req.valid("param").approvalId);
+    const { approval, actor } = await approvalFor(c, c.req.valid("param").approvalId);
     const body = c.req.valid("json") ?? {};
     const result = await runCompanyCommand(c.env, approval.companyId, resubmitApproval, actor, { approvalId: approval.id, payload: body.payload });
     return c.json(result, 200);
@@ -200,10 +176,8 @@ approvalsRouter.openapi(
     responses: { 200: jsonContent(z.array(ApprovalCommentSchema), "Comments"), ...errors(401, 404) },
   }),
   async (c) => {
-    const { approval } = await loadApproval(c, c.req.valid("param").approvalId);
-    const t = schema.approvalComments;
-    const rows = await createDb(c.env.DB).select().from(t).where(eq(t.approvalId, approval.id)).orderBy(asc(t.createdAt), asc(sql`rowid`));
-    return c.json(rows.map(approvalCommentView), 200);
+    const { approval } = await approvalFor(c, c.req.valid("param").approvalId);
+    return c.json(await listApprovalComments(dbOf(c), approval.id), 200);
   },
 );
 
@@ -217,7 +191,7 @@ approvalsRouter.openapi(
     responses: { 201: jsonContent(ApprovalCommentSchema, "The comment"), ...errors(400, 401, 404) },
   }),
   async (c) => {
-    const { approval, actor } = await loadApproval(c, c.req.valid("param").approvalId);
+    const { approval, actor } = await approvalFor(c, c.req.valid("param").approvalId);
     const comment = await runCompanyCommand(c.env, approval.companyId, commentOnApproval, actor, { approvalId: approval.id, body: c.req.valid("json").body });
     return c.json(comment, 201);
   },

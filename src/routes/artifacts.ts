@@ -6,7 +6,7 @@ import { createDb } from "../db/client";
 import { requireCompanyAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
 import { queryArtifacts } from "../domain/artifacts/query";
-import { requireIssue } from "../domain/documents/issue-lookup";
+import { requireIssue } from "./issue-guard";
 import { workProductsForIssue } from "../domain/attachments/summaries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { IssueIdParam } from "../schemas/documents";

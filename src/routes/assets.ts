@@ -1,16 +1,16 @@
 // Company logo uploads (an asset, attached later through PATCH logoAssetId) and asset content.
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { allowLargerBodies } from "../http/body-limit";
 import { requireActor, requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { badRequest, notFound } from "../domain/errors";
+import { badRequest } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { digestSha256Hex, readUpload, UPLOAD_BODY_LIMIT_BYTES } from "../domain/attachments/upload";
 import { hasImageSignature, logoContentType, LOGO_CONTENT_TYPES } from "../domain/attachments/image-types";
 import { serveStoredObject } from "../domain/attachments/serve";
 import { assetObjectKey } from "../domain/attachments/view";
+import { loadAsset } from "../domain/attachments/queries";
 import { sanitizeSvg, SvgRejected } from "../domain/svg/sanitize";
 import { newId } from "../crypto/random";
 import { CompanyIdParam, errors, jsonContent } from "../schemas/common";
@@ -109,8 +109,7 @@ assetsRouter.openapi(
     const { assetId } = c.req.valid("param");
     const { download } = c.req.valid("query");
     requireActor(c);
-    const row = await createDb(c.env.DB).query.assets.findFirst({ where: eq(schema.assets.id, assetId) });
-    if (!row) throw notFound("Asset not found");
+    const row = await loadAsset(dbOf(c), assetId);
     requireEntityAccess(c, row.companyId, "Asset");
     return serveStoredObject(c.env.FILES, c.req.raw, { ...row, filename: row.originalFilename }, {
       download: download === "1" || download === "true",

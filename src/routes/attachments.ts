@@ -1,14 +1,14 @@
 // Issue attachments: upload (multipart, bytes in R2, metadata in D1), list, content
 // (inline or download, HTTP Range, ETag) and delete.
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { allowLargerBodies } from "../http/body-limit";
 import { requireActor, requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
-import { findIssue, requireIssue } from "../domain/documents/issue-lookup";
+import { requireCompanyIssue } from "../domain/documents/issue-lookup";
+import { loadAttachment } from "../domain/attachments/queries";
+import { requireIssue } from "./issue-guard";
 import { readUpload, UPLOAD_BODY_LIMIT_BYTES } from "../domain/attachments/upload";
 import { serveStoredObject } from "../domain/attachments/serve";
 import { attachmentObjectKey } from "../domain/attachments/view";
@@ -47,8 +47,7 @@ attachmentsRouter.openapi(
     const { companyId, issueId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
     const actor = requireActor(c);
-    const issue = await findIssue(createDb(c.env.DB), issueId);
-    if (!issue || issue.companyId !== companyId) throw notFound("Issue not found");
+    const issue = await requireCompanyIssue(dbOf(c), companyId, issueId);
     const upload = await readUpload(c, { allowEmpty: true });
     const id = newId();
     const objectKey = attachmentObjectKey(companyId, id);
@@ -85,14 +84,13 @@ attachmentsRouter.openapi(
   }),
   async (c) => {
     const { issue } = await requireIssue(c, c.req.valid("param").issueId);
-    return c.json(await attachmentSummariesForIssue(createDb(c.env.DB), issue.id), 200);
+    return c.json(await attachmentSummariesForIssue(dbOf(c), issue.id), 200);
   },
 );
 
 async function requireAttachment(c: Parameters<typeof requireActor>[0], attachmentId: string) {
   requireActor(c);
-  const row = await createDb(c.env.DB).query.issueAttachments.findFirst({ where: eq(schema.issueAttachments.id, attachmentId) });
-  if (!row) throw notFound("Attachment not found");
+  const row = await loadAttachment(dbOf(c), attachmentId);
   const actor = requireEntityAccess(c, row.companyId, "Attachment");
   return { row, actor };
 }

@@ -1,35 +1,17 @@
 // Board sessions (better-auth under /api/auth/*), the caller's profile and member profiles.
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, sql } from "drizzle-orm";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireBoard, requireCompanyAccess } from "../http/access";
-import { LOCAL_BOARD_USER_ID, type BoardActor } from "../domain/actor";
-import { notFound } from "../domain/errors";
+import { LOCAL_BOARD_USER_ID } from "../domain/actor";
 import { inServiceErrorShape, loadSessionAuth } from "../auth/session";
-import { slugify } from "../domain/users/slug";
+import { boardProfile, companyMemberProfile, findUser } from "../domain/users/queries";
+import { updateUserProfile } from "../domain/users/store";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { CompanyUserProfileSchema, ProfileSchema, SessionSchema, UpdateProfileSchema } from "../schemas/auth";
 
 const tags = ["Auth"];
 export const authRouter = createRouter();
-
-async function profileOf(env: Env, actor: BoardActor) {
-  const user = await createDb(env.DB).query.users.findFirst({ where: eq(schema.users.id, actor.userId) });
-  if (!user) throw notFound("User not found");
-  return {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    image: user.image ?? null,
-    slug: slugify(user.name) || user.id,
-    isInstanceAdmin: actor.isInstanceAdmin,
-    companyIds: actor.companyIds,
-    authSource: actor.source,
-    createdAt: user.createdAt.toISOString(),
-    updatedAt: user.updatedAt.toISOString(),
-  };
-}
 
 authRouter.openapi(
   createRoute({
@@ -39,7 +21,7 @@ authRouter.openapi(
     summary: "The board caller's profile",
     responses: { 200: jsonContent(ProfileSchema, "Profile"), ...errors(401, 403) },
   }),
-  async (c) => c.json(await profileOf(c.env, requireBoard(c)), 200),
+  async (c) => c.json(await boardProfile(dbOf(c), requireBoard(c)), 200),
 );
 
 authRouter.openapi(
@@ -53,13 +35,9 @@ authRouter.openapi(
   }),
   async (c) => {
     const actor = requireBoard(c);
-    const body = c.req.valid("json");
-    await createDb(c.env.DB)
-      .update(schema.users)
-      .set({ ...(body.name !== undefined ? { name: body.name } : {}), ...(body.image !== undefined ? { image: body.image } : {}), updatedAt: new Date() })
-      .where(eq(schema.users.id, actor.userId))
-      .run();
-    return c.json(await profileOf(c.env, actor), 200);
+    const db = dbOf(c);
+    await updateUserProfile(db, actor.userId, c.req.valid("json"));
+    return c.json(await boardProfile(db, actor), 200);
   },
 );
 
@@ -75,45 +53,8 @@ authRouter.openapi(
   async (c) => {
     const { companyId, userSlug } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    const db = createDb(c.env.DB);
-    const members = await db
-      .select({ user: schema.users, membership: schema.companyMemberships })
-      .from(schema.companyMemberships)
-      .innerJoin(schema.users, eq(schema.users.id, schema.companyMemberships.principalId))
-      .where(and(eq(schema.companyMemberships.companyId, companyId), eq(schema.companyMemberships.principalType, "user")));
-    const wanted = userSlug.toLowerCase();
-    const match =
-      members.find((m) => m.user.id === userSlug) ??
-      members.find((m) => slugify(m.user.name) === wanted) ??
-      members.find((m) => m.user.email.split("@")[0].toLowerCase() === wanted);
-    if (!match) throw notFound("User not found in this company");
-    const stats = await db
-      .select({
-        activityCount: sql<number>`(SELECT COUNT(*) FROM activity_log WHERE company_id = ${companyId} AND actor_type = 'user' AND actor_id = ${match.user.id})`,
-        assignedOpenIssueCount: sql<number>`(SELECT COUNT(*) FROM issues WHERE company_id = ${companyId} AND assignee_user_id = ${match.user.id} AND status NOT IN ('done','cancelled'))`,
-      })
-      .from(schema.companies)
-      .where(eq(schema.companies.id, companyId))
-      .get();
-    return c.json(
-      {
-        user: {
-          id: match.user.id,
-          name: match.user.name,
-          slug: slugify(match.user.name) || match.user.id,
-          image: match.user.image ?? null,
-          email: c.get("actor").type === "board" ? match.user.email : null,
-        },
-        membership: {
-          id: match.membership.id,
-          membershipRole: match.membership.membershipRole,
-          status: match.membership.status,
-          createdAt: match.membership.createdAt,
-        },
-        stats: { activityCount: stats?.activityCount ?? 0, assignedOpenIssueCount: stats?.assignedOpenIssueCount ?? 0 },
-      },
-      200,
-    );
+    const profile = await companyMemberProfile(dbOf(c), companyId, userSlug, { includeEmail: c.get("actor").type === "board" });
+    return c.json(profile, 200);
   },
 );
 
@@ -129,7 +70,7 @@ authRouter.openapi(
   async (c) => {
     const actor = c.get("actor");
     if (actor.type === "board" && actor.source === "local_implicit") {
-      const user = await createDb(c.env.DB).query.users.findFirst({ where: eq(schema.users.id, LOCAL_BOARD_USER_ID) });
+      const user = await findUser(dbOf(c), LOCAL_BOARD_USER_ID);
       return c.json(
         {
           session: { id: "local_implicit", userId: LOCAL_BOARD_USER_ID, expiresAt: null, source: "local_implicit" },

@@ -1,7 +1,7 @@
 // Budgets: the company's monthly budget, policy upsert, the overview, incident resolution.
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
-import { createDb } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireCompanyAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
 import { budgetOverview } from "../domain/budgets/overview";
@@ -53,7 +53,7 @@ budgetsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    return c.json(await budgetOverview(createDb(c.env.DB), companyId, new Date().toISOString()), 200);
+    return c.json(await budgetOverview(dbOf(c), companyId, new Date().toISOString()), 200);
   },
 );
 

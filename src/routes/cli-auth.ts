@@ -1,21 +1,21 @@
 // CLI auth: challenge create/read/approve/cancel, the key's caller info and self-revocation.
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, isNull } from "drizzle-orm";
 import { createRouter } from "../http/router";
 import { forgetCachedCredentials } from "../http/credential-cache";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireBoard } from "../http/access";
-import { badRequest, conflict, forbidden, notFound } from "../domain/errors";
+import { forbidden, notFound } from "../domain/errors";
 import {
-  challengeStatus,
+  approveChallenge,
+  cancelChallenge,
   challengeView,
   createChallenge,
-  deliverKey,
-  findChallenge,
+  pollChallenge,
   pollSecretMatches,
-  transitionChallenge,
+  requireChallenge,
+  revokeBoardKey,
 } from "../domain/cli-auth/challenges";
-import { constantTimeEqual } from "../crypto/hash";
+import { findUser } from "../domain/users/queries";
 import { errors, jsonBody, jsonContent } from "../schemas/common";
 import {
   ApproveChallengeSchema,
@@ -47,7 +47,7 @@ cliAuthRouter.openapi(
   }),
   async (c) => {
     const body = c.req.valid("json") ?? {};
-    const { row, pollSecret } = await createChallenge(createDb(c.env.DB), {
+    const { row, pollSecret } = await createChallenge(dbOf(c), {
       clientName: body.clientName ?? "cli",
       keyName: body.keyName,
     });
@@ -69,22 +69,15 @@ cliAuthRouter.openapi(
   async (c) => {
     const { id } = c.req.valid("param");
     const secret = c.req.valid("header")["x-challenge-secret"];
-    const db = createDb(c.env.DB);
-    const row = await findChallenge(db, id);
-    if (!row) throw notFound("Challenge not found");
+    const db = dbOf(c);
+    const row = await requireChallenge(db, id);
     const now = new Date().toISOString();
-    const poller = pollSecretMatches(row, secret);
-    if (!poller) {
+    if (!pollSecretMatches(row, secret)) {
       if (secret) throw notFound("Challenge not found");
       requireBoard(c);
       return c.json(challengeView(row, now), 200);
     }
-    if (challengeStatus(row, now) === "approved") {
-      const key = await deliverKey(db, c.env.DB, row);
-      const fresh = (await findChallenge(db, id))!;
-      return c.json({ ...challengeView(fresh, now), ...(key ? { boardApiKey: key } : {}) }, 200);
-    }
-    return c.json(challengeView(row, now), 200);
+    return c.json(await pollChallenge(db, row, now), 200);
   },
 );
 
@@ -101,15 +94,7 @@ cliAuthRouter.openapi(
     const actor = requireBoard(c);
     const { id } = c.req.valid("param");
     const { userCode } = c.req.valid("json");
-    const db = createDb(c.env.DB);
-    const row = await findChallenge(db, id);
-    if (!row) throw notFound("Challenge not found");
-    const now = new Date().toISOString();
-    if (challengeStatus(row, now) !== "pending") throw conflict(`Challenge is ${challengeStatus(row, now)}, not pending`);
-    if (!constantTimeEqual(userCode.toUpperCase(), row.userCode)) throw badRequest("User code does not match this challenge");
-    const moved = await transitionChallenge(db, id, "pending", { status: "approved", approvedByUserId: actor.userId });
-    if (!moved) throw conflict("Challenge is no longer pending");
-    return c.json(challengeView((await findChallenge(db, id))!, now), 200);
+    return c.json(await approveChallenge(dbOf(c), id, actor.userId, userCode), 200);
   },
 );
 
@@ -125,15 +110,10 @@ cliAuthRouter.openapi(
   }),
   async (c) => {
     const { id } = c.req.valid("param");
-    const db = createDb(c.env.DB);
-    const row = await findChallenge(db, id);
-    if (!row) throw notFound("Challenge not found");
+    const db = dbOf(c);
+    const row = await requireChallenge(db, id);
     if (!pollSecretMatches(row, c.req.valid("header")["x-challenge-secret"])) requireBoard(c);
-    const now = new Date().toISOString();
-    const status = challengeStatus(row, now);
-    if (status !== "pending" && status !== "approved") throw conflict(`Challenge is ${status} and cannot be cancelled`);
-    if (!(await transitionChallenge(db, id, row.status, { status: "cancelled" }))) throw conflict("Challenge changed; try again");
-    return c.json(challengeView((await findChallenge(db, id))!, now), 200);
+    return c.json(await cancelChallenge(db, row), 200);
   },
 );
 
@@ -147,7 +127,7 @@ cliAuthRouter.openapi(
   }),
   async (c) => {
     const actor = requireBoard(c);
-    const user = await createDb(c.env.DB).query.users.findFirst({ where: eq(schema.users.id, actor.userId) });
+    const user = await findUser(dbOf(c), actor.userId);
     if (!user) throw notFound("User not found");
     return c.json(
       {
@@ -173,11 +153,7 @@ cliAuthRouter.openapi(
   async (c) => {
     const actor = requireBoard(c);
     if (actor.source !== "board_key" || !actor.keyId) throw forbidden("Only a caller authenticated with a board API key can revoke it");
-    await createDb(c.env.DB)
-      .update(schema.boardApiKeys)
-      .set({ revokedAt: new Date().toISOString() })
-      .where(and(eq(schema.boardApiKeys.id, actor.keyId), isNull(schema.boardApiKeys.revokedAt)))
-      .run();
+    await revokeBoardKey(dbOf(c), actor.keyId);
     forgetCachedCredentials();
     return c.json({ revoked: true as const, keyId: actor.keyId }, 200);
   },

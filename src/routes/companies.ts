@@ -1,15 +1,18 @@
 // Companies: list, stats, get, create, patch, branding, archive, delete.
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireBoard, requireCompanyAccess } from "../http/access";
-import { hasInstanceWideAccess, type Actor } from "../domain/actor";
+import type { Actor } from "../domain/actor";
 import { forbidden, notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { companyObject } from "../company/client";
 import { createCompany } from "../domain/companies/create";
 import { companyView } from "../domain/companies/view";
+import { companyStats, findCompanyView, listVisibleCompanies } from "../domain/companies/queries";
+import { isCompanyCeoAgent } from "../domain/agents/queries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import {
   BrandingSchema,
@@ -29,17 +32,9 @@ const BRANDING_FIELDS = new Set(["name", "description", "brandColor", "logoAsset
 export const companiesRouter = createRouter();
 
 /** The company's CEO agent (role `ceo`) acting in its own company. */
-async function isCeoAgent(env: Env, actor: Actor, companyId: string) {
+async function isCeoAgent(c: Context<AppEnv>, actor: Actor, companyId: string) {
   if (actor.type !== "agent" || actor.companyId !== companyId) return false;
-  const agent = await createDb(env.DB).query.agents.findFirst({ where: eq(schema.agents.id, actor.agentId) });
-  return agent?.role === "ceo";
-}
-
-/** Board callers the user can reach; local implicit and instance admins see every company. */
-function visibleCompanyFilter(actor: Actor) {
-  if (hasInstanceWideAccess(actor)) return undefined;
-  const ids = actor.type === "board" ? actor.companyIds : [];
-  return inArray(schema.companies.id, ids.length ? ids : ["-"]);
+  return isCompanyCeoAgent(dbOf(c), actor.agentId, companyId);
 }
 
 companiesRouter.openapi(
@@ -54,13 +49,7 @@ companiesRouter.openapi(
   async (c) => {
     const actor = requireBoard(c);
     const { includeArchived } = c.req.valid("query");
-    const db = createDb(c.env.DB);
-    const rows = await db
-      .select()
-      .from(schema.companies)
-      .where(and(visibleCompanyFilter(actor), includeArchived === "true" ? undefined : ne(schema.companies.status, "archived")))
-      .orderBy(schema.companies.createdAt);
-    return c.json(rows.map(companyView), 200);
+    return c.json(await listVisibleCompanies(dbOf(c), actor, includeArchived === "true"), 200);
   },
 );
 
@@ -74,16 +63,7 @@ companiesRouter.openapi(
   }),
   async (c) => {
     const actor = requireBoard(c);
-    const db = createDb(c.env.DB);
-    const rows = await db
-      .select({
-        id: schema.companies.id,
-        agentCount: sql<number>`(SELECT COUNT(*) FROM agents a WHERE a.company_id = companies.id AND a.status != 'terminated')`,
-        issueCount: sql<number>`(SELECT COUNT(*) FROM issues i WHERE i.company_id = companies.id)`,
-      })
-      .from(schema.companies)
-      .where(visibleCompanyFilter(actor));
-    return c.json(Object.fromEntries(rows.map((r) => [r.id, { agentCount: r.agentCount, issueCount: r.issueCount }])), 200);
+    return c.json(await companyStats(dbOf(c), actor), 200);
   },
 );
 
@@ -114,10 +94,9 @@ companiesRouter.openapi(
   }),
   async (c) => {
     const actor = requireBoard(c);
-    const db = createDb(c.env.DB);
+    const db = dbOf(c);
     const id = await createCompany(db, actor, c.req.valid("json"));
-    const row = await db.query.companies.findFirst({ where: eq(schema.companies.id, id) });
-    return c.json(companyView(row!), 201);
+    return c.json((await findCompanyView(db, id))!, 201);
   },
 );
 
@@ -136,7 +115,7 @@ companiesRouter.openapi(
     const actor = c.get("actor");
     if (actor.type === "agent") {
       await requireCompanyAccess(c, companyId);
-      if (!(await isCeoAgent(c.env, actor, companyId))) throw forbidden("Only the company's CEO agent may update the company");
+      if (!(await isCeoAgent(c, actor, companyId))) throw forbidden("Only the company's CEO agent may update the company");
       const outside = Object.keys(fields).filter((k) => !BRANDING_FIELDS.has(k));
       if (outside.length) throw forbidden(`The CEO agent may only update branding fields; not allowed: ${outside.join(", ")}`);
     } else {
@@ -161,7 +140,7 @@ companiesRouter.openapi(
     const actor = c.get("actor");
     if (actor.type === "agent") {
       await requireCompanyAccess(c, companyId);
-      if (!(await isCeoAgent(c.env, actor, companyId))) throw forbidden("Only the company's CEO agent may update branding");
+      if (!(await isCeoAgent(c, actor, companyId))) throw forbidden("Only the company's CEO agent may update branding");
     } else {
       await requireCompanyAccess(c, companyId, { board: true, roles: [...MANAGER_ROLES] });
     }

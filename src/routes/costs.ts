@@ -2,7 +2,7 @@
 // diagnostics, and the finance-event ledger.
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
-import { createDb } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireCompanyAccess } from "../http/access";
 import { forbidden } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
@@ -68,7 +68,7 @@ costsRouter.openapi(
     await requireCompanyAccess(c, companyId);
     const actor = c.get("actor");
     if (actor.type === "agent" && actor.agentId !== body.agentId) throw forbidden("Agents may only report their own costs");
-    const input = await resolveCostEventRefs(createDb(c.env.DB), companyId, body);
+    const input = await resolveCostEventRefs(dbOf(c), companyId, body);
     const event = await runCompanyCommand(c.env, companyId, reportCostEvent, actor, input);
     return c.json(event, 201);
   },
@@ -87,7 +87,7 @@ costsRouter.openapi(
     const { companyId } = c.req.valid("param");
     const range = c.req.valid("query");
     const company = await requireCompanyAccess(c, companyId);
-    const spendCents = await costSpendCents(createDb(c.env.DB), companyId, range);
+    const spendCents = await costSpendCents(dbOf(c), companyId, range);
     return c.json(
       {
         spendCents,
@@ -133,7 +133,7 @@ for (const b of breakdowns) {
     async (c) => {
       const { companyId } = c.req.valid("param");
       await requireCompanyAccess(c, companyId);
-      const rows = await b.query(createDb(c.env.DB), companyId, c.req.valid("query"));
+      const rows = await b.query(dbOf(c), companyId, c.req.valid("query"));
       return c.json(rows, 200);
     },
   );
@@ -151,7 +151,7 @@ costsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    return c.json(await windowSpend(createDb(c.env.DB), companyId, new Date().toISOString()), 200);
+    return c.json(await windowSpend(dbOf(c), companyId, new Date().toISOString()), 200);
   },
 );
 
@@ -169,7 +169,7 @@ costsRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true });
     const now = new Date().toISOString();
-    return c.json(await quotaWindows(createDb(c.env.DB), companyId, now, utcMonthBounds(now).start), 200);
+    return c.json(await quotaWindows(dbOf(c), companyId, now, utcMonthBounds(now).start), 200);
   },
 );
 
@@ -212,7 +212,7 @@ costsRouter.openapi(
     const { companyId } = c.req.valid("param");
     const { limit, ...range } = c.req.valid("query");
     await requireCompanyAccess(c, companyId);
-    return c.json(await listFinanceEvents(createDb(c.env.DB), companyId, range, limit ?? 100), 200);
+    return c.json(await listFinanceEvents(dbOf(c), companyId, range, limit ?? 100), 200);
   },
 );
 
@@ -229,7 +229,7 @@ costsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    return c.json(await financeSummary(createDb(c.env.DB), companyId, c.req.valid("query")), 200);
+    return c.json(await financeSummary(dbOf(c), companyId, c.req.valid("query")), 200);
   },
 );
 
@@ -245,7 +245,7 @@ costsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    return c.json(await financeByBiller(createDb(c.env.DB), companyId, c.req.valid("query")), 200);
+    return c.json(await financeByBiller(dbOf(c), companyId, c.req.valid("query")), 200);
   },
 );
 
@@ -261,6 +261,6 @@ costsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    return c.json(await financeByKind(createDb(c.env.DB), companyId, c.req.valid("query")), 200);
+    return c.json(await financeByKind(dbOf(c), companyId, c.req.valid("query")), 200);
   },
 );

@@ -1,7 +1,7 @@
 // Dashboard: the company's health snapshot.
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
-import { createDb } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireCompanyAccess } from "../http/access";
 import { notFound } from "../domain/errors";
 import { dashboardSnapshot } from "../domain/dashboard/snapshot";
@@ -23,7 +23,7 @@ dashboardRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    const snapshot = await dashboardSnapshot(createDb(c.env.DB), companyId, new Date().toISOString());
+    const snapshot = await dashboardSnapshot(dbOf(c), companyId, new Date().toISOString());
     if (!snapshot) throw notFound("Company not found");
     return c.json(snapshot, 200);
   },

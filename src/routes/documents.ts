@@ -1,16 +1,14 @@
 // Issue documents: keyed markdown with immutable revisions, optimistic concurrency
 // (`baseRevisionId`) and locks. Writes run in the company's Durable Object.
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
-import { createDb } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireBoard } from "../http/access";
 import { HttpError, notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
-import { requireIssue } from "../domain/documents/issue-lookup";
+import { requireIssue } from "./issue-guard";
 import { DOCUMENT_BODY_MAX_BYTES, utf8Length } from "../domain/documents/keys";
-import { findDocumentRow, getDocument, listDocuments, listRevisions } from "../domain/documents/queries";
+import { getDocument, listDocuments, listRevisions, requireDocumentRow } from "../domain/documents/queries";
 import { ErrorSchema, errors, jsonBody, jsonContent } from "../schemas/common";
 import {
   DeletedDocumentSchema,
@@ -41,12 +39,6 @@ function lockedBody(err: unknown) {
   return { error: "Document is locked" as const, key: details.key, lockedAt: details.lockedAt, details };
 }
 
-async function requireDocumentRow(c: Context<AppEnv>, issueId: string, key: string) {
-  const doc = await findDocumentRow(createDb(c.env.DB), issueId, key);
-  if (!doc) throw notFound(`Document '${key}' not found`);
-  return doc;
-}
-
 documentsRouter.openapi(
   createRoute({
     method: "get",
@@ -58,7 +50,7 @@ documentsRouter.openapi(
   }),
   async (c) => {
     const { issue } = await requireIssue(c, c.req.valid("param").issueId);
-    return c.json(await listDocuments(createDb(c.env.DB), issue.id), 200);
+    return c.json(await listDocuments(dbOf(c), issue.id), 200);
   },
 );
 
@@ -74,7 +66,7 @@ documentsRouter.openapi(
   async (c) => {
     const { issueId, key } = c.req.valid("param");
     const { issue } = await requireIssue(c, issueId);
-    const doc = await getDocument(createDb(c.env.DB), issue.id, key);
+    const doc = await getDocument(dbOf(c), issue.id, key);
     if (!doc) throw notFound(`Document '${key}' not found`);
     return c.json(doc, 200);
   },
@@ -178,8 +170,8 @@ documentsRouter.openapi(
   async (c) => {
     const { issueId, key } = c.req.valid("param");
     const { issue } = await requireIssue(c, issueId);
-    const doc = await requireDocumentRow(c, issue.id, key);
-    return c.json(await listRevisions(createDb(c.env.DB), doc.id, key), 200);
+    const doc = await requireDocumentRow(dbOf(c), issue.id, key);
+    return c.json(await listRevisions(dbOf(c), doc.id, key), 200);
   },
 );
 

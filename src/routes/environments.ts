@@ -3,17 +3,15 @@
 // (board owners/admins by default, explicit grants otherwise).
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { and, desc, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { requireCompanyPermission } from "../domain/access/permissions";
 import { environmentCapabilities, type EnvironmentKind } from "../domain/environments/kinds";
 import { probeEnvironmentConfig } from "../domain/environments/probe";
-import { environmentViewOf, environmentViews } from "../domain/environments/queries";
+import { environmentViewOf, environmentViews, listLeases, loadEnvironment, loadLease } from "../domain/environments/queries";
 import { leaseView } from "../domain/environments/view";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import {
@@ -35,14 +33,14 @@ const tags = ["Environments"];
 export const environmentsRouter = createRouter();
 const now = () => new Date().toISOString();
 
-async function loadEnvironment(c: Context<AppEnv>, id: string) {
-  const row = await createDb(c.env.DB).query.environments.findFirst({ where: eq(schema.environments.id, id) });
-  if (!row) throw notFound("Environment not found");
+/** The environment behind `{id}` if the caller may reach its company (else 404). */
+async function environmentFor(c: Context<AppEnv>, id: string) {
+  const row = await loadEnvironment(dbOf(c), id);
   const actor = requireEntityAccess(c, row.companyId, "Environment");
   return { environment: row, actor };
 }
 
-const requireManage = (c: Context<AppEnv>, companyId: string) => requireCompanyPermission(createDb(c.env.DB), c.get("actor"), companyId, "environments:manage");
+const requireManage = (c: Context<AppEnv>, companyId: string) => requireCompanyPermission(dbOf(c), c.get("actor"), companyId, "environments:manage");
 
 environmentsRouter.openapi(
   createRoute({
@@ -56,7 +54,7 @@ environmentsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    return c.json(await environmentViews(createDb(c.env.DB), companyId, now()), 200);
+    return c.json(await environmentViews(dbOf(c), companyId, now()), 200);
   },
 );
 
@@ -117,7 +115,7 @@ environmentsRouter.openapi(
     await requireCompanyAccess(c, companyId);
     await requireManage(c, companyId);
     const { kind, config } = c.req.valid("json");
-    return c.json(await probeEnvironmentConfig(createDb(c.env.DB), companyId, kind as EnvironmentKind, config), 200);
+    return c.json(await probeEnvironmentConfig(dbOf(c), companyId, kind as EnvironmentKind, config), 200);
   },
 );
 
@@ -131,8 +129,8 @@ environmentsRouter.openapi(
     responses: { 200: jsonContent(EnvironmentSchema, "The environment"), ...errors(401, 404) },
   }),
   async (c) => {
-    const { environment } = await loadEnvironment(c, c.req.valid("param").id);
-    return c.json(await environmentViewOf(createDb(c.env.DB), environment, now()), 200);
+    const { environment } = await environmentFor(c, c.req.valid("param").id);
+    return c.json(await environmentViewOf(dbOf(c), environment, now()), 200);
   },
 );
 
@@ -146,7 +144,7 @@ environmentsRouter.openapi(
     responses: { 200: jsonContent(EnvironmentSchema, "The updated environment"), ...errors(400, 401, 403, 404, 409, 422) },
   }),
   async (c) => {
-    const { environment, actor } = await loadEnvironment(c, c.req.valid("param").id);
+    const { environment, actor } = await environmentFor(c, c.req.valid("param").id);
     await requireManage(c, environment.companyId);
     const updated = await runCompanyCommand(c.env, environment.companyId, updateEnvironment, actor, { environmentId: environment.id, fields: c.req.valid("json") });
     return c.json(updated, 200);
@@ -163,7 +161,7 @@ environmentsRouter.openapi(
     responses: { 200: jsonContent(EnvironmentSchema, "The deleted environment"), ...errors(401, 403, 404, 409) },
   }),
   async (c) => {
-    const { environment, actor } = await loadEnvironment(c, c.req.valid("param").id);
+    const { environment, actor } = await environmentFor(c, c.req.valid("param").id);
     await requireManage(c, environment.companyId);
     return c.json(await runCompanyCommand(c.env, environment.companyId, deleteEnvironment, actor, { environmentId: environment.id }), 200);
   },
@@ -179,7 +177,7 @@ environmentsRouter.openapi(
     responses: { 200: jsonContent(StoredProbeResultSchema, "Probe result"), ...errors(401, 403, 404) },
   }),
   async (c) => {
-    const { environment, actor } = await loadEnvironment(c, c.req.valid("param").id);
+    const { environment, actor } = await environmentFor(c, c.req.valid("param").id);
     await requireManage(c, environment.companyId);
     return c.json(await runCompanyCommand(c.env, environment.companyId, probeEnvironment, actor, { environmentId: environment.id }), 200);
   },
@@ -195,19 +193,8 @@ environmentsRouter.openapi(
     responses: { 200: jsonContent(z.array(LeaseSchema), "Leases"), ...errors(400, 401, 404) },
   }),
   async (c) => {
-    const { environment } = await loadEnvironment(c, c.req.valid("param").id);
-    const { status } = c.req.valid("query");
-    const at = now();
-    const l = schema.environmentLeases;
-    const live = and(eq(l.status, "active"), or(isNull(l.expiresAt), gt(l.expiresAt, at)));
-    const filter =
-      status === "active" ? live : status === "expired" ? or(eq(l.status, "expired"), and(eq(l.status, "active"), lte(l.expiresAt, at))) : status ? eq(l.status, status) : undefined;
-    const rows = await createDb(c.env.DB)
-      .select()
-      .from(l)
-      .where(and(eq(l.environmentId, environment.id), filter))
-      .orderBy(desc(l.acquiredAt), desc(sql`rowid`));
-    return c.json(rows.map((r) => leaseView(r, at)), 200);
+    const { environment } = await environmentFor(c, c.req.valid("param").id);
+    return c.json(await listLeases(dbOf(c), environment.id, c.req.valid("query").status, now()), 200);
   },
 );
 
@@ -221,8 +208,7 @@ environmentsRouter.openapi(
     responses: { 200: jsonContent(LeaseSchema, "The lease"), ...errors(401, 404) },
   }),
   async (c) => {
-    const row = await createDb(c.env.DB).query.environmentLeases.findFirst({ where: eq(schema.environmentLeases.id, c.req.valid("param").leaseId) });
-    if (!row) throw notFound("Lease not found");
+    const row = await loadLease(dbOf(c), c.req.valid("param").leaseId);
     requireEntityAccess(c, row.companyId, "Lease");
     return c.json(leaseView(row, now()), 200);
   },

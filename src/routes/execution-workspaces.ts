@@ -2,16 +2,13 @@
 // runtime services/commands, close readiness and operation records.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { and, desc, eq, sql } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
-import { closeBlockers } from "../domain/execution-workspaces/lifecycle";
 import { executionWorkspaceView } from "../domain/execution-workspaces/view";
-import { operationView } from "../domain/projects/view";
+import { closeReadiness, listExecutionWorkspaces, listWorkspaceOperations, loadExecutionWorkspace } from "../domain/execution-workspaces/queries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { WorkspaceOperationSchema } from "../schemas/projects";
 import {
@@ -32,9 +29,9 @@ import { executionWorkspaceRuntimeAction, openExecutionWorkspace, updateExecutio
 const tags = ["Execution workspaces"];
 export const executionWorkspacesRouter = createRouter();
 
+/** The workspace behind `{id}` if the caller may reach its company (else 404). */
 async function loadWorkspace(c: Context<AppEnv>, id: string) {
-  const row = await createDb(c.env.DB).query.executionWorkspaces.findFirst({ where: eq(schema.executionWorkspaces.id, id) });
-  if (!row) throw notFound("Execution workspace not found");
+  const row = await loadExecutionWorkspace(dbOf(c), id);
   const actor = requireEntityAccess(c, row.companyId, "Execution workspace");
   return { workspace: row, actor };
 }
@@ -52,20 +49,7 @@ executionWorkspacesRouter.openapi(
     const { companyId } = c.req.valid("param");
     const q = c.req.valid("query");
     await requireCompanyAccess(c, companyId);
-    const t = schema.executionWorkspaces;
-    const rows = await createDb(c.env.DB)
-      .select()
-      .from(t)
-      .where(
-        and(
-          eq(t.companyId, companyId),
-          q.issueId ? eq(t.issueId, q.issueId) : undefined,
-          q.projectId ? eq(t.projectId, q.projectId) : undefined,
-          q.status ? eq(t.status, q.status) : undefined,
-        ),
-      )
-      .orderBy(desc(t.openedAt), desc(sql`rowid`));
-    return c.json(rows.map(executionWorkspaceView), 200);
+    return c.json(await listExecutionWorkspaces(dbOf(c), companyId, q), 200);
   },
 );
 
@@ -134,8 +118,7 @@ executionWorkspacesRouter.openapi(
   }),
   async (c) => {
     const { workspace } = await loadWorkspace(c, c.req.valid("param").id);
-    const blockers = await closeBlockers(createDb(c.env.DB), workspace, new Date().toISOString());
-    return c.json({ executionWorkspaceId: workspace.id, status: workspace.status, ready: blockers.length === 0, blockers }, 200);
+    return c.json(await closeReadiness(dbOf(c), workspace, new Date().toISOString()), 200);
   },
 );
 
@@ -150,9 +133,7 @@ executionWorkspacesRouter.openapi(
   }),
   async (c) => {
     const { workspace } = await loadWorkspace(c, c.req.valid("param").id);
-    const o = schema.workspaceOperations;
-    const rows = await createDb(c.env.DB).select().from(o).where(eq(o.executionWorkspaceId, workspace.id)).orderBy(desc(o.createdAt), desc(sql`rowid`));
-    return c.json(rows.map(operationView), 200);
+    return c.json(await listWorkspaceOperations(dbOf(c), workspace.id), 200);
   },
 );
 

@@ -1,24 +1,17 @@
 // Goals: the company's intent tree.
 import { createRoute, z } from "@hono/zod-openapi";
-import { asc, eq } from "drizzle-orm";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { goalView } from "../domain/goals/view";
+import { listGoals, loadGoal } from "../domain/goals/queries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { CreateGoalSchema, GoalIdParam, GoalSchema, UpdateGoalSchema } from "../schemas/goals";
 import { createGoal, deleteGoal, updateGoal } from "../domain/goals/commands";
 
 const tags = ["Goals"];
 export const goalsRouter = createRouter();
-
-async function loadGoal(env: Env, goalId: string) {
-  const row = await createDb(env.DB).query.goals.findFirst({ where: eq(schema.goals.id, goalId) });
-  if (!row) throw notFound("Goal not found");
-  return row;
-}
 
 goalsRouter.openapi(
   createRoute({
@@ -32,12 +25,7 @@ goalsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    const rows = await createDb(c.env.DB)
-      .select()
-      .from(schema.goals)
-      .where(eq(schema.goals.companyId, companyId))
-      .orderBy(asc(schema.goals.createdAt), asc(schema.goals.id));
-    return c.json(rows.map(goalView), 200);
+    return c.json(await listGoals(dbOf(c), companyId), 200);
   },
 );
 
@@ -51,7 +39,7 @@ goalsRouter.openapi(
     responses: { 200: jsonContent(GoalSchema, "The goal"), ...errors(401, 404) },
   }),
   async (c) => {
-    const goal = await loadGoal(c.env, c.req.valid("param").goalId);
+    const goal = await loadGoal(dbOf(c), c.req.valid("param").goalId);
     requireEntityAccess(c, goal.companyId, "Goal");
     return c.json(goalView(goal), 200);
   },
@@ -92,7 +80,7 @@ goalsRouter.openapi(
     responses: { 200: jsonContent(GoalSchema, "The updated goal"), ...errors(400, 401, 404, 422) },
   }),
   async (c) => {
-    const goal = await loadGoal(c.env, c.req.valid("param").goalId);
+    const goal = await loadGoal(dbOf(c), c.req.valid("param").goalId);
     const actor = requireEntityAccess(c, goal.companyId, "Goal");
     const updated = await runCompanyCommand(c.env, goal.companyId, updateGoal, actor, { goalId: goal.id, fields: c.req.valid("json") });
     return c.json(updated, 200);
@@ -109,7 +97,7 @@ goalsRouter.openapi(
     responses: { 200: jsonContent(GoalSchema, "The deleted goal"), ...errors(401, 404) },
   }),
   async (c) => {
-    const goal = await loadGoal(c.env, c.req.valid("param").goalId);
+    const goal = await loadGoal(dbOf(c), c.req.valid("param").goalId);
     const actor = requireEntityAccess(c, goal.companyId, "Goal");
     return c.json(await runCompanyCommand(c.env, goal.companyId, deleteGoal, actor, { goalId: goal.id }), 200);
   },

@@ -6,6 +6,10 @@ import { companiesRouter } from "./companies";
 import { activityRouter } from "./activity";
 import { issuesAgentViewsRouter } from "./issues-agent-views";
 import { issuesRouter } from "./issues";
+import { issueCheckoutRouter } from "./issue-checkout";
+import { issueCommentsRouter } from "./issue-comments";
+import { issueActivityRouter } from "./issue-activity";
+import { issueLabelsRouter } from "./issue-labels";
 import { goalsRouter } from "./goals";
 import { secretsRouter } from "./secrets";
 import { projectsRouter } from "./projects";
@@ -41,6 +45,10 @@ export const routeModules = [
   activityRouter,
   issuesAgentViewsRouter,
   issuesRouter,
+  issueCheckoutRouter,
+  issueCommentsRouter,
+  issueActivityRouter,
+  issueLabelsRouter,
   goalsRouter,
   secretsRouter,
   projectsRouter,

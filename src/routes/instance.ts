@@ -1,16 +1,11 @@
 // Instance: scheduler heartbeats, general and experimental settings, issue-graph liveness
 // recovery (preview/run) and database backups to R2.
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { eq } from "drizzle-orm";
-import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireBoard, requireInstanceAdmin } from "../http/access";
-import { notFound } from "../domain/errors";
 import { patchSettings, readSettings } from "../domain/instance/settings";
-import { findStuckIssues } from "../domain/instance/liveness";
-import { runLivenessRecovery } from "../domain/instance/maintenance";
+import { listSchedulerHeartbeats, livenessRecoveryRequest } from "../domain/instance/maintenance";
 import { runDatabaseBackup } from "../domain/instance/backups";
 import { errors, jsonBody, jsonContent } from "../schemas/common";
 import {
@@ -38,8 +33,7 @@ instanceRouter.openapi(
   }),
   async (c) => {
     requireBoard(c);
-    const rows = await createDb(c.env.DB).select().from(schema.schedulerHeartbeats).orderBy(schema.schedulerHeartbeats.name);
-    return c.json(rows, 200);
+    return c.json(await listSchedulerHeartbeats(dbOf(c)), 200);
   },
 );
 
@@ -56,7 +50,7 @@ for (const key of ["general", "experimental"] as const) {
     }),
     async (c) => {
       requireBoard(c);
-      return c.json(await readSettings(createDb(c.env.DB), key), 200);
+      return c.json(await readSettings(dbOf(c), key), 200);
     },
   );
   instanceRouter.openapi(
@@ -71,26 +65,9 @@ for (const key of ["general", "experimental"] as const) {
     async (c) => {
       requireInstanceAdmin(c);
       const body = c.req.valid("json") as Record<string, unknown>;
-      return c.json(await patchSettings(createDb(c.env.DB), c.env.DB, key, body as never), 200);
+      return c.json(await patchSettings(dbOf(c), key, body as never), 200);
     },
   );
-}
-
-async function livenessRecovery(c: Context<AppEnv>, body: z.infer<typeof LivenessRecoveryRequestSchema>, dryRun: boolean) {
-  const actor = requireInstanceAdmin(c);
-  const db = createDb(c.env.DB);
-  if (body.companyId) {
-    const company = await db.query.companies.findFirst({ where: eq(schema.companies.id, body.companyId) });
-    if (!company) throw notFound("Company not found");
-  }
-  const staleAfterMinutes = body.staleAfterMinutes ?? (await readSettings(db, "experimental")).issueGraphLivenessStaleAfterMinutes;
-  if (dryRun) {
-    const staleBefore = new Date(Date.now() - staleAfterMinutes * 60_000).toISOString();
-    const issues = await findStuckIssues(db, { companyId: body.companyId, staleBefore });
-    return { dryRun, staleAfterMinutes, staleBefore, issues, recoveredCount: 0 };
-  }
-  const { staleBefore, recovered } = await runLivenessRecovery(c.env, actor, { companyId: body.companyId, staleAfterMinutes });
-  return { dryRun, staleAfterMinutes, staleBefore, issues: recovered, recoveredCount: recovered.length };
 }
 
 for (const mode of ["preview", "run"] as const) {
@@ -107,7 +84,7 @@ for (const mode of ["preview", "run"] as const) {
       request: { body: optionalJsonBody(LivenessRecoveryRequestSchema) },
       responses: { 200: jsonContent(LivenessRecoveryResultSchema, mode === "preview" ? "Stuck issues" : "Released issues"), ...errors(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await livenessRecovery(c, c.req.valid("json"), mode === "preview"), 200),
+    async (c) => c.json(await livenessRecoveryRequest(c.env, requireInstanceAdmin(c), c.req.valid("json"), mode === "preview"), 200),
   );
 }
 
@@ -122,7 +99,7 @@ instanceRouter.openapi(
   }),
   async (c) => {
     const actor = requireInstanceAdmin(c);
-    const { backupRetentionCount } = await readSettings(createDb(c.env.DB), "general");
+    const { backupRetentionCount } = await readSettings(dbOf(c), "general");
     return c.json(await runDatabaseBackup(c.env, { keepLast: backupRetentionCount, requestedByUserId: actor.userId }), 201);
   },
 );

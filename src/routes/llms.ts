@@ -4,7 +4,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
-import { createDb } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireActor } from "../http/access";
 import { forbidden, notFound } from "../domain/errors";
 import { canManageAgents } from "../domain/authorization/agent-management";
@@ -22,7 +22,7 @@ const text = (description: string) => ({ description, content: { "text/plain": {
 async function requireGuideReader(c: Context<AppEnv>) {
   const actor = requireActor(c);
   if (actor.type === "board") return;
-  if (!(await canManageAgents(createDb(c.env.DB), actor, actor.companyId))) {
+  if (!(await canManageAgents(dbOf(c), actor, actor.companyId))) {
     throw forbidden("Agent configuration guides need the agents:create permission (or legacy canCreateAgents)");
   }
 }

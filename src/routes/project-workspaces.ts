@@ -1,10 +1,9 @@
 // Project workspaces: where a project's code lives, and their runtime services.
 import { createRoute, z } from "@hono/zod-openapi";
-import { asc, eq } from "drizzle-orm";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { runCompanyCommand } from "../company/client";
-import { workspaceView } from "../domain/projects/view";
+import { listProjectWorkspaces } from "../domain/projects/queries";
 import { errors, jsonBody, jsonContent } from "../schemas/common";
 import {
   CreateWorkspaceSchema,
@@ -33,12 +32,7 @@ projectWorkspacesRouter.openapi(
   }),
   async (c) => {
     const { project } = await resolveProject(c, c.req.valid("param").projectId, c.req.valid("query").companyId);
-    const rows = await createDb(c.env.DB)
-      .select()
-      .from(schema.projectWorkspaces)
-      .where(eq(schema.projectWorkspaces.projectId, project.id))
-      .orderBy(asc(schema.projectWorkspaces.createdAt), asc(schema.projectWorkspaces.id));
-    return c.json(rows.map(workspaceView), 200);
+    return c.json(await listProjectWorkspaces(dbOf(c), project.id), 200);
   },
 );
 

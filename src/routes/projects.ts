@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
-import { createDb } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireActor, requireCompanyAccess, requireEntityAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
 import { findProjectByRef } from "../domain/projects/shortname";
@@ -19,7 +19,7 @@ export const projectsRouter = createRouter();
 export async function resolveProject(c: Context<AppEnv>, ref: string, companyId: string | undefined) {
   const actor = requireActor(c);
   const context = companyId ?? (actor.type === "agent" ? actor.companyId : null);
-  const project = await findProjectByRef(createDb(c.env.DB), ref, context);
+  const project = await findProjectByRef(dbOf(c), ref, context);
   requireEntityAccess(c, project.companyId, "Project");
   return { project, actor };
 }
@@ -36,7 +36,7 @@ projectsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    return c.json(await loadProjectViews(createDb(c.env.DB), companyId), 200);
+    return c.json(await loadProjectViews(dbOf(c), companyId), 200);
   },
 );
 
@@ -54,7 +54,7 @@ projectsRouter.openapi(
   }),
   async (c) => {
     const { project } = await resolveProject(c, c.req.valid("param").projectId, c.req.valid("query").companyId);
-    const [view] = await loadProjectViews(createDb(c.env.DB), project.companyId, [project.id]);
+    const [view] = await loadProjectViews(dbOf(c), project.companyId, [project.id]);
     return c.json(view, 200);
   },
 );

@@ -2,16 +2,15 @@
 // Values go in, never come out: every response is metadata only.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { desc, eq, sql } from "drizzle-orm";
 import type { AppEnv } from "../env";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { createRouter } from "../http/router";
 import { boardMembershipRole, requireBoard, requireCompanyAccess, requireEntityAccess, type MembershipRole } from "../http/access";
 import { hasInstanceWideAccess } from "../domain/actor";
-import { forbidden, notFound } from "../domain/errors";
+import { forbidden } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { defaultProvider, listSecretProviders, requireConfiguredProvider } from "../domain/secrets/providers";
-import { secretView } from "../domain/secrets/store";
+import { listSecrets, loadSecret } from "../domain/secrets/queries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import {
   CreateSecretSchema,
@@ -34,8 +33,7 @@ export const secretsRouter = createRouter();
 /** Board caller + a secret of a company it can reach (other company → 404); `write` also checks the role. */
 async function requireSecret(c: Context<AppEnv>, secretId: string, write: boolean) {
   const actor = requireBoard(c);
-  const secret = await createDb(c.env.DB).query.companySecrets.findFirst({ where: eq(schema.companySecrets.id, secretId) });
-  if (!secret) throw notFound("Secret not found");
+  const secret = await loadSecret(dbOf(c), secretId);
   requireEntityAccess(c, secret.companyId, "Secret");
   if (write && !hasInstanceWideAccess(actor)) {
     const role = await boardMembershipRole(c.env, secret.companyId, actor.userId);
@@ -72,12 +70,7 @@ secretsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true });
-    const rows = await createDb(c.env.DB)
-      .select()
-      .from(schema.companySecrets)
-      .where(eq(schema.companySecrets.companyId, companyId))
-      .orderBy(desc(schema.companySecrets.createdAt), desc(sql`rowid`));
-    return c.json(rows.map(secretView), 200);
+    return c.json(await listSecrets(dbOf(c), companyId), 200);
   },
 );
 

@@ -1,10 +1,10 @@
 // Service routes: health and the first-admin bootstrap claim.
 import { createRoute } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
 import { createRouter } from "../http/router";
-import { createDb, schema } from "../db/client";
+import { dbOf } from "../http/db";
 import { conflict, notFound, unauthorized } from "../domain/errors";
 import { sessionAuthReady } from "../auth/session";
+import { claimFirstInstanceAdmin, instanceAdminCount } from "../domain/instance/admins";
 import { errors, jsonContent } from "../schemas/common";
 import { BootstrapClaimSchema, HealthSchema } from "../schemas/service";
 
@@ -46,9 +46,8 @@ serviceRouter.openapi(
     let database: "ok" | "unreachable" = "ok";
     let bootstrapStatus: "not_applicable" | "unclaimed" | "claimed" = "not_applicable";
     try {
-      const db = createDb(c.env.DB);
-      const row = await db.select({ admins: sql<number>`COUNT(*)` }).from(schema.instanceAdmins).get();
-      if (bootstrapApplies(config.mode, config.exposure)) bootstrapStatus = (row?.admins ?? 0) > 0 ? "claimed" : "unclaimed";
+      const admins = await instanceAdminCount(dbOf(c));
+      if (bootstrapApplies(config.mode, config.exposure)) bootstrapStatus = admins > 0 ? "claimed" : "unclaimed";
     } catch (err) {
       console.error("health: database check failed", err);
       database = "unreachable";
@@ -85,14 +84,7 @@ serviceRouter.openapi(
     if (!bootstrapApplies(config.mode, config.exposure)) throw notFound("Bootstrap claim is not available in this deployment");
     const actor = c.get("actor");
     if (actor.type !== "board" || actor.source !== "session") throw unauthorized("A signed-in browser session is required to claim");
-    const now = new Date().toISOString();
-    // One conditional statement: D1 runs statements one at a time, so only the first claim inserts.
-    const result = await c.env.DB.prepare(
-      "INSERT INTO instance_admins (user_id, granted_by_user_id, via_bootstrap, created_at) SELECT ?1, ?1, 1, ?2 WHERE NOT EXISTS (SELECT 1 FROM instance_admins)",
-    )
-      .bind(actor.userId, now)
-      .run();
-    if (!result.meta.changes) throw conflict("The instance has already been claimed");
+    if (!(await claimFirstInstanceAdmin(dbOf(c), actor.userId, new Date().toISOString()))) throw conflict("The instance has already been claimed");
     return c.json({ claimed: true as const, userId: actor.userId }, 200);
   },
 );

@@ -5,9 +5,11 @@
 // A signed-in user who opens the URL and claims it becomes owner of those companies (the local
 // board's membership is deactivated) and, when the instance has no instance admin yet, its admin.
 import { and, eq, gt, isNull } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
 import { schema, type Db } from "../../db/client";
 import { newId } from "../../crypto/random";
 import { LOCAL_BOARD_USER_ID } from "../actor";
+import { conflict, notFound } from "../errors";
 import { BOARD_CLAIM_TOKEN_PREFIX, hashSecret, mintSecret } from "./tokens";
 
 export const BOARD_CLAIM_LIFETIME_MS = 60 * 60 * 1000;
@@ -65,4 +67,46 @@ export function boardClaimStatus(row: BoardClaimRow, now = new Date().toISOStrin
   if (row.claimedAt) return "claimed" as const;
   if (row.expiresAt <= now) return "expired" as const;
   return "pending" as const;
+}
+
+/** The token's row; 404 for unknown tokens. */
+async function requireBoardClaimToken(db: Db, token: string) {
+  const row = await findBoardClaimToken(db, token);
+  if (!row) throw notFound("Board claim not found");
+  return row;
+}
+
+/** The companies a claim covers (those that still exist). */
+async function claimCompanies(db: Db, row: BoardClaimRow) {
+  if (!row.companyIds.length) return [];
+  return db
+    .select({ id: schema.companies.id, name: schema.companies.name })
+    .from(schema.companies)
+    .where(inIds(schema.companies.id, row.companyIds));
+}
+
+/** What a token covers: status, expiry and companies. */
+export async function boardClaimView(db: Db, token: string) {
+  const row = await requireBoardClaimToken(db, token);
+  return { status: boardClaimStatus(row), expiresAt: row.expiresAt, claimedAt: row.claimedAt ?? null, companies: await claimCompanies(db, row) };
+}
+
+/**
+ * Marks the token claimed by the user (409 when it expired or was claimed already) and returns
+ * it with the companies to transfer. One guarded statement: of two concurrent claims only one
+ * changes the row.
+ */
+export async function takeBoardClaim(db: Db, token: string, userId: string, now: string) {
+  const row = await requireBoardClaimToken(db, token);
+  const t = schema.boardClaimTokens;
+  const taken = await db
+    .update(t)
+    .set({ claimedAt: now, claimedByUserId: userId })
+    .where(and(eq(t.id, row.id), isNull(t.claimedAt), gt(t.expiresAt, now)))
+    .run();
+  if (!taken.meta.changes) {
+    const status = boardClaimStatus(row, now);
+    throw conflict(status === "expired" ? "Board claim has expired" : "Board claim has already been used", { status: status === "pending" ? "claimed" : status });
+  }
+  return { row, companies: await claimCompanies(db, row) };
 }

@@ -1,10 +1,11 @@
 // Per-user sidebar preferences (global and per company), inbox dismissals and sidebar badge counts.
 // Inbox items are keyed `approval:<id>` (pending approvals), `join_request:<id>` (pending join
 // requests) and `issue:<id>` (open issues assigned to the caller); dismissing hides one from the count.
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, notExists, notInArray, sql, type SQL } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { defineCommand } from "../../company/command";
 import { newId } from "../../crypto/random";
+import { TERMINAL_ISSUE_STATUSES } from "../issues/view";
 
 export const GLOBAL_SCOPE = "global";
 
@@ -22,6 +23,11 @@ export function upsertSidebarPreferences(db: Db, input: { userId: string; scopeK
       target: [schema.sidebarPreferences.userId, schema.sidebarPreferences.scopeKey],
       set: { preferences: input.preferences, updatedAt: input.now },
     });
+}
+
+/** Replaces the user's global preferences (not company state, so written at the edge). */
+export async function saveGlobalSidebarPreferences(db: Db, userId: string, preferences: Record<string, unknown>, now: string) {
+  await upsertSidebarPreferences(db, { userId, scopeKey: GLOBAL_SCOPE, companyId: null, preferences, now }).run();
 }
 
 export const putCompanySidebarPreferences = defineCommand("access.sidebar.putCompanyPreferences", 
@@ -48,17 +54,35 @@ export const dismissInboxItem = defineCommand("access.inbox.dismiss", async (ctx
   return { itemKey: row!.itemKey, dismissedAt: row!.dismissedAt, created: (inserted.meta.changes ?? 0) > 0 };
 });
 
+/** The user's dismissals in the company, newest first (at most 1000). */
+export async function listInboxDismissals(db: Db, companyId: string, userId: string) {
+  const d = schema.inboxDismissals;
+  return db
+    .select({ itemKey: d.itemKey, dismissedAt: d.dismissedAt })
+    .from(d)
+    .where(and(eq(d.companyId, companyId), eq(d.userId, userId)))
+    .orderBy(desc(d.dismissedAt))
+    .limit(1000);
+}
+
 export async function sidebarBadges(db: Db, companyId: string, userId: string) {
-  const notDismissed = (key: ReturnType<typeof sql>) =>
-    sql`NOT EXISTS (SELECT 1 FROM inbox_dismissals d WHERE d.company_id = ${companyId} AND d.user_id = ${userId} AND d.item_key = ${key})`;
+  const a = schema.approvals;
+  const j = schema.joinRequests;
+  const i = schema.issues;
+  const d = schema.inboxDismissals;
+  const notDismissed = (key: SQL) =>
+    notExists(db.select({ id: d.id }).from(d).where(and(eq(d.companyId, companyId), eq(d.userId, userId), eq(d.itemKey, key))));
+  const pendingApproval = and(eq(a.companyId, companyId), eq(a.status, "pending"));
+  const pendingJoinRequest = and(eq(j.companyId, companyId), eq(j.status, "pending_approval"));
+  const myOpenIssue = and(eq(i.companyId, companyId), eq(i.assigneeUserId, userId), notInArray(i.status, [...TERMINAL_ISSUE_STATUSES]));
   const row = await db
     .select({
-      pendingApprovals: sql<number>`(SELECT COUNT(*) FROM approvals a WHERE a.company_id = ${companyId} AND a.status = 'pending')`,
-      pendingJoinRequests: sql<number>`(SELECT COUNT(*) FROM join_requests j WHERE j.company_id = ${companyId} AND j.status = 'pending_approval')`,
-      myOpenIssues: sql<number>`(SELECT COUNT(*) FROM issues i WHERE i.company_id = ${companyId} AND i.assignee_user_id = ${userId} AND i.status NOT IN ('done', 'cancelled'))`,
-      inboxApprovals: sql<number>`(SELECT COUNT(*) FROM approvals a WHERE a.company_id = ${companyId} AND a.status = 'pending' AND ${notDismissed(sql`'approval:' || a.id`)})`,
-      inboxJoinRequests: sql<number>`(SELECT COUNT(*) FROM join_requests j WHERE j.company_id = ${companyId} AND j.status = 'pending_approval' AND ${notDismissed(sql`'join_request:' || j.id`)})`,
-      inboxIssues: sql<number>`(SELECT COUNT(*) FROM issues i WHERE i.company_id = ${companyId} AND i.assignee_user_id = ${userId} AND i.status NOT IN ('done', 'cancelled') AND ${notDismissed(sql`'issue:' || i.id`)})`,
+      pendingApprovals: db.$count(a, pendingApproval),
+      pendingJoinRequests: db.$count(j, pendingJoinRequest),
+      myOpenIssues: db.$count(i, myOpenIssue),
+      inboxApprovals: db.$count(a, and(pendingApproval, notDismissed(sql`'approval:' || ${a.id}`))),
+      inboxJoinRequests: db.$count(j, and(pendingJoinRequest, notDismissed(sql`'join_request:' || ${j.id}`))),
+      inboxIssues: db.$count(i, and(myOpenIssue, notDismissed(sql`'issue:' || ${i.id}`))),
     })
     .from(schema.companies)
     .where(eq(schema.companies.id, companyId))

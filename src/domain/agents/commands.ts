@@ -1,28 +1,26 @@
-// Agent mutations, run inside the company's Durable Object: create/hire, update, permissions,
-// lifecycle (pause/resume/terminate), hard delete, budget, API keys, skills sync.
+// Agent mutations, run inside the company's Durable Object: create/hire, update and permissions.
+// Lifecycle, hard delete and budget are in lifecycle-commands.ts; API keys and skills sync in
+// key-skill-commands.ts. `agentCommands` is the area's list for the command registry.
 import type { Statement } from "../../db/batch";
-import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { schema } from "../../db/client";
-import type { AgentStatus } from "../../db/schema/agents";
 import { defineCommand, type CommandContext } from "../../company/command";
-import type { Actor } from "../actor";
 import { conflict, notFound, unprocessable } from "../errors";
 import { checkLinkedIssues } from "../approvals/linked-issues";
-import { CLEARED_LOCK_FIELDS } from "../issues/locks";
 import { newId } from "../../crypto/random";
-import { AGENT_KEY_PREFIX, mintApiKey } from "../../crypto/api-keys";
 import { budgetPolicySyncStatement } from "../budgets/policy-sync";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";
-import { normalizeEnvBindings } from "../secrets/bindings";
 import { redactSecrets } from "../redaction";
-import { currentMonthSpend } from "../time";
-import { requireAdapter, validateAdapterConfig } from "../adapters";
 import { ancestorsOf } from "../authorization/assignment";
 import { evaluatePolicyContainer } from "../authorization/policy";
-import { checkStatusPatch, nextStatus, PAUSED_WHILE_PENDING, type LifecycleAction } from "./lifecycle";
+import { checkStatusPatch, PAUSED_WHILE_PENDING } from "./lifecycle";
 import { deriveUrlKey, uniqueAgentName } from "./naming";
-import { resolveDesiredSkills, skillSnapshot, storedDesiredSkills, withDesiredSkills, SKILL_SYNC_KEY } from "./skills";
+import { storedDesiredSkills, SKILL_SYNC_KEY } from "./skills";
 import { buildAgentView, type AgentRow } from "./view";
+import { loadCompanyAgent } from "./queries";
+import { mergeConfig, prepareAdapterConfig, runtimeConfigWithDefaults } from "./adapter-config";
+import { changeAgentLifecycle, checkBudgetAboveSpend, deleteAgent, updateAgentBudget } from "./lifecycle-commands";
+import { createAgentKey, syncAgentSkills } from "./key-skill-commands";
 
 export interface AgentFields {
   name: string;
@@ -40,13 +38,6 @@ export interface AgentFields {
 }
 
 export type AgentPatch = Partial<AgentFields> & { status?: "active" | "idle" | "paused" | "error" };
-
-
-async function loadAgent(ctx: CommandContext, agentId: string): Promise<AgentRow> {
-  const agent = await ctx.db.query.agents.findFirst({ where: eq(schema.agents.id, agentId) });
-  if (!agent || agent.companyId !== ctx.companyId) throw notFound("Agent not found");
-  return agent;
-}
 
 /** Live agents' names and URL keys (terminated agents release theirs). */
 async function liveNames(ctx: CommandContext, exceptId?: string) {
@@ -74,55 +65,6 @@ async function checkReportsTo(ctx: CommandContext, reportsTo: string | null | un
     throw unprocessable("reportsTo would create a cycle in the org tree", { reportsTo });
   }
 }
-
-/**
- * Validates adapterConfig for the type, stores env values and gateway credentials as secret
- * references (statements for the caller's batch), and writes desiredSkills canonically.
- */
-async function prepareAdapterConfig(
-  ctx: CommandContext,
-  actor: Actor,
-  args: {
-    adapterType: string;
-    config: Record<string, unknown>;
-    creating: boolean;
-    ownerLabel: string;
-    desiredSkills?: string[];
-    /** Re-resolve skill references written directly under adapterConfig.paperclipSkillSync. */
-    resolveStoredSkills: boolean;
-  },
-): Promise<{ config: Record<string, unknown>; statements: Statement[] }> {
-  const definition = requireAdapter(args.adapterType);
-  let config = validateAdapterConfig(args.adapterType, args.config, { creating: args.creating });
-  const statements: Statement[] = [];
-  if (config.env !== undefined && config.env !== null) {
-    const normalized = await normalizeEnvBindings(ctx, actor, config.env as Record<string, unknown>, { ownerLabel: args.ownerLabel });
-    config = { ...config, env: normalized.env };
-    statements.push(...normalized.statements);
-  }
-  for (const field of definition.secretFields ?? []) {
-    const value = config[field];
-    if (value === undefined || value === null) continue;
-    const normalized = await normalizeEnvBindings(ctx, actor, { [field]: value }, { ownerLabel: `${args.ownerLabel}_${args.adapterType}` });
-    const bound = normalized.env?.[field] as { type?: string } | undefined;
-    if (!bound || bound.type !== "secret_ref") {
-      throw unprocessable(`adapterConfig.${field} must be a secret value or a secret reference`, { field });
-    }
-    config = { ...config, [field]: bound };
-    statements.push(...normalized.statements);
-  }
-  const references = args.desiredSkills ?? (args.resolveStoredSkills ? storedDesiredSkills(config) : undefined);
-  if (references !== undefined) config = withDesiredSkills(config, resolveDesiredSkills(references));
-  return { config, statements };
-}
-
-function runtimeConfigWithDefaults(runtime: Record<string, unknown> | undefined): Record<string, unknown> {
-  const config = { ...(runtime ?? {}) };
-  const heartbeat = config.heartbeat && typeof config.heartbeat === "object" ? (config.heartbeat as Record<string, unknown>) : {};
-  config.heartbeat = { ...heartbeat, enabled: heartbeat.enabled === true };
-  return config;
-}
-
 
 export const createAgent = defineCommand("agent.create", 
   async (ctx, actor, input: { fields: AgentFields; mode: "create" | "hire"; sourceIssueIds?: string[] }) => {
@@ -234,20 +176,10 @@ export const createAgent = defineCommand("agent.create",
   },
 );
 
-/** Shallow merge where a null value removes the key. */
-function mergeConfig(base: Record<string, unknown>, patch: Record<string, unknown>) {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = v;
-  }
-  return out;
-}
-
 export const updateAgent = defineCommand("agent.update", 
   async (ctx, actor, input: { agentId: string; patch: AgentPatch; replaceAdapterConfig?: boolean }) => {
     const { db } = ctx;
-    const before = await loadAgent(ctx, input.agentId);
+    const before = await loadCompanyAgent(ctx.db, ctx.companyId, input.agentId);
     const { patch } = input;
     const set: Partial<AgentRow> = {};
     const statements: Statement[] = [];
@@ -315,19 +247,9 @@ export const updateAgent = defineCommand("agent.update",
       }),
     );
     await ctx.batch(statements);
-    return buildAgentView(db, await loadAgent(ctx, before.id));
+    return buildAgentView(db, await loadCompanyAgent(ctx.db, ctx.companyId, before.id));
   },
 );
-
-function checkBudgetAboveSpend(agent: AgentRow, amount: number, now: string) {
-  const spent = currentMonthSpend(agent.spentMonthlyCents, agent.spentMonth, now);
-  if (amount > 0 && amount <= spent) {
-    throw unprocessable(`budgetMonthlyCents must be above this month's observed spend (${spent} cents), or 0 for no budget`, {
-      budgetMonthlyCents: amount,
-      spentMonthlyCents: spent,
-    });
-  }
-}
 
 export const updateAgentPermissions = defineCommand("agent.permissions", 
   async (
@@ -336,7 +258,7 @@ export const updateAgentPermissions = defineCommand("agent.permissions",
     input: { agentId: string; canCreateAgents?: boolean; canAssignTasks?: boolean; authorizationPolicy?: Record<string, unknown> | null },
   ) => {
     const { db } = ctx;
-    const agent = await loadAgent(ctx, input.agentId);
+    const agent = await loadCompanyAgent(ctx.db, ctx.companyId, input.agentId);
     const statements: Statement[] = [];
     if (input.canCreateAgents !== undefined || input.authorizationPolicy !== undefined) {
       const permissions: Record<string, unknown> = { ...(agent.permissions ?? {}) };
@@ -407,142 +329,8 @@ export const updateAgentPermissions = defineCommand("agent.permissions",
       }),
     );
     await ctx.batch(statements);
-    return buildAgentView(db, await loadAgent(ctx, agent.id));
+    return buildAgentView(db, await loadCompanyAgent(ctx.db, ctx.companyId, agent.id));
   },
 );
-
-export const changeAgentLifecycle = defineCommand("agent.lifecycle", async (ctx, actor, input: { agentId: string; action: LifecycleAction }) => {
-  const { db } = ctx;
-  const agent = await loadAgent(ctx, input.agentId);
-  const status: AgentStatus = nextStatus(input.action, agent.status, agent.pauseReason);
-  if (status === "terminated") ctx.credentialsChanged();
-  const statements: Statement[] = [];
-  if (input.action === "pause") {
-    const pauseReason = agent.status === "paused" ? agent.pauseReason : agent.status === "pending_approval" ? PAUSED_WHILE_PENDING : "manual";
-    statements.push(db.update(schema.agents).set({ status, pauseReason, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)));
-    statements.push(cancelPendingWakeupsStatement(ctx, [agent.id]));
-  } else if (input.action === "resume") {
-    statements.push(db.update(schema.agents).set({ status, pauseReason: null, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)));
-  } else {
-    statements.push(
-      db
-        .update(schema.agents)
-        .set({ status, pauseReason: null, terminatedAt: agent.terminatedAt ?? ctx.now, updatedAt: ctx.now })
-        .where(eq(schema.agents.id, agent.id)),
-      db
-        .update(schema.agentApiKeys)
-        .set({ revokedAt: ctx.now })
-        .where(and(eq(schema.agentApiKeys.agentId, agent.id), isNull(schema.agentApiKeys.revokedAt))),
-      cancelPendingWakeupsStatement(ctx, [agent.id]),
-      db
-        .update(schema.heartbeatRuns)
-        .set({ status: "cancelled", finishedAt: ctx.now, error: "agent terminated", updatedAt: ctx.now })
-        .where(and(eq(schema.heartbeatRuns.agentId, agent.id), inArray(schema.heartbeatRuns.status, ["queued", "scheduled_retry"]))),
-    );
-  }
-  const action = { pause: "agent.paused", resume: "agent.resumed", terminate: "agent.terminated" }[input.action];
-  statements.push(
-    ctx.activity({
-      action,
-      entityType: "agent",
-      entityId: agent.id,
-      details: { from: agent.status, to: status },
-    }),
-  );
-  await ctx.batch(statements);
-  return buildAgentView(db, await loadAgent(ctx, agent.id));
-});
-
-/** Hard delete: the agent, its keys, runs, wake-ups, grants, membership and budget policy go; its issues are unassigned. */
-export const deleteAgent = defineCommand("agent.delete", async (ctx, actor, input: { agentId: string }) => {
-  const { db } = ctx;
-  const agent = await loadAgent(ctx, input.agentId);
-  ctx.credentialsChanged();
-  const principal = (t: typeof schema.principalPermissionGrants | typeof schema.companyMemberships) =>
-    and(eq(t.companyId, ctx.companyId), eq(t.principalType, "agent"), eq(t.principalId, agent.id));
-  await ctx.batch([
-    db.delete(schema.agentWakeupRequests).where(and(eq(schema.agentWakeupRequests.companyId, ctx.companyId), eq(schema.agentWakeupRequests.agentId, agent.id))),
-    db.delete(schema.heartbeatRuns).where(and(eq(schema.heartbeatRuns.companyId, ctx.companyId), eq(schema.heartbeatRuns.agentId, agent.id))),
-    db.delete(schema.agentApiKeys).where(eq(schema.agentApiKeys.agentId, agent.id)),
-    db.delete(schema.principalPermissionGrants).where(principal(schema.principalPermissionGrants)),
-    db.delete(schema.companyMemberships).where(principal(schema.companyMemberships)),
-    db
-      .delete(schema.budgetPolicies)
-      .where(and(eq(schema.budgetPolicies.companyId, ctx.companyId), eq(schema.budgetPolicies.scopeType, "agent"), eq(schema.budgetPolicies.scopeId, agent.id))),
-    db
-      .update(schema.issues)
-      .set({
-        assigneeAgentId: null,
-        ...CLEARED_LOCK_FIELDS,
-        status: sql`CASE WHEN ${schema.issues.status} = 'in_progress' THEN 'todo' ELSE ${schema.issues.status} END`,
-        updatedAt: ctx.now,
-      })
-      .where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.assigneeAgentId, agent.id))),
-    db.delete(schema.agents).where(eq(schema.agents.id, agent.id)),
-    ctx.activity({
-      action: "agent.deleted",
-      entityType: "agent",
-      entityId: agent.id,
-      details: { name: agent.name, status: agent.status },
-    }),
-  ]);
-  return { deleted: true as const, id: agent.id };
-});
-
-export const updateAgentBudget = defineCommand("agent.budget", async (ctx, actor, input: { agentId: string; budgetMonthlyCents: number }) => {
-  const { db } = ctx;
-  const agent = await loadAgent(ctx, input.agentId);
-  checkBudgetAboveSpend(agent, input.budgetMonthlyCents, ctx.now);
-  await ctx.batch([
-    db.update(schema.agents).set({ budgetMonthlyCents: input.budgetMonthlyCents, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)),
-    budgetPolicySyncStatement(db, { companyId: ctx.companyId, scopeType: "agent", scopeId: agent.id, amountCents: input.budgetMonthlyCents, now: ctx.now }),
-    ctx.activity({
-      action: "agent.budget_updated",
-      entityType: "agent",
-      entityId: agent.id,
-      details: { from: agent.budgetMonthlyCents, to: input.budgetMonthlyCents },
-    }),
-  ]);
-  return buildAgentView(db, await loadAgent(ctx, agent.id));
-});
-
-export const createAgentKey = defineCommand("agent.key.create", async (ctx, actor, input: { agentId: string; name?: string | null }) => {
-  const { db } = ctx;
-  const agent = await loadAgent(ctx, input.agentId);
-  if (agent.status === "terminated" || agent.status === "pending_approval") {
-    throw conflict(`Cannot create API keys for an agent that is ${agent.status === "terminated" ? "terminated" : "awaiting hire approval"}`, {
-      status: agent.status,
-    });
-  }
-  const { token, hash } = mintApiKey(AGENT_KEY_PREFIX);
-  const key = { id: newId(), companyId: ctx.companyId, agentId: agent.id, name: input.name ?? null, keyHash: hash, createdAt: ctx.now };
-  await ctx.batch([
-    db.insert(schema.agentApiKeys).values(key),
-    ctx.activity({
-      action: "agent.key_created",
-      entityType: "agent",
-      entityId: agent.id,
-      details: { keyId: key.id, name: key.name },
-    }),
-  ]);
-  return { id: key.id, agentId: agent.id, name: key.name, token, createdAt: key.createdAt };
-});
-
-export const syncAgentSkills = defineCommand("agent.skills.sync", async (ctx, actor, input: { agentId: string; desiredSkills: string[] }) => {
-  const { db } = ctx;
-  const agent = await loadAgent(ctx, input.agentId);
-  const desired = resolveDesiredSkills(input.desiredSkills);
-  const adapterConfig = withDesiredSkills(agent.adapterConfig ?? {}, desired);
-  await ctx.batch([
-    db.update(schema.agents).set({ adapterConfig, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)),
-    ctx.activity({
-      action: "agent.skills_synced",
-      entityType: "agent",
-      entityId: agent.id,
-      details: { from: storedDesiredSkills(agent.adapterConfig), to: desired },
-    }),
-  ]);
-  return skillSnapshot({ adapterType: agent.adapterType, adapterConfig });
-});
 
 export const agentCommands = [createAgent, updateAgent, updateAgentPermissions, changeAgentLifecycle, deleteAgent, updateAgentBudget, createAgentKey, syncAgentSkills];

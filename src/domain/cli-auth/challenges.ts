@@ -2,8 +2,9 @@
 // A CLI creates a challenge (gets a user code and a poll secret), a signed-in board
 // user approves it by confirming the user code, and the CLI's next poll receives the
 // key exactly once. The key is minted at hand-over, so its plaintext is never stored.
-import { and, eq } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
+import { badRequest, conflict, notFound } from "../errors";
 import { BOARD_KEY_LIFETIME_MS, BOARD_KEY_PREFIX, mintApiKey } from "../../crypto/api-keys";
 import { constantTimeEqual, sha256Hex } from "../../crypto/hash";
 import { newId, randomToken, userCode } from "../../crypto/random";
@@ -57,22 +58,33 @@ export const pollSecretMatches = (row: ChallengeRow, secret: string | undefined 
  * Hands the board key to the poller exactly once: a conditional update claims the
  * approved challenge, and the key row is inserted only if that claim was ours.
  */
-export async function deliverKey(db: Db, d1: D1Database, row: ChallengeRow) {
-  const now = new Date();
+async function deliverKey(db: Db, row: ChallengeRow) {
+  const now = new Date().toISOString();
   const keyId = newId();
   const { token, hash } = mintApiKey(BOARD_KEY_PREFIX);
-  const expiresAt = new Date(now.getTime() + BOARD_KEY_LIFETIME_MS).toISOString();
-  const [claim] = await d1.batch([
-    d1
-      .prepare(
-        "UPDATE cli_auth_challenges SET status = 'consumed', board_api_key_id = ?1, updated_at = ?2 WHERE id = ?3 AND status = 'approved' AND board_api_key_id IS NULL AND expires_at > ?2",
-      )
-      .bind(keyId, now.toISOString(), row.id),
-    d1
-      .prepare(
-        "INSERT INTO board_api_keys (id, user_id, name, key_hash, expires_at, created_at) SELECT ?1, approved_by_user_id, client_name, ?2, ?3, ?4 FROM cli_auth_challenges WHERE id = ?5 AND board_api_key_id = ?1",
-      )
-      .bind(keyId, hash, expiresAt, now.toISOString(), row.id),
+  const expiresAt = new Date(Date.parse(now) + BOARD_KEY_LIFETIME_MS).toISOString();
+  const t = schema.cliAuthChallenges;
+  const [claim] = await db.batch([
+    db
+      .update(t)
+      .set({ status: "consumed", boardApiKeyId: keyId, updatedAt: now })
+      .where(and(eq(t.id, row.id), eq(t.status, "approved"), isNull(t.boardApiKeyId), gt(t.expiresAt, now))),
+    // The key's owner and name come from the challenge row, and only when the claim above was ours.
+    db.insert(schema.boardApiKeys).select(
+      db
+        .select({
+          id: sql<string>`${keyId}`.as("id"),
+          userId: t.approvedByUserId,
+          name: t.clientName,
+          keyHash: sql<string>`${hash}`.as("key_hash"),
+          lastUsedAt: sql<null>`NULL`.as("last_used_at"),
+          expiresAt: sql<string>`${expiresAt}`.as("expires_at"),
+          revokedAt: sql<null>`NULL`.as("revoked_at"),
+          createdAt: sql<string>`${now}`.as("created_at"),
+        })
+        .from(t)
+        .where(and(eq(t.id, row.id), eq(t.boardApiKeyId, keyId))),
+    ),
   ]);
   if (!claim.meta.changes) return null;
   return { id: keyId, token, expiresAt };
@@ -95,4 +107,48 @@ export async function transitionChallenge(
     .where(and(eq(schema.cliAuthChallenges.id, id), eq(schema.cliAuthChallenges.status, from)))
     .run();
   return result.meta.changes > 0;
+}
+
+/** The challenge; 404 when it does not exist. */
+export async function requireChallenge(db: Db, id: string) {
+  const row = await findChallenge(db, id);
+  if (!row) throw notFound("Challenge not found");
+  return row;
+}
+
+/** The poller's read: once approved, the board key is minted and handed over (only to the first poll). */
+export async function pollChallenge(db: Db, row: ChallengeRow, now: string) {
+  if (challengeStatus(row, now) !== "approved") return challengeView(row, now);
+  const key = await deliverKey(db, row);
+  const fresh = (await findChallenge(db, row.id))!;
+  return { ...challengeView(fresh, now), ...(key ? { boardApiKey: key } : {}) };
+}
+
+/** Approves a pending challenge for the user once they confirm its user code. */
+export async function approveChallenge(db: Db, id: string, userId: string, code: string) {
+  const row = await requireChallenge(db, id);
+  const now = new Date().toISOString();
+  if (challengeStatus(row, now) !== "pending") throw conflict(`Challenge is ${challengeStatus(row, now)}, not pending`);
+  if (!constantTimeEqual(code.toUpperCase(), row.userCode)) throw badRequest("User code does not match this challenge");
+  const moved = await transitionChallenge(db, id, "pending", { status: "approved", approvedByUserId: userId });
+  if (!moved) throw conflict("Challenge is no longer pending");
+  return challengeView((await findChallenge(db, id))!, now);
+}
+
+/** Cancels a pending or approved challenge. */
+export async function cancelChallenge(db: Db, row: ChallengeRow) {
+  const now = new Date().toISOString();
+  const status = challengeStatus(row, now);
+  if (status !== "pending" && status !== "approved") throw conflict(`Challenge is ${status} and cannot be cancelled`);
+  if (!(await transitionChallenge(db, row.id, row.status, { status: "cancelled" }))) throw conflict("Challenge changed; try again");
+  return challengeView((await findChallenge(db, row.id))!, now);
+}
+
+/** Revokes the board API key (a no-op when it is already revoked). */
+export async function revokeBoardKey(db: Db, keyId: string) {
+  await db
+    .update(schema.boardApiKeys)
+    .set({ revokedAt: new Date().toISOString() })
+    .where(and(eq(schema.boardApiKeys.id, keyId), isNull(schema.boardApiKeys.revokedAt)))
+    .run();
 }

@@ -1,10 +1,7 @@
-// Resolves `{issueId}` on issue-scoped routes (a UUID or the `<PREFIX>-<number>` identifier)
-// and applies the entity guard: an issue of another company is reported as missing.
-import type { Context } from "hono";
+// Resolves `{issueId}` on document, attachment and artifact routes: a UUID (any case) or the
+// `<PREFIX>-<number>` identifier; anything else names no issue.
 import { eq } from "drizzle-orm";
-import type { AppEnv } from "../../env";
-import { createDb, schema, type Db } from "../../db/client";
-import { requireActor, requireEntityAccess } from "../../http/access";
+import { schema, type Db } from "../../db/client";
 import { notFound } from "../errors";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -23,11 +20,9 @@ export async function findIssue(db: Db, issueIdOrIdentifier: string): Promise<Is
   return undefined;
 }
 
-/** 401 without a caller, 404 when the issue is missing or belongs to a company the caller cannot reach. */
-export async function requireIssue(c: Context<AppEnv>, issueIdOrIdentifier: string) {
-  const actor = requireActor(c);
-  const issue = await findIssue(createDb(c.env.DB), issueIdOrIdentifier);
-  if (!issue) throw notFound("Issue not found");
-  requireEntityAccess(c, issue.companyId, "Issue");
-  return { issue, actor };
+/** The issue of this company by UUID or identifier; 404 when it is missing or another company's. */
+export async function requireCompanyIssue(db: Db, companyId: string, issueIdOrIdentifier: string): Promise<IssueRow> {
+  const issue = await findIssue(db, issueIdOrIdentifier);
+  if (!issue || issue.companyId !== companyId) throw notFound("Issue not found");
+  return issue;
 }

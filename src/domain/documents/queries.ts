@@ -2,6 +2,7 @@
 import { inIds } from "../../db/id-list";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
+import { notFound } from "../errors";
 import { annotationThreadView, documentView, revisionView } from "./view";
 
 const d = schema.issueDocuments;
@@ -30,6 +31,13 @@ export async function getDocument(db: Db, issueId: string, key: string) {
 
 export async function findDocumentRow(db: Db, issueId: string, key: string) {
   return db.query.issueDocuments.findFirst({ where: and(eq(d.issueId, issueId), eq(d.key, key)) });
+}
+
+/** The document row of the issue under `key`; 404 when there is none. */
+export async function requireDocumentRow(db: Db, issueId: string, key: string) {
+  const doc = await findDocumentRow(db, issueId, key);
+  if (!doc) throw notFound(`Document '${key}' not found`);
+  return doc;
 }
 
 /** Revisions newest first. */

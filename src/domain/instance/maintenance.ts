@@ -1,9 +1,11 @@
 // Access upkeep run by the per-minute cron: board-claim tokens in authenticated mode, and the
-// experimental issue-graph liveness auto-recovery when it is switched on.
-import { createDb } from "../../db/client";
+// experimental issue-graph liveness auto-recovery when it is switched on (or asked for by an admin).
+import { eq } from "drizzle-orm";
+import { createDb, schema, type Db } from "../../db/client";
 import { readDeploymentConfig } from "../../config";
 import { runCompanyCommand } from "../../company/client";
 import type { Actor } from "../actor";
+import { notFound } from "../errors";
 import { boardClaimPath, mintBoardClaimTokenIfNeeded } from "../access/board-claim";
 import { findStuckIssues, recoverStuckIssues } from "./liveness";
 import { readSettings } from "./settings";
@@ -26,6 +28,29 @@ export async function runLivenessRecovery(env: Env, actor: Actor, options: { com
   }
   return { staleBefore, recovered };
 }
+
+/**
+ * An instance admin's liveness request: a dry run lists the stuck issues, a real run releases
+ * them. staleAfterMinutes defaults to the experimental setting; an unknown companyId is a 404.
+ */
+export async function livenessRecoveryRequest(env: Env, actor: Actor, body: { companyId?: string; staleAfterMinutes?: number }, dryRun: boolean) {
+  const db = createDb(env.DB);
+  if (body.companyId) {
+    const company = await db.query.companies.findFirst({ where: eq(schema.companies.id, body.companyId) });
+    if (!company) throw notFound("Company not found");
+  }
+  const staleAfterMinutes = body.staleAfterMinutes ?? (await readSettings(db, "experimental")).issueGraphLivenessStaleAfterMinutes;
+  if (dryRun) {
+    const staleBefore = new Date(Date.now() - staleAfterMinutes * 60_000).toISOString();
+    const issues = await findStuckIssues(db, { companyId: body.companyId, staleBefore });
+    return { dryRun, staleAfterMinutes, staleBefore, issues, recoveredCount: 0 };
+  }
+  const { staleBefore, recovered } = await runLivenessRecovery(env, actor, { companyId: body.companyId, staleAfterMinutes });
+  return { dryRun, staleAfterMinutes, staleBefore, issues: recovered, recoveredCount: recovered.length };
+}
+
+/** What the per-minute cron wrote about its ticks, by scheduler name. */
+export const listSchedulerHeartbeats = (db: Db) => db.select().from(schema.schedulerHeartbeats).orderBy(schema.schedulerHeartbeats.name);
 
 export async function runAccessMaintenance(env: Env, at: Date): Promise<void> {
   const db = createDb(env.DB);

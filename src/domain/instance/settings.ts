@@ -1,5 +1,5 @@
 // Instance settings stored in `instance_settings` by key; reads fill defaults from the zod schemas.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { schema, type Db } from "../../db/client";
 import { ExperimentalSettingsSchema, GeneralSettingsSchema } from "../../schemas/instance";
@@ -30,15 +30,17 @@ export async function readSettings<K extends SettingsKey>(db: Db, key: K): Promi
  * Applies a partial change atomically (SQLite json_patch merges into the stored object, so two
  * concurrent patches of different fields both land), then reads back the whole object.
  */
-export async function patchSettings<K extends SettingsKey>(db: Db, d1: D1Database, key: K, patch: Partial<SettingsOf<K>>): Promise<SettingsOf<K>> {
+export async function patchSettings<K extends SettingsKey>(db: Db, key: K, patch: Partial<SettingsOf<K>>): Promise<SettingsOf<K>> {
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   // Validate the result before writing: a bad combination never reaches storage.
   SETTINGS[key].parse({ ...(await readSettings(db, key)), ...changes });
-  await d1
-    .prepare(
-      "INSERT INTO instance_settings (key, value, updated_at) VALUES (?1, json(?2), ?3) ON CONFLICT(key) DO UPDATE SET value = json_patch(instance_settings.value, excluded.value), updated_at = excluded.updated_at",
-    )
-    .bind(key, JSON.stringify(changes), new Date().toISOString())
+  const t = schema.instanceSettings;
+  const now = new Date().toISOString();
+  const changesJson = sql`json(${JSON.stringify(changes)})`;
+  await db
+    .insert(t)
+    .values({ key, value: changesJson, updatedAt: now })
+    .onConflictDoUpdate({ target: t.key, set: { value: sql`json_patch(${t.value}, ${changesJson})`, updatedAt: now } })
     .run();
   return readSettings(db, key);
 }

@@ -1,7 +1,7 @@
 // Remote gateway integration: an agent invite plus a ready-to-paste prompt for the gateway's operator.
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../http/router";
-import { createDb } from "../../db/client";
+import { dbOf } from "../../http/db";
 import { requireCompanyAccess } from "../../http/access";
 import { requireCompanyPermission } from "../../domain/access/permissions";
 import { resolveUrlForm } from "../../domain/access/url-resolution";
@@ -28,7 +28,7 @@ gatewayInviteRouter.openapi(
     const { companyId } = c.req.valid("param");
     const company = await requireCompanyAccess(c, companyId);
     const actor = c.get("actor");
-    await requireCompanyPermission(createDb(c.env.DB), actor, companyId, "users:invite");
+    await requireCompanyPermission(dbOf(c), actor, companyId, "users:invite");
     const body = c.req.valid("json");
     const gatewayUrlCheck = body.gatewayUrl ? resolveUrlForm(body.gatewayUrl) : null;
     const invite = await createInviteWithToken(

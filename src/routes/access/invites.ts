@@ -1,17 +1,17 @@
 // Invites: company list/create, revoke by id, the recipient's views by token, accept, URL check.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { desc, eq } from "drizzle-orm";
 import type { AppEnv } from "../../env";
 import { createRouter } from "../../http/router";
-import { createDb, schema } from "../../db/client";
+import { dbOf } from "../../http/db";
 import { requireCompanyAccess, requireEntityAccess } from "../../http/access";
 import type { Actor } from "../../domain/actor";
 import { notFound } from "../../domain/errors";
 import { runCompanyCommand } from "../../company/client";
 import { requireCompanyPermission } from "../../domain/access/permissions";
-import { CLAIM_SECRET_PREFIX, INVITE_TOKEN_PREFIX, hashSecret, mintSecret } from "../../domain/access/tokens";
+import { CLAIM_SECRET_PREFIX, INVITE_TOKEN_PREFIX, mintSecret } from "../../domain/access/tokens";
 import { inviteUrls, inviteView, acceptInvite, createInvite, revokeInvite } from "../../domain/access/invites";
+import { companyLogoAsset, findInvite, inviteByToken, listInvites, type InviteWithCompany } from "../../domain/access/queries";
 import { readSettings } from "../../domain/instance/settings";
 import { onboardingSteps, onboardingText, skillList } from "../../domain/access/onboarding";
 import { findSkill, renderSkill } from "../../domain/access/onboarding-skills";
@@ -47,7 +47,7 @@ export async function createInviteWithToken(
   body: CreateInviteBody,
   source: "api" | "remote-gateway",
 ) {
-  const hours = body.expiresInHours ?? (await readSettings(createDb(c.env.DB), "general")).defaultInviteExpiryHours;
+  const hours = body.expiresInHours ?? (await readSettings(dbOf(c), "general")).defaultInviteExpiryHours;
   const { token, hash } = mintSecret(INVITE_TOKEN_PREFIX);
   const invite = await runCompanyCommand(c.env, companyId, createInvite, actor, {
     inviteType: body.inviteType,
@@ -64,20 +64,7 @@ export async function createInviteWithToken(
   return { ...invite, token, urls: inviteUrls(publicBaseUrl(c), token) };
 }
 
-/** The invite a token names, with its company; 404 for unknown tokens. */
-async function inviteByToken(env: Env, token: string) {
-  const db = createDb(env.DB);
-  const row = await db
-    .select({ invite: schema.companyInvites, company: schema.companies })
-    .from(schema.companyInvites)
-    .innerJoin(schema.companies, eq(schema.companies.id, schema.companyInvites.companyId))
-    .where(eq(schema.companyInvites.tokenHash, hashSecret(token)))
-    .get();
-  if (!row) throw notFound("Invite not found");
-  return row;
-}
-
-function summaryOf(c: Context<AppEnv>, token: string, row: Awaited<ReturnType<typeof inviteByToken>>) {
+function summaryOf(c: Context<AppEnv>, token: string, row: InviteWithCompany) {
   const view = inviteView(row.invite);
   return {
     companyId: row.company.id,
@@ -109,15 +96,9 @@ invitesRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    const db = createDb(c.env.DB);
+    const db = dbOf(c);
     await requireCompanyPermission(db, c.get("actor"), companyId, "users:invite");
-    const rows = await db
-      .select()
-      .from(schema.companyInvites)
-      .where(eq(schema.companyInvites.companyId, companyId))
-      .orderBy(desc(schema.companyInvites.createdAt))
-      .limit(500);
-    return c.json(rows.map(inviteView), 200);
+    return c.json(await listInvites(db, companyId), 200);
   },
 );
 
@@ -138,7 +119,7 @@ invitesRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
     const actor = c.get("actor");
-    await requireCompanyPermission(createDb(c.env.DB), actor, companyId, "users:invite");
+    await requireCompanyPermission(dbOf(c), actor, companyId, "users:invite");
     return c.json(await createInviteWithToken(c, companyId, actor, c.req.valid("json"), "api"), 201);
   },
 );
@@ -154,8 +135,8 @@ invitesRouter.openapi(
   }),
   async (c) => {
     const { inviteId } = c.req.valid("param");
-    const db = createDb(c.env.DB);
-    const invite = await db.query.companyInvites.findFirst({ where: eq(schema.companyInvites.id, inviteId) });
+    const db = dbOf(c);
+    const invite = await findInvite(db, inviteId);
     const actor = requireEntityAccess(c, invite?.companyId, "Invite");
     await requireCompanyPermission(db, actor, invite!.companyId, "users:invite");
     return c.json(await runCompanyCommand(c.env, invite!.companyId, revokeInvite, actor, { inviteId }), 200);
@@ -174,7 +155,7 @@ invitesRouter.openapi(
   }),
   async (c) => {
     const { token } = c.req.valid("param");
-    return c.json(summaryOf(c, token, await inviteByToken(c.env, token)), 200);
+    return c.json(summaryOf(c, token, await inviteByToken(dbOf(c), token)), 200);
   },
 );
 
@@ -193,10 +174,9 @@ invitesRouter.openapi(
   }),
   async (c) => {
     const { token } = c.req.valid("param");
-    const { company } = await inviteByToken(c.env, token);
-    if (!company.logoAssetId) throw notFound("The company has no logo");
-    const asset = await createDb(c.env.DB).query.assets.findFirst({ where: eq(schema.assets.id, company.logoAssetId) });
-    if (!asset || asset.companyId !== company.id) throw notFound("The company has no logo");
+    const db = dbOf(c);
+    const { company } = await inviteByToken(db, token);
+    const asset = await companyLogoAsset(db, company);
     const object = await c.env.FILES.get(asset.objectKey);
     if (!object) throw notFound("Logo bytes not found");
     return new Response(object.body, {
@@ -223,7 +203,7 @@ invitesRouter.openapi(
   }),
   async (c) => {
     const { token } = c.req.valid("param");
-    const row = await inviteByToken(c.env, token);
+    const row = await inviteByToken(dbOf(c), token);
     const summary = summaryOf(c, token, row);
     const base = publicBaseUrl(c);
     return c.json(
@@ -251,7 +231,7 @@ invitesRouter.openapi(
   }),
   async (c) => {
     const { token } = c.req.valid("param");
-    const row = await inviteByToken(c.env, token);
+    const row = await inviteByToken(dbOf(c), token);
     const text = onboardingText(publicBaseUrl(c), token, summaryOf(c, token, row));
     return c.text(text, 200, { "content-type": "text/plain; charset=utf-8" });
   },
@@ -269,7 +249,7 @@ invitesRouter.openapi(
   }),
   async (c) => {
     const { token } = c.req.valid("param");
-    await inviteByToken(c.env, token);
+    await inviteByToken(dbOf(c), token);
     return c.json({ skills: skillList(publicBaseUrl(c), token) }, 200);
   },
 );
@@ -286,7 +266,7 @@ invitesRouter.openapi(
   }),
   async (c) => {
     const { token, skillName } = c.req.valid("param");
-    const row = await inviteByToken(c.env, token);
+    const row = await inviteByToken(dbOf(c), token);
     const skill = findSkill(skillName);
     if (!skill) throw notFound(`Skill not found: ${skillName}`);
     const base = publicBaseUrl(c);
@@ -312,7 +292,7 @@ invitesRouter.openapi(
   async (c) => {
     const { token } = c.req.valid("param");
     const body = c.req.valid("json");
-    const { invite } = await inviteByToken(c.env, token);
+    const { invite } = await inviteByToken(dbOf(c), token);
     const claim = invite.inviteType === "agent" ? mintSecret(CLAIM_SECRET_PREFIX) : null;
     const result = await runCompanyCommand(c.env, invite.companyId, acceptInvite, c.get("actor"), {
       tokenHash: invite.tokenHash,
@@ -347,7 +327,7 @@ invitesRouter.openapi(
   }),
   async (c) => {
     const { token } = c.req.valid("param");
-    await inviteByToken(c.env, token);
+    await inviteByToken(dbOf(c), token);
     return c.json(resolveUrlForm(c.req.valid("query").url), 200);
   },
 );

@@ -1,15 +1,14 @@
 // Join requests: list, approve, reject (needs joins:approve), and the agent's API key claim.
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, desc, eq } from "drizzle-orm";
 import { createRouter } from "../../http/router";
-import { createDb, schema } from "../../db/client";
+import { dbOf } from "../../http/db";
 import { requireCompanyAccess } from "../../http/access";
-import { notFound } from "../../domain/errors";
 import { runCompanyCommand } from "../../company/client";
 import { AGENT_KEY_PREFIX, mintApiKey } from "../../crypto/api-keys";
 import { newId } from "../../crypto/random";
 import { requireCompanyPermission } from "../../domain/access/permissions";
-import { joinRequestView, claimJoinRequestApiKey, decideJoinRequest } from "../../domain/access/join-requests";
+import { claimJoinRequestApiKey, decideJoinRequest } from "../../domain/access/join-requests";
+import { listJoinRequests, loadJoinRequest } from "../../domain/access/queries";
 import { hashSecret } from "../../domain/access/tokens";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
 import { JoinRequestSchema } from "../../schemas/access/invites";
@@ -39,21 +38,9 @@ joinRequestsRouter.openapi(
     const { companyId } = c.req.valid("param");
     const { status, requestType } = c.req.valid("query");
     await requireCompanyAccess(c, companyId);
-    const db = createDb(c.env.DB);
+    const db = dbOf(c);
     await requireCompanyPermission(db, c.get("actor"), companyId, "joins:approve");
-    const rows = await db
-      .select()
-      .from(schema.joinRequests)
-      .where(
-        and(
-          eq(schema.joinRequests.companyId, companyId),
-          status ? eq(schema.joinRequests.status, status === "pending" ? "pending_approval" : status) : undefined,
-          requestType ? eq(schema.joinRequests.requestType, requestType) : undefined,
-        ),
-      )
-      .orderBy(desc(schema.joinRequests.createdAt))
-      .limit(500);
-    return c.json(rows.map(joinRequestView), 200);
+    return c.json(await listJoinRequests(db, companyId, { status, requestType }), 200);
   },
 );
 
@@ -74,7 +61,7 @@ for (const decision of ["approve", "reject"] as const) {
       const { companyId, requestId } = c.req.valid("param");
       await requireCompanyAccess(c, companyId);
       const actor = c.get("actor");
-      await requireCompanyPermission(createDb(c.env.DB), actor, companyId, "joins:approve");
+      await requireCompanyPermission(dbOf(c), actor, companyId, "joins:approve");
       const result = await runCompanyCommand(c.env, companyId, decideJoinRequest, actor, {
         requestId,
         decision,
@@ -99,8 +86,7 @@ joinRequestsRouter.openapi(
   async (c) => {
     const { requestId } = c.req.valid("param");
     const { claimSecret } = c.req.valid("json");
-    const request = await createDb(c.env.DB).query.joinRequests.findFirst({ where: eq(schema.joinRequests.id, requestId) });
-    if (!request) throw notFound("Join request not found");
+    const request = await loadJoinRequest(dbOf(c), requestId);
     const { token, hash } = mintApiKey(AGENT_KEY_PREFIX);
     const claimed = await runCompanyCommand(c.env, request.companyId, claimJoinRequestApiKey, c.get("actor"), {
       requestId,

@@ -1,14 +1,13 @@
 // Company members: list, user directory, role/status changes, grants, archive, role-and-grants.
 // Every change needs users:manage_permissions; the last active owner is never demoted or deactivated.
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import { createRouter } from "../../http/router";
-import { createDb, schema } from "../../db/client";
+import { dbOf } from "../../http/db";
 import { requireCompanyAccess } from "../../http/access";
 import { runCompanyCommand } from "../../company/client";
 import { listMembers, updateMember } from "../../domain/access/members";
 import { requireCompanyPermission } from "../../domain/access/permissions";
-import { slugify } from "../../domain/users/slug";
+import { userDirectory } from "../../domain/access/queries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
 import {
   ArchiveMemberSchema,
@@ -28,7 +27,7 @@ export const membersRouter = createRouter();
 
 async function guardManage(c: Context<AppEnv>, companyId: string) {
   await requireCompanyAccess(c, companyId, { board: true });
-  await requireCompanyPermission(createDb(c.env.DB), c.get("actor"), companyId, "users:manage_permissions");
+  await requireCompanyPermission(dbOf(c), c.get("actor"), companyId, "users:manage_permissions");
 }
 
 membersRouter.openapi(
@@ -43,7 +42,7 @@ membersRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true });
-    return c.json(await listMembers(createDb(c.env.DB), companyId, { includeEmail: true }), 200);
+    return c.json(await listMembers(dbOf(c), companyId, { includeEmail: true }), 200);
   },
 );
 
@@ -59,22 +58,7 @@ membersRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    const rows = await createDb(c.env.DB)
-      .select({ user: schema.users, role: schema.companyMemberships.membershipRole })
-      .from(schema.companyMemberships)
-      .innerJoin(schema.users, eq(schema.users.id, schema.companyMemberships.principalId))
-      .where(
-        and(
-          eq(schema.companyMemberships.companyId, companyId),
-          eq(schema.companyMemberships.principalType, "user"),
-          eq(schema.companyMemberships.status, "active"),
-        ),
-      )
-      .orderBy(schema.users.name);
-    return c.json(
-      rows.map((r) => ({ id: r.user.id, name: r.user.name, slug: slugify(r.user.name) || r.user.id, image: r.user.image ?? null, role: r.role })),
-      200,
-    );
+    return c.json(await userDirectory(dbOf(c), companyId), 200);
   },
 );
 

@@ -1,12 +1,19 @@
 // Sidebar preferences (global and per company, per board user), sidebar badges, inbox dismissals.
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, desc, eq } from "drizzle-orm";
 import { createRouter } from "../../http/router";
-import { createDb, schema } from "../../db/client";
+import { dbOf } from "../../http/db";
 import { requireBoard, requireCompanyAccess } from "../../http/access";
 import type { BoardActor } from "../../domain/actor";
 import { runCompanyCommand } from "../../company/client";
-import { GLOBAL_SCOPE, readSidebarPreferences, sidebarBadges, upsertSidebarPreferences, dismissInboxItem, putCompanySidebarPreferences } from "../../domain/access/inbox";
+import {
+  dismissInboxItem,
+  GLOBAL_SCOPE,
+  listInboxDismissals,
+  putCompanySidebarPreferences,
+  readSidebarPreferences,
+  saveGlobalSidebarPreferences,
+  sidebarBadges,
+} from "../../domain/access/inbox";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
 import {
   DismissInboxItemSchema,
@@ -40,7 +47,7 @@ sidebarRouter.openapi(
   }),
   async (c) => {
     const actor = requireBoard(c);
-    return c.json(preferencesView("global", null, await readSidebarPreferences(createDb(c.env.DB), actor.userId, GLOBAL_SCOPE)), 200);
+    return c.json(preferencesView("global", null, await readSidebarPreferences(dbOf(c), actor.userId, GLOBAL_SCOPE)), 200);
   },
 );
 
@@ -57,7 +64,7 @@ sidebarRouter.openapi(
     const actor = requireBoard(c);
     const preferences = c.req.valid("json");
     const now = new Date().toISOString();
-    await upsertSidebarPreferences(createDb(c.env.DB), { userId: actor.userId, scopeKey: GLOBAL_SCOPE, companyId: null, preferences, now }).run();
+    await saveGlobalSidebarPreferences(dbOf(c), actor.userId, preferences, now);
     return c.json(preferencesView("global", null, { preferences, updatedAt: now }), 200);
   },
 );
@@ -75,7 +82,7 @@ sidebarRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true });
     const actor = c.get("actor") as BoardActor;
-    return c.json(preferencesView("company", companyId, await readSidebarPreferences(createDb(c.env.DB), actor.userId, companyId)), 200);
+    return c.json(preferencesView("company", companyId, await readSidebarPreferences(dbOf(c), actor.userId, companyId)), 200);
   },
 );
 
@@ -114,7 +121,7 @@ sidebarRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true });
     const actor = c.get("actor") as BoardActor;
-    return c.json(await sidebarBadges(createDb(c.env.DB), companyId, actor.userId), 200);
+    return c.json(await sidebarBadges(dbOf(c), companyId, actor.userId), 200);
   },
 );
 
@@ -131,13 +138,7 @@ sidebarRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true });
     const actor = c.get("actor") as BoardActor;
-    const rows = await createDb(c.env.DB)
-      .select({ itemKey: schema.inboxDismissals.itemKey, dismissedAt: schema.inboxDismissals.dismissedAt })
-      .from(schema.inboxDismissals)
-      .where(and(eq(schema.inboxDismissals.companyId, companyId), eq(schema.inboxDismissals.userId, actor.userId)))
-      .orderBy(desc(schema.inboxDismissals.dismissedAt))
-      .limit(1000);
-    return c.json(rows, 200);
+    return c.json(await listInboxDismissals(dbOf(c), companyId, actor.userId), 200);
   },
 );
 
