@@ -26,6 +26,12 @@ const storage = new AsyncLocalStorage<RoundTrips>();
 export const withRoundTrips = <T>(counter: RoundTrips, fn: () => T): T => storage.run(counter, fn);
 export const currentRoundTrips = (): RoundTrips | undefined => storage.getStore();
 
+/**
+ * Runs work the response does not wait for (`waitUntil`: a key's lastUsedAt) outside the request's
+ * count: it adds no latency, so it is not one of the request's round trips.
+ */
+export const afterResponse = <T>(fn: () => T): T => storage.exit(fn);
+
 const count = () => {
   const counter = storage.getStore();
   if (counter) counter.add(counter.phase, 1);

@@ -3,6 +3,8 @@ import type { Context } from "hono";
 import { and, eq } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { createDb, schema } from "../db/client";
+import { ReadBatch } from "../db/read-batch";
+import { dbOf } from "./db";
 import { forbidden, notFound, unauthorized } from "../domain/errors";
 import { hasInstanceWideAccess, type Actor, type AgentActor, type BoardActor } from "../domain/actor";
 
@@ -65,21 +67,49 @@ export interface CompanyAccessOptions {
 }
 
 /**
- * Company-path guard: 401 without credentials, 404 if the company does not exist,
- * 403 if the caller belongs elsewhere or lacks the role. Returns the company row.
+ * Company-path guard added to a read batch, so a handler's reads and its access check share one
+ * round trip. The returned check (call it after the batch ran) answers 401 without credentials
+ * (at once), 404 if the company does not exist, 403 if the caller belongs elsewhere or lacks the
+ * role, and returns the company row.
  */
-export async function requireCompanyAccess(c: Context<AppEnv>, companyId: string, options: CompanyAccessOptions = {}) {
+export function addCompanyAccessCheck(c: Context<AppEnv>, batch: ReadBatch, companyId: string, options: CompanyAccessOptions = {}) {
   const actor = options.board ? requireBoard(c) : requireActor(c);
-  const company = await loadCompanyRow(c.env, companyId);
-  if (!company) throw notFound("Company not found");
-  if (!canAccessCompany(actor, companyId)) throw forbidden("No access to this company");
-  if (options.roles && actor.type === "board" && !hasInstanceWideAccess(actor)) {
-    const role = await boardMembershipRole(c.env, companyId, actor.userId);
-    if (!role || !options.roles.includes(role)) {
-      throw forbidden(`Requires company role ${options.roles.join(" or ")}`);
+  const { db } = batch;
+  const company = batch.add(db.select().from(schema.companies).where(eq(schema.companies.id, companyId)));
+  const role =
+    options.roles && actor.type === "board" && !hasInstanceWideAccess(actor)
+      ? batch.add(
+          db
+            .select({ role: schema.companyMemberships.membershipRole })
+            .from(schema.companyMemberships)
+            .where(
+              and(
+                eq(schema.companyMemberships.companyId, companyId),
+                eq(schema.companyMemberships.principalType, "user"),
+                eq(schema.companyMemberships.principalId, actor.userId),
+                eq(schema.companyMemberships.status, "active"),
+              ),
+            ),
+        )
+      : null;
+  return () => {
+    const row = company.value[0];
+    if (!row) throw notFound("Company not found");
+    if (!canAccessCompany(actor, companyId)) throw forbidden("No access to this company");
+    if (role) {
+      const held = role.value[0]?.role as MembershipRole | undefined;
+      if (!held || !options.roles!.includes(held)) throw forbidden(`Requires company role ${options.roles!.join(" or ")}`);
     }
-  }
-  return company;
+    return row;
+  };
+}
+
+/** The company-path guard on its own (one round trip). */
+export async function requireCompanyAccess(c: Context<AppEnv>, companyId: string, options: CompanyAccessOptions = {}) {
+  const batch = new ReadBatch(dbOf(c));
+  const check = addCompanyAccessCheck(c, batch, companyId, options);
+  await batch.run();
+  return check();
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { ReadBatch } from "../db/read-batch";
+import { afterResponse } from "../db/round-trips";
 import { cacheCredential, cachedCredential, cachedRunAgent, cacheRunAgent, lastUsedWriteDue } from "./credential-cache";
 import type { AppEnv } from "../env";
 import { createDb, schema } from "../db/client";
@@ -160,7 +161,7 @@ function requireOwnRun(run: ReturnType<typeof addRunRead>, agentId: string, runI
 /** Writes lastUsedAt after the response, at most once a minute per key (per isolate). */
 function touchLastUsed(c: Context<AppEnv>, keyId: string, write: () => Promise<unknown>) {
   if (!lastUsedWriteDue(keyId)) return;
-  c.executionCtx.waitUntil(write().catch((err) => console.error("lastUsedAt write failed", err)));
+  c.executionCtx.waitUntil(afterResponse(write).catch((err) => console.error("lastUsedAt write failed", err)));
 }
 
 /** The board user's active memberships and instance-admin flag; `userId` may be SQL read in the same batch. */

@@ -13,6 +13,7 @@ import {
   CompanyBudgetSchema,
   IncidentParams,
   ResolveIncidentSchema,
+  incidentResolution,
   UpsertBudgetPolicySchema,
   UpsertedBudgetPolicySchema,
 } from "../schemas/budgets";
@@ -101,7 +102,7 @@ budgetsRouter.openapi(
     await requireCompanyAccess(c, companyId, { board: true, roles: [...BUDGET_MANAGERS] });
     const incident = await runCompanyCommand(c.env, companyId, resolveBudgetIncident, c.get("actor"), {
       incidentId,
-      ...c.req.valid("json"),
+      ...incidentResolution(c.req.valid("json")),
     });
     return c.json(incident, 200);
   },

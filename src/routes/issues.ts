@@ -5,7 +5,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
-import { requireBoard, requireCompanyAccess } from "../http/access";
+import { addCompanyAccessCheck, requireActor, requireBoard, requireCompanyAccess, requireEntityAccess } from "../http/access";
+import { ReadBatch } from "../db/read-batch";
 import { badRequest } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
@@ -18,9 +19,8 @@ import {
   IssueUserStateSchema,
   UpdateIssueSchema,
 } from "../schemas/issues";
-import { issueViewsFor } from "../domain/issues/load";
-import { listIssues } from "../domain/issues/list";
-import { buildIssueDetail } from "../domain/issues/detail";
+import { addIssueListRead } from "../domain/issues/list";
+import { loadIssueDetail } from "../domain/issues/detail";
 import { createIssue, setIssueUserState, updateIssue } from "../domain/issues/commands";
 import { issueFor } from "./issue-guard";
 
@@ -55,7 +55,6 @@ issuesRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     const query = c.req.valid("query");
-    await requireCompanyAccess(c, companyId);
     const statuses = query.status
       ?.split(",")
       .map((s) => s.trim())
@@ -63,8 +62,9 @@ issuesRouter.openapi(
     const allowed = IssueSchema.shape.status.options as readonly string[];
     const unknown = statuses?.filter((s) => !allowed.includes(s)) ?? [];
     if (unknown.length) throw badRequest(`Unknown status ${unknown.join(", ")}; expected one of ${allowed.join(", ")}`);
-    const db = dbOf(c);
-    const rows = await listIssues(db, companyId, {
+    const batch = new ReadBatch(dbOf(c));
+    const access = addCompanyAccessCheck(c, batch, companyId);
+    const issues = addIssueListRead(batch, companyId, {
       ...query,
       statuses,
       assigneeUserId: userFilter(c, "assigneeUserId", query.assigneeUserId),
@@ -74,7 +74,9 @@ issuesRouter.openapi(
       includeRoutineExecutions: query.includeRoutineExecutions === "true",
       q: query.q || undefined,
     });
-    return c.json(await issueViewsFor(db, rows), 200);
+    await batch.run();
+    access();
+    return c.json(issues(), 200);
   },
 );
 
@@ -115,8 +117,10 @@ issuesRouter.openapi(
   }),
 
   async (c) => {
-    const issue = await issueFor(c, c.req.valid("param").issueId);
-    return c.json(await buildIssueDetail(dbOf(c), issue), 200);
+    requireActor(c);
+    const loaded = await loadIssueDetail(dbOf(c), c.req.valid("param").issueId);
+    requireEntityAccess(c, loaded?.issue.companyId, "Issue");
+    return c.json(loaded!.detail, 200);
   },
 );
 

@@ -91,15 +91,33 @@ export const BudgetOverviewSchema = z
 
 export const CompanyBudgetSchema = z.object({ budgetMonthlyCents: Cents }).openapi("CompanyBudget");
 
+const NewBudgetCents = z.number().int().min(1).max(1_000_000_000_00);
+
 export const ResolveIncidentSchema = z
   .discriminatedUnion("action", [
     z.object({ action: z.literal("keep_paused") }),
     z.object({
       action: z.literal("raise_budget_and_resume"),
-      amountCents: z.number().int().min(1).max(1_000_000_000_00).openapi({ description: "New budget; must exceed the observed spend (422)" }),
+      amountCents: NewBudgetCents.optional().openapi({ description: "New budget in cents; must exceed the observed spend (422)" }),
+      amount: NewBudgetCents.optional().openapi({ description: "Alias of amountCents (what the incumbent's clients send); one of the two is required" }),
     }),
   ])
+  .superRefine((body, ctx) => {
+    if (body.action !== "raise_budget_and_resume") return;
+    if (body.amountCents === undefined && body.amount === undefined) {
+      ctx.addIssue({ code: "custom", path: ["amountCents"], message: "amountCents (or amount) is required for raise_budget_and_resume" });
+    } else if (body.amountCents !== undefined && body.amount !== undefined && body.amountCents !== body.amount) {
+      ctx.addIssue({ code: "custom", path: ["amount"], message: "amount and amountCents disagree; send one" });
+    }
+  })
   .openapi("ResolveBudgetIncident");
+
+/** The resolution the budget command takes: the raise amount under its one name. */
+export type BudgetIncidentResolution = { action: "keep_paused" } | { action: "raise_budget_and_resume"; amountCents: number };
+
+export function incidentResolution(body: z.infer<typeof ResolveIncidentSchema>): BudgetIncidentResolution {
+  return body.action === "keep_paused" ? body : { action: body.action, amountCents: (body.amountCents ?? body.amount)! };
+}
 
 export const IncidentParams = z.object({
   companyId: z.string().min(1).openapi({ param: { name: "companyId", in: "path" } }),

@@ -300,6 +300,26 @@ describe("budget incidents", () => {
     expect(after.filter((i) => i.kind === "hard").map((i) => i.threshold_cents).sort()).toEqual([100, 500]);
   });
 
+  it("resolve raise_budget_and_resume accepts the amount as `amount` (the incumbent's clients) as well as amountCents", async () => {
+    const company = await createCompany();
+    const agent = await insertAgent(company.id);
+    await upsertPolicy(company.id, { scopeType: "agent", scopeId: agent.id, amountCents: 100 });
+    await report(company.id, agent.id, 120);
+    const hard = (await incidentsOf(company.id)).find((i) => i.kind === "hard");
+    const path = `/api/companies/${company.id}/budget-incidents/${hard.id}/resolve`;
+
+    const disagree = await post(path, { action: "raise_budget_and_resume", amount: 500, amountCents: 600 });
+    expect(disagree.status).toBe(400);
+    expect(disagree.body.error).toBeTruthy();
+    expect((await post(path, { action: "raise_budget_and_resume", amount: 110 })).status).toBe(422);
+    expect((await agentRow(agent.id)).status).toBe("paused");
+
+    const res = await post(path, { action: "raise_budget_and_resume", amount: 700 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "resolved", resolution: "raise_budget_and_resume" });
+    expect(await agentRow(agent.id)).toMatchObject({ status: "idle", budget_monthly_cents: 700 });
+  });
+
   it("company hard stop pauses the company and cancels every wake-up; raise resumes it", async () => {
     const company = await createCompany({ budgetMonthlyCents: 100 });
     const agent = await insertAgent(company.id);

@@ -1,9 +1,10 @@
 // Issue document mutations, run inside the company's Durable Object so revisions and
 // locks of one company are decided one at a time: write (PUT), restore, delete, lock, unlock.
 import type { Statement } from "../../db/batch";
-import { and, eq } from "drizzle-orm";
-import { schema } from "../../db/client";
-import { defineCommand, type CommandContext } from "../../company/command";
+import { and, eq, sql } from "drizzle-orm";
+import { schema, type Db } from "../../db/client";
+import { ReadBatch } from "../../db/read-batch";
+import { defineCommand, type CommandContext, type LoadScope } from "../../company/command";
 import type { Actor } from "../actor";
 import { conflict, forbidden, notFound } from "../errors";
 import { newId } from "../../crypto/random";
@@ -14,6 +15,7 @@ import { documentView } from "./view";
 
 type DocumentRow = typeof schema.issueDocuments.$inferSelect;
 type RevisionRow = typeof schema.issueDocumentRevisions.$inferSelect;
+type ThreadRow = typeof schema.documentAnnotationThreads.$inferSelect;
 
 export interface DocumentWriteInput {
   issueId: string;
@@ -78,7 +80,7 @@ interface RevisionContent {
 }
 
 /** Creates a new document with revision 1. */
-async function createDocument(ctx: CommandContext, actor: Actor, issueId: string, key: string, content: RevisionContent, action: string) {
+async function createDocument(ctx: CommandContext, actor: Actor, issueId: string, key: string, content: RevisionContent, action: string, guards: Statement[] = []) {
   const who = actorColumns(actor);
   const documentId = newId();
   const revision: RevisionRow = {
@@ -117,6 +119,7 @@ async function createDocument(ctx: CommandContext, actor: Actor, issueId: string
     updatedAt: ctx.now,
   };
   await batch(ctx, [
+    ...guards,
     ctx.db.insert(schema.issueDocuments).values(doc),
     ctx.db.insert(schema.issueDocumentRevisions).values(revision),
     ctx.activity({
@@ -130,7 +133,14 @@ async function createDocument(ctx: CommandContext, actor: Actor, issueId: string
 }
 
 /** Appends revision latest+1 (the unique (document, number) index keeps the chain gap-free) and re-anchors threads. */
-async function appendRevision(ctx: CommandContext, actor: Actor, doc: DocumentRow, content: RevisionContent, action: string) {
+async function appendRevision(
+  ctx: CommandContext,
+  actor: Actor,
+  doc: DocumentRow,
+  content: RevisionContent,
+  action: string,
+  preloaded?: { guards: Statement[]; threads: ThreadRow[]; anchorBodies: Map<string, string> },
+) {
   const who = actorColumns(actor);
   const revision: RevisionRow = {
     id: newId(),
@@ -157,8 +167,16 @@ async function appendRevision(ctx: CommandContext, actor: Actor, doc: DocumentRo
     updatedByUserId: who.userId,
     updatedAt: ctx.now,
   };
-  const anchors = await reanchorStatements(ctx.db, { documentId: doc.id, newRevisionId: revision.id, newText: content.body, now: ctx.now });
+  const anchors = await reanchorStatements(ctx.db, {
+    documentId: doc.id,
+    newRevisionId: revision.id,
+    newText: content.body,
+    now: ctx.now,
+    threads: preloaded?.threads,
+    anchorBodies: preloaded?.anchorBodies,
+  });
   await batch(ctx, [
+    ...(preloaded?.guards ?? []),
     ctx.db.insert(schema.issueDocumentRevisions).values(revision),
     ctx.db
       .update(schema.issueDocuments)
@@ -189,13 +207,18 @@ async function appendRevision(ctx: CommandContext, actor: Actor, doc: DocumentRo
 }
 
 /** An agent's write to a locked document lands in a new derived document (`key-2`, `key-3`, …). */
-async function redirectLockedWrite(ctx: CommandContext, actor: Actor, doc: DocumentRow, content: RevisionContent) {
-  const siblings = await ctx.db
-    .select({ key: schema.issueDocuments.key })
-    .from(schema.issueDocuments)
-    .where(eq(schema.issueDocuments.issueId, doc.issueId));
-  const key = derivedDocumentKey(doc.key, new Set(siblings.map((s) => s.key)));
-  const document = await createDocument(ctx, actor, doc.issueId, key, { ...content, baseRevisionId: null }, "issue.document_created");
+async function redirectLockedWrite(
+  ctx: CommandContext,
+  actor: Actor,
+  doc: DocumentRow,
+  content: RevisionContent,
+  preloaded?: { siblingKeys: string[]; guards: (key: string) => Statement[] },
+) {
+  const siblings =
+    preloaded?.siblingKeys ??
+    (await ctx.db.select({ key: schema.issueDocuments.key }).from(schema.issueDocuments).where(eq(schema.issueDocuments.issueId, doc.issueId))).map((s) => s.key);
+  const key = derivedDocumentKey(doc.key, new Set(siblings));
+  const document = await createDocument(ctx, actor, doc.issueId, key, { ...content, baseRevisionId: null }, "issue.document_created", preloaded?.guards(key));
   return { document, created: true, redirectedFromLockedDocument: { sourceKey: doc.key, key } };
 }
 
@@ -205,40 +228,105 @@ export type DocumentWriteResult = {
   redirectedFromLockedDocument?: { sourceKey: string; key: string };
 };
 
-export const putDocument = defineCommand("document.put", async (ctx, actor, input: DocumentWriteInput): Promise<DocumentWriteResult> => {
-  await loadIssueInCompany(ctx, input.issueId);
-  const doc = await loadDocument(ctx, input.issueId, input.key);
-  const content: RevisionContent = {
-    title: input.title ?? null,
-    body: input.body,
-    changeSummary: input.changeSummary ?? null,
-    baseRevisionId: input.baseRevisionId ?? null,
-    restoredFromRevisionId: null,
+/** What a document write decides on, read in one batch outside the serialised section. */
+interface DocumentWriteLoaded {
+  issue: { id: string; companyId: string } | undefined;
+  doc: DocumentRow | undefined;
+  siblingKeys: string[];
+  threads: ThreadRow[];
+  anchorBodies: Map<string, string>;
+}
+
+async function loadDocumentWrite(db: Db, issueId: string, key: string): Promise<DocumentWriteLoaded> {
+  const batch = new ReadBatch(db);
+  const t = schema.documentAnnotationThreads;
+  const documentId = sql`(SELECT ${schema.issueDocuments.id} FROM ${schema.issueDocuments} WHERE ${schema.issueDocuments.issueId} = ${issueId} AND ${schema.issueDocuments.key} = ${key})`;
+  const issue = batch.add(db.select({ id: schema.issues.id, companyId: schema.issues.companyId }).from(schema.issues).where(eq(schema.issues.id, issueId)));
+  const docs = batch.add(db.select().from(schema.issueDocuments).where(eq(schema.issueDocuments.issueId, issueId)));
+  const threads = batch.add(db.select().from(t).where(and(sql`${t.documentId} = ${documentId}`, eq(t.status, "open"))));
+  const bodies = batch.add(
+    db
+      .select({ id: schema.issueDocumentRevisions.id, body: schema.issueDocumentRevisions.body })
+      .from(schema.issueDocumentRevisions)
+      .where(sql`${schema.issueDocumentRevisions.id} IN (SELECT ${t.anchorRevisionId} FROM ${t} WHERE ${t.documentId} = ${documentId} AND ${t.status} = 'open')`),
+  );
+  await batch.run();
+  return {
+    issue: issue.value[0],
+    doc: docs.value.find((d) => d.key === key),
+    siblingKeys: docs.value.map((d) => d.key),
+    threads: threads.value,
+    anchorBodies: new Map(bodies.value.map((b) => [b.id, b.body])),
   };
-  if (!doc) {
-    if (input.baseRevisionId) {
-      throw conflict("Document does not exist; omit baseRevisionId to create it", { key: input.key, currentRevisionId: null });
+}
+
+/** The open threads' state a re-anchoring was computed from (their count and latest change). */
+const threadsStamp = (threads: ThreadRow[]) => `${threads.length}:${threads.reduce((max, t) => (t.updatedAt > max ? t.updatedAt : max), "")}`;
+
+/**
+ * The preconditions of a document write, checked in its batch: the issue is still the company's,
+ * the document is as read (absent, or at the same revision and lock), its open threads unchanged,
+ * and a derived key for a locked write still free. Any change → StaleRead → re-read and decide again.
+ */
+function documentWriteGuard(ctx: CommandContext, input: DocumentWriteInput, loaded: DocumentWriteLoaded, derivedKey?: string): Statement {
+  const d = schema.issueDocuments;
+  const t = schema.documentAnnotationThreads;
+  const { doc } = loaded;
+  const conditions = [sql`EXISTS (SELECT 1 FROM ${schema.issues} WHERE ${schema.issues.id} = ${input.issueId} AND ${schema.issues.companyId} = ${ctx.companyId})`];
+  if (!doc) conditions.push(sql`NOT EXISTS (SELECT 1 FROM ${d} WHERE ${d.issueId} = ${input.issueId} AND ${d.key} = ${input.key})`);
+  else {
+    conditions.push(sql`EXISTS (SELECT 1 FROM ${d} WHERE ${d.id} = ${doc.id} AND ${d.latestRevisionId} = ${doc.latestRevisionId} AND ${d.lockedAt} IS ${doc.lockedAt})`);
+    conditions.push(
+      sql`(SELECT count(*) || ':' || coalesce(max(${t.updatedAt}), '') FROM ${t} WHERE ${t.documentId} = ${doc.id} AND ${t.status} = 'open') = ${threadsStamp(loaded.threads)}`,
+    );
+  }
+  if (derivedKey) conditions.push(sql`NOT EXISTS (SELECT 1 FROM ${d} WHERE ${d.issueId} = ${input.issueId} AND ${d.key} = ${derivedKey})`);
+  return ctx.guard(sql.join(conditions, sql` AND `));
+}
+
+export const putDocument = defineCommand("document.put", {
+  /** The issue, its documents, and the open threads with their anchor texts: one batch. */
+  load: (db: Db, _scope: LoadScope, input: DocumentWriteInput) => loadDocumentWrite(db, input.issueId, input.key),
+  run: async (ctx, actor, input, loaded): Promise<DocumentWriteResult> => {
+    if (!loaded.issue || loaded.issue.companyId !== ctx.companyId) throw notFound("Issue not found");
+    const { doc } = loaded;
+    const content: RevisionContent = {
+      title: input.title ?? null,
+      body: input.body,
+      changeSummary: input.changeSummary ?? null,
+      baseRevisionId: input.baseRevisionId ?? null,
+      restoredFromRevisionId: null,
+    };
+    if (!doc) {
+      if (input.baseRevisionId) {
+        throw conflict("Document does not exist; omit baseRevisionId to create it", { key: input.key, currentRevisionId: null });
+      }
+      const guards = [documentWriteGuard(ctx, input, loaded)];
+      return { document: await createDocument(ctx, actor, input.issueId, input.key, content, "issue.document_created", guards), created: true };
     }
-    return { document: await createDocument(ctx, actor, input.issueId, input.key, content, "issue.document_created"), created: true };
-  }
-  if (lockState(doc) === "locked") {
-    if (lockedWriteOutcome(actor) === "conflict") throw documentLockedError(doc);
-    return redirectLockedWrite(ctx, actor, doc, content);
-  }
-  if (!input.baseRevisionId) {
-    throw conflict("Document update requires baseRevisionId", { key: doc.key, currentRevisionId: doc.latestRevisionId });
-  }
-  if (input.baseRevisionId !== doc.latestRevisionId) {
-    throw conflict("Document was updated by someone else", {
-      key: doc.key,
-      baseRevisionId: input.baseRevisionId,
-      currentRevisionId: doc.latestRevisionId,
-      currentRevisionNumber: doc.latestRevisionNumber,
-    });
-  }
-  // Title is kept when the write omits it.
-  if (input.title === undefined) content.title = doc.title ?? null;
-  return { document: await appendRevision(ctx, actor, doc, content, "issue.document_updated"), created: false };
+    if (lockState(doc) === "locked") {
+      if (lockedWriteOutcome(actor) === "conflict") throw documentLockedError(doc);
+      return redirectLockedWrite(ctx, actor, doc, content, {
+        siblingKeys: loaded.siblingKeys,
+        guards: (key) => [documentWriteGuard(ctx, input, loaded, key)],
+      });
+    }
+    if (!input.baseRevisionId) {
+      throw conflict("Document update requires baseRevisionId", { key: doc.key, currentRevisionId: doc.latestRevisionId });
+    }
+    if (input.baseRevisionId !== doc.latestRevisionId) {
+      throw conflict("Document was updated by someone else", {
+        key: doc.key,
+        baseRevisionId: input.baseRevisionId,
+        currentRevisionId: doc.latestRevisionId,
+        currentRevisionNumber: doc.latestRevisionNumber,
+      });
+    }
+    // Title is kept when the write omits it.
+    if (input.title === undefined) content.title = doc.title ?? null;
+    const preloaded = { guards: [documentWriteGuard(ctx, input, loaded)], threads: loaded.threads, anchorBodies: loaded.anchorBodies };
+    return { document: await appendRevision(ctx, actor, doc, content, "issue.document_updated", preloaded), created: false };
+  },
 });
 
 export const restoreDocumentRevision = defineCommand("document.restore", 

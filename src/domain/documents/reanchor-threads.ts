@@ -11,7 +11,7 @@ type ThreadRow = typeof schema.documentAnnotationThreads.$inferSelect;
 /** Maps every thread's anchor revision text to `newText`; orphaned threads keep their last anchor. */
 export async function reanchorStatements(
   db: Db,
-  args: { documentId: string; newRevisionId: string; newText: string; now: string; threads?: ThreadRow[] },
+  args: { documentId: string; newRevisionId: string; newText: string; now: string; threads?: ThreadRow[]; anchorBodies?: Map<string, string> },
 ): Promise<Statement[]> {
   const threads =
     args.threads ??
@@ -20,13 +20,7 @@ export async function reanchorStatements(
     }));
   if (!threads.length) return [];
 
-  const revisionIds = [...new Set(threads.map((t) => t.anchorRevisionId))];
-  const bodies = new Map<string, string>();
-  const rows = await db
-    .select({ id: schema.issueDocumentRevisions.id, body: schema.issueDocumentRevisions.body })
-    .from(schema.issueDocumentRevisions)
-    .where(inIds(schema.issueDocumentRevisions.id, revisionIds));
-  for (const r of rows) bodies.set(r.id, r.body);
+  const bodies = args.anchorBodies ?? (await anchorBodiesOf(db, threads));
 
   const mappings = new Map<string, RevisionMapping>();
   const statements: Statement[] = [];
@@ -57,4 +51,14 @@ export async function reanchorStatements(
     statements.push(db.update(schema.documentAnnotationThreads).set(set).where(eq(schema.documentAnnotationThreads.id, thread.id)));
   }
   return statements;
+}
+
+/** The texts the threads are anchored in (one query). */
+async function anchorBodiesOf(db: Db, threads: ThreadRow[]): Promise<Map<string, string>> {
+  const revisionIds = [...new Set(threads.map((t) => t.anchorRevisionId))];
+  const rows = await db
+    .select({ id: schema.issueDocumentRevisions.id, body: schema.issueDocumentRevisions.body })
+    .from(schema.issueDocumentRevisions)
+    .where(inIds(schema.issueDocumentRevisions.id, revisionIds));
+  return new Map(rows.map((r) => [r.id, r.body]));
 }

@@ -10,6 +10,7 @@
 // three characters, so the cost follows the number of matches, not the size of the company; the
 // rank above is then computed on the candidates only. Shorter q falls back to scanning the company.
 // Labels and blockers come back in the same statement (JSON subqueries): one round trip per list.
+import { ReadBatch } from "../../db/read-batch";
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { issueView, type IssueRelations, type IssueRow } from "./view";
@@ -121,10 +122,10 @@ function listIssueRows(db: Db, companyId: string, f: IssueListFilters) {
     .limit(limit);
 }
 
-/** The issue views of a list, labels and blockers included: one statement. */
-export async function listIssueViews(db: Db, companyId: string, f: IssueListFilters) {
-  const rows = await listIssueRows(db, companyId, f);
-  return rows.map((r) => issueView(r.issue, relationsOf(r)));
+/** Adds the list (issue views, labels and blockers included: one statement) to a read batch. */
+export function addIssueListRead(batch: ReadBatch, companyId: string, f: IssueListFilters) {
+  const rows = batch.add(listIssueRows(batch.db, companyId, f));
+  return () => rows.value.map((r) => issueView(r.issue, relationsOf(r)));
 }
 
 const LABELS_JSON = sql<string>`(SELECT json_group_array(json_object('id', l.id, 'name', l.name, 'color', l.color)) FROM (
@@ -139,9 +140,4 @@ function relationsOf(row: { labelsJson: string | null; blockersJson: string | nu
     labels: JSON.parse(row.labelsJson ?? "[]") as IssueRelations["labels"],
     blockedByIssueIds: JSON.parse(row.blockersJson ?? "[]") as string[],
   };
-}
-
-/** The list's issue rows only. */
-export async function listIssues(db: Db, companyId: string, f: IssueListFilters): Promise<IssueRow[]> {
-  return (await listIssueRows(db, companyId, f)).map((r) => r.issue);
 }
