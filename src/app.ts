@@ -10,6 +10,7 @@ import { bodyLimitMiddleware } from "./http/body-limit";
 import { resolveActorMiddleware } from "./http/actor";
 import { routeModules } from "./routes";
 import { currentRoundTrips } from "./db/round-trips";
+import { BOOKMARK_HEADER, validBookmark, withD1Session, type RequestSession } from "./db/sessions";
 import { registerPublicRoutes, requireCredentialsMiddleware } from "./http/public-routes";
 
 const configMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -26,6 +27,26 @@ const handlerPhaseMiddleware: MiddlewareHandler<AppEnv> = async (_c, next) => {
   await next();
 };
 
+/**
+ * The handler's D1 session (src/db/sessions.ts): GET/HEAD read where the caller's bookmark allows
+ * (any replica without one); everything else starts at the primary. The response carries the
+ * bookmark to send back as `x-d1-bookmark`.
+ */
+const d1SessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const tolerant = c.req.method === "GET" || c.req.method === "HEAD";
+  const constraint = tolerant ? (validBookmark(c.req.header(BOOKMARK_HEADER)) ?? "first-unconstrained") : "first-primary";
+  const store: RequestSession = { session: c.env.DB.withSession(constraint) };
+  await withD1Session(store, () => next());
+  const bookmark = store.writeBookmark ?? store.session.getBookmark();
+  if (bookmark) {
+    try {
+      c.res.headers.set(BOOKMARK_HEADER, bookmark);
+    } catch {
+      /* immutable headers (a proxied body): no bookmark */
+    }
+  }
+};
+
 export function createApp() {
   const app = createRouter();
   app.use("*", configMiddleware);
@@ -33,6 +54,7 @@ export function createApp() {
   app.use("/api/*", resolveActorMiddleware);
   app.use("/api/*", requireCredentialsMiddleware);
   app.use("/api/*", handlerPhaseMiddleware);
+  app.use("/api/*", d1SessionMiddleware);
 
   for (const module of routeModules) app.route("/", module);
 

@@ -5,6 +5,7 @@ import type { Actor } from "../domain/actor";
 import type { CommandResult, CompanyCommand } from "./command";
 import { currentRoundTrips } from "../db/round-trips";
 import { createDb } from "../db/client";
+import { currentD1Session } from "../db/sessions";
 import { forgetCachedCredentials } from "../http/credential-cache";
 
 export const companyObject = (env: Env, companyId: string) => env.COMPANY.getByName(companyId);
@@ -30,6 +31,8 @@ export async function runCompanyCommand<I, O, L>(
     roundTrips.d1.command += result.roundTrips ?? 0;
   }
   if (result.credentialsChanged) forgetCachedCredentials();
+  const session = currentD1Session();
+  if (session && result.bookmark) session.writeBookmark = result.bookmark;
   if (!result.ok) throw new HttpError(result.status as ContentfulStatusCode, result.error, result.details);
   return result.value;
 }

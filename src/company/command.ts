@@ -68,6 +68,8 @@ export type CommandResult<O> = (
   roundTrips?: number;
   /** The command revoked keys or ended agents (see CommandContext.credentialsChanged). */
   credentialsChanged?: boolean;
+  /** D1 bookmark after the command (src/db/sessions.ts): reads sending it see the command's writes. */
+  bookmark?: string | null;
 };
 
 /** The data a guarded batch was decided on changed before it was written. */

@@ -2,6 +2,7 @@
 // mutation runs here, one at a time (see ARCHITECTURE.md).
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
+import { withD1Session, type RequestSession } from "../db/sessions";
 import { HttpError } from "../domain/errors";
 import type { Actor } from "../domain/actor";
 import { commandContext, StaleRead, type CommandResult, type CommandRule } from "./command";
@@ -32,7 +33,15 @@ export class CompanyDurableObject extends DurableObject<Env> {
   }
 
   private executeSerially(companyId: string, name: string, actor: Actor, input: unknown, loaded: unknown): Promise<CommandResult<unknown>> {
-    return this.serialise(async (): Promise<CommandResult<unknown>> => {
+    // Commands read and write the primary; the session's bookmark goes back to the caller, whose
+    // next reads (sending it) then see this write even from a replica.
+    const session: RequestSession = { session: this.countedEnv.DB.withSession("first-primary") };
+    const bookmarked = (result: CommandResult<unknown>): CommandResult<unknown> => ({ ...result, bookmark: session.session.getBookmark() });
+    return this.serialise(() => withD1Session(session, () => this.executeInSession(companyId, name, actor, input, loaded).then(bookmarked)));
+  }
+
+  private async executeInSession(companyId: string, name: string, actor: Actor, input: unknown, loaded: unknown): Promise<CommandResult<unknown>> {
+    {
       // Fencing write first: a stale duplicate instance fails here instead of racing.
       this.storage.advanceFence();
       const command = commandRegistry.get(name);
@@ -58,7 +67,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
         console.error(`company command ${name} failed`, err);
         return { ok: false, status: 500, error: "Internal server error" };
       }
-    });
+    }
   }
 
   /** Forgets everything this object stored (the company was deleted). */

@@ -2,9 +2,11 @@
 // relational schema config is a measurable share of a request's CPU).
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "./schema";
+import { sessionRouted } from "./sessions";
 
 const clients = new WeakMap<D1Database | D1DatabaseSession, ReturnType<typeof build>>();
-const build = (d1: D1Database | D1DatabaseSession) => drizzle(d1 as D1Database, { schema });
+// A binding's statements follow the request's D1 session (src/db/sessions.ts).
+const build = (d1: D1Database | D1DatabaseSession) => drizzle("withSession" in d1 ? sessionRouted(d1) : (d1 as unknown as D1Database), { schema });
 
 export function createDb(d1: D1Database | D1DatabaseSession) {
   let db = clients.get(d1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AUTHENTICATED, call, get, post } from "../helpers/api";
 
-const brokenDb = {
+const brokenDb: Record<string, (...args: any[]) => any> = {
   prepare() {
     throw new Error("D1 is down");
   },
@@ -10,6 +10,10 @@ const brokenDb = {
   },
   exec() {
     throw new Error("D1 is down");
+  },
+  // Sessions open lazily (as D1's do); their queries fail like the binding's.
+  withSession() {
+    return { prepare: brokenDb.prepare, batch: brokenDb.batch, getBookmark: () => null };
   },
 };
 

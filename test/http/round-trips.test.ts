@@ -1,0 +1,92 @@
+// D1 round trips per request, counted by the Worker itself (Server-Timing) — a regression in
+// round trips fails here on any machine. Targets: at most one before the handler for any caller;
+// one inside the company object for issue create/patch, comment, checkout, release, cost events
+// and document writes (the issue allows two for documents; we make one); one for issue get,
+// detail and lists.
+import { describe, expect, it } from "vitest";
+import { get, patch, post, put, roundTrips, unique, type CallOptions } from "../helpers/api";
+import { agentJwt, boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+
+async function setup() {
+  const company = await createCompany({ budgetMonthlyCents: 1_000_000 });
+  const agent = await insertAgent(company.id);
+  const key = await insertAgentKey(agent.id, company.id);
+  const board = await boardUser(company.id);
+  const run = crypto.randomUUID();
+  const callers: Record<string, CallOptions> = {
+    "board key": { token: board.token },
+    "agent key": { token: key.token, runId: run },
+    "agent JWT": { token: await agentJwt(agent.id, company.id, { runId: crypto.randomUUID() }) },
+  };
+  return { company, agent, key, board, callers };
+}
+
+const costBody = (agentId: string) => ({ agentId, provider: "anthropic", model: "m", costCents: 1, occurredAt: new Date().toISOString() });
+
+describe("round trips per operation and caller", () => {
+  for (const caller of ["board key", "agent key", "agent JWT"]) {
+    it(`${caller}: ≤ 1 before the handler, 1 in the object per mutation, 1 per read`, async () => {
+      const { company, agent, callers } = await setup();
+      const as = callers[caller];
+      const mutation = (res: Awaited<ReturnType<typeof get>>, label: string) => {
+        expect(res.status, `${label}: ${res.text}`).toBeLessThan(300);
+        const rt = roundTrips(res);
+        expect(rt.auth, `${label} auth`).toBeLessThanOrEqual(1);
+        expect(rt.command, `${label} in the object`).toBe(1);
+        expect(rt.objectCalls, `${label} object calls`).toBe(1);
+      };
+      const read = (res: Awaited<ReturnType<typeof get>>, label: string) => {
+        expect(res.status, `${label}: ${res.text}`).toBe(200);
+        expect(roundTrips(res), label).toMatchObject({ handler: 1, command: 0, objectCalls: 0 });
+        expect(roundTrips(res).auth, `${label} auth`).toBeLessThanOrEqual(1);
+      };
+
+      // Twice: the first call of a fresh object may seed its hot state; the second is the steady state.
+      for (let round = 0; round < 2; round++) {
+        const created = await post(`/api/companies/${company.id}/issues`, { title: unique("RT"), status: "todo", assigneeAgentId: agent.id }, as);
+        if (round === 1) mutation(created, "issue create");
+        const issue = created.body;
+        mutation(await patch(`/api/issues/${issue.id}`, { priority: "high" }, as), "issue patch");
+        mutation(await post(`/api/issues/${issue.id}/comments`, { body: "progress" }, as), "comment create");
+        mutation(await post(`/api/companies/${company.id}/cost-events`, costBody(agent.id), as), "cost-event create");
+        const doc = await put(`/api/issues/${issue.id}/documents/plan`, { body: "# Plan" }, as);
+        mutation(doc, "document create");
+        mutation(await put(`/api/issues/${issue.id}/documents/plan`, { body: "# Plan v2", baseRevisionId: doc.body.latestRevisionId }, as), "document update");
+        if (caller !== "board key") {
+          mutation(await post(`/api/issues/${issue.id}/checkout`, { agentId: agent.id, expectedStatuses: ["todo"] }, as), "checkout");
+          mutation(await post(`/api/issues/${issue.id}/release`, {}, as), "release");
+        }
+        read(await get(`/api/issues/${issue.identifier}`, as), "get by identifier (detail)");
+        read(await get(`/api/issues/${issue.id}`, as), "get by id (detail)");
+        read(await get(`/api/companies/${company.id}/issues`, as), "list");
+        read(await get(`/api/companies/${company.id}/issues?status=todo,in_progress&assigneeAgentId=${agent.id}`, as), "filtered list");
+        read(await get(`/api/companies/${company.id}/issues?q=${encodeURIComponent(issue.title.slice(0, 6))}`, as), "q search");
+      }
+    });
+  }
+
+  it("a fresh credential costs exactly one round trip before the handler (key, run and memberships in one batch)", async () => {
+    const { company, callers } = await setup();
+    for (const caller of Object.keys(callers)) {
+      const res = await get(`/api/companies/${company.id}/issues`, callers[caller]);
+      expect(res.status).toBe(200);
+      expect(roundTrips(res).auth, caller).toBe(1);
+    }
+  });
+
+  it("an agent key seen a moment ago with a known run costs no round trip before the handler", async () => {
+    const { company, agent, callers } = await setup();
+    const as = callers["agent key"];
+    const issue = (await post(`/api/companies/${company.id}/issues`, { title: unique("RT"), status: "todo", assigneeAgentId: agent.id }, as)).body;
+    await post(`/api/issues/${issue.id}/checkout`, { agentId: agent.id, expectedStatuses: ["todo"] }, as); // records the run
+    await get(`/api/issues/${issue.id}`, as); // the run is now known to this isolate
+    const res = await get(`/api/issues/${issue.id}`, as);
+    expect(roundTrips(res).auth).toBe(0);
+  });
+
+  it("the local board in local_trusted mode reads nothing before the handler", async () => {
+    const company = await createCompany();
+    const res = await get(`/api/companies/${company.id}/issues`);
+    expect(roundTrips(res)).toMatchObject({ auth: 0, handler: 1 });
+  });
+});
