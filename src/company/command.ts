@@ -28,7 +28,7 @@ export interface CommandContext {
   /** Start time of the command (ISO). */
   now: string;
   /** One D1 round trip for all of `statements`, as one transaction; none when empty. Throws StaleRead when a guard fails. */
-  batch<T extends readonly Statement[]>(statements: T): Promise<BatchResults<T>>;
+  batch<const T extends readonly Statement[]>(statements: T): Promise<BatchResults<T>>;
   /** The activity-log insert for this command, to go into its batch. */
   activity(entry: CommandActivity): Statement;
   /** A precondition for the batch it goes into: the whole batch rolls back unless `condition` holds. */

@@ -9,7 +9,7 @@ import type { Actor } from "../actor";
 import { unprocessable } from "../errors";
 import { newId } from "../../crypto/random";
 import { activityInsert } from "../activity/record";
-import { enforcementStatements, incidentKeyOf, type BudgetIncidentRow, type BudgetPolicyRow, type PolicySpend } from "../budgets/enforcement";
+import { enforcementStatements, incidentKeyOf, type PolicySpend } from "../budgets/enforcement";
 import { currentWindow, inWindow, type BudgetWindow } from "../budgets/windows";
 
 export interface CostEventInput {
@@ -92,7 +92,7 @@ export const reportCostEvent = defineCommand("cost.report", async (ctx, actor, i
       ...(row.projectId ? [and(eq(cols.scopeType, "project"), eq(cols.scopeId, row.projectId))] : []),
     );
 
-  const results = (await ctx.batch([
+  const [, , , , policies, incidents] = await ctx.batch([
     db.insert(schema.costEvents).values(row),
     db
       .update(schema.agents)
@@ -132,9 +132,7 @@ export const reportCostEvent = defineCommand("cost.report", async (ctx, actor, i
       .select()
       .from(bi)
       .where(and(eq(bi.companyId, c), inArray(bi.windowKey, [month.key, lifetime.key]), scopeMatch(bi))),
-  ])) as unknown[];
-  const policies = results[4] as { policy: BudgetPolicyRow; observedCents: number }[];
-  const incidents = results[5] as BudgetIncidentRow[];
+  ]);
 
   const spends: PolicySpend[] = policies.map(({ policy, observedCents }) => ({
     policy,
