@@ -11,7 +11,7 @@ import { resolveActorMiddleware } from "./http/actor";
 import { routeModules } from "./routes";
 import { currentRoundTrips } from "./db/round-trips";
 import { BOOKMARK_HEADER, validBookmark, withD1Session, type RequestSession } from "./db/sessions";
-import { registerPublicRoutes, requireCredentialsMiddleware } from "./http/public-routes";
+import { assignOperationIds, registerPublicRoutes, requireCredentialsMiddleware } from "./http/public-routes";
 
 const configMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   const result = readDeploymentConfig(c.env);
@@ -72,6 +72,7 @@ export function createApp() {
     responses: { 200: { description: "OpenAPI document" } },
   });
   registerPublicRoutes(app.openAPIRegistry.definitions);
+  assignOperationIds(app.openAPIRegistry.definitions);
   app.doc31("/api/openapi.json", (c) => ({
     openapi: "3.1.0",
     info: {

@@ -2,6 +2,8 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    /** The fake agent endpoint (test/setup/fake-agent-server.ts). */
+    FAKE_AGENT_URL: string;
   }
 }
 

@@ -4,10 +4,11 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig, defineProject } from "vitest/config";
+import { startFakeAgentServer } from "./setup/fake-agent-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-async function workersProject(name: string, isolate: boolean) {
+async function workersProject(name: string, isolate: boolean, fakeAgentUrl: string) {
   const migrations = await readD1Migrations(path.join(root, "migrations"));
   return defineProject({
     root,
@@ -20,6 +21,10 @@ async function workersProject(name: string, isolate: boolean) {
             AGENT_JWT_SECRET: "test-agent-jwt-secret-0123456789abcdef0123456789",
             BETTER_AUTH_SECRET: "test-better-auth-secret-0123456789abcdef012345",
             SECRETS_MASTER_KEY: "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+            // The fake agent endpoint (test/setup/fake-agent-server.ts) the http adapter calls.
+            FAKE_AGENT_URL: fakeAgentUrl,
+            // The run dispatcher's alarms are set an hour ahead; tests fire them by hand (deterministic, no sleeps).
+            DISPATCH_DELAY_MS: "3600000",
           },
         },
       }),
@@ -35,15 +40,18 @@ async function workersProject(name: string, isolate: boolean) {
   });
 }
 
-export default defineConfig(async () => ({
+export default defineConfig(async () => {
+  const fakeAgent = await startFakeAgentServer();
+  return {
   test: {
     projects: [
       // Pure logic: no Workers runtime, milliseconds per file.
       { test: { name: "unit", root, include: ["test/unit/**/*.test.ts"], environment: "node" } },
       // HTTP behaviour: one warm module graph and one storage per worker, shared across files.
-      await workersProject("http", false),
+      await workersProject("http", false, fakeAgent.url),
       // Instance-wide singletons (bootstrap, board claim, instance admins and settings): fresh storage per file.
-      await workersProject("isolated", true),
+      await workersProject("isolated", true, fakeAgent.url),
     ],
   },
-}));
+  };
+});

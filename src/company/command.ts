@@ -37,6 +37,10 @@ export interface CommandContext {
   credentialsChanged(): void;
   /** Whether credentialsChanged() was called. */
   readonly changedCredentials: boolean;
+  /** Says the command queued wake-ups or freed a run slot: the object's dispatcher runs after it. */
+  requestDispatch(): void;
+  /** Whether requestDispatch() was called. */
+  readonly dispatchRequested: boolean;
 }
 
 /** What a loader sees: no company yet for entity routes (the loaded entity names it). */
@@ -96,8 +100,15 @@ const isGuardFailure = (err: unknown) => /CHECK constraint failed: held/.test(`$
 export function commandContext(fields: Pick<CommandContext, "env" | "db" | "companyId" | "actor" | "storage" | "now">): CommandContext {
   const { db } = fields;
   let changedCredentials = false;
+  let dispatchRequested = false;
   return {
     ...fields,
+    requestDispatch: () => {
+      dispatchRequested = true;
+    },
+    get dispatchRequested() {
+      return dispatchRequested;
+    },
     credentialsChanged: () => {
       changedCredentials = true;
     },

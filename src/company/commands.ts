@@ -17,6 +17,7 @@ import { approvalCommands as approvals } from "../domain/approvals/commands";
 import { agentCommands as agents } from "../domain/agents/commands";
 import { environmentCommands as environments } from "../domain/environments/commands";
 import { executionWorkspaceCommands as executionWorkspaces } from "../domain/execution-workspaces/commands";
+import { runCommands as runs } from "../domain/runs/commands";
 import type { AnyCompanyCommand } from "./command";
 
 export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
@@ -37,6 +38,7 @@ export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
   agents,
   environments,
   executionWorkspaces,
+  runs,
 ];
 
 /** One map from name to command; throws on a duplicate name. */

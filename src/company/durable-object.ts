@@ -8,6 +8,7 @@ import type { Actor } from "../domain/actor";
 import { commandContext, StaleRead, type CommandResult, type CommandRule } from "./command";
 import { CompanyStorage, migrateCompanyStorage } from "./storage";
 import { commandRegistry } from "./commands";
+import { dispatchDelayMs, runDispatch, type DispatcherHost } from "./dispatcher";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
 
 export class CompanyDurableObject extends DurableObject<Env> {
@@ -44,6 +45,8 @@ export class CompanyDurableObject extends DurableObject<Env> {
     {
       // Fencing write first: a stale duplicate instance fails here instead of racing.
       this.storage.advanceFence();
+      // The alarm has no caller to name the company: remember it.
+      if (this.storage.facts.get("companyId") !== companyId) this.storage.facts.set("companyId", companyId);
       const command = commandRegistry.get(name);
       if (!command) return { ok: false, status: 400, error: `Unknown command ${name}` };
       try {
@@ -60,6 +63,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
           snapshot = await reload();
           value = await run(ctx, actor, input, snapshot);
         }
+        if (ctx.dispatchRequested) await this.wakeAt(Date.now() + dispatchDelayMs(this.env));
         return { ok: true, value, credentialsChanged: ctx.changedCredentials || undefined };
       } catch (err) {
         if (err instanceof HttpError) return { ok: false, status: err.status, error: err.message, details: err.details };
@@ -68,6 +72,34 @@ export class CompanyDurableObject extends DurableObject<Env> {
         return { ok: false, status: 500, error: "Internal server error" };
       }
     }
+  }
+
+  /** The dispatcher (src/company/dispatcher.ts): queued wake-ups become runs, retries, deadlines. */
+  async alarm(): Promise<void> {
+    const companyId = this.storage.facts.get("companyId");
+    if (!companyId) return;
+    await runDispatch(this.dispatcherHost(), companyId);
+  }
+
+  /** Runs the dispatcher now (tests and the bench use it instead of waiting for the alarm). */
+  async dispatchNow(): Promise<void> {
+    await this.alarm();
+  }
+
+  private dispatcherHost(): DispatcherHost {
+    return {
+      env: this.countedEnv,
+      db: createDb(this.countedEnv.DB),
+      storage: this.storage,
+      serialise: (fn) => this.serialise(() => withD1Session({ session: this.countedEnv.DB.withSession("first-primary") }, fn)),
+      wakeAt: (at) => this.wakeAt(at),
+    };
+  }
+
+  /** Sets the alarm for `at` unless one is due sooner. */
+  private async wakeAt(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
   /** Forgets everything this object stored (the company was deleted). */

@@ -52,7 +52,7 @@ export class Counters {
   }
 }
 
-export type CompanyFact = "issuePrefix" | "defaultGoalId";
+export type CompanyFact = "issuePrefix" | "defaultGoalId" | "companyId";
 
 /** Company facts cached in the object; every command that changes one runs here and updates it. */
 export class CompanyFacts {

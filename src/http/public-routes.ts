@@ -15,6 +15,33 @@ const publicRoutes: { method: string; pattern: RegExp }[] = [
 const patternOf = (template: string) =>
   new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
 
+/**
+ * Gives every operation without an explicit operationId a stable one derived from its method and
+ * path (`get /api/companies/{companyId}/issues` → `getCompaniesByCompanyIdIssues`), unique in the
+ * document, so generated clients have a name for each call.
+ */
+export function assignOperationIds(definitions: readonly unknown[]) {
+  const taken = new Set<string>();
+  const routes = (definitions as Definition[]).flatMap((d) => (d.type === "route" && d.route ? [d.route as Definition["route"] & { operationId?: string }] : []));
+  for (const route of routes) if (route.operationId) taken.add(route.operationId);
+  for (const route of routes) {
+    if (route.operationId) continue;
+    const words = route.path
+      .replace(/^\/api\//, "")
+      .split("/")
+      .filter(Boolean)
+      .map((part) => (part.startsWith("{") ? `by-${part.slice(1, -1)}` : part))
+      .join("-")
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean);
+    const base = route.method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+    let id = base;
+    for (let n = 2; taken.has(id); n++) id = `${base}${n}`;
+    taken.add(id);
+    route.operationId = id;
+  }
+}
+
 /** Records the document's public operations (called once when the app is built). */
 export function registerPublicRoutes(definitions: readonly unknown[]) {
   for (const definition of definitions as Definition[]) {

@@ -35,6 +35,7 @@ import { agentsRouter } from "./agents";
 import { llmsRouter } from "./llms";
 import { environmentsRouter } from "./environments";
 import { executionWorkspacesRouter } from "./execution-workspaces";
+import { heartbeatRunsRouter } from "./heartbeat-runs";
 
 // issuesAgentViewsRouter (/api/agents/me/inbox-lite) must come before agentsRouter (/api/agents/{agentId}).
 export const routeModules = [
@@ -44,6 +45,7 @@ export const routeModules = [
   companiesRouter,
   activityRouter,
   issuesAgentViewsRouter,
+  heartbeatRunsRouter,
   issuesRouter,
   issueCheckoutRouter,
   issueCommentsRouter,

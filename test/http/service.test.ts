@@ -138,3 +138,19 @@ describe("request errors", () => {
     expect(res.body.error).toMatch(/too large/);
   });
 });
+
+describe("OpenAPI operation ids", () => {
+  it("every operation has an operationId, unique in the document", async () => {
+    const doc = (await get("/api/openapi.json")).body;
+    const ids: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z0-9]+$/);
+        ids.push(op.operationId);
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toContain("wakeAgent");
+    expect(ids).toContain("getCompaniesByCompanyIdIssues");
+  });
+});

@@ -80,6 +80,15 @@ export function actorRunFrom(ctx: CommandContext, actor: Actor, facts: ActorRunF
     logBytes: 0,
     createdAt: ctx.now,
     updatedAt: ctx.now,
+    issueId: null,
+    reason: null,
+    context: null,
+    errorCode: null,
+    summary: null,
+    retryCount: 0,
+    nextRetryAt: null,
+    deadlineAt: null,
+    idempotencyKey: null,
   };
   return { run, statements: [ctx.db.insert(schema.heartbeatRuns).values(run).onConflictDoNothing()] };
 }

@@ -70,6 +70,7 @@ export function wakeupStatementsFrom(ctx: CommandContext, actor: Actor, requests
       }),
     );
   }
+  if (queuedIds.length) ctx.requestDispatch();
   return { statements, queuedIds };
 }
 

@@ -1,0 +1,283 @@
+// The company object's run dispatcher, driven by its alarm (at-least-once: every step re-reads
+// the queue and is safe to repeat). One step, serialised with the company's commands:
+//   1. queued wake-ups of agents this service runs itself (adapter `http`) become runs, are
+//      coalesced into a live run of the same agent and issue, wait for a free slot, or are
+//      skipped with a reason (src/domain/runs/dispatch.ts);
+//   2. runs in `scheduled_retry` whose time has come are attempted again;
+//   3. accepted (202) runs past their completion deadline end `timed_out`.
+// The adapter calls then happen outside the serialised section, concurrently; each answer is
+// recorded serialised again. The alarm is set for the earliest moment something is due.
+import { and, asc, count, eq, gt, inArray, isNotNull, lte, min, sql } from "drizzle-orm";
+import { schema, type Db } from "../db/client";
+import { ReadBatch } from "../db/read-batch";
+import type { Statement } from "../db/batch";
+import { commandContext, type CommandContext } from "./command";
+import type { CompanyStorage } from "./storage";
+import type { Actor } from "../domain/actor";
+import { newId } from "../crypto/random";
+import { decideWakeups, invocationSourceOf, maxConcurrentRuns, skipReasonOf, type DispatchAgent, type QueuedWakeup } from "../domain/runs/dispatch";
+import { backoffSeconds, endRunStatements, LIVE_RUN_STATUSES, MAX_RETRIES, type RunRow } from "../domain/runs/lifecycle";
+import { invokeHttpAgent, readHttpConfig, type HttpOutcome } from "../adapters/http";
+import { runInvocationBody } from "../domain/runs/invocation";
+import { recordRunUsage } from "../domain/runs/usage";
+
+/** Adapter types this service runs itself; wake-ups of other agents wait for their runner. */
+export const DISPATCHED_ADAPTERS = ["http"] as const;
+const SYSTEM: Actor = { type: "none", runId: null };
+const QUEUE_BATCH = 200;
+
+export interface DispatchStep {
+  /** Runs to call now (new, or retried). */
+  invoke: Array<{ run: RunRow; adapterConfig: Record<string, unknown> }>;
+  /** Whether any run ended in this step (a waiting wake-up may now have a slot). */
+  ended: boolean;
+}
+
+export interface DispatcherHost {
+  env: Env;
+  db: Db;
+  storage: CompanyStorage;
+  /** Runs `fn` serialised with the company's commands, reading and writing the primary. */
+  serialise<T>(fn: () => Promise<T>): Promise<T>;
+  /** Asks for an alarm at `at` (ms) unless one is due earlier. */
+  wakeAt(at: number): Promise<void>;
+}
+
+const context = (host: DispatcherHost, companyId: string): CommandContext =>
+  commandContext({ env: host.env, db: host.db, companyId, actor: SYSTEM, storage: host.storage, now: new Date().toISOString() });
+
+/** One alarm: a dispatch step, the adapter calls, and the next alarm. */
+export async function runDispatch(host: DispatcherHost, companyId: string): Promise<void> {
+  const step = await host.serialise(() => dispatchStep(context(host, companyId)));
+  const outcomes = await Promise.all(step.invoke.map(({ run, adapterConfig }) => attempt(host, companyId, run, adapterConfig)));
+  const again = step.ended || outcomes.some((ended) => ended);
+  const next = await host.serialise(() => nextDueAt(host.db, companyId));
+  if (again) await host.wakeAt(Date.now() + dispatchDelayMs(host.env));
+  else if (next !== null) await host.wakeAt(next);
+}
+
+/** Extra delay before a dispatch the service asks for itself (tests set it far ahead and fire alarms by hand). */
+export const dispatchDelayMs = (env: Env) => Number((env as unknown as Record<string, unknown>).DISPATCH_DELAY_MS ?? 0) || 0;
+
+async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
+  const { db, companyId, now } = ctx;
+  const r = schema.heartbeatRuns;
+  const w = schema.agentWakeupRequests;
+  const a = schema.agents;
+  const batch = new ReadBatch(db);
+  const company = batch.add(db.select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason }).from(schema.companies).where(eq(schema.companies.id, companyId)));
+  const queued = batch.add(
+    db
+      .select({ id: w.id, agentId: w.agentId, reason: w.reason, issueId: w.issueId, context: w.context, createdAt: w.createdAt })
+      .from(w)
+      .innerJoin(a, eq(a.id, w.agentId))
+      .where(and(eq(w.companyId, companyId), eq(w.status, "queued"), inArray(a.adapterType, [...DISPATCHED_ADAPTERS])))
+      .orderBy(asc(w.createdAt), asc(w.id))
+      .limit(QUEUE_BATCH),
+  );
+  const agents = batch.add(
+    db
+      .select({ id: a.id, status: a.status, pauseReason: a.pauseReason, adapterType: a.adapterType, runtimeConfig: a.runtimeConfig, adapterConfig: a.adapterConfig })
+      .from(a)
+      .where(and(eq(a.companyId, companyId), inArray(a.adapterType, [...DISPATCHED_ADAPTERS]))),
+  );
+  const live = batch.add(db.select().from(r).where(and(eq(r.companyId, companyId), inArray(r.status, [...LIVE_RUN_STATUSES]))));
+  const hourAgo = new Date(Date.parse(now) - 3_600_000).toISOString();
+  const lastHour = batch.add(
+    db
+      .select({ agentId: r.agentId, n: count() })
+      .from(r)
+      .where(and(eq(r.companyId, companyId), gt(r.createdAt, hourAgo), sql`${r.invocationSource} != 'external'`))
+      .groupBy(r.agentId),
+  );
+  await batch.run();
+  if (!company.value[0]) return { invoke: [], ended: false };
+
+  const agentRows = new Map(agents.value.map((row) => [row.id, row]));
+  const decisions = decideWakeups(queued.value as QueuedWakeup[], {
+    company: company.value[0],
+    agents: new Map(agents.value.map((row) => [row.id, row as DispatchAgent])),
+    liveRuns: live.value.map((run) => ({ id: run.id, agentId: run.agentId, issueId: run.issueId, status: run.status })),
+    runsLastHour: new Map(lastHour.value.map((row) => [row.agentId, row.n])),
+  });
+
+  const statements: Statement[] = [];
+  const invoke: DispatchStep["invoke"] = [];
+  const contexts = new Map(live.value.map((run) => [run.id, { ...(run.context ?? {}) }]));
+  const touched = new Set<string>();
+  for (const decision of decisions) {
+    const { wakeup } = decision;
+    if (decision.kind === "skip") {
+      statements.push(db.update(w).set({ status: "skipped", skipReason: decision.reason, updatedAt: now }).where(eq(w.id, wakeup.id)));
+    } else if (decision.kind === "coalesce") {
+      statements.push(db.update(w).set({ status: "coalesced", coalescedIntoRunId: decision.runId, updatedAt: now }).where(eq(w.id, wakeup.id)));
+      const merged = contexts.get(decision.runId) ?? {};
+      mergeWakeContext(merged, wakeup);
+      contexts.set(decision.runId, merged);
+      touched.add(decision.runId);
+    } else if (decision.kind === "start") {
+      const agent = agentRows.get(wakeup.agentId)!;
+      const runContext: Record<string, unknown> = { ...(wakeup.context ?? {}), wakeReason: wakeup.reason, issueId: wakeup.issueId };
+      const run: RunRow = {
+        id: decision.runId,
+        companyId,
+        agentId: wakeup.agentId,
+        status: "running",
+        adapterType: agent.adapterType,
+        invocationSource: invocationSourceOf(wakeup.reason),
+        wakeupRequestId: wakeup.id,
+        startedAt: now,
+        finishedAt: null,
+        lastActivityAt: now,
+        usageJson: null,
+        resultJson: null,
+        error: null,
+        logBytes: 0,
+        createdAt: now,
+        updatedAt: now,
+        issueId: wakeup.issueId,
+        reason: wakeup.reason,
+        context: runContext,
+        errorCode: null,
+        summary: null,
+        retryCount: 0,
+        nextRetryAt: null,
+        deadlineAt: null,
+        idempotencyKey: typeof wakeup.context?.idempotencyKey === "string" ? wakeup.context.idempotencyKey : null,
+      };
+      contexts.set(run.id, runContext);
+      statements.push(db.insert(r).values(run).onConflictDoNothing());
+      statements.push(db.update(w).set({ status: "claimed", runId: run.id, updatedAt: now }).where(eq(w.id, wakeup.id)));
+      invoke.push({ run, adapterConfig: agent.adapterConfig });
+    }
+  }
+  for (const runId of touched) statements.push(db.update(r).set({ context: contexts.get(runId)!, updatedAt: now }).where(eq(r.id, runId)));
+
+  // Runs created queued (manual wake-ups) start when their agent has a free slot.
+  let ended = false;
+  const busy = new Map<string, number>();
+  for (const run of live.value) if (run.status !== "queued") busy.set(run.agentId, (busy.get(run.agentId) ?? 0) + 1);
+  for (const d of decisions) if (d.kind === "start") busy.set(d.agent.id, (busy.get(d.agent.id) ?? 0) + 1);
+  for (const run of [...live.value].filter((x) => x.status === "queued").sort((x, y) => x.createdAt.localeCompare(y.createdAt))) {
+    const agent = agentRows.get(run.agentId);
+    if (!agent) continue; // not ours to run (a runner claims it)
+    const skip = skipReasonOf(company.value[0], agent);
+    if (skip) {
+      statements.push(...endRunStatements(ctx, run.id, { status: "cancelled", errorCode: skip, error: `Not started: ${skip}` }));
+      statements.push(db.update(w).set({ status: "skipped", skipReason: skip, updatedAt: now }).where(eq(w.runId, run.id)));
+      ended = true;
+      continue;
+    }
+    if ((busy.get(agent.id) ?? 0) >= maxConcurrentRuns(agent as DispatchAgent)) continue;
+    busy.set(agent.id, (busy.get(agent.id) ?? 0) + 1);
+    statements.push(db.update(r).set({ status: "running", startedAt: now, lastActivityAt: now, updatedAt: now }).where(and(eq(r.id, run.id), eq(r.status, "queued"))));
+    invoke.push({ run: { ...run, status: "running", startedAt: now }, adapterConfig: agent.adapterConfig });
+  }
+
+  // Retries whose time has come, and accepted runs past their completion deadline.
+  for (const run of live.value) {
+    if (run.status === "scheduled_retry" && run.nextRetryAt && run.nextRetryAt <= now) {
+      const agent = agentRows.get(run.agentId);
+      if (!agent) continue;
+      statements.push(db.update(r).set({ status: "running", nextRetryAt: null, lastActivityAt: now, updatedAt: now }).where(and(eq(r.id, run.id), eq(r.status, "scheduled_retry"))));
+      invoke.push({ run: { ...run, status: "running", context: contexts.get(run.id) ?? run.context }, adapterConfig: agent.adapterConfig });
+    } else if (run.status === "running" && run.deadlineAt && run.deadlineAt <= now) {
+      statements.push(...endRunStatements(ctx, run.id, { status: "timed_out", errorCode: "completion_timeout", error: "The agent did not complete the run before its completion deadline" }));
+      ended = true;
+    }
+  }
+  await ctx.batch(statements);
+  return { invoke, ended };
+}
+
+/** A wake merged into a live run: the run's context gains the wake's comment (and reason). */
+function mergeWakeContext(context: Record<string, unknown>, wakeup: QueuedWakeup) {
+  const commentId = wakeup.context?.commentId;
+  if (typeof commentId === "string") {
+    const ids = Array.isArray(context.commentIds) ? (context.commentIds as string[]) : typeof context.commentId === "string" ? [context.commentId] : [];
+    if (!ids.includes(commentId)) ids.push(commentId);
+    context.commentIds = ids;
+  }
+  const reasons = Array.isArray(context.coalescedReasons) ? (context.coalescedReasons as string[]) : [];
+  reasons.push(wakeup.reason);
+  context.coalescedReasons = reasons;
+}
+
+/** Calls the agent's endpoint once and records the answer; true when the run ended. */
+async function attempt(host: DispatcherHost, companyId: string, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {
+  const config = readHttpConfig(adapterConfig);
+  let outcome: HttpOutcome;
+  try {
+    const body = await runInvocationBody(host.env, host.db, run, config.payloadTemplate, adapterConfig.env, config.completionTimeoutSec);
+    outcome = await invokeHttpAgent(config, run.id, body, { exposure: host.env.SERVER_EXPOSURE === "public" ? "public" : "private" });
+  } catch (err) {
+    outcome = { kind: "failed", errorCode: "adapter_refused", error: `Could not prepare the run: ${(err as Error)?.message ?? err}` };
+  }
+  return host.serialise(() => recordOutcome(context(host, companyId), run, outcome, config.completionTimeoutSec));
+}
+
+async function recordOutcome(ctx: CommandContext, run: RunRow, outcome: HttpOutcome, completionTimeoutSec: number): Promise<boolean> {
+  const r = schema.heartbeatRuns;
+  const stillRunning = and(eq(r.id, run.id), eq(r.status, "running"));
+  const current = (await ctx.db.select({ status: r.status, retryCount: r.retryCount }).from(r).where(eq(r.id, run.id)))[0];
+  if (!current || current.status !== "running") return false; // cancelled (or completed) while the call was out
+  switch (outcome.kind) {
+    case "accepted": {
+      const deadlineAt = new Date(Date.parse(ctx.now) + completionTimeoutSec * 1000).toISOString();
+      await ctx.batch([ctx.db.update(r).set({ deadlineAt, lastActivityAt: ctx.now, updatedAt: ctx.now }).where(stillRunning), runEvent(ctx, run, "status", "Accepted by the agent endpoint (202); waiting for completion")]);
+      return false;
+    }
+    case "retry": {
+      const retryCount = current.retryCount + 1;
+      if (retryCount > MAX_RETRIES) {
+        await ctx.batch(endRunStatements(ctx, run.id, { status: "failed", errorCode: "adapter_unavailable", error: `Agent endpoint answered HTTP ${outcome.status} ${retryCount} times` }));
+        return true;
+      }
+      const wait = outcome.retryAfterSec ?? backoffSeconds(retryCount);
+      const nextRetryAt = new Date(Date.parse(ctx.now) + wait * 1000).toISOString();
+      await ctx.batch([
+        ctx.db.update(r).set({ status: "scheduled_retry", retryCount, nextRetryAt, lastActivityAt: ctx.now, updatedAt: ctx.now }).where(stillRunning),
+        runEvent(ctx, run, "status", `Agent endpoint answered HTTP ${outcome.status}; retry ${retryCount} at ${nextRetryAt}`),
+      ]);
+      return false;
+    }
+    case "succeeded": {
+      const statements = endRunStatements(ctx, run.id, { status: "succeeded", summary: outcome.summary, usage: outcome.usage, result: outcome.result });
+      await ctx.batch(statements);
+      await recordRunUsage(ctx, run, outcome.usage);
+      return true;
+    }
+    case "failed":
+      await ctx.batch(endRunStatements(ctx, run.id, { status: "failed", errorCode: outcome.errorCode, error: outcome.error }));
+      return true;
+    case "timed_out":
+      await ctx.batch(endRunStatements(ctx, run.id, { status: "timed_out", errorCode: "timeout", error: outcome.error }));
+      return true;
+  }
+}
+
+/** A service-written event in the run's log (next seq computed in the insert). */
+export function runEvent(ctx: CommandContext, run: Pick<RunRow, "id" | "companyId">, kind: "status" | "log" | "progress", message: string, data: unknown = null): Statement {
+  const e = schema.heartbeatRunEvents;
+  return ctx.db.insert(e).values({
+    id: newId(),
+    companyId: run.companyId,
+    runId: run.id,
+    seq: sql`(SELECT COALESCE(MAX(${e.seq}), 0) + 1 FROM ${e} WHERE ${e.runId} = ${run.id})`,
+    kind,
+    message,
+    data,
+    createdAt: ctx.now,
+  });
+}
+
+/** The earliest retry or completion deadline of the company's runs (ms), or null. */
+async function nextDueAt(db: Db, companyId: string): Promise<number | null> {
+  const r = schema.heartbeatRuns;
+  const [retry, deadline] = await db.batch([
+    db.select({ at: min(r.nextRetryAt) }).from(r).where(and(eq(r.companyId, companyId), eq(r.status, "scheduled_retry"), isNotNull(r.nextRetryAt))),
+    db.select({ at: min(r.deadlineAt) }).from(r).where(and(eq(r.companyId, companyId), eq(r.status, "running"), isNotNull(r.deadlineAt), lte(r.deadlineAt, "9999"))),
+  ]);
+  const times = [retry[0]?.at, deadline[0]?.at].filter((t): t is string => Boolean(t)).map((t) => Date.parse(t));
+  return times.length ? Math.min(...times) : null;
+}

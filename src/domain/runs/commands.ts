@@ -1,0 +1,212 @@
+// Heartbeat run commands, serialised in the company object with the dispatcher: a manual wake-up
+// (on_demand), cancel, the agent's own event lines, and the agent's completion callback.
+import { and, eq, sql } from "drizzle-orm";
+import { defineCommand, type CommandContext } from "../../company/command";
+import { schema } from "../../db/client";
+import { ReadBatch } from "../../db/read-batch";
+import { newId } from "../../crypto/random";
+import { actorRef, type Actor } from "../actor";
+import { conflict, forbidden, notFound } from "../errors";
+import { endRunStatements, isLiveRun, type RunRow } from "./lifecycle";
+import { invocationSourceOf, skipReasonOf } from "./dispatch";
+import { recordRunUsage, type RunUsage } from "./usage";
+import { runView } from "./view";
+import { runEvent } from "../../company/dispatcher";
+
+export interface WakeAgentInput {
+  agentId: string;
+  reason?: string | null;
+  payload?: Record<string, unknown> | null;
+  issueId?: string | null;
+  idempotencyKey?: string | null;
+}
+
+/**
+ * A manual wake-up: the run is created at once (`queued`, so the caller gets its id) and started
+ * by the dispatcher. The same idempotency key returns the same run, finished or not; a live run of
+ * the agent on the same issue absorbs the wake; an agent that cannot run gives a `skipped` wake-up.
+ */
+export const wakeAgent = defineCommand("run.wakeup", async (ctx, actor, input: WakeAgentInput) => {
+  const { db } = ctx;
+  const r = schema.heartbeatRuns;
+  const batch = new ReadBatch(db);
+  const agent = batch.add(db.select().from(schema.agents).where(and(eq(schema.agents.id, input.agentId), eq(schema.agents.companyId, ctx.companyId))));
+  const company = batch.add(db.select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason }).from(schema.companies).where(eq(schema.companies.id, ctx.companyId)));
+  const prior = input.idempotencyKey
+    ? batch.add(db.select().from(r).where(and(eq(r.agentId, input.agentId), eq(r.idempotencyKey, input.idempotencyKey))))
+    : null;
+  const issue = input.issueId
+    ? batch.add(db.select({ id: schema.issues.id }).from(schema.issues).where(and(eq(schema.issues.id, input.issueId), eq(schema.issues.companyId, ctx.companyId))))
+    : null;
+  const live = input.issueId
+    ? batch.add(
+        db
+          .select()
+          .from(r)
+          .where(and(eq(r.agentId, input.agentId), eq(r.issueId, input.issueId), sql`${r.status} IN ('queued', 'running', 'scheduled_retry')`)),
+      )
+    : null;
+  await batch.run();
+  const target = agent.value[0];
+  if (!target) throw notFound("Agent not found");
+  if (issue && !issue.value[0]) throw notFound("Issue not found");
+  if (prior?.value[0]) return { run: runView(prior.value[0]), created: false };
+
+  const reason = input.reason?.trim() || "on_demand";
+  const wakeupId = newId();
+  const { actorType, actorId } = actorRef(actor);
+  const wakeRow = {
+    id: wakeupId,
+    companyId: ctx.companyId,
+    agentId: target.id,
+    reason,
+    source: "manual",
+    issueId: input.issueId ?? null,
+    context: { ...(input.payload ? { payload: input.payload } : {}), ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) },
+    requestedByActorType: actorType,
+    requestedByActorId: actorId,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+  const skip = company.value[0] ? skipReasonOf(company.value[0], target) : "company.inactive";
+  if (skip) {
+    await ctx.batch([db.insert(schema.agentWakeupRequests).values({ ...wakeRow, status: "skipped", skipReason: skip }), wakeActivity(ctx, target.id, wakeupId, reason, { skipped: skip })]);
+    return { skipped: { status: "skipped" as const, reason: skip, wakeupId } };
+  }
+  const holder = live?.value[0];
+  if (holder) {
+    await ctx.batch([
+      db.insert(schema.agentWakeupRequests).values({ ...wakeRow, status: "coalesced", coalescedIntoRunId: holder.id }),
+      db.update(r).set({ context: { ...(holder.context ?? {}), coalescedReasons: [...((holder.context?.coalescedReasons as string[]) ?? []), reason] }, updatedAt: ctx.now }).where(eq(r.id, holder.id)),
+    ]);
+    return { run: runView(holder), created: false };
+  }
+  const run: RunRow = {
+    id: newId(),
+    companyId: ctx.companyId,
+    agentId: target.id,
+    status: "queued",
+    adapterType: target.adapterType,
+    invocationSource: invocationSourceOf(reason === "on_demand" ? "on_demand" : reason),
+    wakeupRequestId: wakeupId,
+    startedAt: null,
+    finishedAt: null,
+    lastActivityAt: null,
+    usageJson: null,
+    resultJson: null,
+    error: null,
+    logBytes: 0,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    issueId: input.issueId ?? null,
+    reason,
+    context: { wakeReason: reason, issueId: input.issueId ?? null, ...(input.payload ? { payload: input.payload } : {}) },
+    errorCode: null,
+    summary: null,
+    retryCount: 0,
+    nextRetryAt: null,
+    deadlineAt: null,
+    idempotencyKey: input.idempotencyKey ?? null,
+  };
+  await ctx.batch([
+    db.insert(r).values(run),
+    db.insert(schema.agentWakeupRequests).values({ ...wakeRow, status: "claimed", runId: run.id }),
+    wakeActivity(ctx, target.id, wakeupId, reason, { runId: run.id }),
+  ]);
+  ctx.requestDispatch();
+  return { run: runView(run), created: true };
+});
+
+
+const wakeActivity = (ctx: CommandContext, agentId: string, wakeupId: string, reason: string, details: Record<string, unknown>) =>
+  ctx.activity({ action: "agent.wakeup_requested", entityType: "agent", entityId: agentId, agentId, details: { wakeupId, reason, ...details } });
+
+/** The run, if it belongs to the company; 404 otherwise. */
+async function loadRun(ctx: CommandContext, runId: string): Promise<RunRow> {
+  const run = (await ctx.db.select().from(schema.heartbeatRuns).where(and(eq(schema.heartbeatRuns.id, runId), eq(schema.heartbeatRuns.companyId, ctx.companyId))))[0];
+  if (!run) throw notFound("Run not found");
+  return run;
+}
+
+/** Only the run's own agent (a board caller is refused; another agent too). */
+function requireOwnAgent(actor: Actor, run: RunRow, what: string) {
+  if (actor.type !== "agent" || actor.agentId !== run.agentId) throw forbidden(`Only the run's own agent may ${what}`);
+}
+
+const finishedConflict = (run: RunRow) => conflict(`Run already finished (${run.status})`, { runId: run.id, status: run.status });
+
+export const cancelRun = defineCommand("run.cancel", async (ctx, actor, input: { runId: string }) => {
+  const run = await loadRun(ctx, input.runId);
+  if (actor.type === "agent" && actor.agentId !== run.agentId) throw forbidden("Only the board or the run's own agent may cancel it");
+  if (!isLiveRun(run.status)) throw finishedConflict(run);
+  await ctx.batch([
+    ...endRunStatements(ctx, run.id, { status: "cancelled", errorCode: "cancelled", error: "Cancelled" }),
+    runEvent(ctx, run, "status", "Cancelled"),
+    ctx.activity({ action: "run.cancelled", entityType: "heartbeat_run", entityId: run.id, agentId: run.agentId, details: { from: run.status } }),
+  ]);
+  ctx.requestDispatch();
+  return runView({ ...run, status: "cancelled", finishedAt: ctx.now, error: "Cancelled", errorCode: "cancelled", nextRetryAt: null, deadlineAt: null });
+});
+
+export interface RunEventInput {
+  kind: "log" | "progress";
+  message: string;
+  data?: unknown;
+}
+
+export const appendRunEvents = defineCommand("run.events.append", async (ctx, actor, input: { runId: string; events: RunEventInput[] }) => {
+  const run = await loadRun(ctx, input.runId);
+  requireOwnAgent(actor, run, "post its events");
+  if (!isLiveRun(run.status)) throw finishedConflict(run);
+  const e = schema.heartbeatRunEvents;
+  const rows = input.events.map((event, i) => ({
+    id: newId(),
+    companyId: ctx.companyId,
+    runId: run.id,
+    seq: sql`(SELECT COALESCE(MAX(${e.seq}), 0) + ${i + 1} FROM ${e} WHERE ${e.runId} = ${run.id})`,
+    kind: event.kind,
+    message: event.message,
+    data: event.data ?? null,
+    createdAt: ctx.now,
+  }));
+  // All rows of one insert see the same MAX(seq): offsets 1..n keep them ordered and unique.
+  await ctx.batch([ctx.db.insert(e).values(rows), ctx.db.update(schema.heartbeatRuns).set({ lastActivityAt: ctx.now }).where(eq(schema.heartbeatRuns.id, run.id))]);
+  return { accepted: rows.length };
+});
+
+export interface CompleteRunInput {
+  runId: string;
+  status: "succeeded" | "failed";
+  summary?: string | null;
+  result?: Record<string, unknown> | null;
+  error?: string | null;
+  usage?: RunUsage | null;
+}
+
+export const completeRun = defineCommand("run.complete", async (ctx, actor, input: CompleteRunInput) => {
+  const run = await loadRun(ctx, input.runId);
+  requireOwnAgent(actor, run, "complete it");
+  if (actor.type === "agent" && actor.runId !== run.id) throw forbidden("Complete a run with its own run id (the run JWT, or X-Service-Run-Id)", { runId: run.id });
+  if (!isLiveRun(run.status)) throw finishedConflict(run);
+  const ending = {
+    status: input.status,
+    summary: input.summary ?? null,
+    result: input.result ?? null,
+    usage: (input.usage ?? null) as Record<string, unknown> | null,
+    error: input.status === "failed" ? (input.error ?? "Failed") : null,
+    errorCode: input.status === "failed" ? "agent_failed" : null,
+  };
+  await ctx.batch([
+    ...endRunStatements(ctx, run.id, ending),
+    runEvent(ctx, run, "status", `Completed: ${input.status}`),
+    ctx.activity({ action: "run.completed", entityType: "heartbeat_run", entityId: run.id, agentId: run.agentId, details: { status: input.status } }),
+  ]);
+  const cost = await recordRunUsage(ctx, run, input.usage);
+  ctx.requestDispatch();
+  return {
+    ...runView({ ...run, status: input.status, finishedAt: ctx.now, summary: ending.summary, resultJson: ending.result, usageJson: ending.usage, error: ending.error, errorCode: ending.errorCode, nextRetryAt: null, deadlineAt: null }),
+    costEventId: cost?.id ?? null,
+  };
+});
+
+export const runCommands = [wakeAgent, cancelRun, appendRunEvents, completeRun];

@@ -1,0 +1,47 @@
+// What an agent receives when its run starts: the wake context, a short-lived agent JWT for this
+// run, the service's API URL, and the run's environment — the agent's `adapterConfig.env` with
+// secret references resolved for this run only (never stored in the run, never logged) plus the
+// wake's own variables (SERVICE_APPROVAL_ID, …). The service's own secrets are never included.
+import type { Db } from "../../db/client";
+import { mintAgentJwt } from "../../crypto/agent-jwt";
+import { resolveEnvBindings } from "../secrets/bindings";
+import type { RunRow } from "./lifecycle";
+
+/** The API origin agents call back: the configured public URL, else the local dev server. */
+export const serviceApiUrl = (env: Env) => (env.AUTH_PUBLIC_BASE_URL?.trim() || (env as unknown as Record<string, string | undefined>).API_PUBLIC_URL?.trim() || "http://127.0.0.1:8787").replace(/\/+$/, "");
+
+/** The run's wake context as the agent sees it (variables for its environment are delivered under `env`). */
+export function agentContext(run: Pick<RunRow, "context" | "reason" | "issueId">): { context: Record<string, unknown>; wakeEnv: Record<string, string> } {
+  const { env: wakeEnv, ...rest } = (run.context ?? {}) as Record<string, unknown>;
+  const vars: Record<string, string> = {};
+  if (wakeEnv && typeof wakeEnv === "object") for (const [k, v] of Object.entries(wakeEnv)) if (v !== null && v !== undefined) vars[k] = String(v);
+  return { context: { ...rest, wakeReason: run.reason ?? rest.wakeReason ?? null, issueId: run.issueId ?? null }, wakeEnv: vars };
+}
+
+export async function runInvocationBody(
+  env: Env,
+  db: Db,
+  run: RunRow,
+  payloadTemplate: Record<string, unknown>,
+  envBindings: unknown,
+  completionTimeoutSec: number,
+): Promise<Record<string, unknown>> {
+  const resolved = await resolveEnvBindings(env, db, run.companyId, (envBindings ?? null) as Record<string, unknown> | null);
+  const { context, wakeEnv } = agentContext(run);
+  const apiToken = await mintAgentJwt(
+    env.AGENT_JWT_SECRET,
+    { agentId: run.agentId, companyId: run.companyId, adapterType: run.adapterType, runId: run.id },
+    // Valid while the run may still complete, and a little after.
+    { lifetimeSec: completionTimeoutSec + 300 },
+  );
+  return {
+    ...payloadTemplate,
+    runId: run.id,
+    agentId: run.agentId,
+    companyId: run.companyId,
+    context,
+    apiUrl: serviceApiUrl(env),
+    apiToken,
+    env: { ...resolved, ...wakeEnv },
+  };
+}

@@ -1,0 +1,85 @@
+// The heartbeat run's lifecycle: which status may follow which, and the statements that end a
+// run (its wake-ups settle, wake-ups deferred behind the issues it held are queued again).
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Statement } from "../../db/batch";
+import { schema } from "../../db/client";
+import type { CommandContext } from "../../company/command";
+
+export type RunStatus = (typeof schema.heartbeatRuns.$inferSelect)["status"];
+export type RunRow = typeof schema.heartbeatRuns.$inferSelect;
+
+/** Allowed transitions; finished runs (succeeded, failed, cancelled, timed_out) never move again. */
+export const RUN_TRANSITIONS: Record<RunStatus, readonly RunStatus[]> = {
+  queued: ["running", "cancelled"],
+  running: ["running", "scheduled_retry", "succeeded", "failed", "cancelled", "timed_out"],
+  scheduled_retry: ["running", "failed", "cancelled"],
+  succeeded: [],
+  failed: [],
+  cancelled: [],
+  timed_out: [],
+};
+
+export const LIVE_RUN_STATUSES = ["queued", "running", "scheduled_retry"] as const;
+export const isLiveRun = (status: string) => (LIVE_RUN_STATUSES as readonly string[]).includes(status);
+export const canMove = (from: RunStatus, to: RunStatus) => RUN_TRANSITIONS[from].includes(to);
+
+/** At most this many 429/503 answers are retried before the run fails. */
+export const MAX_RETRIES = 5;
+
+/** Back-off after the n-th retryable answer without Retry-After: 2^n s with ±25 % jitter, at most 10 min. */
+export function backoffSeconds(retryCount: number, random = Math.random()): number {
+  const base = Math.min(2 ** Math.max(retryCount, 1), 600);
+  return Math.max(1, Math.round(base * (0.75 + random * 0.5)));
+}
+
+export interface RunEnding {
+  status: "succeeded" | "failed" | "cancelled" | "timed_out";
+  error?: string | null;
+  errorCode?: string | null;
+  summary?: string | null;
+  usage?: Record<string, unknown> | null;
+  result?: Record<string, unknown> | null;
+}
+
+/**
+ * Ends a live run: the run row (only while it is still live, so a late answer cannot overwrite a
+ * cancel), its wake-ups (completed / failed / cancelled), and wake-ups deferred behind issues the
+ * run held (queued again, the dispatcher picks them up).
+ */
+export function endRunStatements(ctx: CommandContext, runId: string, ending: RunEnding): Statement[] {
+  const r = schema.heartbeatRuns;
+  const w = schema.agentWakeupRequests;
+  const wakeStatus = ending.status === "succeeded" ? "completed" : ending.status === "cancelled" ? "cancelled" : "failed";
+  return [
+    ctx.db
+      .update(r)
+      .set({
+        status: ending.status,
+        finishedAt: ctx.now,
+        lastActivityAt: ctx.now,
+        error: ending.error ?? null,
+        errorCode: ending.errorCode ?? null,
+        ...(ending.summary !== undefined ? { summary: ending.summary } : {}),
+        ...(ending.usage !== undefined ? { usageJson: ending.usage } : {}),
+        ...(ending.result !== undefined ? { resultJson: ending.result } : {}),
+        nextRetryAt: null,
+        deadlineAt: null,
+        updatedAt: ctx.now,
+      })
+      .where(and(eq(r.id, runId), inArray(r.status, [...LIVE_RUN_STATUSES]))),
+    ctx.db
+      .update(w)
+      .set({ status: wakeStatus, updatedAt: ctx.now })
+      .where(and(eq(w.companyId, ctx.companyId), inArray(w.status, ["claimed", "coalesced"]), sql`(${w.runId} = ${runId} OR ${w.coalescedIntoRunId} = ${runId})`)),
+    ctx.db
+      .update(w)
+      .set({ status: "queued", updatedAt: ctx.now })
+      .where(
+        and(
+          eq(w.companyId, ctx.companyId),
+          eq(w.status, "deferred_issue_execution"),
+          sql`${w.issueId} IN (SELECT ${schema.issues.id} FROM ${schema.issues} WHERE ${schema.issues.checkoutRunId} = ${runId})`,
+        ),
+      ),
+  ];
+}
