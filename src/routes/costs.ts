@@ -21,6 +21,7 @@ import {
   listFinanceEvents,
   quotaWindows,
   windowSpend,
+  listCostEvents,
 } from "../domain/costs/queries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import {
@@ -48,6 +49,31 @@ const tags = ["Costs"];
 const BOARD_WRITERS = ["owner", "admin"] as const;
 
 export const costsRouter = createRouter();
+
+costsRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/companies/{companyId}/cost-events",
+    tags,
+    summary: "The company's cost events, newest first",
+    description: "Filters agentId, issueId, heartbeatRunId (the run whose usage it records); `limit` default 100, at most 500.",
+    request: {
+      params: CompanyIdParam,
+      query: z.object({
+        agentId: z.string().optional(),
+        issueId: z.string().optional(),
+        heartbeatRunId: z.string().optional(),
+        limit: z.coerce.number().int().min(1).max(500).optional(),
+      }),
+    },
+    responses: { 200: jsonContent(z.array(CostEventSchema), "Cost events"), ...errors(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const { companyId } = c.req.valid("param");
+    await requireCompanyAccess(c, companyId);
+    return c.json(await listCostEvents(dbOf(c), companyId, c.req.valid("query")), 200);
+  },
+);
 
 costsRouter.openapi(
   createRoute({

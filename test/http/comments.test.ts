@@ -21,7 +21,8 @@ async function agentWithKey(companyId: string, fields: Record<string, unknown> =
 
 async function wakeups(companyId: string) {
   const { results } = await env.DB.prepare(
-    "SELECT agent_id, reason, source, issue_id, status, context, requested_by_actor_type, requested_by_actor_id FROM agent_wakeup_requests WHERE company_id = ? ORDER BY created_at, rowid",
+    // Assignment wake-ups (issue creation with an assignee) are not these tests' subject.
+    "SELECT agent_id, reason, source, issue_id, status, context, requested_by_actor_type, requested_by_actor_id FROM agent_wakeup_requests WHERE company_id = ? AND reason != 'assignment' ORDER BY created_at, rowid",
   )
     .bind(companyId)
     .all<any>();

@@ -227,3 +227,27 @@ export function financeByKind(db: Db, companyId: string, range: TimeRange) {
     .groupBy(fe.kind, fe.currency)
     .orderBy(fe.kind, fe.currency);
 }
+
+export interface CostEventFilters {
+  agentId?: string;
+  issueId?: string;
+  heartbeatRunId?: string;
+  limit?: number;
+}
+
+/** The company's cost events, newest first (filters: agent, issue, run). */
+export async function listCostEvents(db: Db, companyId: string, f: CostEventFilters) {
+  return db
+    .select()
+    .from(ce)
+    .where(
+      and(
+        eq(ce.companyId, companyId),
+        f.agentId ? eq(ce.agentId, f.agentId) : undefined,
+        f.issueId ? eq(ce.issueId, f.issueId) : undefined,
+        f.heartbeatRunId ? eq(ce.heartbeatRunId, f.heartbeatRunId) : undefined,
+      ),
+    )
+    .orderBy(desc(ce.occurredAt), desc(ce.id))
+    .limit(Math.min(f.limit ?? 100, 500));
+}

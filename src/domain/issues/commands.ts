@@ -19,7 +19,7 @@ import { loadIssueInCompany } from "./load";
 import { commitIssueNumber, companyCounterStatement, isNumberClash, issueNumbering, recountIssueNumbers } from "./numbering";
 import { addReferenceChecks, issueIdOf, type CheckedReferences } from "./references";
 import { addCompanyAgentsRead, addDependentsRead, addIssueSnapshotReads, type CompanyAgents, type Dependent, type IssueSnapshot } from "./snapshot";
-import { blockerResolvedWakeups, commentWakeups } from "./wakeups";
+import { assignmentWakeups, blockerResolvedWakeups, commentWakeups } from "./wakeups";
 import { commentView, issueView, isTerminalStatus, labelView, type IssueRelations, type IssueRow } from "./view";
 import { LIVE_RUN_STATUSES } from "../runs/lease";
 import { CLEARED_LOCK_FIELDS } from "./locks";
@@ -84,6 +84,8 @@ export interface CreateIssueInput extends CreateIssueBody {}
 interface CreateIssueLoaded {
   refs: CheckedReferences;
   run: ActorRunFacts | null;
+  /** Who may be woken (only read when the issue is assigned to an agent). */
+  company: CompanyAgents | null;
 }
 
 export const createIssue = defineCommand("issue.create", {
@@ -104,9 +106,10 @@ export const createIssue = defineCommand("issue.create", {
         : null;
     const refs = addReferenceChecks(batch, input, null);
     const run = addActorRunRead(batch, scope.actor);
+    const company = input.assigneeAgentId ? addCompanyAgentsRead(batch, companyId) : null;
     await batch.run();
     if (assignment) requireAssignmentAllowed(assignment());
-    return { refs: refs(companyId), run: run?.() ?? null };
+    return { refs: refs(companyId), run: run?.() ?? null, company: company?.() ?? null };
   },
   run: async (ctx, actor, input, loaded) => {
     const { refs } = loaded;
@@ -159,6 +162,13 @@ export const createIssue = defineCommand("issue.create", {
         ...labelStatements(ctx, id, labels.map((l) => l.id)),
         ...blockerStatements(ctx, id, blockerIds),
         ...(run ? [...run.statements, runLinkStatement(ctx, id, run.run.id)] : []),
+        ...(loaded.company
+          ? wakeupStatementsFrom(ctx, actor, assignmentWakeups(actor, row, null), {
+              companyActive: loaded.company.companyActive,
+              agentStatus: new Map(loaded.company.agents.map((a) => [a.id, a.status])),
+              holders: new Map(),
+            }).statements
+          : []),
         ctx.activity({
           action: "issue.created",
           entityType: "issue",
@@ -336,7 +346,7 @@ export const updateIssue = defineCommand("issue.update", {
     const after: IssueRow = { ...before, ...set, updatedAt: ctx.now };
     if (run) statements.push(...run.statements, runLinkStatement(ctx, before.id, run.run.id));
 
-    const wakeRequests: WakeupRequestInput[] = [];
+    const wakeRequests: WakeupRequestInput[] = [...assignmentWakeups(actor, after, before.assigneeAgentId)];
     let commentId: string | null = null;
     if (body.comment) {
       commentId = newId();

@@ -32,6 +32,13 @@ export function commentWakeups(
   return requests;
 }
 
+/** The agent an issue was just assigned to (`assignment`), unless it assigned itself or the issue is closed. */
+export function assignmentWakeups(actor: Actor, issue: IssueRow, previousAssigneeAgentId: string | null): WakeupRequestInput[] {
+  const assignee = issue.assigneeAgentId;
+  if (!assignee || assignee === previousAssigneeAgentId || assignee === selfAgentId(actor) || isTerminalStatus(issue.status)) return [];
+  return [{ agentId: assignee, reason: "assignment", source: "issue_assignment", issueId: issue.id, context: { issueId: issue.id, identifier: issue.identifier } }];
+}
+
 /** When `resolved` moves to done: the assignees of the issues it was the last open blocker of. */
 export function blockerResolvedWakeups(actor: Actor, resolved: IssueRow, dependents: Dependent[]): WakeupRequestInput[] {
   const self = selfAgentId(actor);

@@ -1,0 +1,311 @@
+// Heartbeat runs through the HTTP surface: manual and automatic wake-ups become runs of `http`
+// agents, dispatched by the company object's alarm (fired by hand here: deterministic, no sleeps)
+// against the fake agent endpoint served by the test run (test/setup/fake-agent-server.ts).
+import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { get, patch, post, unique } from "../helpers/api";
+import { boardUser, createCompany, insertAgentKey } from "../helpers/fixtures";
+
+const FAKE = env.FAKE_AGENT_URL;
+
+/** Fires the company object's alarm (the dispatcher) once. */
+async function dispatch(companyId: string) {
+  const stub = env.COMPANY.getByName(companyId);
+  if (!(await runDurableObjectAlarm(stub))) await stub.dispatchNow();
+}
+
+async function received(endpointId: string): Promise<Array<{ method: string; headers: Record<string, string>; body: any }>> {
+  return (await fetch(`${FAKE}/__received/${endpointId}`)).json();
+}
+
+async function httpAgent(companyId: string, query = "", extra: Record<string, unknown> = {}) {
+  const endpoint = unique("ep");
+  const res = await post(`/api/companies/${companyId}/agents`, {
+    name: unique("Http"),
+    adapterType: "http",
+    adapterConfig: { url: `${FAKE}/agent/${endpoint}${query ? `?${query}` : ""}`, ...extra },
+    ...(extra.runtimeConfig ? { runtimeConfig: extra.runtimeConfig } : {}),
+  });
+  if (res.status !== 201) throw new Error(`agent create failed: ${res.status} ${res.text}`);
+  const key = await insertAgentKey(res.body.id, companyId);
+  return { ...res.body, endpoint, token: key.token } as { id: string; endpoint: string; token: string; [k: string]: any };
+}
+
+const run = async (runId: string) => (await get(`/api/heartbeat-runs/${runId}`)).body;
+
+describe("manual wake-up and the http adapter", () => {
+  it("on_demand: the run starts, the endpoint gets context, token, API URL and env; a plain 2xx succeeds with its summary and usage", async () => {
+    const company = await createCompany();
+    const secret = await post(`/api/companies/${company.id}/secrets`, { name: unique("TOKEN").toUpperCase().replace(/-/g, "_"), value: "s3cr3t-value" });
+    expect(secret.status).toBe(201);
+    const body = encodeURIComponent(JSON.stringify({ summary: "all done", usage: { provider: "anthropic", model: "m", costCents: 7, inputTokens: 10 } }));
+    const agent = await httpAgent(company.id, `body=${body}`, {
+      headers: { "x-extra": "yes", authorization: "Bearer stolen", "content-type": "text/plain" },
+      payloadTemplate: { team: "core" },
+      env: { PLAIN: "p", API_TOKEN: { type: "secret_ref", secretId: secret.body.id } },
+    });
+
+    const woke = await post(`/api/agents/${agent.id}/wakeup`, { payload: { hello: "world" } });
+    expect(woke.status).toBe(202);
+    expect(woke.body).toMatchObject({ status: "queued", agentId: agent.id, invocationSource: "on_demand", reason: "on_demand", issueId: null });
+    await dispatch(company.id);
+
+    const [call] = await received(agent.endpoint);
+    expect(call.method).toBe("POST");
+    expect(call.headers["x-service-run-id"]).toBe(woke.body.id);
+    expect(call.headers["x-extra"]).toBe("yes");
+    expect(call.headers["content-type"]).toBe("application/json");
+    expect(call.headers.authorization).toBeUndefined();
+    expect(call.body).toMatchObject({
+      team: "core",
+      runId: woke.body.id,
+      agentId: agent.id,
+      companyId: company.id,
+      context: { wakeReason: "on_demand", issueId: null, payload: { hello: "world" } },
+      env: { PLAIN: "p", API_TOKEN: "s3cr3t-value" },
+    });
+    expect(call.body.apiUrl).toMatch(/^https?:\/\//);
+    expect(JSON.stringify(call.body.env)).not.toContain(env.AGENT_JWT_SECRET);
+
+    const done = await run(woke.body.id);
+    expect(done).toMatchObject({ status: "succeeded", summary: "all done", usage: { costCents: 7 } });
+    expect(done.startedAt).toBeTruthy();
+    expect(done.finishedAt).toBeTruthy();
+    expect(JSON.stringify(done)).not.toContain("s3cr3t-value");
+    const costs = await get(`/api/companies/${company.id}/cost-events?heartbeatRunId=${woke.body.id}`);
+    expect(costs.status).toBe(200);
+    expect(costs.body).toHaveLength(1);
+    expect(costs.body[0]).toMatchObject({ heartbeatRunId: woke.body.id, costCents: 7, agentId: agent.id });
+
+    // The run's token is the agent, for this run: it can read the API.
+    const me = await get(`/api/agents/me`, { token: call.body.apiToken });
+    expect(me.status).toBe(200);
+    expect(me.body.id).toBe(agent.id);
+  });
+
+  it("202: the run stays running until the agent completes it; a second completion is refused and changes nothing", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "statuses=202");
+    const other = await httpAgent(company.id);
+    const woke = (await post(`/api/agents/${agent.id}/wakeup`, {})).body;
+    await dispatch(company.id);
+    expect((await run(woke.id)).status).toBe("running");
+    const token = (await received(agent.endpoint))[0].body.apiToken as string;
+
+    const progress = await post(`/api/heartbeat-runs/${woke.id}/events`, { events: [{ kind: "log", message: "step 1" }, { kind: "progress", message: "half", data: { pct: 50 } }] }, { token });
+    expect(progress.status).toBe(202);
+    expect((await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded" }, { token: other.token })).status).toBe(403);
+    expect((await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded" })).status).toBe(403);
+    // The agent's key without naming the run is not the run.
+    expect((await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded" }, { token: agent.token })).status).toBe(403);
+
+    const completed = await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded", summary: "shipped", usage: { provider: "openai", model: "x", costCents: 3 } }, { token });
+    expect(completed.status).toBe(200);
+    expect(completed.body).toMatchObject({ status: "succeeded", summary: "shipped" });
+    expect(completed.body.costEventId).toBeTruthy();
+    const again = await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "failed", error: "late" }, { token: agent.token, runId: woke.id });
+    expect(again.status).toBe(409);
+    expect(await run(woke.id)).toMatchObject({ status: "succeeded", summary: "shipped", error: null });
+    expect((await post(`/api/heartbeat-runs/${woke.id}/events`, { events: [{ kind: "log", message: "late" }] }, { token })).status).toBe(409);
+
+    const events = (await get(`/api/heartbeat-runs/${woke.id}/events`)).body;
+    expect(events.map((e: any) => e.seq)).toEqual([...events.keys()].map((i) => i + 1));
+    expect(events.map((e: any) => e.message)).toEqual(expect.arrayContaining(["step 1", "half", "Completed: succeeded"]));
+    const tail = (await get(`/api/heartbeat-runs/${woke.id}/events?afterSeq=2`)).body;
+    expect(tail.every((e: any) => e.seq > 2)).toBe(true);
+    const costs = (await get(`/api/companies/${company.id}/cost-events?heartbeatRunId=${woke.id}`)).body;
+    expect(costs).toHaveLength(1);
+  });
+
+  it("non-2xx fails with adapter_failed; an unreachable endpoint fails; a slow one times out", async () => {
+    const company = await createCompany();
+    const broken = await httpAgent(company.id, "statuses=500");
+    const unreachable = (await post(`/api/companies/${company.id}/agents`, { name: unique("Gone"), adapterType: "http", adapterConfig: { url: "http://127.0.0.1:1/agent" } })).body;
+    const slow = await httpAgent(company.id, "delayMs=2500", { timeoutSec: 1 });
+    const runs = await Promise.all([broken, unreachable, slow].map(async (a) => (await post(`/api/agents/${a.id}/wakeup`, {})).body.id as string));
+    await dispatch(company.id);
+    expect(await run(runs[0])).toMatchObject({ status: "failed", errorCode: "adapter_failed", error: expect.stringContaining("500") });
+    expect(await run(runs[1])).toMatchObject({ status: "failed", errorCode: "adapter_unreachable" });
+    expect(await run(runs[2])).toMatchObject({ status: "timed_out", errorCode: "timeout" });
+  });
+
+  it("429 with Retry-After puts the same run in scheduled_retry, then dispatches it again", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "statuses=429,200&retryAfter=0");
+    const woke = (await post(`/api/agents/${agent.id}/wakeup`, {})).body;
+    await dispatch(company.id);
+    const waiting = await run(woke.id);
+    expect(waiting).toMatchObject({ status: "scheduled_retry", retryCount: 1 });
+    expect(waiting.nextRetryAt).toBeTruthy();
+    await dispatch(company.id);
+    expect(await run(woke.id)).toMatchObject({ status: "succeeded", retryCount: 1 });
+    expect(await received(agent.endpoint)).toHaveLength(2);
+  });
+
+  it("Retry-After is honoured (capped) for 503", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "statuses=503&retryAfter=999999");
+    const woke = (await post(`/api/agents/${agent.id}/wakeup`, {})).body;
+    await dispatch(company.id);
+    const waiting = await run(woke.id);
+    expect(waiting.status).toBe("scheduled_retry");
+    const delay = Date.parse(waiting.nextRetryAt) - Date.now();
+    expect(delay).toBeGreaterThan(3000 * 1000);
+    expect(delay).toBeLessThanOrEqual(3600 * 1000);
+  });
+
+  it("cancel: board or the run's agent; a finished run answers 409; another agent 403", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id);
+    const other = await httpAgent(company.id);
+    const woke = (await post(`/api/agents/${agent.id}/wakeup`, {})).body;
+    expect((await post(`/api/heartbeat-runs/${woke.id}/cancel`, undefined, { token: other.token })).status).toBe(403);
+    const cancelled = await post(`/api/heartbeat-runs/${woke.id}/cancel`, undefined, { token: agent.token });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe("cancelled");
+    expect((await post(`/api/heartbeat-runs/${woke.id}/cancel`)).status).toBe(409);
+    await dispatch(company.id);
+    expect(await received(agent.endpoint)).toHaveLength(0);
+    expect((await run(woke.id)).status).toBe("cancelled");
+  });
+
+  it("the same idempotencyKey returns the same run, also after it finished", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id);
+    const first = (await post(`/api/agents/${agent.id}/wakeup`, { idempotencyKey: "k-1" })).body;
+    expect((await post(`/api/agents/${agent.id}/wakeup`, { idempotencyKey: "k-1" })).body.id).toBe(first.id);
+    await dispatch(company.id);
+    const after = await post(`/api/agents/${agent.id}/wakeup`, { idempotencyKey: "k-1" });
+    expect(after.status).toBe(202);
+    expect(after.body).toMatchObject({ id: first.id, status: "succeeded" });
+    expect(await received(agent.endpoint)).toHaveLength(1);
+  });
+
+  it("an agent that cannot run gives a skipped wake-up with a reason; who may wake whom", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id);
+    const other = await httpAgent(company.id);
+    expect((await post(`/api/agents/${agent.id}/wakeup`, {}, { token: other.token })).status).toBe(403);
+    expect((await post(`/api/agents/${agent.id}/wakeup`, {}, { token: agent.token })).status).toBe(202);
+    const viewer = await boardUser(company.id, "viewer");
+    expect((await post(`/api/agents/${agent.id}/wakeup`, {}, { token: viewer.token })).status).toBe(403);
+
+    expect((await post(`/api/agents/${agent.id}/pause`)).status).toBe(200);
+    const skipped = await post(`/api/agents/${agent.id}/wakeup`, {});
+    expect(skipped.status).toBe(202);
+    expect(skipped.body).toMatchObject({ status: "skipped", reason: "agent.not_invokable" });
+    expect((await post(`/api/agents/${agent.id}/wakeup`, { bogus: true, issueId: "not-a-uuid" })).status).toBe(400);
+  });
+});
+
+describe("automatic wake sources", () => {
+  it("assignment and comments wake an http agent; queued wakes for the same issue coalesce into one run", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "statuses=202");
+    const issue = (await post(`/api/companies/${company.id}/issues`, { title: unique("Work"), status: "todo", assigneeAgentId: agent.id })).body;
+    const c1 = (await post(`/api/issues/${issue.id}/comments`, { body: "first note" })).body;
+    const c2 = (await post(`/api/issues/${issue.id}/comments`, { body: "second note" })).body;
+    await dispatch(company.id);
+
+    const page = (await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body;
+    expect(page.runs).toHaveLength(1);
+    const [only] = page.runs;
+    expect(only).toMatchObject({ status: "running", reason: "assignment", invocationSource: "assignment", issueId: issue.id });
+    expect(only.context.commentIds).toEqual([c1.id, c2.id]);
+    const calls = await received(agent.endpoint);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].body.context).toMatchObject({ wakeReason: "assignment", issueId: issue.id });
+
+    // A comment while the run is live merges into it (no second run).
+    await post(`/api/issues/${issue.id}/comments`, { body: "third" });
+    await dispatch(company.id);
+    expect((await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body.runs).toHaveLength(1);
+  });
+
+  it("the loop scenario: a mention wakes A; A checks out, comments, marks done and completes — exactly one run, no second wake", async () => {
+    const company = await createCompany();
+    const a = await httpAgent(company.id, "statuses=202");
+    const issue = (await post(`/api/companies/${company.id}/issues`, { title: unique("Loop"), status: "todo" })).body;
+    await post(`/api/issues/${issue.id}/comments`, { body: `Please look, @${a.name}` });
+    await dispatch(company.id);
+    const [call] = await received(a.endpoint);
+    expect(call.body.context).toMatchObject({ wakeReason: "mention", issueId: issue.id });
+    const token = call.body.apiToken as string;
+    expect((await post(`/api/issues/${issue.id}/checkout`, { agentId: a.id, expectedStatuses: ["todo"] }, { token })).status).toBe(200);
+    expect((await post(`/api/issues/${issue.id}/comments`, { body: "On it, done soon" }, { token })).status).toBe(201);
+    expect((await patch(`/api/issues/${issue.id}`, { status: "done" }, { token })).status).toBe(200);
+    expect((await post(`/api/heartbeat-runs/${call.body.runId}/complete`, { status: "succeeded" }, { token })).status).toBe(200);
+    await dispatch(company.id);
+
+    const runs = (await get(`/api/companies/${company.id}/heartbeat-runs`)).body.runs;
+    expect(runs).toHaveLength(1);
+    expect(await received(a.endpoint)).toHaveLength(1);
+    const final = (await get(`/api/issues/${issue.id}`)).body;
+    expect(final).toMatchObject({ status: "done", checkoutRunId: null, checkedOutAt: null });
+  });
+
+  it("maxConcurrentRuns and maxRunsPerHour: extra wakes wait for a slot, then are skipped as rate_limited; every wake-up ends with a reason", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "statuses=202", { runtimeConfig: { heartbeat: { enabled: false, maxConcurrentRuns: 1, maxRunsPerHour: 2 } } });
+    const issues = [];
+    for (let i = 0; i < 4; i++) issues.push((await post(`/api/companies/${company.id}/issues`, { title: unique("Q"), status: "todo", assigneeAgentId: agent.id })).body);
+    await dispatch(company.id);
+    let runs = (await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body.runs;
+    expect(runs).toHaveLength(1);
+    const token = (await received(agent.endpoint))[0].body.apiToken;
+    await post(`/api/heartbeat-runs/${runs[0].id}/complete`, { status: "succeeded" }, { token });
+    await dispatch(company.id);
+    runs = (await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body.runs;
+    expect(runs).toHaveLength(2);
+    const token2 = (await received(agent.endpoint))[1].body.apiToken;
+    await post(`/api/heartbeat-runs/${runs[0].id}/complete`, { status: "failed", error: "x" }, { token: token2 });
+    await dispatch(company.id);
+    expect((await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body.runs).toHaveLength(2);
+    const wakes = (await env.DB.prepare("SELECT status, skip_reason FROM agent_wakeup_requests WHERE agent_id = ? ORDER BY created_at").bind(agent.id).all<any>()).results;
+    expect(wakes.map((w) => w.status)).toEqual(["completed", "failed", "skipped", "skipped"]);
+    expect(wakes.filter((w) => w.status === "skipped").every((w) => w.skip_reason === "rate_limited")).toBe(true);
+  });
+});
+
+describe("run listings and isolation", () => {
+  it("lists newest first with cursor pages and filters; other companies' callers get 404 on every run route", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await post(`/api/agents/${agent.id}/wakeup`, { idempotencyKey: `p-${i}` })).body.id);
+    const page1 = (await get(`/api/companies/${company.id}/heartbeat-runs?limit=2`)).body;
+    expect(page1.runs).toHaveLength(2);
+    const page2 = (await get(`/api/companies/${company.id}/heartbeat-runs?limit=2&cursor=${page1.nextCursor}`)).body;
+    expect([...page1.runs, ...page2.runs].map((r: any) => r.id).sort()).toEqual([...ids].sort());
+    expect(page2.nextCursor).toBeNull();
+    expect((await get(`/api/companies/${company.id}/heartbeat-runs?status=queued`)).body.runs).toHaveLength(3);
+    expect((await get(`/api/companies/${company.id}/heartbeat-runs?cursor=garbage`)).status).toBe(400);
+    expect((await get(`/api/companies/${company.id}/heartbeat-runs?limit=500`)).status).toBe(400);
+
+    const elsewhere = await createCompany();
+    const outsider = await boardUser(elsewhere.id);
+    const foreignAgent = await httpAgent(elsewhere.id);
+    for (const token of [outsider.token, foreignAgent.token]) {
+      expect((await get(`/api/heartbeat-runs/${ids[0]}`, { token })).status).toBe(404);
+      expect((await get(`/api/heartbeat-runs/${ids[0]}/events`, { token })).status).toBe(404);
+      expect((await post(`/api/heartbeat-runs/${ids[0]}/cancel`, undefined, { token })).status).toBe(404);
+      expect((await post(`/api/heartbeat-runs/${ids[0]}/events`, { events: [{ kind: "log", message: "x" }] }, { token })).status).toBe(404);
+      expect((await post(`/api/heartbeat-runs/${ids[0]}/complete`, { status: "succeeded" }, { token })).status).toBe(404);
+      expect((await post(`/api/agents/${agent.id}/wakeup`, {}, { token })).status).toBe(404);
+      expect((await get(`/api/companies/${company.id}/heartbeat-runs`, { token })).status).toBe(403);
+    }
+    expect((await get(`/api/heartbeat-runs/${ids[0]}`, { token: "svc_agent_bogus" })).status).toBe(401);
+  });
+
+  it("run events: 64 KiB a request at most (413)", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "statuses=202");
+    const woke = (await post(`/api/agents/${agent.id}/wakeup`, {})).body;
+    await dispatch(company.id);
+    const token = (await received(agent.endpoint))[0].body.apiToken;
+    const big = await post(`/api/heartbeat-runs/${woke.id}/events`, { events: [{ kind: "log", message: "x".repeat(15_000) }, { kind: "log", message: "y".repeat(15_000) }, { kind: "log", message: "z".repeat(15_000) }, { kind: "log", message: "w".repeat(15_000) }, { kind: "log", message: "v".repeat(10_000) }] }, { token });
+    expect(big.status).toBe(413);
+    expect((await get(`/api/heartbeat-runs/${woke.id}/events`)).body.filter((e: any) => e.kind === "log")).toHaveLength(0);
+  });
+});
