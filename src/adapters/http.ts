@@ -1,7 +1,7 @@
 // The `http` adapter: one request to the agent's endpoint per run attempt, and what its answer
 // means for the run. 202 = accepted, the agent completes the run later through the API; other
 // 2xx = done; 429/503 = come back later (Retry-After); anything else, a connection error or a
-// timeout ends the attempt.
+// timeout ends the attempt. (The stored config is validated by src/domain/adapters/http.ts.)
 import { isPrivateTarget } from "./targets";
 
 export interface HttpAdapterConfig {
@@ -19,30 +19,6 @@ export const DEFAULT_COMPLETION_TIMEOUT_SEC = 1800;
 export const MAX_RETRY_AFTER_SEC = 3600;
 /** Headers the service sets itself; the config cannot override them. */
 const RESERVED_HEADERS = new Set(["authorization", "x-service-run-id", "content-type"]);
-
-/** Reads and checks an http agent's adapterConfig; a message per problem (empty when valid). */
-export function httpConfigProblems(config: Record<string, unknown>, exposure: "private" | "public"): string[] {
-  const problems: string[] = [];
-  let url: URL | null = null;
-  try {
-    url = new URL(String(config.url ?? ""));
-  } catch {
-    problems.push("adapterConfig.url must be an absolute http(s) URL");
-  }
-  if (url && url.protocol !== "http:" && url.protocol !== "https:") problems.push("adapterConfig.url must use http or https");
-  if (url && exposure === "public" && isPrivateTarget(url.hostname)) {
-    problems.push("adapterConfig.url points at a loopback or private-network address, which a publicly exposed service refuses");
-  }
-  if (config.method !== undefined && !/^(GET|POST|PUT|PATCH)$/i.test(String(config.method))) problems.push("adapterConfig.method must be GET, POST, PUT or PATCH");
-  for (const key of ["timeoutSec", "completionTimeoutSec"] as const) {
-    const v = config[key];
-    if (v !== undefined && !(typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 86_400)) problems.push(`adapterConfig.${key} must be an integer between 1 and 86400`);
-  }
-  if (config.headers !== undefined && (typeof config.headers !== "object" || config.headers === null || Array.isArray(config.headers))) {
-    problems.push("adapterConfig.headers must be an object of strings");
-  }
-  return problems;
-}
 
 export function readHttpConfig(config: Record<string, unknown>): HttpAdapterConfig {
   const headers: Record<string, string> = {};

@@ -268,6 +268,69 @@ describe("automatic wake sources", () => {
   });
 });
 
+describe("more wake sources and what ends a run", () => {
+  it("a resolved approval wakes the requester with approvalId/approvalStatus in the context and SERVICE_APPROVAL_* in env", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id);
+    const id = crypto.randomUUID();
+    const now = new Date().toISOString();
+    await env.DB.prepare(
+      "INSERT INTO approvals (id, company_id, type, status, payload, requested_by_agent_id, created_at, updated_at) VALUES (?1, ?2, 'request_board_approval', 'pending', '{}', ?3, ?4, ?4)",
+    )
+      .bind(id, company.id, agent.id, now)
+      .run();
+    expect((await post(`/api/approvals/${id}/approve`, {})).status).toBe(200);
+    await dispatch(company.id);
+    const [call] = await received(agent.endpoint);
+    expect(call.body.context).toMatchObject({ wakeReason: "approval_resolved", approvalId: id, approvalStatus: "approved" });
+    expect(call.body.env).toMatchObject({ SERVICE_APPROVAL_ID: id, SERVICE_APPROVAL_STATUS: "approved" });
+    const runs = (await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body.runs;
+    expect(runs[0]).toMatchObject({ reason: "approval_resolved", invocationSource: "automation", context: { approvalId: id, approvalStatus: "approved" } });
+  });
+
+  it("pausing an agent cancels its queued and running runs; an interrupt comment cancels the active run on that issue", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "statuses=202");
+    const running = (await post(`/api/agents/${agent.id}/wakeup`, {})).body;
+    await dispatch(company.id);
+    expect((await run(running.id)).status).toBe("running");
+    expect((await post(`/api/agents/${agent.id}/pause`)).status).toBe(200);
+    expect(await run(running.id)).toMatchObject({ status: "cancelled", errorCode: "agent_paused" });
+    expect((await post(`/api/agents/${agent.id}/resume`)).status).toBe(200);
+
+    const issue = (await post(`/api/companies/${company.id}/issues`, { title: unique("Stop"), status: "todo", assigneeAgentId: agent.id })).body;
+    await dispatch(company.id);
+    const onIssue = (await get(`/api/companies/${company.id}/heartbeat-runs?issueId=${issue.id}`)).body.runs[0];
+    expect(onIssue.status).toBe("running");
+    expect((await post(`/api/issues/${issue.id}/comments`, { body: "Stop now", interrupt: true })).status).toBe(201);
+    expect(await run(onIssue.id)).toMatchObject({ status: "cancelled", errorCode: "interrupted" });
+  });
+
+  it("a wake for an issue another agent's live run holds waits, and is dispatched when that issue is released", async () => {
+    const company = await createCompany();
+    const holder = await httpAgent(company.id, "statuses=202");
+    const waiter = await httpAgent(company.id);
+    const issue = (await post(`/api/companies/${company.id}/issues`, { title: unique("Held"), status: "todo" })).body;
+    const woke = (await post(`/api/agents/${holder.id}/wakeup`, { issueId: issue.id })).body;
+    await dispatch(company.id);
+    const token = (await received(holder.endpoint))[0].body.apiToken;
+    expect((await post(`/api/issues/${issue.id}/checkout`, { agentId: holder.id, expectedStatuses: ["todo"] }, { token })).status).toBe(200);
+
+    await post(`/api/issues/${issue.id}/comments`, { body: `@${waiter.name} please review` });
+    const waiting = await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ?").bind(waiter.id).first<any>();
+    expect(waiting.status).toBe("deferred_issue_execution");
+    await dispatch(company.id);
+    expect(await received(waiter.endpoint)).toHaveLength(0);
+
+    expect((await post(`/api/issues/${issue.id}/release`, {}, { token })).status).toBe(200);
+    await dispatch(company.id);
+    const calls = await received(waiter.endpoint);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].body.context).toMatchObject({ wakeReason: "mention", issueId: issue.id });
+    expect(woke.status).toBe("queued");
+  });
+});
+
 describe("run listings and isolation", () => {
   it("lists newest first with cursor pages and filters; other companies' callers get 404 on every run route", async () => {
     const company = await createCompany();

@@ -1,6 +1,8 @@
 // `http`: posts the wake payload to a URL for each heartbeat.
 import { z } from "zod";
 import type { AdapterDefinition } from "./types";
+import { unprocessable } from "../errors";
+import { isPrivateTarget } from "../../adapters/targets";
 
 export const httpAdapter: AdapterDefinition = {
   type: "http",
@@ -12,6 +14,8 @@ export const httpAdapter: AdapterDefinition = {
     { name: "headers", required: false, default: {}, description: "Extra request headers (string values)." },
     { name: "timeoutSec", required: false, default: 30, description: "Request timeout in seconds." },
     { name: "payloadTemplate", required: false, description: "Object merged into the JSON payload sent with each wake." },
+    { name: "completionTimeoutSec", required: false, default: 1800, description: "After a 202 answer, how long the agent has to complete the run before it times out." },
+    { name: "env", required: false, description: "Environment for the run: plain values or secret references, resolved per run and sent as `env`." },
   ],
   configSchema: z.looseObject({
     url: z.url({ protocol: /^https?$/, error: "url must be an http(s) URL" }),
@@ -19,7 +23,13 @@ export const httpAdapter: AdapterDefinition = {
     headers: z.record(z.string(), z.string()).optional(),
     timeoutSec: z.number().int().min(1).max(3600).optional(),
     payloadTemplate: z.record(z.string(), z.unknown()).optional(),
+    completionTimeoutSec: z.number().int().min(1).max(86_400).optional(),
   }),
+  checkPolicy: (config, { exposure }) => {
+    if (exposure === "public" && isPrivateTarget(new URL(String(config.url)).hostname)) {
+      throw unprocessable("adapterConfig.url points at a loopback or private-network address, which a publicly exposed service refuses", { field: "url" });
+    }
+  },
   skillsMode: "unsupported",
   example: { url: "https://agents.example.com/wake", method: "POST", timeoutSec: 30 },
 };

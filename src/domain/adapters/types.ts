@@ -22,6 +22,8 @@ export interface AdapterDefinition {
   createDefaults?: (config: Record<string, unknown>) => Record<string, unknown>;
   /** Normalisation after schema validation (URL mapping, policy checks); throws 422 on a broken rule. */
   normalize?: (config: Record<string, unknown>) => Record<string, unknown>;
+  /** Deployment policy on the stored config (e.g. no private-network targets when public); throws 422. */
+  checkPolicy?: (config: Record<string, unknown>, deployment: { exposure: "private" | "public" }) => void;
   /** Config keys holding credentials that must be stored as secret references. */
   secretFields?: string[];
   example: Record<string, unknown>;

@@ -27,6 +27,7 @@ export async function prepareAdapterConfig(
 ): Promise<{ config: Record<string, unknown>; statements: Statement[] }> {
   const definition = requireAdapter(args.adapterType);
   let config = validateAdapterConfig(args.adapterType, args.config, { creating: args.creating });
+  definition.checkPolicy?.(config, { exposure: ctx.env.SERVER_EXPOSURE === "public" ? "public" : "private" });
   const statements: Statement[] = [];
   if (config.env !== undefined && config.env !== null) {
     const normalized = await normalizeEnvBindings(ctx, actor, config.env as Record<string, unknown>, { ownerLabel: args.ownerLabel });

@@ -10,6 +10,7 @@ import { checkLinkedIssues } from "../approvals/linked-issues";
 import { newId } from "../../crypto/random";
 import { budgetPolicySyncStatement } from "../budgets/policy-sync";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";
+import { cancelLiveRunsStatements } from "../runs/lifecycle";
 import { redactSecrets } from "../redaction";
 import { ancestorsOf } from "../authorization/assignment";
 import { evaluatePolicyContainer } from "../authorization/policy";
@@ -233,7 +234,7 @@ export const updateAgent = defineCommand("agent.update",
       checkStatusPatch(before.status, patch.status);
       set.status = patch.status;
       set.pauseReason = patch.status === "paused" ? (before.status === "pending_approval" ? PAUSED_WHILE_PENDING : "manual") : null;
-      if (patch.status === "paused") statements.push(cancelPendingWakeupsStatement(ctx, [before.id]));
+      if (patch.status === "paused") statements.push(cancelPendingWakeupsStatement(ctx, [before.id]), ...cancelLiveRunsStatements(ctx, [before.id], "agent_paused"));
     }
 
     const changed = Object.keys(set).filter((k) => JSON.stringify((set as Record<string, unknown>)[k]) !== JSON.stringify((before as Record<string, unknown>)[k]));

@@ -1,6 +1,6 @@
 // Agent lifecycle commands (pause, resume, terminate; hard delete) and the agent's monthly budget.
 import type { Statement } from "../../db/batch";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { AgentStatus } from "../../db/schema/agents";
 import { defineCommand } from "../../company/command";
@@ -8,6 +8,7 @@ import { unprocessable } from "../errors";
 import { CLEARED_LOCK_FIELDS } from "../issues/locks";
 import { budgetPolicySyncStatement } from "../budgets/policy-sync";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";
+import { cancelLiveRunsStatements } from "../runs/lifecycle";
 import { currentMonthSpend } from "../time";
 import { nextStatus, PAUSED_WHILE_PENDING, type LifecycleAction } from "./lifecycle";
 import { buildAgentView, type AgentRow } from "./view";
@@ -33,7 +34,7 @@ export const changeAgentLifecycle = defineCommand("agent.lifecycle", async (ctx,
   if (input.action === "pause") {
     const pauseReason = agent.status === "paused" ? agent.pauseReason : agent.status === "pending_approval" ? PAUSED_WHILE_PENDING : "manual";
     statements.push(db.update(schema.agents).set({ status, pauseReason, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)));
-    statements.push(cancelPendingWakeupsStatement(ctx, [agent.id]));
+    statements.push(cancelPendingWakeupsStatement(ctx, [agent.id]), ...cancelLiveRunsStatements(ctx, [agent.id], "agent_paused"));
   } else if (input.action === "resume") {
     statements.push(db.update(schema.agents).set({ status, pauseReason: null, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)));
   } else {
@@ -47,10 +48,7 @@ export const changeAgentLifecycle = defineCommand("agent.lifecycle", async (ctx,
         .set({ revokedAt: ctx.now })
         .where(and(eq(schema.agentApiKeys.agentId, agent.id), isNull(schema.agentApiKeys.revokedAt))),
       cancelPendingWakeupsStatement(ctx, [agent.id]),
-      db
-        .update(schema.heartbeatRuns)
-        .set({ status: "cancelled", finishedAt: ctx.now, error: "agent terminated", updatedAt: ctx.now })
-        .where(and(eq(schema.heartbeatRuns.agentId, agent.id), inArray(schema.heartbeatRuns.status, ["queued", "scheduled_retry"]))),
+      ...cancelLiveRunsStatements(ctx, [agent.id], "agent_terminated"),
     );
   }
   const action = { pause: "agent.paused", resume: "agent.resumed", terminate: "agent.terminated" }[input.action];

@@ -97,7 +97,7 @@ async function wakeRequester(ctx: CommandContext, actor: Actor, approval: Approv
       agentId: approval.requestedByAgentId,
       reason: "approval_resolved",
       source: "approval",
-      context: { approvalId: approval.id, approvalType: approval.type, env: { SERVICE_APPROVAL_ID: approval.id, SERVICE_APPROVAL_STATUS: status } },
+      context: { approvalId: approval.id, approvalType: approval.type, approvalStatus: status, env: { SERVICE_APPROVAL_ID: approval.id, SERVICE_APPROVAL_STATUS: status } },
     },
   ]);
   return statements;

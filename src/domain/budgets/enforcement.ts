@@ -8,6 +8,7 @@ import type { CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { newId } from "../../crypto/random";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";
+import { cancelLiveRunsStatements } from "../runs/lifecycle";
 import type { BudgetScope } from "./policy-sync";
 import { thresholds, type BudgetWindow } from "./windows";
 
@@ -144,6 +145,7 @@ export function pauseScopeStatements(ctx: CommandContext, scopeType: BudgetScope
           ),
         ),
       cancelPendingWakeupsStatement(ctx, [scopeId]),
+      ...cancelLiveRunsStatements(ctx, [scopeId], "budget_blocked"),
     ];
   }
   if (scopeType === "company") {
@@ -153,6 +155,7 @@ export function pauseScopeStatements(ctx: CommandContext, scopeType: BudgetScope
         .set({ status: "paused", pauseReason: "budget", updatedAt: ctx.now })
         .where(and(eq(schema.companies.id, ctx.companyId), eq(schema.companies.status, "active"))),
       cancelPendingWakeupsStatement(ctx, null),
+      ...cancelLiveRunsStatements(ctx, null, "budget_blocked"),
     ];
   }
   const w = schema.agentWakeupRequests;

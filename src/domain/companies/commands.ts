@@ -6,6 +6,7 @@ import { defineCommand, type CommandContext } from "../../company/command";
 import { notFound, unprocessable } from "../errors";
 import { setCompanyBudget } from "../budgets/commands";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";
+import { cancelLiveRunsStatements } from "../runs/lifecycle";
 import { companyView } from "./view";
 
 export interface CompanyFields {
@@ -89,6 +90,7 @@ export const updateCompany = defineCommand("company.update",
 function archiveCascade(ctx: CommandContext): Statement[] {
   return [
     cancelPendingWakeupsStatement(ctx, null),
+    ...cancelLiveRunsStatements(ctx, null, "company_inactive"),
     ctx.db
       .update(schema.agents)
       .set({ status: "paused", pauseReason: "company_archived", updatedAt: ctx.now })

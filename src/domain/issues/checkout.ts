@@ -145,6 +145,7 @@ export const checkoutIssue = defineCommand("issue.checkout", {
       }),
     );
     await ctx.batch(statements);
+    ctx.requestDispatch();
     return issueView({ ...issue, ...set }, relations);
   },
 });
@@ -183,6 +184,11 @@ export const releaseIssue = defineCommand("issue.release", {
     const set = { ...RELEASED_ISSUE_FIELDS, updatedAt: ctx.now };
     statements.push(
       ctx.db.update(schema.issues).set(set).where(eq(schema.issues.id, issue.id)),
+      // Wake-ups that waited for this issue's holder are dispatched now.
+      ctx.db
+        .update(schema.agentWakeupRequests)
+        .set({ status: "queued", updatedAt: ctx.now })
+        .where(and(eq(schema.agentWakeupRequests.issueId, issue.id), eq(schema.agentWakeupRequests.status, "deferred_issue_execution"))),
       ctx.activity({
         action: "issue.released",
         entityType: "issue",
@@ -191,6 +197,7 @@ export const releaseIssue = defineCommand("issue.release", {
       }),
     );
     await ctx.batch(statements);
+    ctx.requestDispatch();
     return issueView({ ...issue, ...set }, relations);
   },
 });

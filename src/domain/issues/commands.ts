@@ -392,17 +392,17 @@ function commentInsert(ctx: CommandContext, actor: Actor, issueId: string, id: s
   });
 }
 
-/** Interrupt: the issue's live runs (the checkout run and runs that touched it) become cancelled. */
+/** Interrupt: the issue's live runs (the checkout run, runs that touched it, runs woken about it) become cancelled. */
 function interruptStatement(ctx: CommandContext, issue: IssueRow, checkoutRunId: string | null) {
   const t = schema.heartbeatRuns;
   return ctx.db
     .update(t)
-    .set({ status: "cancelled", finishedAt: ctx.now, updatedAt: ctx.now, error: "interrupted by board" })
+    .set({ status: "cancelled", finishedAt: ctx.now, updatedAt: ctx.now, error: "interrupted by board", errorCode: "interrupted", nextRetryAt: null, deadlineAt: null })
     .where(
       and(
         eq(t.companyId, ctx.companyId),
         inArray(t.status, [...LIVE_RUN_STATUSES]),
-        sql`(${t.id} = ${checkoutRunId ?? ""} OR ${t.id} IN (SELECT run_id FROM issue_run_links WHERE issue_id = ${issue.id}))`,
+        sql`(${t.id} = ${checkoutRunId ?? ""} OR ${t.issueId} = ${issue.id} OR ${t.id} IN (SELECT run_id FROM issue_run_links WHERE issue_id = ${issue.id}))`,
       ),
     );
 }

@@ -83,3 +83,23 @@ export function endRunStatements(ctx: CommandContext, runId: string, ending: Run
       ),
   ];
 }
+
+/**
+ * Cancels every live run of the agents (or of the whole company when `agentIds` is null) and the
+ * wake-ups they were serving: a pause, termination, archive or budget hard stop ends what runs.
+ */
+export function cancelLiveRunsStatements(ctx: CommandContext, agentIds: string[] | null, errorCode: string): Statement[] {
+  const r = schema.heartbeatRuns;
+  const w = schema.agentWakeupRequests;
+  const scope = and(eq(r.companyId, ctx.companyId), inArray(r.status, [...LIVE_RUN_STATUSES]), agentIds ? inArray(r.agentId, agentIds.length ? agentIds : ["-"]) : undefined);
+  return [
+    ctx.db
+      .update(w)
+      .set({ status: "cancelled", skipReason: errorCode, updatedAt: ctx.now })
+      .where(and(eq(w.companyId, ctx.companyId), inArray(w.status, ["claimed", "coalesced"]), sql`(${w.runId} IN (SELECT ${r.id} FROM ${r} WHERE ${scope}) OR ${w.coalescedIntoRunId} IN (SELECT ${r.id} FROM ${r} WHERE ${scope}))`)),
+    ctx.db
+      .update(r)
+      .set({ status: "cancelled", finishedAt: ctx.now, errorCode, error: `Cancelled: ${errorCode}`, nextRetryAt: null, deadlineAt: null, updatedAt: ctx.now })
+      .where(scope),
+  ];
+}
