@@ -51,7 +51,7 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
   const step = await host.serialise(() => dispatchStep(context(host, companyId)));
   const outcomes = await Promise.all(step.invoke.map(({ run, adapterConfig }) => attempt(host, companyId, run, adapterConfig)));
   const again = step.ended || outcomes.some((ended) => ended);
-  const next = await host.serialise(() => nextDueAt(host.db, companyId));
+  const next = await host.serialise(async () => earliest(await nextDueAt(host.db, companyId), host.storage.timers.earliest()));
   if (again) await host.wakeAt(Date.now() + dispatchDelayMs(host.env));
   else if (next !== null) await host.wakeAt(next);
 }
@@ -82,6 +82,13 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
       .where(and(eq(a.companyId, companyId), inArray(a.adapterType, [...DISPATCHED_ADAPTERS]))),
   );
   const live = batch.add(db.select().from(r).where(and(eq(r.companyId, companyId), inArray(r.status, [...LIVE_RUN_STATUSES]))));
+  // Agents with a timer heartbeat (any adapter: runners serve the others' wake-ups).
+  const timed = batch.add(
+    db
+      .select({ id: a.id, status: a.status, runtimeConfig: a.runtimeConfig })
+      .from(a)
+      .where(and(eq(a.companyId, companyId), sql`json_extract(${a.runtimeConfig}, '$.heartbeat.enabled') = 1`)),
+  );
   const hourAgo = new Date(Date.parse(now) - 3_600_000).toISOString();
   const lastHour = batch.add(
     db
@@ -94,14 +101,16 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
   if (!company.value[0]) return { invoke: [], ended: false };
 
   const agentRows = new Map(agents.value.map((row) => [row.id, row]));
-  const decisions = decideWakeups(queued.value as QueuedWakeup[], {
+  const statements: Statement[] = [];
+  // Timer wake-ups of agents this service runs (runners will serve the others' timers).
+  const timerWakes = dueTimerWakes(ctx, timed.value.filter((t) => agentRows.has(t.id)), statements);
+  const decisions = decideWakeups([...timerWakes, ...(queued.value as QueuedWakeup[])], {
     company: company.value[0],
     agents: new Map(agents.value.map((row) => [row.id, row as DispatchAgent])),
     liveRuns: live.value.map((run) => ({ id: run.id, agentId: run.agentId, issueId: run.issueId, status: run.status })),
     runsLastHour: new Map(lastHour.value.map((row) => [row.agentId, row.n])),
   });
 
-  const statements: Statement[] = [];
   const invoke: DispatchStep["invoke"] = [];
   const contexts = new Map(live.value.map((run) => [run.id, { ...(run.context ?? {}) }]));
   const touched = new Set<string>();
@@ -190,6 +199,39 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
   return { invoke, ended };
 }
 
+/**
+ * Timer heartbeats due now: a `timer` wake-up per agent whose interval has passed (the first one
+ * right after the heartbeat is enabled), inserted queued into `statements`; the next due time is
+ * kept in the object's storage. Agents no longer timed are forgotten.
+ */
+function dueTimerWakes(ctx: CommandContext, timed: Array<{ id: string; status: string; runtimeConfig: Record<string, unknown> }>, statements: Statement[]): QueuedWakeup[] {
+  const nowMs = Date.parse(ctx.now);
+  const known = ctx.storage.timers.all();
+  const wakes: QueuedWakeup[] = [];
+  for (const agentId of known.keys()) if (!timed.some((t) => t.id === agentId)) ctx.storage.timers.forget(agentId);
+  for (const agent of timed) {
+    const heartbeat = (agent.runtimeConfig?.heartbeat ?? {}) as Record<string, unknown>;
+    const intervalSec = typeof heartbeat.intervalSec === "number" && heartbeat.intervalSec >= 1 ? heartbeat.intervalSec : 3600;
+    const due = known.get(agent.id) ?? nowMs;
+    if (due > nowMs) continue;
+    ctx.storage.timers.set(agent.id, nowMs + intervalSec * 1000);
+    const wake: QueuedWakeup = { id: newId(), agentId: agent.id, reason: "timer", issueId: null, context: { intervalSec }, createdAt: ctx.now };
+    statements.push(
+      ctx.db.insert(schema.agentWakeupRequests).values({
+        ...wake,
+        companyId: ctx.companyId,
+        status: "queued",
+        source: "timer",
+        requestedByActorType: "system",
+        requestedByActorId: "system",
+        updatedAt: ctx.now,
+      }),
+    );
+    wakes.push(wake);
+  }
+  return wakes;
+}
+
 /** A wake merged into a live run: the run's context gains the wake's comment (and reason). */
 function mergeWakeContext(context: Record<string, unknown>, wakeup: QueuedWakeup) {
   const commentId = wakeup.context?.commentId;
@@ -270,6 +312,11 @@ export function runEvent(ctx: CommandContext, run: Pick<RunRow, "id" | "companyI
     createdAt: ctx.now,
   });
 }
+
+const earliest = (...times: Array<number | null>) => {
+  const known = times.filter((t): t is number => t !== null);
+  return known.length ? Math.min(...known) : null;
+};
 
 /** The earliest retry or completion deadline of the company's runs (ms), or null. */
 async function nextDueAt(db: Db, companyId: string): Promise<number | null> {

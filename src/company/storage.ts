@@ -17,6 +17,8 @@ const STEPS: readonly string[][] = [
   // 2: hot company facts the rules read on every command (issue prefix, default goal); a missing
   //    row means "not known yet" (read from D1 once), a NULL value means "known to be none".
   ["CREATE TABLE IF NOT EXISTS company_facts (name TEXT PRIMARY KEY, value TEXT)"],
+  // 3: when each agent's timer heartbeat is next due (ms since epoch).
+  ["CREATE TABLE IF NOT EXISTS agent_timers (agent_id TEXT PRIMARY KEY, next_at INTEGER NOT NULL)"],
 ];
 
 export const COMPANY_STORAGE_VERSION = STEPS.length;
@@ -73,14 +75,39 @@ export class CompanyFacts {
   }
 }
 
+/** Timer heartbeats: when each agent with `runtimeConfig.heartbeat.enabled` is next due. */
+export class AgentTimers {
+  constructor(private readonly sql: SqlStorage) {}
+
+  all(): Map<string, number> {
+    return new Map(this.sql.exec<{ agent_id: string; next_at: number }>("SELECT agent_id, next_at FROM agent_timers").toArray().map((r) => [r.agent_id, Number(r.next_at)]));
+  }
+
+  set(agentId: string, nextAt: number): void {
+    this.sql.exec("INSERT INTO agent_timers (agent_id, next_at) VALUES (?, ?) ON CONFLICT(agent_id) DO UPDATE SET next_at = excluded.next_at", agentId, nextAt);
+  }
+
+  forget(agentId: string): void {
+    this.sql.exec("DELETE FROM agent_timers WHERE agent_id = ?", agentId);
+  }
+
+  /** The earliest due time, or null. */
+  earliest(): number | null {
+    const row = this.sql.exec<{ at: number | null }>("SELECT MIN(next_at) AS at FROM agent_timers").toArray()[0];
+    return row?.at === null || row?.at === undefined ? null : Number(row.at);
+  }
+}
+
 /** The typed face of the object's storage that commands see. */
 export class CompanyStorage {
   readonly counters: Counters;
   readonly facts: CompanyFacts;
+  readonly timers: AgentTimers;
 
   constructor(readonly sql: SqlStorage) {
     this.counters = new Counters(sql);
     this.facts = new CompanyFacts(sql);
+    this.timers = new AgentTimers(sql);
   }
 
   /** Fencing write: a stale duplicate instance fails here instead of racing. */

@@ -331,6 +331,29 @@ describe("more wake sources and what ends a run", () => {
   });
 });
 
+describe("timer heartbeats", () => {
+  it("runtimeConfig.heartbeat enabled + intervalSec wakes the agent on the interval (timer), driven by the object's alarm", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "", { runtimeConfig: { heartbeat: { enabled: true, intervalSec: 3600 } } });
+    await dispatch(company.id);
+    const runs = (await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body.runs;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ reason: "timer", invocationSource: "timer", status: "succeeded" });
+    expect((await received(agent.endpoint))[0].body.context).toMatchObject({ wakeReason: "timer" });
+    // Not due again for an hour: the next alarm is set for then.
+    await dispatch(company.id);
+    expect((await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body.runs).toHaveLength(1);
+    const { runInDurableObject } = await import("cloudflare:test");
+    const alarmAt = await runInDurableObject(env.COMPANY.getByName(company.id), (_instance, state) => state.storage.getAlarm());
+    expect(alarmAt).toBeGreaterThan(Date.now() + 3500 * 1000);
+
+    // Disabling the heartbeat stops it.
+    expect((await patch(`/api/agents/${agent.id}`, { runtimeConfig: { heartbeat: { enabled: false } } })).status).toBe(200);
+    await dispatch(company.id);
+    expect((await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body.runs).toHaveLength(1);
+  });
+});
+
 describe("run listings and isolation", () => {
   it("lists newest first with cursor pages and filters; other companies' callers get 404 on every run route", async () => {
     const company = await createCompany();

@@ -88,6 +88,7 @@ export const createAgent = defineCommand("agent.create",
       resolveStoredSkills: fields.adapterConfig?.[SKILL_SYNC_KEY] !== undefined,
     });
     const needsApproval = input.mode === "hire" && company.requireBoardApprovalForNewAgents;
+    if ((fields.runtimeConfig?.heartbeat as { enabled?: unknown } | undefined)?.enabled === true) ctx.requestDispatch();
     const id = newId();
     const budget = fields.budgetMonthlyCents ?? 0;
     const row: AgentRow = {
@@ -222,7 +223,11 @@ export const updateAgent = defineCommand("agent.update",
       set.adapterConfig = prepared.config;
       statements.push(...prepared.statements);
     }
-    if (patch.runtimeConfig !== undefined) set.runtimeConfig = runtimeConfigWithDefaults(patch.runtimeConfig);
+    if (patch.runtimeConfig !== undefined) {
+      set.runtimeConfig = runtimeConfigWithDefaults(patch.runtimeConfig);
+      // The dispatcher (re)schedules timer heartbeats from the stored config.
+      ctx.requestDispatch();
+    }
     if (patch.budgetMonthlyCents !== undefined && patch.budgetMonthlyCents !== before.budgetMonthlyCents) {
       checkBudgetAboveSpend(before, patch.budgetMonthlyCents, ctx.now);
       set.budgetMonthlyCents = patch.budgetMonthlyCents;
