@@ -1,6 +1,8 @@
-// Cron tick (every minute): records the scheduler heartbeat; due routine triggers
-// are fired from here once routines exist.
+// Cron tick (every minute): records the scheduler heartbeat, runs access maintenance and prunes
+// aged-out runs; due routine triggers are fired from here once routines exist.
 import { runAccessMaintenance } from "../domain/instance/maintenance";
+import { pruneRuns } from "../domain/runs/retention";
+import { createDb } from "../db/client";
 
 export async function runScheduledTick(env: Env, at: Date): Promise<void> {
   await env.DB.prepare(
@@ -10,4 +12,5 @@ export async function runScheduledTick(env: Env, at: Date): Promise<void> {
     .run();
   // Board-claim tokens and liveness auto-recovery; a failure there must not stop the tick.
   await runAccessMaintenance(env, at).catch((err) => console.error("access maintenance failed", err));
+  await pruneRuns(createDb(env.DB), env, at).catch((err) => console.error("run retention failed", err));
 }
