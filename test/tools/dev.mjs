@@ -36,7 +36,9 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 const port = process.env.PORT || "8787";
 const extra = process.argv.slice(2);
-const child = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", port, "--show-interactive-dev-session=false", ...persist, ...extra], {
+// Agents woken by the dev server call it back here (the run's apiUrl).
+const apiUrl = ["--var", `API_PUBLIC_URL:http://127.0.0.1:${port}`];
+const child = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", port, "--show-interactive-dev-session=false", ...apiUrl, ...persist, ...extra], {
   cwd: root,
   stdio: "inherit",
 });
