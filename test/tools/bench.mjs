@@ -7,7 +7,8 @@
 // test/tools/bench-documents.mjs (export benchDocuments(base, opts)) exist, they are run too.
 // They receive opts = { measure, request, createCompany, concurrency } and return result rows
 // (from `measure`) to add to the table.
-// Env: BENCH_SEED (issues in the big company), BENCH_CONCURRENCY (default 16), BENCH_CYCLES (default 300).
+// test/tools/bench-runs.mjs (export benchRuns) measures wake-up → run-start latency and runs dispatched per second.
+// Env: BENCH_SEED (issues in the big company), BENCH_CONCURRENCY (default 16), BENCH_CYCLES (default 300), BENCH_RUNS (default 300).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -183,6 +184,7 @@ async function main() {
     const plugins = [
       ["bench-costs.mjs", "benchCostEvents"],
       ["bench-documents.mjs", "benchDocuments"],
+      ["bench-runs.mjs", "benchRuns"],
     ];
     for (const [file, exportName] of plugins) {
       const full = path.join(here, file);
