@@ -2,6 +2,9 @@
 // UNION ALL query, filtered, ordered by (updatedAt, id) descending and paged by keyset,
 // so a cursor stays valid while new artifacts arrive. Grouping by task or parent task
 // pages over groups the same way.
+// Still raw SQL (not converted yet): a UNION ALL of three differently shaped tables with computed
+// columns, filtered, grouped and keyset-paged as a derived table. Every value is bound; the
+// statement is assembled only in this module. Converting it to drizzle's unionAll is open work.
 import { badRequest } from "../errors";
 import { base64url } from "../../crypto/random";
 

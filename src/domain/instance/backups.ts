@@ -1,6 +1,7 @@
 // Database backup: every D1 table exported as JSON lines into R2 under backups/<timestamp>/,
 // read page by page (SELECT * ... LIMIT/OFFSET by rowid), with a manifest; afterwards only the
-// newest `keepLast` backup folders are kept.
+// newest `keepLast` backup folders are kept. Raw SQL here because the tables are dumped by name
+// (whatever sqlite_master lists), which drizzle's typed tables cannot express.
 const PAGE_SIZE = 200;
 const BACKUP_ROOT = "backups/";
 
