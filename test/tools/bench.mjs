@@ -8,14 +8,23 @@
 // They receive opts = { measure, request, createCompany, concurrency } and return result rows
 // (from `measure`) to add to the table.
 // test/tools/bench-runs.mjs (export benchRuns) measures wake-up → run-start latency and runs dispatched per second.
+// Each operation is also compared with a ceiling — a minimal Worker with the same bindings doing one
+// D1 read, or one serialised Durable Object command with one D1 batch (test/tools/ceiling) — driven
+// by the same client in the same run; with the server's CPU per request (/proc) and the previous
+// run's figures (.bench/last.json). Scale: list/get/q over 1k/10k/100k issues seeded straight into
+// local D1 (test/tools/bench-scale.mjs, BENCH_SCALE). The end is a markdown table for the README.
 // Env: BENCH_SEED (issues in the big company), BENCH_CONCURRENCY (default 16), BENCH_CYCLES (default 300), BENCH_RUNS (default 300).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { startDevServer } from "./server.mjs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { startCeilingServer, startDevServer } from "./server.mjs";
+import { treeCpuMs } from "./bench-cpu.mjs";
+import { benchScale, scaleSizes, scaleSummary, seedScale } from "./bench-scale.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SEED = Number(process.env.BENCH_SEED ?? 10_000);
+const SEED = Number(process.env.BENCH_SEED ?? 2_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 300);
 
@@ -45,6 +54,7 @@ export async function measure(name, total, concurrency, fn) {
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   return {
+    mean: latencies.reduce((sum, x) => sum + x, 0) / (latencies.length || 1),
     name,
     count: total,
     errors,
@@ -88,25 +98,60 @@ function normaliseRow(r) {
   };
 }
 
-function printTable(rawRows) {
-  const rows = rawRows.map(normaliseRow);
-  const header = ["operation", "count", "errors", "seconds", "req/s", "p50 ms", "p95 ms", "p99 ms"];
-  const lines = rows.map((r) => [
-    r.name,
-    String(r.count),
-    String(r.errors),
-    r.seconds.toFixed(1),
-    r.rps.toFixed(1),
-    r.p50.toFixed(1),
-    r.p95.toFixed(1),
-    r.p99.toFixed(1),
-  ]);
+/** Which ceiling an operation is compared with, and how many serialised commands one request is. */
+function ceilingOf(row) {
+  if (row.kind === "read") return { ceiling: "read", per: 1 };
+  if (row.kind === "write") return { ceiling: "write", per: row.commands ?? 1 };
+  return null;
+}
+
+function printTable(rawRows, ceilings, previous) {
+  const rows = rawRows.map((r) => ({ ...normaliseRow(r), kind: r.kind, commands: r.commands, cpuMsPerReq: r.cpuMsPerReq }));
+  const header = ["operation", "count", "err", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "× ceiling", "× previous"];
+  const lines = rows.map((r) => {
+    const c = ceilingOf(r);
+    const ceiling = c && ceilings[c.ceiling] ? (r.rps * c.per) / ceilings[c.ceiling] : NaN;
+    const prev = previous[r.name];
+    return [
+      r.name,
+      String(r.count),
+      String(r.errors),
+      r.rps.toFixed(1),
+      r.p50.toFixed(1),
+      r.p99.toFixed(1),
+      Number.isFinite(r.cpuMsPerReq) ? r.cpuMsPerReq.toFixed(2) : "–",
+      Number.isFinite(ceiling) ? ceiling.toFixed(2) : "–",
+      prev ? (r.rps / prev).toFixed(2) : "–",
+    ];
+  });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   console.log(fmt(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const l of lines) console.log(fmt(l));
   for (const r of rows) if (r.note) console.log(`note: ${r.name}: ${r.note}`);
+  return { header, lines };
+}
+
+function printMarkdown({ header, lines }) {
+  const machine = `${cpus()[0]?.model?.trim() ?? "unknown CPU"}, ${cpus().length} cores`;
+  console.log(`\nMarkdown (${machine}; ${new Date().toISOString().slice(0, 10)}; concurrency ${CONCURRENCY}):\n`);
+  console.log(`| ${header.join(" | ")} |`);
+  console.log(`|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`);
+  for (const l of lines) console.log(`| ${l.join(" | ")} |`);
+}
+
+const LAST = path.join(here, "../../.bench/last.json");
+function readPrevious() {
+  try {
+    return JSON.parse(readFileSync(LAST, "utf8"));
+  } catch {
+    return {};
+  }
+}
+function savePrevious(rows) {
+  mkdirSync(path.dirname(LAST), { recursive: true });
+  writeFileSync(LAST, JSON.stringify(Object.fromEntries(rows.map((r) => [r.name, normaliseRow(r).rps])), null, 1));
 }
 
 const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"];
@@ -114,11 +159,35 @@ const PRIORITIES = ["critical", "high", "medium", "low"];
 const STATUSES = ["backlog", "todo", "in_review", "blocked"];
 
 async function main() {
-  const server = await startDevServer();
+  const sizes = scaleSizes();
+  let scaled = [];
+  const server = await startDevServer({ beforeStart: async (dir) => (scaled = sizes.length ? await seedScale(dir, sizes) : []) });
   const request = makeRequest(server.base);
   const createCompany = (name) => request("POST", "/api/companies", { body: { name } });
   const rows = [];
+  const ceilings = {};
+  const previous = readPrevious();
+  /** Runs a measurement and adds the server's CPU per request (and labels) to its row. */
+  const withCpu = async (fn, extra = {}, pid = server.pid) => {
+    const before = treeCpuMs(pid);
+    const row = await fn();
+    row.cpuMsPerReq = (treeCpuMs(pid) - before) / row.count;
+    return Object.assign(row, extra);
+  };
   try {
+    // --- the ceiling: same client, same run ------------------------------------------------
+    const ceiling = await startCeilingServer();
+    try {
+      const cReq = makeRequest(ceiling.base);
+      const read = await withCpu(() => measure("ceiling: one D1 read", 1000, CONCURRENCY, () => cReq("GET", "/read?id=seed")), {}, ceiling.pid);
+      const write = await withCpu(() => measure("ceiling: DO command + one D1 batch", 1000, CONCURRENCY, () => cReq("POST", "/write?co=one")), {}, ceiling.pid);
+      ceilings.read = read.rps;
+      ceilings.write = write.rps;
+      rows.push(read, write);
+    } finally {
+      ceiling.stop();
+    }
+
     async function agentWithKey(companyId, name) {
       const agent = await request("POST", `/api/companies/${companyId}/agents`, { body: { name, adapterType: "process", adapterConfig: { command: "true" } } });
       const key = await request("POST", `/api/agents/${agent.id}/keys`, { body: { name: "bench" } });
@@ -132,7 +201,7 @@ async function main() {
     const label = await request("POST", `/api/companies/${big.id}/labels`, { body: { name: "bench" } });
     console.log(`seeding ${SEED} issues with ${CONCURRENCY} concurrent creates…`);
     rows.push(
-      await measure(`issue create (seed ${SEED})`, SEED, CONCURRENCY, (i) =>
+      await withCpu(() => measure(`issue create (seed ${SEED})`, SEED, CONCURRENCY, (i) =>
         (i > 0 && i % 1000 === 0 ? console.log(`  … ${i} created`) : undefined,
         request("POST", `/api/companies/${big.id}/issues`, {
           body: {
@@ -144,16 +213,16 @@ async function main() {
             labelIds: i % 10 === 0 ? [label.id] : undefined,
           },
         })),
-      ),
+      ), { kind: "write" }),
     );
     const list = (qs) => () => request("GET", `/api/companies/${big.id}/issues?${qs}`);
-    rows.push(await measure("issue list limit=50", 200, 8, list("limit=50")));
-    rows.push(await measure("issue list limit=500", 50, 4, list("limit=500")));
-    rows.push(await measure("issue list status+assignee", 200, 8, list(`status=todo,blocked&assigneeAgentId=${assignees[1].id}&limit=100`)));
-    rows.push(await measure("issue list labelId", 200, 8, list(`labelId=${label.id}&limit=100`)));
-    rows.push(await measure("issue list q=foxtrot", 200, 8, list("q=foxtrot&limit=50")));
-    rows.push(await measure("issue list q (description)", 100, 8, list("q=details&limit=50")));
-    rows.push(await measure("issue detail", 200, 8, (i) => request("GET", `/api/issues/${big.issuePrefix}-${(i % SEED) + 1}`)));
+    rows.push(await withCpu(() => measure("issue list limit=50", 200, 8, list("limit=50")), { kind: "read" }));
+    rows.push(await withCpu(() => measure("issue list limit=500", 50, 4, list("limit=500")), { kind: "read" }));
+    rows.push(await withCpu(() => measure("issue list status+assignee", 200, 8, list(`status=todo,blocked&assigneeAgentId=${assignees[1].id}&limit=100`)), { kind: "read" }));
+    rows.push(await withCpu(() => measure("issue list labelId", 200, 8, list(`labelId=${label.id}&limit=100`)), { kind: "read" }));
+    rows.push(await withCpu(() => measure("issue list q=foxtrot", 200, 8, list("q=foxtrot&limit=50")), { kind: "read" }));
+    rows.push(await withCpu(() => measure("issue list q (description)", 100, 8, list("q=details&limit=50")), { kind: "read" }));
+    rows.push(await withCpu(() => measure("issue detail", 200, 8, (i) => request("GET", `/api/issues/${big.issuePrefix}-${(i % SEED) + 1}`)), { kind: "read" }));
 
     // --- checkout/release cycles ---------------------------------------------------------
     async function cycleSetup(companyCount, agentsPerCompany) {
@@ -176,9 +245,18 @@ async function main() {
       await request("POST", `/api/issues/${w.issueId}/release`, { token: w.token, runId });
     };
     const oneCompany = await cycleSetup(1, 10);
-    rows.push(await measure("checkout+release, 1 company", CYCLES, oneCompany.length, cycle(oneCompany)));
+    rows.push(await withCpu(() => measure("checkout+release, 1 company", CYCLES, oneCompany.length, cycle(oneCompany)), { kind: "write", commands: 2 }));
     const tenCompanies = await cycleSetup(10, 1);
-    rows.push(await measure("checkout+release, 10 companies", CYCLES, tenCompanies.length, cycle(tenCompanies)));
+    rows.push(await withCpu(() => measure("checkout+release, 10 companies", CYCLES, tenCompanies.length, cycle(tenCompanies)), { kind: "write", commands: 2 }));
+
+    // --- patch and comment on one company -------------------------------------------------
+    const patchTargets = [];
+    for (let i = 0; i < 20; i++) patchTargets.push(await request("POST", `/api/companies/${big.id}/issues`, { body: { title: `patch target ${i}` } }));
+    rows.push(await withCpu(() => measure("issue patch", 300, CONCURRENCY, (i) => request("PATCH", `/api/issues/${patchTargets[i % 20].id}`, { body: { priority: PRIORITIES[i % 4] } })), { kind: "write" }));
+    rows.push(await withCpu(() => measure("comment create", 300, CONCURRENCY, (i) => request("POST", `/api/issues/${patchTargets[i % 20].id}/comments`, { body: { body: `note ${i}` } })), { kind: "write" }));
+
+    // --- scale: list, get and q over the seeded companies -----------------------------------
+    if (scaled.length) rows.push(...(await benchScale(scaled, { measure, request, withCpu })));
 
     // --- other areas' benchmarks ---------------------------------------------------------
     const plugins = [
@@ -194,20 +272,31 @@ async function main() {
         console.log(`note: ${file} does not export ${exportName}; skipped`);
         continue;
       }
+      const before = treeCpuMs(server.pid);
       const result = await mod[exportName](server.base, { measure, request, createCompany, concurrency: CONCURRENCY });
-      if (Array.isArray(result)) rows.push(...result);
-      else if (result) rows.push(result);
+      const list = Array.isArray(result) ? result : result ? [result] : [];
+      const total = list.reduce((n, r) => n + (r.count ?? r.requests ?? 0), 0);
+      // Plug-in rows share the CPU of the whole plug-in run (per request, averaged).
+      for (const r of list) {
+        r.cpuMsPerReq ??= total ? (treeCpuMs(server.pid) - before) / total : NaN;
+        // Compared with the write ceiling unless it is a read; wake-up latency has no ceiling.
+        if (!r.name.startsWith("wake-up")) r.kind ??= /\b(GET|download|range read|list|read)\b/i.test(r.name) ? "read" : "write";
+      }
+      rows.push(...list);
     }
   } catch (err) {
     console.error(`bench failed: ${err.message}`);
-    printTable(rows);
+    printTable(rows, ceilings, previous);
     console.error(server.output().slice(-4000));
     server.stop();
     process.exit(1);
   }
   server.stop();
   console.log("");
-  printTable(rows);
+  const table = printTable(rows, ceilings, previous);
+  for (const line of scaleSummary(rows)) console.log(line);
+  printMarkdown(table);
+  savePrevious(rows);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();
