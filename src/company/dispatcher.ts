@@ -7,7 +7,7 @@
 //   3. accepted (202) runs past their completion deadline end `timed_out`.
 // The adapter calls then happen outside the serialised section, concurrently; each answer is
 // recorded serialised again. The alarm is set for the earliest moment something is due.
-import { and, asc, count, eq, gt, inArray, isNotNull, lte, min, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, lte, min, sql } from "drizzle-orm";
 import { schema, type Db } from "../db/client";
 import { ReadBatch } from "../db/read-batch";
 import type { Statement } from "../db/batch";
@@ -31,6 +31,8 @@ export interface DispatchStep {
   invoke: Array<{ run: RunRow; adapterConfig: Record<string, unknown> }>;
   /** Whether any run ended in this step (a waiting wake-up may now have a slot). */
   ended: boolean;
+  /** The earliest moment an agent backing off after failures may run again (ms), or null. */
+  backoffUntil: number | null;
 }
 
 export interface DispatcherHost {
@@ -51,7 +53,7 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
   const step = await host.serialise(() => dispatchStep(context(host, companyId)));
   const outcomes = await Promise.all(step.invoke.map(({ run, adapterConfig }) => attempt(host, companyId, run, adapterConfig)));
   const again = step.ended || outcomes.some((ended) => ended);
-  const next = await host.serialise(async () => earliest(await nextDueAt(host.db, companyId), host.storage.timers.earliest()));
+  const next = await host.serialise(async () => earliest(await nextDueAt(host.db, companyId), host.storage.timers.earliest(), step.backoffUntil));
   if (again) await host.wakeAt(Date.now() + dispatchDelayMs(host.env));
   else if (next !== null) await host.wakeAt(next);
 }
@@ -97,8 +99,18 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
       .where(and(eq(r.companyId, companyId), gt(r.createdAt, hourAgo), sql`${r.invocationSource} != 'external'`))
       .groupBy(r.agentId),
   );
+  // The latest finished runs per dispatched agent: consecutive failures mean back-off.
+  const recent = batch.add(
+    db
+      .select({ agentId: r.agentId, status: r.status, finishedAt: r.finishedAt })
+      .from(r)
+      .innerJoin(a, eq(a.id, r.agentId))
+      .where(and(eq(r.companyId, companyId), inArray(a.adapterType, [...DISPATCHED_ADAPTERS]), isNotNull(r.finishedAt), gt(r.finishedAt, hourAgo)))
+      .orderBy(desc(r.finishedAt))
+      .limit(500),
+  );
   await batch.run();
-  if (!company.value[0]) return { invoke: [], ended: false };
+  if (!company.value[0]) return { invoke: [], ended: false, backoffUntil: null };
 
   const agentRows = new Map(agents.value.map((row) => [row.id, row]));
   const statements: Statement[] = [];
@@ -109,6 +121,8 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
     agents: new Map(agents.value.map((row) => [row.id, row as DispatchAgent])),
     liveRuns: live.value.map((run) => ({ id: run.id, agentId: run.agentId, issueId: run.issueId, status: run.status })),
     runsLastHour: new Map(lastHour.value.map((row) => [row.agentId, row.n])),
+    backoffUntil: consecutiveFailureBackoff(recent.value),
+    nowMs: Date.parse(now),
   });
 
   const invoke: DispatchStep["invoke"] = [];
@@ -196,7 +210,29 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
     }
   }
   await ctx.batch(statements);
-  return { invoke, ended };
+  const waitingOnBackoff = [...consecutiveFailureBackoff(recent.value).values()].filter((t) => t > Date.parse(now));
+  return { invoke, ended, backoffUntil: waitingOnBackoff.length ? Math.min(...waitingOnBackoff) : null };
+}
+
+/**
+ * After n consecutive failed or timed-out runs (newest first, within the hour) an agent gets no
+ * new run before its last failure + backoffSeconds(n): a failing endpoint is not hammered.
+ */
+export function consecutiveFailureBackoff(recent: Array<{ agentId: string; status: string; finishedAt: string | null }>): Map<string, number> {
+  const failures = new Map<string, { count: number; last: number; done: boolean }>();
+  for (const run of recent) {
+    const entry = failures.get(run.agentId) ?? { count: 0, last: 0, done: false };
+    if (entry.done) continue;
+    if (run.status === "failed" || run.status === "timed_out") {
+      entry.count += 1;
+      entry.last = Math.max(entry.last, Date.parse(run.finishedAt ?? ""));
+    } else entry.done = true;
+    failures.set(run.agentId, entry);
+  }
+  const until = new Map<string, number>();
+  // Deterministic (no jitter here): the dispatcher decides again at that moment.
+  for (const [agentId, f] of failures) if (f.count > 0) until.set(agentId, f.last + backoffSeconds(f.count, 0.5) * 1000);
+  return until;
 }
 
 /**

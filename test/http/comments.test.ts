@@ -146,7 +146,10 @@ describe("wake-ups", () => {
       body: "Hey @ada lovelace and @ADA, also @Sleepy @Gone and mail bob@Bystander.com",
     });
     expect(c.status).toBe(201);
-    const queue = await wakeups(company.id);
+    const all = await wakeups(company.id);
+    // The paused agent's mention is recorded skipped (with its reason), not queued.
+    expect(all.filter((w) => w.status === "skipped").map((w) => w.agent_id)).toEqual([paused.id]);
+    const queue = all.filter((w) => w.status !== "skipped");
     expect(queue.map((w) => [w.agent_id, w.reason]).sort()).toEqual(
       [
         [ada.id, "mention"],
@@ -159,6 +162,7 @@ describe("wake-ups", () => {
       expect(w.context).toMatchObject({ issueId: i.id, commentId: c.body.id });
     }
     expect(queue.some((w) => w.agent_id === paused.id || w.agent_id === gone.id)).toBe(false);
+    expect(all.some((w) => w.agent_id === gone.id)).toBe(false);
   });
 
   it("an agent's own comment never wakes itself; a mentioned assignee is woken once", async () => {
@@ -201,13 +205,21 @@ describe("wake-ups", () => {
     expect(coalesced.coalesced_into_run_id).toBe(run);
   });
 
-  it("hard-stopped (paused) agents are not woken", async () => {
+  it("hard-stopped (paused) agents are not woken: the wake-up is recorded skipped with the reason", async () => {
     const company = await createCompany();
     const agent = await insertAgent(company.id, { name: "Budgeted" });
     const i = await issue(company.id, { assigneeAgentId: agent.id });
     await env.DB.prepare("UPDATE agents SET status = 'paused', pause_reason = 'budget' WHERE id = ?").bind(agent.id).run();
     await post(`/api/issues/${i.id}/comments`, { body: "ping @Budgeted" });
-    expect(await wakeups(company.id)).toEqual([]);
+    expect((await wakeups(company.id)).map((w) => w.status)).toEqual(["skipped"]);
+    const row = await env.DB.prepare("SELECT skip_reason FROM agent_wakeup_requests WHERE agent_id = ? AND reason = 'mention'").bind(agent.id).first<any>();
+    expect(row.skip_reason).toBe("budget.blocked");
+
+    // A paused (not budget) agent: agent.not_invokable.
+    const paused = await insertAgent(company.id, { name: "Resting", status: "paused" });
+    await post(`/api/issues/${i.id}/comments`, { body: "ping @Resting" });
+    const other = await env.DB.prepare("SELECT status, skip_reason FROM agent_wakeup_requests WHERE agent_id = ?").bind(paused.id).first<any>();
+    expect(other).toMatchObject({ status: "skipped", skip_reason: "agent.not_invokable" });
   });
 
   it("done wakes assignees of issues whose blockers are now all resolved", async () => {

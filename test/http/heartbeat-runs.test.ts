@@ -331,6 +331,49 @@ describe("more wake sources and what ends a run", () => {
   });
 });
 
+describe("the storm", () => {
+  it("200 wake-ups for one agent give at most the hourly limit of runs; every other wake-up is coalesced or skipped with a reason", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "", { runtimeConfig: { heartbeat: { enabled: false, maxConcurrentRuns: 50, maxRunsPerHour: 30 } } });
+    const issues = await Promise.all(
+      Array.from({ length: 40 }, async () => (await post(`/api/companies/${company.id}/issues`, { title: unique("Storm"), status: "todo", assigneeAgentId: agent.id })).body),
+    );
+    for (let round = 0; round < 4; round++) {
+      await Promise.all(issues.map((issue, i) => post(`/api/issues/${issue.id}/comments`, { body: `storm ${round}-${i}` })));
+    }
+    await dispatch(company.id);
+    await dispatch(company.id);
+
+    const runs = (await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}&limit=200`)).body.runs;
+    expect(runs.length).toBe(30);
+    expect(runs.every((r: any) => r.status === "succeeded")).toBe(true);
+    const books = (await env.DB.prepare("SELECT status, skip_reason, run_id, coalesced_into_run_id FROM agent_wakeup_requests WHERE agent_id = ?").bind(agent.id).all<any>()).results;
+    expect(books).toHaveLength(200);
+    const byStatus = books.reduce((acc: Record<string, number>, w: any) => ((acc[w.status] = (acc[w.status] ?? 0) + 1), acc), {});
+    expect(byStatus.queued ?? 0).toBe(0);
+    expect((byStatus.completed ?? 0) + (byStatus.coalesced ?? 0) + (byStatus.skipped ?? 0)).toBe(200);
+    expect(books.filter((w: any) => w.status === "skipped").every((w: any) => w.skip_reason === "rate_limited")).toBe(true);
+    // Wake-ups a run served (its own, or merged into it) complete with that run.
+    const served = books.filter((w: any) => w.status !== "skipped");
+    expect(served.length).toBeGreaterThan(30);
+    expect(served.every((w: any) => runs.some((r: any) => r.id === (w.run_id ?? w.coalesced_into_run_id)))).toBe(true);
+    expect(await received(agent.endpoint)).toHaveLength(30);
+  });
+
+  it("consecutive failures back the agent off: no new run until the back-off has passed", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "statuses=500", { runtimeConfig: { heartbeat: { enabled: false, maxConcurrentRuns: 5 } } });
+    const first = (await post(`/api/agents/${agent.id}/wakeup`, { idempotencyKey: "f1" })).body;
+    await dispatch(company.id);
+    expect((await run(first.id)).status).toBe("failed");
+    const issue = (await post(`/api/companies/${company.id}/issues`, { title: unique("After"), status: "todo", assigneeAgentId: agent.id })).body;
+    await dispatch(company.id);
+    expect(await received(agent.endpoint)).toHaveLength(1);
+    const wake = await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ? AND issue_id = ?").bind(agent.id, issue.id).first<any>();
+    expect(wake.status).toBe("queued");
+  });
+});
+
 describe("timer heartbeats", () => {
   it("runtimeConfig.heartbeat enabled + intervalSec wakes the agent on the interval (timer), driven by the object's alarm", async () => {
     const company = await createCompany();

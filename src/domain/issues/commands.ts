@@ -64,6 +64,15 @@ function issueIn(ctx: { companyId: string }, snapshot: IssueSnapshot | null): Is
   return snapshot;
 }
 
+/** Wake facts without holders (a new issue is held by nobody). */
+const wakeFactsOf = (company: CompanyAgents): WakeFacts => ({
+  companyActive: company.companyActive,
+  companyPauseReason: company.companyPauseReason,
+  agentStatus: new Map(company.agents.map((a) => [a.id, a.status])),
+  agentPauseReason: new Map(company.agents.map((a) => [a.id, a.pauseReason])),
+  holders: new Map(),
+});
+
 /** Wake facts for requests about `issue` (and the dependents, each with its holder). */
 function wakeFacts(ctx: CommandContext, company: CompanyAgents, issue: IssueSnapshot, dependents: Dependent[] = []): WakeFacts {
   const holders = new Map<string, { runId: string; agentId: string }>();
@@ -73,7 +82,7 @@ function wakeFacts(ctx: CommandContext, company: CompanyAgents, issue: IssueSnap
     const holder = liveHolder(d.holder, ctx.now, ctx.env);
     if (holder) holders.set(d.id, holder);
   }
-  return { companyActive: company.companyActive, agentStatus: new Map(company.agents.map((a) => [a.id, a.status])), holders };
+  return { ...wakeFactsOf(company), holders };
 }
 
 /** Statement that holds only while the issue is exactly the version the rule read. */
@@ -163,11 +172,7 @@ export const createIssue = defineCommand("issue.create", {
         ...blockerStatements(ctx, id, blockerIds),
         ...(run ? [...run.statements, runLinkStatement(ctx, id, run.run.id)] : []),
         ...(loaded.company
-          ? wakeupStatementsFrom(ctx, actor, assignmentWakeups(actor, row, null), {
-              companyActive: loaded.company.companyActive,
-              agentStatus: new Map(loaded.company.agents.map((a) => [a.id, a.status])),
-              holders: new Map(),
-            }).statements
+          ? wakeupStatementsFrom(ctx, actor, assignmentWakeups(actor, row, null), wakeFactsOf(loaded.company)).statements
           : []),
         ctx.activity({
           action: "issue.created",

@@ -54,21 +54,24 @@ export function addIssueSnapshotReads(batch: ReadBatch, ref: string): () => Issu
 
 export interface CompanyAgents {
   companyActive: boolean;
+  companyPauseReason: string | null;
   /** Every agent of the company that is not terminated. */
-  agents: Array<{ id: string; name: string; status: string }>;
+  agents: Array<{ id: string; name: string; status: string; pauseReason: string | null }>;
 }
 
 /** The company's status and its agents (who can be mentioned or woken). `company` is its id or SQL for it. */
 export function addCompanyAgentsRead(batch: ReadBatch, company: string | SQL): () => CompanyAgents {
   const db = batch.db;
-  const companyRow = batch.add(db.select({ status: schema.companies.status }).from(schema.companies).where(eq(schema.companies.id, company as string)));
+  const companyRow = batch.add(
+    db.select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason }).from(schema.companies).where(eq(schema.companies.id, company as string)),
+  );
   const agents = batch.add(
     db
-      .select({ id: schema.agents.id, name: schema.agents.name, status: schema.agents.status })
+      .select({ id: schema.agents.id, name: schema.agents.name, status: schema.agents.status, pauseReason: schema.agents.pauseReason })
       .from(schema.agents)
       .where(and(eq(schema.agents.companyId, company as string), ne(schema.agents.status, "terminated"))),
   );
-  return () => ({ companyActive: companyRow.value[0]?.status === "active", agents: agents.value });
+  return () => ({ companyActive: companyRow.value[0]?.status === "active", companyPauseReason: companyRow.value[0]?.pauseReason ?? null, agents: agents.value });
 }
 
 /** What deciding whether a run still holds a lock needs (see runs/lease.ts). */

@@ -37,6 +37,10 @@ export interface DispatchFacts {
   liveRuns: LiveRun[];
   /** Runs started by the service per agent in the last hour. */
   runsLastHour: Map<string, number>;
+  /** Agents backing off after consecutive failed runs: no new run before this time (ms). */
+  backoffUntil?: Map<string, number>;
+  /** Now (ms), for the back-off. */
+  nowMs?: number;
 }
 
 export type WakeDecision =
@@ -93,6 +97,11 @@ export function decideWakeups(wakeups: QueuedWakeup[], facts: DispatchFacts, new
     }
     if ((started.get(agent.id) ?? 0) >= maxRunsPerHour(agent)) {
       decisions.push({ kind: "skip", wakeup, reason: "rate_limited" });
+      continue;
+    }
+    const backoff = facts.backoffUntil?.get(agent.id);
+    if (backoff !== undefined && backoff > (facts.nowMs ?? Date.now())) {
+      decisions.push({ kind: "wait", wakeup });
       continue;
     }
     if (mine.length >= maxConcurrentRuns(agent)) {
