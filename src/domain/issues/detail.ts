@@ -102,12 +102,14 @@ export async function loadIssueDetail(db: Db, ref: string) {
         parentId: sql<string | null>`i.parent_id`,
         updatedAt: sql<string>`i.updated_at`,
       })
+      // CROSS JOIN makes SQLite walk the (short) ancestor chain first and look each issue up by id,
+      // instead of scanning the company's issues (which grew with the company).
       .from(sql`(
         WITH RECURSIVE chain(id, depth) AS (
           SELECT ${col(schema.issues.parentId)}, 1
           UNION SELECT p.parent_id, c.depth + 1 FROM issues p JOIN chain c ON p.id = c.id WHERE p.parent_id IS NOT NULL AND c.depth < 50
         ) SELECT c.id AS chain_id, c.depth AS depth FROM chain c WHERE c.id IS NOT NULL
-      ) chain JOIN issues i ON i.id = chain.chain_id AND i.company_id = ${col(schema.issues.companyId)} AND i.id != ${id}`)
+      ) chain CROSS JOIN issues i ON i.id = chain.chain_id AND i.company_id = ${col(schema.issues.companyId)} AND i.id != ${id}`)
       .orderBy(sql`chain.depth`),
   );
   const project = batch.add(db.select().from(schema.projects).where(sql`${schema.projects.id} = ${col(schema.issues.projectId)}`));

@@ -48,10 +48,14 @@ const touchedBy = (userId: string) => sql`(
   OR EXISTS (SELECT 1 FROM issue_user_states s WHERE s.issue_id = ${t.id} AND s.user_id = ${userId} AND s.last_read_at IS NOT NULL)
 )`;
 
-/** FTS5 phrase query: the company's issues containing q in any text column (trigram: substrings). */
-function searchCandidates(companyId: string, q: string): SQL {
+/**
+ * FTS5 phrase query: issues containing q in any text column (trigram: substrings); the list's own
+ * `company_id =` condition keeps the company's. (Matching company_id inside the FTS query made
+ * every search intersect the posting lists of a 36-character id — every row of the company.)
+ */
+function searchCandidates(q: string): SQL {
   const phrase = (value: string) => `"${value.replace(/"/g, '""')}"`;
-  const match = `company_id : ${phrase(companyId)} AND {title identifier description comments} : ${phrase(q)}`;
+  const match = `{title identifier description comments} : ${phrase(q)}`;
   return sql`${t}.rowid IN (SELECT rowid FROM issue_search WHERE issue_search MATCH ${match})`;
 }
 
@@ -110,7 +114,7 @@ function listIssueRows(db: Db, companyId: string, f: IssueListFilters) {
   const query = db.select({ issue: t, labelsJson: LABELS_JSON, blockersJson: BLOCKERS_JSON }).from(t);
   if (f.q) {
     const rank = rankExpression(f.q);
-    if (searchable(f.q)) conditions.push(searchCandidates(companyId, f.q));
+    if (searchable(f.q)) conditions.push(searchCandidates(f.q));
     return query
       .where(and(...conditions, sql`(${rank}) IS NOT NULL`))
       .orderBy(rank, PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id)
