@@ -1,6 +1,10 @@
-// Fixtures: companies through HTTP; agents, keys and users straight into D1 where
-// their own routes do not exist yet or are not the subject of the test.
+// Fixtures, in one module: companies through HTTP; rows the test's subject does not create (agents,
+// keys, users, issues, projects, approvals, runs, …) as typed drizzle inserts straight into D1,
+// and typed row updates for states a test needs to arrange (a paused agent, an expired token, …).
 import { env } from "cloudflare:workers";
+import { eq, sql, type InferInsertModel } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { createDb, schema } from "../../src/db/client";
 import { AUTHENTICATED, post, unique, type CallOptions } from "./api";
 import { mintApiKey, AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashApiKey } from "../../src/crypto/api-keys";
 import { mintAgentJwt } from "../../src/crypto/agent-jwt";
@@ -15,41 +19,57 @@ export async function createCompany(overrides: Record<string, unknown> = {}, opt
   return res.body as { id: string; issuePrefix: string; [k: string]: any };
 }
 
+/** The test database through the app's own drizzle tables. */
+export const testDb = () => createDb(env.DB);
+export { schema };
+
+/** Inserts one row of `table`, typed by the table's columns. */
+export async function insertRow<T extends SQLiteTable>(table: T, values: InferInsertModel<T>) {
+  await testDb().insert(table).values(values as never).run();
+}
+
+/** Updates the row with this id, typed by the table's columns. */
+export async function updateRow<T extends SQLiteTable & { id: SQLiteColumn }>(table: T, id: string, set: Partial<InferInsertModel<T>>) {
+  await testDb().update(table).set(set as never).where(eq(table.id, id)).run();
+}
+
+/** Deletes every row of `table` (instance-wide singletons in isolated tests). */
+export async function clearTable(table: SQLiteTable) {
+  await testDb().delete(table).run();
+}
+
+const nowIso = () => new Date().toISOString();
+const urlKeyOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+
 export async function insertAgent(
   companyId: string,
   fields: { name?: string; role?: string; status?: string; reportsTo?: string | null; adapterType?: string; permissions?: Record<string, unknown> } = {},
 ) {
   const id = crypto.randomUUID();
-  const now = new Date().toISOString();
+  const now = nowIso();
   const name = fields.name ?? unique("Agent");
-  await env.DB.prepare(
-    `INSERT INTO agents (id, company_id, name, url_key, role, adapter_type, adapter_config, runtime_config, status, permissions, reports_to, created_at, updated_at)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, '{}', '{}', ?7, ?8, ?9, ?10, ?10)`,
-  )
-    .bind(
-      id,
-      companyId,
-      name,
-      name.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
-      fields.role ?? "engineer",
-      fields.adapterType ?? "process",
-      fields.status ?? "idle",
-      JSON.stringify(fields.permissions ?? {}),
-      fields.reportsTo ?? null,
-      now,
-    )
-    .run();
+  await insertRow(schema.agents, {
+    id,
+    companyId,
+    name,
+    urlKey: urlKeyOf(name),
+    role: fields.role ?? "engineer",
+    adapterType: fields.adapterType ?? "process",
+    adapterConfig: {},
+    runtimeConfig: {},
+    status: (fields.status ?? "idle") as never,
+    permissions: (fields.permissions ?? {}) as never,
+    reportsTo: fields.reportsTo ?? null,
+    createdAt: now,
+    updatedAt: now,
+  });
   return { id, companyId, name };
 }
 
 export async function insertAgentKey(agentId: string, companyId: string) {
   const { token, hash } = mintApiKey(AGENT_KEY_PREFIX);
   const id = crypto.randomUUID();
-  await env.DB.prepare(
-    "INSERT INTO agent_api_keys (id, company_id, agent_id, name, key_hash, created_at) VALUES (?1, ?2, ?3, 'test', ?4, ?5)",
-  )
-    .bind(id, companyId, agentId, hash, new Date().toISOString())
-    .run();
+  await insertRow(schema.agentApiKeys, { id, companyId, agentId, name: "test", keyHash: hash, createdAt: nowIso() });
   return { id, token };
 }
 
@@ -62,31 +82,38 @@ export const agentJwt = (agentId: string, companyId: string, opts: { runId?: str
 
 export async function insertUser(name = unique("User")) {
   const id = crypto.randomUUID();
-  const now = Date.now();
-  await env.DB.prepare("INSERT INTO users (id, name, email, email_verified, created_at, updated_at) VALUES (?1, ?2, ?3, 1, ?4, ?4)")
-    .bind(id, name, `${id}@example.com`, now)
-    .run();
+  const now = new Date();
+  await insertRow(schema.users, { id, name, email: `${id}@example.com`, emailVerified: true, createdAt: now, updatedAt: now });
   return { id, name };
 }
 
 export async function insertBoardKey(userId: string, opts: { expiresAt?: string; revokedAt?: string } = {}) {
   const { token, hash } = mintApiKey(BOARD_KEY_PREFIX);
   const id = crypto.randomUUID();
-  await env.DB.prepare(
-    "INSERT INTO board_api_keys (id, user_id, name, key_hash, expires_at, revoked_at, created_at) VALUES (?1, ?2, 'test', ?3, ?4, ?5, ?6)",
-  )
-    .bind(id, userId, hash, opts.expiresAt ?? new Date(Date.now() + 86_400_000).toISOString(), opts.revokedAt ?? null, new Date().toISOString())
-    .run();
+  await insertRow(schema.boardApiKeys, {
+    id,
+    userId,
+    name: "test",
+    keyHash: hash,
+    expiresAt: opts.expiresAt ?? new Date(Date.now() + 86_400_000).toISOString(),
+    revokedAt: opts.revokedAt ?? null,
+    createdAt: nowIso(),
+  });
   return { id, token, hash: hashApiKey(token) };
 }
 
 export async function addMembership(companyId: string, userId: string, role = "member", status = "active") {
-  const now = new Date().toISOString();
-  await env.DB.prepare(
-    "INSERT INTO company_memberships (id, company_id, principal_type, principal_id, membership_role, status, created_at, updated_at) VALUES (?1, ?2, 'user', ?3, ?4, ?5, ?6, ?6)",
-  )
-    .bind(crypto.randomUUID(), companyId, userId, role, status, now)
-    .run();
+  const now = nowIso();
+  await insertRow(schema.companyMemberships, {
+    id: crypto.randomUUID(),
+    companyId,
+    principalType: "user",
+    principalId: userId,
+    membershipRole: role as never,
+    status: status as never,
+    createdAt: now,
+    updatedAt: now,
+  });
 }
 
 /** A board user with a board API key and (optionally) a membership in `companyId`. */
@@ -112,4 +139,136 @@ export async function signUp(name = unique("Person")) {
     .map((c) => c.split(";")[0].trim())
     .join("; ");
   return { cookie, userId: res.body.user.id as string, email };
+}
+
+export interface IssueFixture {
+  id: string;
+  companyId: string;
+  identifier: string;
+  number: number;
+  title: string;
+}
+
+type IssueInsert = InferInsertModel<typeof schema.issues>;
+
+/**
+ * An issue inserted straight into D1 (for tests whose subject is not issue creation); its number
+ * comes from the company's counter, like real issues. Any other column may be given.
+ */
+export async function insertIssue(
+  companyId: string,
+  fields: Partial<Omit<IssueInsert, "id" | "companyId" | "number" | "identifier" | "status" | "priority">> & { status?: string; priority?: string } = {},
+): Promise<IssueFixture> {
+  const db = testDb();
+  const [counter] = await db
+    .update(schema.companies)
+    .set({ issueCounter: sql`${schema.companies.issueCounter} + 1` })
+    .where(eq(schema.companies.id, companyId))
+    .returning({ number: schema.companies.issueCounter, prefix: schema.companies.issuePrefix });
+  if (!counter) throw new Error(`insertIssue: company ${companyId} not found`);
+  const id = crypto.randomUUID();
+  const identifier = `${counter.prefix}-${counter.number}`;
+  const title = fields.title ?? unique("Issue");
+  const now = nowIso();
+  await insertRow(schema.issues, {
+    originKind: "manual",
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+    status: (fields.status ?? "todo") as IssueInsert["status"],
+    priority: (fields.priority ?? "medium") as IssueInsert["priority"],
+    id,
+    companyId,
+    number: counter.number,
+    identifier,
+    title,
+  });
+  return { id, companyId, identifier, number: counter.number, title };
+}
+
+type ProjectInsert = InferInsertModel<typeof schema.projects>;
+
+export async function insertProject(companyId: string, name = unique("Project"), fields: Partial<Omit<ProjectInsert, "id" | "companyId" | "name" | "status">> & { status?: string } = {}) {
+  const id = crypto.randomUUID();
+  const now = nowIso();
+  await insertRow(schema.projects, {
+    urlKey: urlKeyOf(name),
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+    status: (fields.status ?? "in_progress") as ProjectInsert["status"],
+    id,
+    companyId,
+    name,
+  });
+  return { id, companyId, name };
+}
+
+type ApprovalInsert = InferInsertModel<typeof schema.approvals>;
+
+export async function insertApproval(companyId: string, fields: Partial<Omit<ApprovalInsert, "id" | "companyId" | "status" | "type">> & { status?: string; type?: string } = {}) {
+  const id = crypto.randomUUID();
+  const now = nowIso();
+  await insertRow(schema.approvals, {
+    payload: { title: "t" },
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+    type: (fields.type ?? "request_board_approval") as ApprovalInsert["type"],
+    status: (fields.status ?? "pending") as ApprovalInsert["status"],
+    id,
+    companyId,
+  });
+  return id;
+}
+
+type WakeupInsert = InferInsertModel<typeof schema.agentWakeupRequests>;
+
+export async function insertWakeup(companyId: string, agentId: string, fields: Partial<Omit<WakeupInsert, "id" | "companyId" | "agentId" | "status">> & { status?: string } = {}) {
+  const id = crypto.randomUUID();
+  const now = nowIso();
+  await insertRow(schema.agentWakeupRequests, {
+    reason: "comment",
+    source: "issue_comment",
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+    status: (fields.status ?? "queued") as WakeupInsert["status"],
+    id,
+    companyId,
+    agentId,
+  });
+  return id;
+}
+
+type RunInsert = InferInsertModel<typeof schema.heartbeatRuns>;
+
+export async function insertRun(companyId: string, agentId: string, fields: Partial<Omit<RunInsert, "companyId" | "agentId" | "status">> & { status?: string } = {}) {
+  const id = fields.id ?? crypto.randomUUID();
+  const now = nowIso();
+  await insertRow(schema.heartbeatRuns, {
+    adapterType: "process",
+    invocationSource: "on_demand",
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+    status: (fields.status ?? "running") as RunInsert["status"],
+    id,
+    companyId,
+    agentId,
+  });
+  return id;
+}
+
+/** A permission grant to a principal (user or agent) in the company. */
+export async function insertGrant(companyId: string, principalType: "user" | "agent", principalId: string, permissionKey: string, scope: Record<string, unknown> | null = null) {
+  await insertRow(schema.principalPermissionGrants, {
+    id: crypto.randomUUID(),
+    companyId,
+    principalType,
+    principalId,
+    permissionKey: permissionKey as never,
+    scope: scope as never,
+    createdAt: nowIso(),
+  } as InferInsertModel<typeof schema.principalPermissionGrants>);
 }

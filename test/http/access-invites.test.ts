@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertRow, schema, updateRow } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -118,12 +118,8 @@ describe("invites: recipient views", () => {
     const key = `companies/${company.id}/assets/${assetId}`;
     const bytes = new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>");
     await env.FILES.put(key, bytes);
-    await env.DB.prepare(
-      "INSERT INTO assets (id, company_id, kind, content_type, byte_size, sha256, object_key, created_at) VALUES (?1, ?2, 'logo', 'image/svg+xml', ?3, 'x', ?4, ?5)",
-    )
-      .bind(assetId, company.id, bytes.length, key, new Date().toISOString())
-      .run();
-    await env.DB.prepare("UPDATE companies SET logo_asset_id = ?1 WHERE id = ?2").bind(assetId, company.id).run();
+    await insertRow(schema.assets, { id: assetId, companyId: company.id, kind: "logo", contentType: "image/svg+xml", byteSize: bytes.length, sha256: "x", objectKey: key, createdAt: new Date().toISOString() });
+    await updateRow(schema.companies, company.id, { logoAssetId: assetId });
     const logo = await get(`/api/invites/${inv.token}/logo`);
     expect(logo.status).toBe(200);
     expect(logo.headers.get("content-type")).toBe("image/svg+xml");
@@ -213,7 +209,7 @@ describe("invites: accept, revoke, expiry", () => {
   it("an expired invite reads as expired and cannot be accepted", async () => {
     const company = await createCompany();
     const inv = await invite(company.id, { expiresInHours: 1 });
-    await env.DB.prepare("UPDATE company_invites SET expires_at = ?1 WHERE id = ?2").bind(new Date(Date.now() - 1000).toISOString(), inv.id).run();
+    await updateRow(schema.companyInvites, inv.id, { expiresAt: new Date(Date.now() - 1000).toISOString() });
     expect((await get(`/api/invites/${inv.token}`)).body.status).toBe("expired");
     const res = await post(`/api/invites/${inv.token}/accept`, {}, { token: (await boardUser()).token });
     expect(res.status).toBe(409);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
-import { addMembership, boardUser, createCompany, insertAgent, insertAgentKey, insertUser } from "../helpers/fixtures";
+import { addMembership, boardUser, createCompany, insertAgent, insertAgentKey, insertRow, insertUser, schema } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -24,11 +24,8 @@ describe("members: list and directory", () => {
     const { company, owner } = await ownedCompany();
     const viewer = await boardUser(company.id, "viewer");
     const agent = await insertAgent(company.id, { name: "Ada" });
-    await env.DB.prepare(
-      "INSERT INTO company_memberships (id, company_id, principal_type, principal_id, membership_role, status, created_at, updated_at) VALUES (?1, ?2, 'agent', ?3, 'member', 'active', ?4, ?4)",
-    )
-      .bind(crypto.randomUUID(), company.id, agent.id, new Date().toISOString())
-      .run();
+    const now = new Date().toISOString();
+    await insertRow(schema.companyMemberships, { id: crypto.randomUUID(), companyId: company.id, principalType: "agent", principalId: agent.id, membershipRole: "member", status: "active", createdAt: now, updatedAt: now });
     const res = await get(`/api/companies/${company.id}/members`, { token: owner.token });
     expect(res.status).toBe(200);
     const ownerRow = res.body.find((m: any) => m.principalId === owner.id);

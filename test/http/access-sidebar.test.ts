@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post, put } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertApproval, insertIssue } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 const DEFAULTS = { collapsed: false, collapsedSections: [], hiddenItems: [], itemOrder: [], pinnedItems: [] };
@@ -53,22 +52,11 @@ describe("sidebar badges and inbox dismissals", () => {
   it("counts pending approvals, join requests, my open issues; dismissals lower the inbox count", async () => {
     const company = await createCompany();
     const user = await boardUser(company.id, "owner");
-    const now = new Date().toISOString();
-    const approvalId = crypto.randomUUID();
-    await env.DB.prepare("INSERT INTO approvals (id, company_id, type, status, payload, created_at, updated_at) VALUES (?1, ?2, 'request_board_approval', 'pending', '{}', ?3, ?3)")
-      .bind(approvalId, company.id, now)
-      .run();
-    await env.DB.prepare("INSERT INTO approvals (id, company_id, type, status, payload, created_at, updated_at) VALUES (?1, ?2, 'request_board_approval', 'approved', '{}', ?3, ?3)")
-      .bind(crypto.randomUUID(), company.id, now)
-      .run();
+    const approvalId = await insertApproval(company.id, { status: "pending", payload: {} });
+    await insertApproval(company.id, { status: "approved", payload: {} });
     const invite = await post(`/api/companies/${company.id}/invites`, { inviteType: "agent" });
     await post(`/api/invites/${invite.body.token}/accept`, {});
-    for (const status of ["todo", "done"]) {
-      const id = crypto.randomUUID();
-      await env.DB.prepare("INSERT INTO issues (id, company_id, number, identifier, title, status, priority, assignee_user_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'Mine', ?5, 'low', ?6, ?7, ?7)")
-        .bind(id, company.id, Math.floor(Math.random() * 1e9), `B-${id}`, status, user.id, now)
-        .run();
-    }
+    for (const status of ["todo", "done"]) await insertIssue(company.id, { title: "Mine", status, priority: "low", assigneeUserId: user.id });
     const badges = await get(`/api/companies/${company.id}/sidebar-badges`, { token: user.token });
     expect(badges.status).toBe(200);
     expect(badges.body).toEqual({ pendingApprovals: 1, pendingJoinRequests: 1, myOpenIssues: 1, inbox: 3 });

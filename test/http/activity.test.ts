@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue } from "../helpers/fixtures";
 
 const entry = (companyId: string, extra: Record<string, unknown> = {}) => ({
   actorId: "ops-bot",
@@ -75,13 +75,9 @@ describe("GET /api/companies/{companyId}/activity", () => {
   it("leaves out entries of hidden issues", async () => {
     const company = await createCompany();
     const now = new Date().toISOString();
-    const [visible, hidden] = [crypto.randomUUID(), crypto.randomUUID()];
-    for (const [id, n, hiddenAt] of [[visible, 1, null], [hidden, 2, now]] as const) {
-      await env.DB.prepare(
-        "INSERT INTO issues (id, company_id, number, identifier, title, status, priority, origin_kind, hidden_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 't', 'todo', 'medium', 'manual', ?5, ?6, ?6)",
-      )
-        .bind(id, company.id, n, `${company.issuePrefix}-${n}`, hiddenAt, now)
-        .run();
+    const visible = (await insertIssue(company.id, { title: "t" })).id;
+    const hidden = (await insertIssue(company.id, { title: "t", hiddenAt: now })).id;
+    for (const id of [visible, hidden]) {
       await post(`/api/companies/${company.id}/activity`, entry(company.id, { action: "issue.touched", entityType: "issue", entityId: id }));
     }
     const res = await get(`/api/companies/${company.id}/activity?entityType=issue`);

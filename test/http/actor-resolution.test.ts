@@ -11,7 +11,9 @@ import {
   insertAgentKey,
   insertBoardKey,
   insertUser,
+  schema,
   signUp,
+  updateRow,
 } from "../helpers/fixtures";
 
 describe("1. local implicit board", () => {
@@ -96,7 +98,7 @@ describe("4. agent API key", () => {
     const company = await createCompany();
     const revokedAgent = await insertAgent(company.id);
     const revoked = await insertAgentKey(revokedAgent.id, company.id);
-    await env.DB.prepare("UPDATE agent_api_keys SET revoked_at = ? WHERE id = ?").bind(new Date().toISOString(), revoked.id).run();
+    await updateRow(schema.agentApiKeys, revoked.id, { revokedAt: new Date().toISOString() });
     const terminated = await insertAgent(company.id, { status: "terminated" });
     const terminatedKey = await insertAgentKey(terminated.id, company.id);
     const pending = await insertAgent(company.id, { status: "pending_approval" });

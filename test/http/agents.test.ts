@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertGrant, insertIssue, insertRun, insertWakeup, schema, updateRow } from "../helpers/fixtures";
 import { createDb } from "../../src/db/client";
 import { decideTaskAssignment } from "../../src/domain/authorization/assignment";
 
@@ -286,13 +286,7 @@ describe("hire", () => {
   it("creates a pending agent and a hire_agent approval with linked issues when approval is required", async () => {
     const company = await createCompany({ requireBoardApprovalForNewAgents: true });
     const ceo = await agentWithKey(company.id, { role: "ceo" });
-    const issueId = crypto.randomUUID();
-    const now = new Date().toISOString();
-    await env.DB.prepare(
-      "INSERT INTO issues (id, company_id, number, identifier, title, status, priority, created_at, updated_at) VALUES (?1, ?2, 1, ?3, 'Need help', 'todo', 'medium', ?4, ?4)",
-    )
-      .bind(issueId, company.id, `${company.issuePrefix}-1`, now)
-      .run();
+    const issueId = (await insertIssue(company.id, { title: "Need help" })).id;
     const res = await post(
       `/api/companies/${company.id}/agent-hires`,
       {
@@ -455,7 +449,7 @@ describe("assignment policy on an agent", () => {
 describe("lifecycle state table", () => {
   async function agentIn(companyId: string, status: string, pauseReason: string | null = null) {
     const agent = await insertAgent(companyId, { status });
-    if (pauseReason) await env.DB.prepare("UPDATE agents SET pause_reason = ?1 WHERE id = ?2").bind(pauseReason, agent.id).run();
+    if (pauseReason) await updateRow(schema.agents, agent.id, { pauseReason });
     return agent;
   }
 
@@ -534,12 +528,7 @@ describe("lifecycle state table", () => {
     expect(k1.status).toBe(201);
     expect(k2.status).toBe(201);
     expect((await get("/api/agents/me", { token: k1.body.token })).status).toBe(200);
-    const now = new Date().toISOString();
-    await env.DB.prepare(
-      "INSERT INTO agent_wakeup_requests (id, company_id, agent_id, status, reason, source, created_at, updated_at) VALUES (?1, ?2, ?3, 'queued', 'manual', 'manual', ?4, ?4)",
-    )
-      .bind(crypto.randomUUID(), company.id, agent.id, now)
-      .run();
+    await insertWakeup(company.id, agent.id, { reason: "manual", source: "manual" });
     const paused = await post(`/api/agents/${agent.id}/pause`);
     expect(paused.body).toMatchObject({ status: "paused", pauseReason: "manual" });
     const wake = await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ?1").bind(agent.id).first<any>();
@@ -600,18 +589,9 @@ describe("delete", () => {
     const report = await createAgent(company.id, { reportsTo: agent.id });
     await patch(`/api/agents/${agent.id}/permissions`, { canAssignTasks: true });
     await post(`/api/agents/${agent.id}/keys`, {});
-    const now = new Date().toISOString();
-    await env.DB.batch([
-      env.DB.prepare(
-        "INSERT INTO heartbeat_runs (id, company_id, agent_id, status, adapter_type, invocation_source, created_at, updated_at) VALUES (?1, ?2, ?3, 'succeeded', 'process', 'timer', ?4, ?4)",
-      ).bind(crypto.randomUUID(), company.id, agent.id, now),
-      env.DB.prepare(
-        "INSERT INTO agent_wakeup_requests (id, company_id, agent_id, status, reason, source, created_at, updated_at) VALUES (?1, ?2, ?3, 'queued', 'manual', 'manual', ?4, ?4)",
-      ).bind(crypto.randomUUID(), company.id, agent.id, now),
-      env.DB.prepare(
-        "INSERT INTO issues (id, company_id, number, identifier, title, status, priority, assignee_agent_id, created_at, updated_at) VALUES (?1, ?2, 7, ?3, 'Work', 'in_progress', 'medium', ?4, ?5, ?5)",
-      ).bind(crypto.randomUUID(), company.id, `${company.issuePrefix}-7`, agent.id, now),
-    ]);
+    await insertRun(company.id, agent.id, { status: "succeeded", invocationSource: "timer" });
+    await insertWakeup(company.id, agent.id, { reason: "manual", source: "manual" });
+    await insertIssue(company.id, { title: "Work", status: "in_progress", assigneeAgentId: agent.id });
     const other = await createCompany();
     const outsider = await boardUser(other.id);
     expect((await del(`/api/agents/${agent.id}`, { token: outsider.token })).status).toBe(404);
@@ -643,7 +623,7 @@ describe("budgets", () => {
     expect(res.body.budgetMonthlyCents).toBe(2500);
     const policy = await env.DB.prepare("SELECT amount_cents, is_active FROM budget_policies WHERE scope_type = 'agent' AND scope_id = ?1").bind(agent.id).first<any>();
     expect(policy).toEqual({ amount_cents: 2500, is_active: 1 });
-    await env.DB.prepare("UPDATE agents SET spent_monthly_cents = 3000, spent_month = ?1 WHERE id = ?2").bind(new Date().toISOString().slice(0, 7), agent.id).run();
+    await updateRow(schema.agents, agent.id, { spentMonthlyCents: 3000, spentMonth: new Date().toISOString().slice(0, 7) });
     expect((await patch(`/api/agents/${agent.id}/budgets`, { budgetMonthlyCents: 3000 })).status).toBe(422);
     expect((await patch(`/api/agents/${agent.id}/budgets`, { budgetMonthlyCents: 2000 })).status).toBe(422);
     expect((await patch(`/api/agents/${agent.id}/budgets`, { budgetMonthlyCents: 3001 })).status).toBe(200);
@@ -651,7 +631,7 @@ describe("budgets", () => {
     expect(zero.status).toBe(200);
     expect((await env.DB.prepare("SELECT is_active FROM budget_policies WHERE scope_id = ?1").bind(agent.id).first<any>()).is_active).toBe(0);
     // Last month's spend does not count.
-    await env.DB.prepare("UPDATE agents SET spent_month = '2000-01' WHERE id = ?1").bind(agent.id).run();
+    await updateRow(schema.agents, agent.id, { spentMonth: "2000-01" });
     expect((await patch(`/api/agents/${agent.id}/budgets`, { budgetMonthlyCents: 10 })).status).toBe(200);
 
     expect((await patch(`/api/agents/${agent.id}/budgets`, { budgetMonthlyCents: -1 })).status).toBe(400);
@@ -762,11 +742,7 @@ describe("llms guides", () => {
     expect((await get("/api/llms/agent-configuration/http.txt", { token: worker.token })).status).toBe(403);
     expect((await get("/api/llms/agent-configuration.txt", { token: ceo.token })).status).toBe(200);
     expect((await get("/api/llms/agent-icons.txt", { token: creator.token })).status).toBe(200);
-    await env.DB.prepare(
-      "INSERT INTO principal_permission_grants (id, company_id, principal_type, principal_id, permission_key, created_at) VALUES (?1, ?2, 'agent', ?3, 'agents:create', ?4)",
-    )
-      .bind(crypto.randomUUID(), company.id, worker.id, new Date().toISOString())
-      .run();
+    await insertGrant(company.id, "agent", worker.id, "agents:create");
     expect((await get("/api/llms/agent-configuration.txt", { token: worker.token })).status).toBe(200);
     expect((await get("/api/llms/agent-configuration.txt", BOGUS)).status).toBe(401);
     const user = await boardUser(company.id, "viewer");
@@ -806,12 +782,7 @@ describe("company archive", () => {
     const company = await createCompany();
     const idle = await createAgent(company.id);
     const pending = await insertAgent(company.id, { status: "pending_approval" });
-    const now = new Date().toISOString();
-    await env.DB.prepare(
-      "INSERT INTO agent_wakeup_requests (id, company_id, agent_id, status, reason, source, created_at, updated_at) VALUES (?1, ?2, ?3, 'queued', 'manual', 'manual', ?4, ?4)",
-    )
-      .bind(crypto.randomUUID(), company.id, idle.id, now)
-      .run();
+    await insertWakeup(company.id, idle.id, { reason: "manual", source: "manual" });
     expect((await post(`/api/companies/${company.id}/archive`)).status).toBe(200);
     expect((await get(`/api/agents/${idle.id}`)).body).toMatchObject({ status: "paused", pauseReason: "company_archived" });
     expect((await get(`/api/agents/${pending.id}`)).body.status).toBe("pending_approval");

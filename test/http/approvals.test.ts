@@ -1,35 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertApproval as approvalFixture, insertIssue as issueFixture } from "../helpers/fixtures";
 import { APPROVAL_TRANSITIONS } from "../../src/domain/approvals/state-machine";
 
 const BOGUS = { token: "svc_agent_bogus" };
 const STATES = ["pending", "revision_requested", "approved", "rejected"] as const;
 const ACTIONS = ["approve", "reject", "request-revision", "resubmit"] as const;
 
-async function insertApproval(companyId: string, fields: { status?: string; type?: string; payload?: unknown; requestedByAgentId?: string | null } = {}) {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  await env.DB.prepare(
-    "INSERT INTO approvals (id, company_id, type, status, payload, requested_by_agent_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
-  )
-    .bind(id, companyId, fields.type ?? "request_board_approval", fields.status ?? "pending", JSON.stringify(fields.payload ?? { title: "t" }), fields.requestedByAgentId ?? null, now)
-    .run();
-  return id;
-}
+const insertApproval = (companyId: string, fields: { status?: string; type?: string; payload?: unknown; requestedByAgentId?: string | null } = {}) =>
+  approvalFixture(companyId, { ...fields, payload: (fields.payload ?? { title: "t" }) as Record<string, unknown> });
 
-async function insertIssue(companyId: string) {
-  const id = crypto.randomUUID();
-  const n = Math.floor(Math.random() * 1e9);
-  const now = new Date().toISOString();
-  await env.DB.prepare(
-    "INSERT INTO issues (id, company_id, number, identifier, title, status, priority, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'Issue', 'todo', 'medium', ?5, ?5)",
-  )
-    .bind(id, companyId, n, `T${n}-${n}`, now)
-    .run();
-  return id;
-}
+const insertIssue = async (companyId: string) => (await issueFixture(companyId, { title: "Issue" })).id;
 
 async function wakeups(agentId: string) {
   return (await env.DB.prepare("SELECT * FROM agent_wakeup_requests WHERE agent_id = ? ORDER BY created_at, rowid").bind(agentId).all<any>()).results;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { call, get, post, put } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
-import { insertIssue, insertProject } from "../helpers/issue-fixtures";
+import { insertIssue, insertProject } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { call, del, get, post } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
-import { insertIssue } from "../helpers/issue-fixtures";
+import { insertIssue } from "../helpers/fixtures";
 import { parseRange, contentDisposition } from "../../src/domain/attachments/serve";
 
 const BOGUS = { token: "svc_agent_bogus" };

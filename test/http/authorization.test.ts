@@ -14,7 +14,7 @@ import { evaluatePolicyContainer } from "../../src/domain/authorization/policy";
 import { scopeCovers } from "../../src/domain/authorization/scope";
 import { createDb } from "../../src/db/client";
 import type { Actor } from "../../src/domain/actor";
-import { createCompany, insertAgent, insertUser, addMembership } from "../helpers/fixtures";
+import { createCompany, insertAgent, insertGrant, insertUser, addMembership } from "../helpers/fixtures";
 
 const C = "company-1";
 const OTHER = "company-2";
@@ -232,11 +232,7 @@ describe("decideTaskAssignment (loaded from D1)", () => {
     expect((await decideTaskAssignment(db, { actor: reportActor, companyId: company.id, assigneeAgentId: sibling.id })).reason).toBe("deny_missing_grant");
     expect((await decideTaskAssignment(db, { actor: reportActor, companyId: company.id, assigneeAgentId: boss.id })).reason).toBe("allow_company_agent");
 
-    await env.DB.prepare(
-      "INSERT INTO principal_permission_grants (id, company_id, principal_type, principal_id, permission_key, scope, created_at) VALUES (?1, ?2, 'agent', ?3, 'tasks:assign_scope', ?4, ?5)",
-    )
-      .bind(crypto.randomUUID(), company.id, report.id, JSON.stringify({ agentIds: [sibling.id] }), new Date().toISOString())
-      .run();
+    await insertGrant(company.id, "agent", report.id, "tasks:assign_scope", { agentIds: [sibling.id] });
     expect((await decideTaskAssignment(db, { actor: reportActor, companyId: company.id, assigneeAgentId: sibling.id })).reason).toBe("allow_explicit_grant");
 
     const member = await insertUser();

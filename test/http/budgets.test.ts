@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, insertProject as projectFixture, insertWakeup as wakeupFixture } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 const MISSING_COMPANY = "00000000-0000-4000-8000-000000000000";
@@ -19,38 +19,10 @@ const report = (companyId: string, agentId: string, costCents: number, extra: Re
 const upsertPolicy = (companyId: string, body: Record<string, unknown>, o?: { token?: string }) =>
   post(`/api/companies/${companyId}/budgets/policies`, body, o);
 
-async function insertProject(companyId: string) {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  const name = unique("Proj");
-  await env.DB.prepare("INSERT INTO projects (id, company_id, name, url_key, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'backlog', ?5, ?5)")
-    .bind(id, companyId, name, name.toLowerCase(), now)
-    .run();
-  return { id };
-}
-
-async function insertIssue(companyId: string, projectId: string | null) {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  const number = Math.floor(Math.random() * 1e9);
-  await env.DB.prepare(
-    "INSERT INTO issues (id, company_id, number, identifier, title, status, priority, project_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'Work', 'todo', 'medium', ?5, ?6, ?6)",
-  )
-    .bind(id, companyId, number, `T-${number}`, projectId, now)
-    .run();
-  return { id };
-}
-
-async function insertWakeup(companyId: string, agentId: string, issueId: string | null = null) {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  await env.DB.prepare(
-    "INSERT INTO agent_wakeup_requests (id, company_id, agent_id, status, reason, source, issue_id, created_at, updated_at) VALUES (?1, ?2, ?3, 'queued', 'assignment', 'manual', ?4, ?5, ?5)",
-  )
-    .bind(id, companyId, agentId, issueId, now)
-    .run();
-  return id;
-}
+const insertProject = (companyId: string) => projectFixture(companyId, unique("Proj"), { status: "backlog" });
+const insertIssue = (companyId: string, projectId: string | null) => issueFixture(companyId, { title: "Work", projectId });
+const insertWakeup = (companyId: string, agentId: string, issueId: string | null = null) =>
+  wakeupFixture(companyId, agentId, { reason: "assignment", source: "manual", issueId });
 
 const wakeupStatus = async (id: string) =>
   (await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE id = ?").bind(id).first<any>())?.status;

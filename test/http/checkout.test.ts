@@ -4,7 +4,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
-import { agentJwt, boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { eq } from "drizzle-orm";
+import { agentJwt, boardUser, createCompany, insertAgent, insertAgentKey, insertProject, insertRow, schema, testDb, updateRow } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -86,13 +87,7 @@ describe("POST /api/issues/{issueId}/checkout", () => {
     expect(res.status).toBe(409);
     expect(res.body.error).toBe("Issue checkout conflict");
     expect(res.body.details).toEqual({ issueId: backlog.id, status: "backlog", assigneeAgentId: null, checkoutRunId: null });
-    const projectId = crypto.randomUUID();
-    const now = new Date().toISOString();
-    await env.DB.prepare(
-      "INSERT INTO projects (id, company_id, name, url_key, status, paused_at, pause_reason, created_at, updated_at) VALUES (?1, ?2, 'P', 'p', 'in_progress', ?3, 'budget', ?3, ?3)",
-    )
-      .bind(projectId, company.id, now)
-      .run();
+    const projectId = (await insertProject(company.id, "P", { pausedAt: new Date().toISOString(), pauseReason: "budget" })).id;
     const inPaused = await issue(company.id, { projectId });
     const paused = await checkout(inPaused.id, agent, runId());
     expect(paused.status).toBe(409);
@@ -118,12 +113,9 @@ describe("POST /api/issues/{issueId}/checkout", () => {
       const i = await issue(company.id);
       const old = runId();
       expect((await checkout(i.id, agent, old)).status).toBe(200);
-      if (stale === "missing") await env.DB.prepare("DELETE FROM heartbeat_runs WHERE id = ?").bind(old).run();
-      else if (stale === "lease") {
-        await env.DB.prepare("UPDATE heartbeat_runs SET last_activity_at = ? WHERE id = ?")
-          .bind(new Date(Date.now() - 2 * 3600_000).toISOString(), old)
-          .run();
-      } else await env.DB.prepare("UPDATE heartbeat_runs SET status = ? WHERE id = ?").bind(stale, old).run();
+      if (stale === "missing") await testDb().delete(schema.heartbeatRuns).where(eq(schema.heartbeatRuns.id, old));
+      else if (stale === "lease") await updateRow(schema.heartbeatRuns, old, { lastActivityAt: new Date(Date.now() - 2 * 3600_000).toISOString() });
+      else await updateRow(schema.heartbeatRuns, old, { status: stale as "failed" });
       const next = runId();
       expect((await checkout(i.id, agent, next, ["todo"])).status, stale).toBe(409);
       expect((await checkout(i.id, peer, next.replace(/.$/, "0"), ["in_progress"])).status, stale).toBe(409);
@@ -191,7 +183,7 @@ describe("run ownership on updates and comments", () => {
     // the board is not subject to run ownership
     expect((await patch(`/api/issues/${i.id}`, { priority: "high" })).status).toBe(200);
     // a cancelled holding run no longer owns the issue
-    await env.DB.prepare("UPDATE heartbeat_runs SET status = 'cancelled' WHERE id = ?").bind(run).run();
+    await updateRow(schema.heartbeatRuns, run, { status: "cancelled" });
     expect((await patch(`/api/issues/${i.id}`, { title: "late" }, { token: agent.token, runId: run })).status).toBe(409);
   });
 
@@ -212,7 +204,7 @@ describe("POST /api/issues/{issueId}/release", () => {
     const agent = await agentWithKey(company.id);
     const i = await issue(company.id, { assigneeUserId: "local-board" });
     await checkout(i.id, agent, runId());
-    await env.DB.prepare("UPDATE issues SET execution_locked_at = ? WHERE id = ?").bind(new Date().toISOString(), i.id).run();
+    await updateRow(schema.issues, i.id, { executionLockedAt: new Date().toISOString() });
     const res = await post(`/api/issues/${i.id}/release`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "todo", assigneeAgentId: null, checkoutRunId: null, checkedOutAt: null, assigneeUserId: "local-board" });
@@ -304,11 +296,18 @@ describe("execution workspaces", () => {
     const now = new Date().toISOString();
     const insert = async (mode: string, status: string) => {
       const id = crypto.randomUUID();
-      await env.DB.prepare(
-        "INSERT INTO execution_workspaces (id, company_id, mode, status, desired_state, runtime_services, opened_at, closed_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'stopped', '[]', ?5, ?6, ?5, ?5)",
-      )
-        .bind(id, company.id, mode, status, now, status === "closed" ? now : null)
-        .run();
+      await insertRow(schema.executionWorkspaces, {
+        id,
+        companyId: company.id,
+        mode: mode as never,
+        status: status as never,
+        desiredState: "stopped",
+        runtimeServices: [],
+        openedAt: now,
+        closedAt: status === "closed" ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      });
       return id;
     };
     const closed = await issue(company.id, { executionWorkspaceId: await insert("isolated", "closed") });

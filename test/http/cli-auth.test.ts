@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AUTHENTICATED, get, post } from "../helpers/api";
-import { createCompany, insertAgent, insertAgentKey, signUp } from "../helpers/fixtures";
+import { createCompany, insertAgent, insertAgentKey, schema, signUp, updateRow } from "../helpers/fixtures";
 
 const poll = (id: string, secret?: string, extra: Record<string, unknown> = {}) =>
   get(`/api/cli-auth/challenges/${id}`, { headers: secret ? { "x-challenge-secret": secret } : {}, ...extra });
@@ -96,7 +96,7 @@ describe("CLI auth challenges", () => {
 
   it("expired challenges cannot be approved", async () => {
     const created = (await post("/api/cli-auth/challenges", {})).body;
-    await env.DB.prepare("UPDATE cli_auth_challenges SET expires_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), created.id).run();
+    await updateRow(schema.cliAuthChallenges, created.id, { expiresAt: new Date(Date.now() - 1000).toISOString() });
     expect((await poll(created.id, created.pollSecret)).body.status).toBe("expired");
     const res = await post(`/api/cli-auth/challenges/${created.id}/approve`, { userCode: created.userCode });
     expect(res.status).toBe(409);

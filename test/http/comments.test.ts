@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get, patch, post, put, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, schema, updateRow } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -209,7 +209,7 @@ describe("wake-ups", () => {
     const company = await createCompany();
     const agent = await insertAgent(company.id, { name: "Budgeted" });
     const i = await issue(company.id, { assigneeAgentId: agent.id });
-    await env.DB.prepare("UPDATE agents SET status = 'paused', pause_reason = 'budget' WHERE id = ?").bind(agent.id).run();
+    await updateRow(schema.agents, agent.id, { status: "paused", pauseReason: "budget" });
     await post(`/api/issues/${i.id}/comments`, { body: "ping @Budgeted" });
     expect((await wakeups(company.id)).map((w) => w.status)).toEqual(["skipped"]);
     const row = await env.DB.prepare("SELECT skip_reason FROM agent_wakeup_requests WHERE agent_id = ? AND reason = 'mention'").bind(agent.id).first<any>();

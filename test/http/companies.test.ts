@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post } from "../helpers/api";
-import { addMembership, boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { addMembership, boardUser, createCompany, insertAgent, insertAgentKey, insertRow, insertWakeup, schema } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -193,11 +193,7 @@ describe("PATCH /api/companies/{companyId}", () => {
     const company = await createCompany();
     const other = await createCompany();
     const assetId = crypto.randomUUID();
-    await env.DB.prepare(
-      "INSERT INTO assets (id, company_id, kind, content_type, byte_size, sha256, object_key, created_at) VALUES (?1, ?2, 'logo', 'image/png', 1, 'x', 'k', ?3)",
-    )
-      .bind(assetId, other.id, new Date().toISOString())
-      .run();
+    await insertRow(schema.assets, { id: assetId, companyId: other.id, kind: "logo", contentType: "image/png", byteSize: 1, sha256: "x", objectKey: "k", createdAt: new Date().toISOString() });
     const res = await patch(`/api/companies/${company.id}`, { logoAssetId: assetId });
     expect(res.status).toBe(422);
     expect((await patch(`/api/companies/${company.id}`, { logoAssetId: crypto.randomUUID() })).status).toBe(422);
@@ -249,12 +245,7 @@ describe("POST /api/companies/{companyId}/archive", () => {
     const company = await createCompany();
     const idle = await insertAgent(company.id);
     const terminated = await insertAgent(company.id, { status: "terminated" });
-    const now = new Date().toISOString();
-    await env.DB.prepare(
-      "INSERT INTO agent_wakeup_requests (id, company_id, agent_id, status, reason, source, created_at, updated_at) VALUES (?1, ?2, ?3, 'queued', 'comment', 'issue_comment', ?4, ?4)",
-    )
-      .bind(crypto.randomUUID(), company.id, idle.id, now)
-      .run();
+    await insertWakeup(company.id, idle.id);
     const res = await post(`/api/companies/${company.id}/archive`);
     expect(res.status).toBe(200);
     expect(res.body.status).toBe("archived");

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, insertProject as projectFixture, schema, updateRow } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 const MISSING_COMPANY = "00000000-0000-4000-8000-000000000000";
@@ -21,29 +21,8 @@ async function setup() {
   return { company, agent };
 }
 
-async function insertProject(companyId: string) {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  const name = unique("Proj");
-  await env.DB.prepare(
-    "INSERT INTO projects (id, company_id, name, url_key, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'backlog', ?5, ?5)",
-  )
-    .bind(id, companyId, name, name.toLowerCase(), now)
-    .run();
-  return { id, name };
-}
-
-async function insertIssue(companyId: string, projectId: string | null) {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  const number = Math.floor(Math.random() * 1e9);
-  await env.DB.prepare(
-    "INSERT INTO issues (id, company_id, number, identifier, title, status, priority, project_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'Work', 'todo', 'medium', ?5, ?6, ?6)",
-  )
-    .bind(id, companyId, number, `T-${number}`, projectId, now)
-    .run();
-  return { id };
-}
+const insertProject = (companyId: string) => projectFixture(companyId, unique("Proj"), { status: "backlog" });
+const insertIssue = (companyId: string, projectId: string | null) => issueFixture(companyId, { title: "Work", projectId });
 
 describe("POST /api/companies/{companyId}/cost-events", () => {
   it("stores the event with defaults, updates month spend and logs cost.reported", async () => {
@@ -92,8 +71,8 @@ describe("POST /api/companies/{companyId}/cost-events", () => {
     const { company, agent } = await setup();
     await post(`/api/companies/${company.id}/cost-events`, costBody(agent.id, { costCents: 40 }));
     // As if the month had turned since the counters were written.
-    await env.DB.prepare("UPDATE agents SET spent_monthly_cents = 999, spent_month = '2000-01' WHERE id = ?").bind(agent.id).run();
-    await env.DB.prepare("UPDATE companies SET spent_monthly_cents = 999, spent_month = '2000-01' WHERE id = ?").bind(company.id).run();
+    await updateRow(schema.agents, agent.id, { spentMonthlyCents: 999, spentMonth: "2000-01" });
+    await updateRow(schema.companies, company.id, { spentMonthlyCents: 999, spentMonth: "2000-01" });
     await post(`/api/companies/${company.id}/cost-events`, costBody(agent.id, { costCents: 2 }));
     const agentRow = await env.DB.prepare("SELECT spent_monthly_cents FROM agents WHERE id = ?").bind(agent.id).first<any>();
     expect(agentRow.spent_monthly_cents).toBe(42);

@@ -1,44 +1,51 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertApproval, insertIssue, insertRow, schema, updateRow } from "../helpers/fixtures";
 import { utilizationPercent, utcMonthRange } from "../../src/domain/dashboard/snapshot";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
-async function issue(companyId: string, status: string, n: number) {
-  const now = new Date().toISOString();
-  await env.DB.prepare(
-    "INSERT INTO issues (id, company_id, number, identifier, title, status, priority, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'i', ?5, 'medium', ?6, ?6)",
-  )
-    .bind(crypto.randomUUID(), companyId, n, `D${companyId.slice(0, 6)}-${n}`, status, now)
-    .run();
+async function issue(companyId: string, status: string) {
+  await insertIssue(companyId, { title: "i", status });
 }
 
 async function cost(companyId: string, agentId: string, cents: number, occurredAt: string) {
-  await env.DB.prepare(
-    `INSERT INTO cost_events (id, company_id, agent_id, provider, biller, billing_type, model, cost_cents, occurred_at, created_at)
-     VALUES (?1, ?2, ?3, 'openai', 'openai', 'metered_api', 'gpt', ?4, ?5, ?5)`,
-  )
-    .bind(crypto.randomUUID(), companyId, agentId, cents, occurredAt)
-    .run();
+  await insertRow(schema.costEvents, {
+    id: crypto.randomUUID(),
+    companyId,
+    agentId,
+    provider: "openai",
+    biller: "openai",
+    billingType: "metered_api",
+    model: "gpt",
+    costCents: cents,
+    occurredAt,
+    createdAt: occurredAt,
+  });
 }
 
 async function approval(companyId: string, type: string, status: string) {
-  const now = new Date().toISOString();
-  await env.DB.prepare("INSERT INTO approvals (id, company_id, type, status, payload, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, '{}', ?5, ?5)")
-    .bind(crypto.randomUUID(), companyId, type, status, now)
-    .run();
+  await insertApproval(companyId, { type, status, payload: {} });
 }
 
 async function incident(companyId: string, status: string, threshold: number) {
   const now = new Date().toISOString();
-  await env.DB.prepare(
-    `INSERT INTO budget_incidents (id, company_id, policy_id, scope_type, scope_id, kind, window_kind, window_key, amount_cents, threshold_cents, observed_cents, status, created_at, updated_at)
-     VALUES (?1, ?2, 'p', 'company', ?2, 'soft', 'calendar_month_utc', '2026-11', 100, ?3, 90, ?4, ?5, ?5)`,
-  )
-    .bind(crypto.randomUUID(), companyId, threshold, status, now)
-    .run();
+  await insertRow(schema.budgetIncidents, {
+    id: crypto.randomUUID(),
+    companyId,
+    policyId: "p",
+    scopeType: "company",
+    scopeId: companyId,
+    kind: "soft",
+    windowKind: "calendar_month_utc",
+    windowKey: "2026-11",
+    amountCents: 100,
+    thresholdCents: threshold,
+    observedCents: 90,
+    status: status as never,
+    createdAt: now,
+    updatedAt: now,
+  });
 }
 
 describe("dashboard", () => {
@@ -49,13 +56,13 @@ describe("dashboard", () => {
     await insertAgent(company.id, { status: "running" });
     await insertAgent(company.id, { status: "paused" });
     const budgetPaused = await insertAgent(company.id, { status: "paused" });
-    await env.DB.prepare("UPDATE agents SET pause_reason = 'budget' WHERE id = ?").bind(budgetPaused.id).run();
+    await updateRow(schema.agents, budgetPaused.id, { pauseReason: "budget" });
     await insertAgent(company.id, { status: "error" });
     await insertAgent(company.id, { status: "terminated" });
     await insertAgent(company.id, { status: "pending_approval" });
 
     const statuses = ["backlog", "todo", "in_progress", "in_progress", "in_review", "blocked", "done", "done", "done", "cancelled"];
-    for (const [i, s] of statuses.entries()) await issue(company.id, s, i + 1);
+    for (const s of statuses) await issue(company.id, s);
 
     const now = new Date();
     const { start } = utcMonthRange(now.toISOString());
@@ -74,8 +81,8 @@ describe("dashboard", () => {
 
     const p1 = (await post(`/api/companies/${company.id}/projects`, { name: "P1" })).body;
     const p2 = (await post(`/api/companies/${company.id}/projects`, { name: "P2" })).body;
-    await env.DB.prepare("UPDATE projects SET paused_at = ?, pause_reason = 'budget' WHERE id = ?").bind(now.toISOString(), p1.id).run();
-    await env.DB.prepare("UPDATE projects SET paused_at = ?, pause_reason = 'manual' WHERE id = ?").bind(now.toISOString(), p2.id).run();
+    await updateRow(schema.projects, p1.id, { pausedAt: now.toISOString(), pauseReason: "budget" });
+    await updateRow(schema.projects, p2.id, { pausedAt: now.toISOString(), pauseReason: "manual" });
 
     const res = await get(`/api/companies/${company.id}/dashboard`);
     expect(res.status).toBe(200);

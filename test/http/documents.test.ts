@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { del, get, post, put } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
-import { insertIssue } from "../helpers/issue-fixtures";
+import { insertIssue } from "../helpers/fixtures";
 import { createDb } from "../../src/db/client";
 import { documentSummariesForIssue, legacyPlanDocumentFromDescription, planDocumentForIssue } from "../../src/domain/documents/summaries";
 

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { eq } from "drizzle-orm";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertGrant, schema, testDb } from "../helpers/fixtures";
 import { classifyHost } from "../../src/domain/environments/network";
 
 const BOGUS = { token: "svc_agent_bogus" };
@@ -185,7 +186,7 @@ describe("environments", () => {
     expect((await del(`/api/environments/${e.id}`)).status).toBe(409);
 
     // Expired leases free their slot and read as expired.
-    await env.DB.prepare("UPDATE environment_leases SET expires_at = '2000-01-01T00:00:00.000Z' WHERE environment_id = ?").bind(e.id).run();
+    await testDb().update(schema.environmentLeases).set({ expiresAt: "2000-01-01T00:00:00.000Z" }).where(eq(schema.environmentLeases.environmentId, e.id));
     expect((await get(`/api/environments/${e.id}/leases?status=expired`)).body).toHaveLength(2);
     expect((await get(`/api/environments/${e.id}/leases?status=active`)).body).toHaveLength(0);
     expect((await open()).status).toBe(201);
@@ -213,11 +214,7 @@ describe("environments", () => {
     }
     expect((await patch(`/api/environments/${e.id}`, { description: "by admin" }, { token: admin.token })).status).toBe(200);
     // An explicit grant lets the agent manage environments.
-    await env.DB.prepare(
-      "INSERT INTO principal_permission_grants (id, company_id, principal_type, principal_id, permission_key, created_at) VALUES (?1, ?2, 'agent', ?3, 'environments:manage', ?4)",
-    )
-      .bind(crypto.randomUUID(), company.id, agent.id, new Date().toISOString())
-      .run();
+    await insertGrant(company.id, "agent", agent.id, "environments:manage");
     const created = await post(`/api/companies/${company.id}/environments`, { name: "agent-made", kind: "local", config: { workdir: "/w" } }, { token });
     expect(created.status).toBe(201);
     expect(created.body.createdByAgentId).toBe(agent.id);

@@ -1,23 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get, patch, post, unique } from "../helpers/api";
-import { createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, schema, updateRow } from "../helpers/fixtures";
 import { executionWorkspaceBlocksCheckout } from "../../src/domain/execution-workspaces/checkout-guard";
 import { createDb } from "../../src/db/client";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
-async function insertIssue(companyId: string, fields: { executionWorkspaceId?: string; checkoutRunId?: string; status?: string } = {}) {
-  const id = crypto.randomUUID();
-  const n = Math.floor(Math.random() * 1e9);
-  const now = new Date().toISOString();
-  await env.DB.prepare(
-    "INSERT INTO issues (id, company_id, number, identifier, title, status, priority, execution_workspace_id, checkout_run_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'Issue', ?5, 'medium', ?6, ?7, ?8, ?8)",
-  )
-    .bind(id, companyId, n, `E${n}-${n}`, fields.status ?? "in_progress", fields.executionWorkspaceId ?? null, fields.checkoutRunId ?? null, now)
-    .run();
-  return { id, identifier: `E${n}-${n}` };
-}
+const insertIssue = (companyId: string, fields: { executionWorkspaceId?: string; checkoutRunId?: string; status?: string } = {}) =>
+  issueFixture(companyId, { title: "Issue", status: fields.status ?? "in_progress", executionWorkspaceId: fields.executionWorkspaceId ?? null, checkoutRunId: fields.checkoutRunId ?? null });
 
 async function projectWithWorkspace(companyId: string) {
   const res = await post(`/api/companies/${companyId}/projects`, {
@@ -174,7 +165,7 @@ describe("execution workspaces", () => {
     expect((await post(`/api/execution-workspaces/${ws.id}/runtime-services/start`)).status).toBe(422);
     expect((await get(`/api/execution-workspaces/${ws.id}/close-readiness`)).body.blockers.map((b: any) => b.kind)).toEqual(["checked_out_issue"]);
 
-    await env.DB.prepare("UPDATE issues SET checkout_run_id = NULL WHERE id = ?").bind(issue.id).run();
+    await updateRow(schema.issues, issue.id, { checkoutRunId: null });
     expect((await get(`/api/execution-workspaces/${ws.id}/close-readiness`)).body).toMatchObject({ ready: true, blockers: [] });
     const closed = await patch(`/api/execution-workspaces/${ws.id}`, { status: "closed" });
     expect(closed.status).toBe(200);

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgentKey, insertApproval } from "../helpers/fixtures";
 
 const FAKE = env.FAKE_AGENT_URL;
 
@@ -272,13 +272,7 @@ describe("more wake sources and what ends a run", () => {
   it("a resolved approval wakes the requester with approvalId/approvalStatus in the context and SERVICE_APPROVAL_* in env", async () => {
     const company = await createCompany();
     const agent = await httpAgent(company.id);
-    const id = crypto.randomUUID();
-    const now = new Date().toISOString();
-    await env.DB.prepare(
-      "INSERT INTO approvals (id, company_id, type, status, payload, requested_by_agent_id, created_at, updated_at) VALUES (?1, ?2, 'request_board_approval', 'pending', '{}', ?3, ?4, ?4)",
-    )
-      .bind(id, company.id, agent.id, now)
-      .run();
+    const id = await insertApproval(company.id, { requestedByAgentId: agent.id, payload: {} });
     expect((await post(`/api/approvals/${id}/approve`, {})).status).toBe(200);
     await dispatch(company.id);
     const [call] = await received(agent.endpoint);

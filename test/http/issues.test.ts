@@ -1,10 +1,9 @@
 // Issues over HTTP: create (identifiers, defaults, references, goal resolution, assignment
 // authorization), detail, update (blockers, status timestamps, reopen, hidden), list filters,
 // q ranking, limit, labels, read/archive marks, activity, and the 50-create race.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, del, get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertProject as projectFixture, insertRow, schema, updateRow } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -30,25 +29,21 @@ async function agentWithKey(companyId: string, fields: Record<string, unknown> =
 async function insertGoal(companyId: string, fields: { isDefault?: boolean; title?: string } = {}) {
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
-  await env.DB.prepare(
-    "INSERT INTO goals (id, company_id, title, level, status, is_company_default, created_at, updated_at) VALUES (?1, ?2, ?3, 'company', 'active', ?4, ?5, ?5)",
-  )
-    .bind(id, companyId, fields.title ?? unique("Goal"), fields.isDefault ? 1 : 0, now)
-    .run();
+  await insertRow(schema.goals, {
+    id,
+    companyId,
+    title: fields.title ?? unique("Goal"),
+    level: "company",
+    status: "active",
+    isCompanyDefault: fields.isDefault ?? false,
+    createdAt: now,
+    updatedAt: now,
+  });
   return id;
 }
 
-async function insertProject(companyId: string, fields: { name?: string; goalId?: string | null; pausedAt?: string | null } = {}) {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  const name = fields.name ?? unique("Project");
-  await env.DB.prepare(
-    "INSERT INTO projects (id, company_id, name, url_key, status, goal_id, paused_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'in_progress', ?5, ?6, ?7, ?7)",
-  )
-    .bind(id, companyId, name, name.toLowerCase().replace(/[^a-z0-9]+/g, "-"), fields.goalId ?? null, fields.pausedAt ?? null, now)
-    .run();
-  return id;
-}
+const insertProject = async (companyId: string, fields: { name?: string; goalId?: string | null; pausedAt?: string | null } = {}) =>
+  (await projectFixture(companyId, fields.name ?? unique("Project"), { goalId: fields.goalId ?? null, pausedAt: fields.pausedAt ?? null })).id;
 
 describe("POST /api/companies/{companyId}/issues", () => {
   it("creates with identifier, defaults and activity", async () => {
@@ -68,7 +63,7 @@ describe("POST /api/companies/{companyId}/issues", () => {
 
   it("continues after the highest used number", async () => {
     const company = await createCompany();
-    await env.DB.prepare("UPDATE companies SET issue_counter = 41 WHERE id = ?").bind(company.id).run();
+    await updateRow(schema.companies, company.id, { issueCounter: 41 });
     const a = await issue(company.id);
     expect(a.identifier).toBe(`${company.issuePrefix}-42`);
   });

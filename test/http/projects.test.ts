@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertProject, schema, updateRow } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -67,12 +67,7 @@ describe("projects", () => {
     expect((await get(`/api/projects/nothing-here?companyId=${company.id}`)).status).toBe(404);
 
     // A legacy duplicate makes the shortname ambiguous.
-    const now = new Date().toISOString();
-    await env.DB.prepare(
-      "INSERT INTO projects (id, company_id, name, url_key, status, created_at, updated_at) VALUES (?1, ?2, 'Mobile-App', 'mobile-app', 'backlog', ?3, ?3)",
-    )
-      .bind(crypto.randomUUID(), company.id, now)
-      .run();
+    await insertProject(company.id, "Mobile-App", { status: "backlog" });
     const ambiguous = await get(`/api/projects/mobile-app?companyId=${company.id}`);
     expect(ambiguous.status).toBe(409);
     expect(ambiguous.body.error).toMatch(/ambiguous/);
@@ -122,7 +117,7 @@ describe("projects", () => {
     expect(updated.body).toMatchObject({ status: "in_progress", archivedAt, description: "d", leadAgentId: lead.id });
     expect((await patch(`/api/projects/${p.id}`, { archivedAt: null })).body.archivedAt).toBeNull();
 
-    await env.DB.prepare("UPDATE projects SET paused_at = ?, pause_reason = 'budget' WHERE id = ?").bind(archivedAt, p.id).run();
+    await updateRow(schema.projects, p.id, { pausedAt: archivedAt, pauseReason: "budget" });
     expect((await get(`/api/projects/${p.id}`)).body).toMatchObject({ pausedAt: archivedAt, pauseReason: "budget" });
   });
 

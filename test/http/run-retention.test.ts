@@ -3,22 +3,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { post, unique, get } from "../helpers/api";
-import { createCompany, insertAgent } from "../helpers/fixtures";
+import { createCompany, insertAgent, insertRow, insertRun as runFixture, insertWakeup, schema } from "../helpers/fixtures";
 import { runScheduledTick } from "../../src/scheduler/tick";
 
 async function insertRun(companyId: string, agentId: string, status: string, finishedDaysAgo: number | null) {
-  const id = crypto.randomUUID();
   const finishedAt = finishedDaysAgo === null ? null : new Date(Date.now() - finishedDaysAgo * 86_400_000).toISOString();
   const created = new Date(Date.now() - (finishedDaysAgo ?? 0) * 86_400_000 - 60_000).toISOString();
-  await env.DB.batch([
-    env.DB.prepare(
-      "INSERT INTO heartbeat_runs (id, company_id, agent_id, status, adapter_type, invocation_source, finished_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'http', 'on_demand', ?5, ?6, ?6)",
-    ).bind(id, companyId, agentId, status, finishedAt, created),
-    env.DB.prepare("INSERT INTO heartbeat_run_events (id, company_id, run_id, seq, kind, message, created_at) VALUES (?1, ?2, ?3, 1, 'log', 'x', ?4)").bind(crypto.randomUUID(), companyId, id, created),
-    env.DB.prepare(
-      "INSERT INTO agent_wakeup_requests (id, company_id, agent_id, status, reason, source, run_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'on_demand', 'manual', ?5, ?6, ?7)",
-    ).bind(crypto.randomUUID(), companyId, agentId, status === "running" ? "claimed" : "completed", id, created, finishedAt ?? created),
-  ]);
+  const id = await runFixture(companyId, agentId, { status, adapterType: "http", finishedAt, createdAt: created, updatedAt: created });
+  await insertRow(schema.heartbeatRunEvents, { id: crypto.randomUUID(), companyId, runId: id, seq: 1, kind: "log", message: "x", createdAt: created });
+  await insertWakeup(companyId, agentId, { status: status === "running" ? "claimed" : "completed", reason: "on_demand", source: "manual", runId: id, createdAt: created, updatedAt: finishedAt ?? created });
   return id;
 }
 
@@ -32,7 +25,7 @@ describe("run retention", () => {
     const recent = await insertRun(company.id, agent.id, "failed", 3);
     const live = await insertRun(company.id, agent.id, "running", null);
     const issue = (await post(`/api/companies/${company.id}/issues`, { title: unique("R") })).body;
-    await env.DB.prepare("INSERT INTO issue_run_links (issue_id, run_id, company_id, created_at) VALUES (?1, ?2, ?3, ?4)").bind(issue.id, old, company.id, new Date().toISOString()).run();
+    await insertRow(schema.issueRunLinks, { issueId: issue.id, runId: old, companyId: company.id, createdAt: new Date().toISOString() });
 
     await runScheduledTick(env, new Date());
 

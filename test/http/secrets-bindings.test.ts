@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, post } from "../helpers/api";
-import { createCompany } from "../helpers/fixtures";
+import { createCompany, schema, updateRow } from "../helpers/fixtures";
 import { createDb, type Db } from "../../src/db/client";
 import { commandContext, type CommandContext } from "../../src/company/command";
 import type { CompanyStorage } from "../../src/company/storage";
@@ -219,7 +219,7 @@ describe("resolveEnvBindings", () => {
     const bindings = { K: { type: "secret_ref", secretId: secret.id } };
     await expectHttpError(resolveEnvBindings({ ...env, SECRETS_MASTER_KEY: "ff".repeat(32) }, db, company.id, bindings), 422, /cannot be decrypted/);
     await expectHttpError(resolveEnvBindings({ ...env, SECRETS_MASTER_KEY: "" }, db, company.id, bindings), 422, /not configured/);
-    await env.DB.prepare("UPDATE company_secrets SET provider = 'vault' WHERE id = ?").bind(secret.id).run();
+    await updateRow(schema.companySecrets, secret.id, { provider: "vault" as never });
     await expectHttpError(resolveEnvBindings(env, db, company.id, bindings), 422, /vault.*not configured/);
   });
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AUTHENTICATED, get, post, put, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertUser, signUp } from "../helpers/fixtures";
+import { boardUser, clearTable, createCompany, insertAgent, insertAgentKey, insertUser, schema, signUp, updateRow } from "../helpers/fixtures";
 import { mintBoardClaimTokenIfNeeded } from "../../src/domain/access/board-claim";
 import { runAccessMaintenance } from "../../src/domain/instance/maintenance";
 import { createDb } from "../../src/db/client";
@@ -26,7 +26,7 @@ describe("admin users", () => {
   });
 
   it("promotes and demotes instance admins; the last one stays", async () => {
-    await env.DB.prepare("DELETE FROM instance_admins").run();
+    await clearTable(schema.instanceAdmins);
     const a = await boardUser();
     const b = await boardUser();
     expect((await get("/api/admin/users", { token: a.token })).status).toBe(403);
@@ -95,7 +95,7 @@ describe("admin users", () => {
 describe("board claim", () => {
   it("a signed-in user claims the local board's companies once", async () => {
     const company = await createCompany(); // owned by the implicit local board
-    await env.DB.prepare("DELETE FROM board_claim_tokens").run();
+    await clearTable(schema.boardClaimTokens);
     const minted = await mintBoardClaimTokenIfNeeded(createDb(env.DB));
     expect(minted?.token).toMatch(/^svc_boardclaim_/);
     expect(await mintBoardClaimTokenIfNeeded(createDb(env.DB))).toBeNull(); // one live token at a time
@@ -133,7 +133,7 @@ describe("board claim", () => {
 
   it("expired tokens are refused; the cron mints a new token in authenticated mode only", async () => {
     await createCompany();
-    await env.DB.prepare("DELETE FROM board_claim_tokens").run();
+    await clearTable(schema.boardClaimTokens);
     await runAccessMaintenance({ ...env } as Env, new Date());
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM board_claim_tokens").first<{ n: number }>())?.n).toBe(0);
     await runAccessMaintenance({ ...env, DEPLOYMENT_MODE: "authenticated" } as Env, new Date());
@@ -141,7 +141,7 @@ describe("board claim", () => {
 
     const minted = await mintBoardClaimTokenIfNeeded(createDb(env.DB), new Date(Date.now() + 2 * 3_600_000));
     expect(minted).not.toBeNull();
-    await env.DB.prepare("UPDATE board_claim_tokens SET expires_at = ?1 WHERE id = ?2").bind(new Date(Date.now() - 1000).toISOString(), minted!.id).run();
+    await updateRow(schema.boardClaimTokens, minted!.id, { expiresAt: new Date(Date.now() - 1000).toISOString() });
     expect((await get(`/api/board-claim/${minted!.token}`)).body.status).toBe("expired");
     const person = await signUp();
     const res = await post(`/api/board-claim/${minted!.token}/claim`, {}, { env: AUTHENTICATED, cookie: person.cookie });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, insertRun as runFixture } from "../helpers/fixtures";
 import { runScheduledTick } from "../../src/scheduler/tick";
 
 const BOGUS = { token: "svc_agent_bogus" };
@@ -15,26 +15,11 @@ async function actors() {
 }
 
 async function insertIssue(companyId: string, fields: { status?: string; assigneeAgentId?: string | null; checkoutRunId?: string | null; assigneeUserId?: string | null }) {
-  const id = crypto.randomUUID();
-  const now = new Date().toISOString();
-  const number = Math.floor(Math.random() * 1e9);
-  await env.DB.prepare(
-    "INSERT INTO issues (id, company_id, number, identifier, title, status, priority, assignee_agent_id, assignee_user_id, checkout_run_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'Stuck?', ?5, 'medium', ?6, ?7, ?8, ?9, ?9)",
-  )
-    .bind(id, companyId, number, `T-${id}`, fields.status ?? "in_progress", fields.assigneeAgentId ?? null, fields.assigneeUserId ?? null, fields.checkoutRunId ?? null, now)
-    .run();
-  return id;
+  return (await issueFixture(companyId, { title: "Stuck?", ...fields, status: fields.status ?? "in_progress" })).id;
 }
 
-async function insertRun(companyId: string, agentId: string, status: string, lastActivityAt: string) {
-  const id = crypto.randomUUID();
-  await env.DB.prepare(
-    "INSERT INTO heartbeat_runs (id, company_id, agent_id, status, adapter_type, invocation_source, started_at, last_activity_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'process', 'timer', ?5, ?5, ?5, ?5)",
-  )
-    .bind(id, companyId, agentId, status, lastActivityAt)
-    .run();
-  return id;
-}
+const insertRun = (companyId: string, agentId: string, status: string, lastActivityAt: string) =>
+  runFixture(companyId, agentId, { status, invocationSource: "timer", startedAt: lastActivityAt, lastActivityAt, createdAt: lastActivityAt, updatedAt: lastActivityAt });
 
 describe("instance", () => {
   it("scheduler heartbeats come from the cron tick", async () => {

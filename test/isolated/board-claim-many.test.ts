@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AUTHENTICATED, get, post } from "../helpers/api";
-import { createCompany, signUp } from "../helpers/fixtures";
+import { clearTable, createCompany, schema, signUp } from "../helpers/fixtures";
 import { mintBoardClaimTokenIfNeeded } from "../../src/domain/access/board-claim";
 import { createDb } from "../../src/db/client";
 
@@ -14,7 +14,7 @@ describe("board claim over 150 companies", () => {
       const batch = await Promise.all(Array.from({ length: 10 }, () => createCompany()));
       ids.push(...batch.map((c) => c.id));
     }
-    await env.DB.prepare("DELETE FROM board_claim_tokens").run();
+    await clearTable(schema.boardClaimTokens);
     const minted = await mintBoardClaimTokenIfNeeded(createDb(env.DB));
     expect(minted!.companies.length).toBeGreaterThanOrEqual(150);
 
