@@ -16,7 +16,7 @@ import type { CompanyStorage } from "./storage";
 import type { Actor } from "../domain/actor";
 import { newId } from "../crypto/random";
 import { decideWakeups, invocationSourceOf, maxConcurrentRuns, skipReasonOf, type DispatchAgent, type QueuedWakeup } from "../domain/runs/dispatch";
-import { backoffSeconds, endRunStatements, LIVE_RUN_STATUSES, MAX_RETRIES, type RunRow } from "../domain/runs/lifecycle";
+import { backoffSeconds, endRunStatements, LIVE_RUN_STATUSES, MAX_RETRIES, newRunRow, type RunRow } from "../domain/runs/lifecycle";
 import { invokeHttpAgent, readHttpConfig, type HttpOutcome } from "../adapters/http";
 import { runInvocationBody } from "../domain/runs/invocation";
 import { recordRunUsage } from "../domain/runs/usage";
@@ -141,7 +141,7 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
     } else if (decision.kind === "start") {
       const agent = agentRows.get(wakeup.agentId)!;
       const runContext: Record<string, unknown> = { ...(wakeup.context ?? {}), wakeReason: wakeup.reason, issueId: wakeup.issueId };
-      const run: RunRow = {
+      const run = newRunRow({
         id: decision.runId,
         companyId,
         agentId: wakeup.agentId,
@@ -150,24 +150,12 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
         invocationSource: invocationSourceOf(wakeup.reason),
         wakeupRequestId: wakeup.id,
         startedAt: now,
-        finishedAt: null,
         lastActivityAt: now,
-        usageJson: null,
-        resultJson: null,
-        error: null,
-        logBytes: 0,
         createdAt: now,
-        updatedAt: now,
         issueId: wakeup.issueId,
         reason: wakeup.reason,
         context: runContext,
-        errorCode: null,
-        summary: null,
-        retryCount: 0,
-        nextRetryAt: null,
-        deadlineAt: null,
-        idempotencyKey: typeof wakeup.context?.idempotencyKey === "string" ? wakeup.context.idempotencyKey : null,
-      };
+      });
       contexts.set(run.id, runContext);
       statements.push(db.insert(r).values(run).onConflictDoNothing());
       statements.push(db.update(w).set({ status: "claimed", runId: run.id, updatedAt: now }).where(eq(w.id, wakeup.id)));

@@ -8,6 +8,7 @@ import type { CommandContext } from "../../company/command";
 import { ReadBatch } from "../../db/read-batch";
 import type { Actor } from "../actor";
 import { forbidden, unauthorized } from "../errors";
+import { newRunRow } from "./lifecycle";
 
 export type RunRow = typeof schema.heartbeatRuns.$inferSelect;
 
@@ -63,33 +64,17 @@ export function actorRunFrom(ctx: CommandContext, actor: Actor, facts: ActorRunF
       statements: [ctx.db.update(schema.heartbeatRuns).set({ lastActivityAt: ctx.now }).where(eq(schema.heartbeatRuns.id, existing.id))],
     };
   }
-  const run: RunRow = {
+  const run = newRunRow({
     id: actor.runId,
     companyId: ctx.companyId,
     agentId: actor.agentId,
     status: "running",
     adapterType: facts.agentAdapterType ?? "external",
     invocationSource: "external",
-    wakeupRequestId: null,
     startedAt: ctx.now,
-    finishedAt: null,
     lastActivityAt: ctx.now,
-    usageJson: null,
-    resultJson: null,
-    error: null,
-    logBytes: 0,
     createdAt: ctx.now,
-    updatedAt: ctx.now,
-    issueId: null,
-    reason: null,
-    context: null,
-    errorCode: null,
-    summary: null,
-    retryCount: 0,
-    nextRetryAt: null,
-    deadlineAt: null,
-    idempotencyKey: null,
-  };
+  });
   return { run, statements: [ctx.db.insert(schema.heartbeatRuns).values(run).onConflictDoNothing()] };
 }
 

@@ -7,7 +7,7 @@ import { ReadBatch } from "../../db/read-batch";
 import { newId } from "../../crypto/random";
 import { actorRef, type Actor } from "../actor";
 import { conflict, forbidden, notFound } from "../errors";
-import { endRunStatements, isLiveRun, type RunRow } from "./lifecycle";
+import { endRunStatements, isLiveRun, newRunRow, type RunRow } from "./lifecycle";
 import { invocationSourceOf, skipReasonOf } from "./dispatch";
 import { recordRunUsage, type RunUsage } from "./usage";
 import { runView } from "./view";
@@ -81,33 +81,20 @@ export const wakeAgent = defineCommand("run.wakeup", async (ctx, actor, input: W
     ]);
     return { run: runView(holder), created: false };
   }
-  const run: RunRow = {
+  const run = newRunRow({
     id: newId(),
     companyId: ctx.companyId,
     agentId: target.id,
     status: "queued",
     adapterType: target.adapterType,
-    invocationSource: invocationSourceOf(reason === "on_demand" ? "on_demand" : reason),
+    invocationSource: invocationSourceOf(reason),
     wakeupRequestId: wakeupId,
-    startedAt: null,
-    finishedAt: null,
-    lastActivityAt: null,
-    usageJson: null,
-    resultJson: null,
-    error: null,
-    logBytes: 0,
     createdAt: ctx.now,
-    updatedAt: ctx.now,
     issueId: input.issueId ?? null,
     reason,
     context: { wakeReason: reason, issueId: input.issueId ?? null, ...(input.payload ? { payload: input.payload } : {}) },
-    errorCode: null,
-    summary: null,
-    retryCount: 0,
-    nextRetryAt: null,
-    deadlineAt: null,
     idempotencyKey: input.idempotencyKey ?? null,
-  };
+  });
   await ctx.batch([
     db.insert(r).values(run),
     db.insert(schema.agentWakeupRequests).values({ ...wakeRow, status: "claimed", runId: run.id }),

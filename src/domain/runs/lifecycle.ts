@@ -103,3 +103,28 @@ export function cancelLiveRunsStatements(ctx: CommandContext, agentIds: string[]
       .where(scope),
   ];
 }
+
+/** A new run row: the given fields over empty defaults (no result, no retry, no deadline). */
+export function newRunRow(fields: Pick<RunRow, "id" | "companyId" | "agentId" | "status" | "adapterType" | "invocationSource" | "createdAt"> & Partial<RunRow>): RunRow {
+  return {
+    wakeupRequestId: null,
+    startedAt: null,
+    finishedAt: null,
+    lastActivityAt: null,
+    usageJson: null,
+    resultJson: null,
+    error: null,
+    logBytes: 0,
+    updatedAt: fields.createdAt,
+    issueId: null,
+    reason: null,
+    context: null,
+    errorCode: null,
+    summary: null,
+    retryCount: 0,
+    nextRetryAt: null,
+    deadlineAt: null,
+    idempotencyKey: null,
+    ...fields,
+  };
+}
