@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgentKey, insertApproval } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgentKey, insertApproval, schema, updateRow } from "../helpers/fixtures";
 
 const FAKE = env.FAKE_AGENT_URL;
 
@@ -116,6 +116,23 @@ describe("manual wake-up and the http adapter", () => {
     expect(tail.every((e: any) => e.seq > 2)).toBe(true);
     const costs = (await get(`/api/companies/${company.id}/cost-events?heartbeatRunId=${woke.id}`)).body;
     expect(costs).toHaveLength(1);
+  });
+
+  it("202 without a completion before completionTimeoutSec ends the run timed_out", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "statuses=202", { completionTimeoutSec: 60 });
+    const woke = (await post(`/api/agents/${agent.id}/wakeup`, {})).body;
+    await dispatch(company.id);
+    expect((await run(woke.id)).status).toBe("running");
+    const { runInDurableObject } = await import("cloudflare:test");
+    const alarmAt = await runInDurableObject(env.COMPANY.getByName(company.id), (_instance, state) => state.storage.getAlarm());
+    expect(alarmAt).toBeGreaterThan(Date.now());
+    // The deadline passes (moved into the past rather than waited for).
+    await updateRow(schema.heartbeatRuns, woke.id, { deadlineAt: new Date(Date.now() - 1000).toISOString() });
+    await dispatch(company.id);
+    expect(await run(woke.id)).toMatchObject({ status: "timed_out", errorCode: "completion_timeout" });
+    const token = (await received(agent.endpoint))[0].body.apiToken;
+    expect((await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded" }, { token })).status).toBe(409);
   });
 
   it("non-2xx fails with adapter_failed; an unreachable endpoint fails; a slow one times out", async () => {
