@@ -7,4 +7,4 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 export const idList = (ids: readonly string[]): SQL => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
 /** `column IN (ids…)` for any number of ids (one bound parameter). */
-export const inIds = (column: SQLiteColumn | SQL, ids: readonly string[]): SQL => sql`${column} IN ${idList(ids)}`;
+export const inIds = (column: SQLiteColumn | SQL | SQL.Aliased, ids: readonly string[]): SQL => sql`${column} IN ${idList(ids)}`;

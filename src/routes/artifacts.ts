@@ -2,7 +2,7 @@
 // and the work products of an issue.
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
-import { createDb } from "../db/client";
+import { dbOf } from "../http/db";
 import { requireCompanyAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
 import { queryArtifacts } from "../domain/artifacts/query";
@@ -32,7 +32,7 @@ artifactsRouter.openapi(
     const { companyId } = c.req.valid("param");
     const query = c.req.valid("query");
     await requireCompanyAccess(c, companyId);
-    return c.json(await queryArtifacts(c.env.DB, { ...query, companyId }), 200);
+    return c.json(await queryArtifacts(dbOf(c), { ...query, companyId }), 200);
   },
 );
 
@@ -64,6 +64,6 @@ artifactsRouter.openapi(
   }),
   async (c) => {
     const { issue } = await requireIssue(c, c.req.valid("param").issueId);
-    return c.json(await workProductsForIssue(createDb(c.env.DB), issue.id), 200);
+    return c.json(await workProductsForIssue(dbOf(c), issue.id), 200);
   },
 );

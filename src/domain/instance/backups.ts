@@ -1,7 +1,10 @@
 // Database backup: every D1 table exported as JSON lines into R2 under backups/<timestamp>/,
 // read page by page (SELECT * ... LIMIT/OFFSET by rowid), with a manifest; afterwards only the
-// newest `keepLast` backup folders are kept. Raw SQL here because the tables are dumped by name
-// (whatever sqlite_master lists), which drizzle's typed tables cannot express.
+// newest `keepLast` backup folders are kept.
+import { and, asc, eq, notLike, sql } from "drizzle-orm";
+import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createDb, type Db } from "../../db/client";
+
 const PAGE_SIZE = 200;
 const BACKUP_ROOT = "backups/";
 
@@ -14,23 +17,27 @@ export interface BackupResult {
   tables: Array<{ name: string; rows: number; objectKey: string }>;
 }
 
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+/** SQLite's catalogue, declared here only to read it (not part of the app schema, so no migration knows it). */
+const sqliteMaster = sqliteTable("sqlite_master", { type: text("type").notNull(), name: text("name").notNull(), sql: text("sql") });
 
-async function listTables(db: D1Database): Promise<Array<{ name: string; withoutRowid: boolean }>> {
-  const { results } = await db
-    .prepare(
-      "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name",
-    )
-    .all<{ name: string; sql: string | null }>();
-  return results.map((r) => ({ name: r.name, withoutRowid: /WITHOUT\s+ROWID/i.test(r.sql ?? "") }));
+async function listTables(db: Db): Promise<Array<{ name: string; withoutRowid: boolean }>> {
+  const m = sqliteMaster;
+  const rows = await db
+    .select({ name: m.name, sql: m.sql })
+    .from(m)
+    .where(and(eq(m.type, "table"), notLike(m.name, "sqlite_%"), notLike(m.name, "_cf_%")))
+    .orderBy(asc(m.name));
+  return rows.map((r) => ({ name: r.name, withoutRowid: /WITHOUT\s+ROWID/i.test(r.sql ?? "") }));
 }
 
-async function exportTable(db: D1Database, table: string, withoutRowid: boolean): Promise<{ body: string; rows: number }> {
+async function exportTable(db: Db, table: string, withoutRowid: boolean): Promise<{ body: string; rows: number }> {
   const chunks: string[] = [];
   let rows = 0;
+  const order = withoutRowid ? sql`` : sql` ORDER BY rowid`;
   for (let offset = 0; ; offset += PAGE_SIZE) {
-    const order = withoutRowid ? "" : " ORDER BY rowid";
-    const { results } = await db.prepare(`SELECT * FROM ${quoteIdent(table)}${order} LIMIT ?1 OFFSET ?2`).bind(PAGE_SIZE, offset).all();
+    // Raw SQL: the table is whatever sqlite_master lists, read as SELECT * with rows keyed by column
+    // name; drizzle selects only from tables it has column definitions for.
+    const results = await db.all<Record<string, unknown>>(sql`SELECT * FROM ${sql.identifier(table)}${order} LIMIT ${PAGE_SIZE} OFFSET ${offset}`);
     for (const row of results) chunks.push(JSON.stringify(row));
     rows += results.length;
     if (results.length < PAGE_SIZE) break;
@@ -65,8 +72,9 @@ export async function runDatabaseBackup(env: Env, options: { keepLast: number; r
   const stamp = started.toISOString().replace(/[:.]/g, "-");
   const backupDirectory = `${BACKUP_ROOT}${stamp}-${crypto.randomUUID().slice(0, 8)}/`;
   const tables: BackupResult["tables"] = [];
-  for (const table of await listTables(env.DB)) {
-    const { body, rows } = await exportTable(env.DB, table.name, table.withoutRowid);
+  const db = createDb(env.DB);
+  for (const table of await listTables(db)) {
+    const { body, rows } = await exportTable(db, table.name, table.withoutRowid);
     const objectKey = `${backupDirectory}${table.name}.jsonl`;
     await env.FILES.put(objectKey, body, { httpMetadata: { contentType: "application/x-ndjson" } });
     tables.push({ name: table.name, rows, objectKey });
