@@ -75,6 +75,8 @@ async function run(name, total, concurrency, fn, { bytesPerOp = 0 } = {}) {
 
 /** Measures document write/read throughput and 5 MiB attachment transfer on one fresh company. */
 export async function benchDocuments(base, opts = {}) {
+  // With opts.withCpu (from bench.mjs) every operation gets its own server CPU per request.
+  const timed = (...args) => (opts.withCpu ? opts.withCpu(() => run(...args)) : run(...args));
   const concurrency = opts.documentConcurrency ?? Math.min(opts.concurrency ?? 8, 8);
   const writes = opts.documentWrites ?? Number(process.env.BENCH_DOC_WRITES ?? 300);
   const reads = opts.documentReads ?? Number(process.env.BENCH_DOC_READS ?? 300);
@@ -90,7 +92,7 @@ export async function benchDocuments(base, opts = {}) {
   // One document per worker: each PUT carries the revision its worker wrote last.
   const latest = new Map();
   rows.push(
-    await run(`document PUT (${concurrency} docs)`, writes, concurrency, async (i, w) => {
+    await timed(`document PUT (${concurrency} docs)`, writes, concurrency, async (i, w) => {
       const key = `bench-${w}`;
       const res = await call(base, "PUT", docPath(key), {
         body: { body: body(i), changeSummary: `write ${i}`, ...(latest.has(key) ? { baseRevisionId: latest.get(key) } : {}) },
@@ -98,16 +100,16 @@ export async function benchDocuments(base, opts = {}) {
       latest.set(key, res.json.latestRevisionId);
     }),
   );
-  rows.push(await run("document GET", reads, concurrency, (i) => call(base, "GET", docPath(`bench-${i % concurrency}`))));
-  rows.push(await run("document list (all bodies)", Math.ceil(reads / 3), concurrency, () => call(base, "GET", `/api/issues/${issue.id}/documents`)));
-  rows.push(await run("document revisions list", Math.ceil(reads / 3), concurrency, () => call(base, "GET", `${docPath("bench-0")}/revisions`)));
+  rows.push(await timed("document GET", reads, concurrency, (i) => call(base, "GET", docPath(`bench-${i % concurrency}`))));
+  rows.push(await timed("document list (all bodies)", Math.ceil(reads / 3), concurrency, () => call(base, "GET", `/api/issues/${issue.id}/documents`)));
+  rows.push(await timed("document revisions list", Math.ceil(reads / 3), concurrency, () => call(base, "GET", `${docPath("bench-0")}/revisions`)));
 
   // 5 MiB attachments, one at a time: time per transfer and MiB/s.
   const payload = new Uint8Array(5 * MIB);
   for (let i = 0; i < payload.length; i += 4096) payload[i] = i & 0xff;
   const uploaded = [];
   rows.push(
-    await run(
+    await timed(
       "attachment upload 5 MiB",
       transfers,
       1,
@@ -121,7 +123,7 @@ export async function benchDocuments(base, opts = {}) {
     ),
   );
   rows.push(
-    await run(
+    await timed(
       "attachment download 5 MiB",
       transfers,
       1,
@@ -133,7 +135,7 @@ export async function benchDocuments(base, opts = {}) {
     ),
   );
   rows.push(
-    await run("attachment range 64 KiB", 100, concurrency, (i) =>
+    await timed("attachment range 64 KiB", 100, concurrency, (i) =>
       call(base, "GET", `/api/attachments/${uploaded[i % uploaded.length]}/content`, {
         headers: { range: `bytes=${(i * 65536) % (4 * MIB)}-${((i * 65536) % (4 * MIB)) + 65535}` },
         expect: [206],

@@ -5,7 +5,7 @@
 //   checkout/release cycles on one company versus spread over 10 companies.
 // Other areas plug in: if test/tools/bench-costs.mjs (export benchCostEvents(base, opts)) or
 // test/tools/bench-documents.mjs (export benchDocuments(base, opts)) exist, they are run too.
-// They receive opts = { measure, request, createCompany, concurrency } and return result rows
+// They receive opts = { measure, withCpu, request, createCompany, concurrency } and return result rows
 // (from `measure`) to add to the table.
 // test/tools/bench-runs.mjs (export benchRuns) measures wake-up → run-start latency and runs dispatched per second.
 // Each operation is also compared with a ceiling — a minimal Worker with the same bindings doing one
@@ -273,10 +273,11 @@ async function main() {
         continue;
       }
       const before = treeCpuMs(server.pid);
-      const result = await mod[exportName](server.base, { measure, request, createCompany, concurrency: CONCURRENCY });
+      // Plug-ins wrap each measurement in withCpu, so every operation gets its own CPU per request.
+      const result = await mod[exportName](server.base, { measure, withCpu, request, createCompany, concurrency: CONCURRENCY });
       const list = Array.isArray(result) ? result : result ? [result] : [];
       const total = list.reduce((n, r) => n + (r.count ?? r.requests ?? 0), 0);
-      // Plug-in rows share the CPU of the whole plug-in run (per request, averaged).
+      // Rows measured without withCpu (cost events, wake-up latency) share the CPU of the whole plug-in run.
       for (const r of list) {
         r.cpuMsPerReq ??= total ? (treeCpuMs(server.pid) - before) / total : NaN;
         // Compared with the write ceiling unless it is a read; wake-up latency has no ceiling.
