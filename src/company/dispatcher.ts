@@ -20,6 +20,7 @@ import { backoffSeconds, endRunStatements, LIVE_RUN_STATUSES, MAX_RETRIES, newRu
 import { invokeHttpAgent, readHttpConfig, type HttpOutcome } from "../adapters/http";
 import { runInvocationBody } from "../domain/runs/invocation";
 import { recordRunUsage } from "../domain/runs/usage";
+import { runEvent } from "../domain/runs/events";
 
 /** Adapter types this service runs itself; wake-ups of other agents wait for their runner. */
 export const DISPATCHED_ADAPTERS = ["http"] as const;
@@ -320,21 +321,6 @@ async function recordOutcome(ctx: CommandContext, run: RunRow, outcome: HttpOutc
       await ctx.batch(endRunStatements(ctx, run.id, { status: "timed_out", errorCode: "timeout", error: outcome.error }));
       return true;
   }
-}
-
-/** A service-written event in the run's log (next seq computed in the insert). */
-export function runEvent(ctx: CommandContext, run: Pick<RunRow, "id" | "companyId">, kind: "status" | "log" | "progress", message: string, data: unknown = null): Statement {
-  const e = schema.heartbeatRunEvents;
-  return ctx.db.insert(e).values({
-    id: newId(),
-    companyId: run.companyId,
-    runId: run.id,
-    seq: sql`(SELECT COALESCE(MAX(${e.seq}), 0) + 1 FROM ${e} WHERE ${e.runId} = ${run.id})`,
-    kind,
-    message,
-    data,
-    createdAt: ctx.now,
-  });
 }
 
 const earliest = (...times: Array<number | null>) => {

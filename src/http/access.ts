@@ -42,10 +42,6 @@ export function canAccessCompany(actor: Actor, companyId: string): boolean {
   return false;
 }
 
-export async function loadCompanyRow(env: Env, companyId: string) {
-  return createDb(env.DB).query.companies.findFirst({ where: eq(schema.companies.id, companyId) });
-}
-
 /** The board user's active membership role in the company, or null. */
 export async function boardMembershipRole(env: Env, companyId: string, userId: string): Promise<MembershipRole | null> {
   const row = await createDb(env.DB).query.companyMemberships.findFirst({

@@ -10,7 +10,8 @@ import type { Actor } from "../actor";
 import { forbidden, unauthorized } from "../errors";
 import { newRunRow } from "./lifecycle";
 
-export type RunRow = typeof schema.heartbeatRuns.$inferSelect;
+export type { RunRow } from "./lifecycle";
+import type { RunRow } from "./lifecycle";
 
 export interface ActorRun {
   run: RunRow;

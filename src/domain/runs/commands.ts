@@ -11,7 +11,7 @@ import { endRunStatements, isLiveRun, newRunRow, type RunRow } from "./lifecycle
 import { invocationSourceOf, skipReasonOf } from "./dispatch";
 import { recordRunUsage, type RunUsage } from "./usage";
 import { runView } from "./view";
-import { runEvent } from "../../company/dispatcher";
+import { runEvent, runEventsInsert, type RunEventInput } from "./events";
 
 export interface WakeAgentInput {
   agentId: string;
@@ -135,30 +135,15 @@ export const cancelRun = defineCommand("run.cancel", async (ctx, actor, input: {
   return runView({ ...run, status: "cancelled", finishedAt: ctx.now, error: "Cancelled", errorCode: "cancelled", nextRetryAt: null, deadlineAt: null });
 });
 
-export interface RunEventInput {
-  kind: "log" | "progress";
-  message: string;
-  data?: unknown;
-}
-
-export const appendRunEvents = defineCommand("run.events.append", async (ctx, actor, input: { runId: string; events: RunEventInput[] }) => {
+export const appendRunEvents = defineCommand("run.events.append", async (ctx, actor, input: { runId: string; events: Array<RunEventInput & { kind: "log" | "progress" }> }) => {
   const run = await loadRun(ctx, input.runId);
   requireOwnAgent(actor, run, "post its events");
   if (!isLiveRun(run.status)) throw finishedConflict(run);
-  const e = schema.heartbeatRunEvents;
-  const rows = input.events.map((event, i) => ({
-    id: newId(),
-    companyId: ctx.companyId,
-    runId: run.id,
-    seq: sql`(SELECT COALESCE(MAX(${e.seq}), 0) + ${i + 1} FROM ${e} WHERE ${e.runId} = ${run.id})`,
-    kind: event.kind,
-    message: event.message,
-    data: event.data ?? null,
-    createdAt: ctx.now,
-  }));
-  // All rows of one insert see the same MAX(seq): offsets 1..n keep them ordered and unique.
-  await ctx.batch([ctx.db.insert(e).values(rows), ctx.db.update(schema.heartbeatRuns).set({ lastActivityAt: ctx.now }).where(eq(schema.heartbeatRuns.id, run.id))]);
-  return { accepted: rows.length };
+  await ctx.batch([
+    runEventsInsert(ctx, run, input.events),
+    ctx.db.update(schema.heartbeatRuns).set({ lastActivityAt: ctx.now }).where(eq(schema.heartbeatRuns.id, run.id)),
+  ]);
+  return { accepted: input.events.length };
 });
 
 export interface CompleteRunInput {

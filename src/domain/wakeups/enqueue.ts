@@ -25,8 +25,6 @@ export interface WakeupRequestInput {
   context?: Record<string, unknown> | null;
 }
 
-const WAKEABLE_AGENT_STATUSES = ["active", "idle", "running", "error"] as const;
-export const isWakeableAgentStatus = (status: string) => (WAKEABLE_AGENT_STATUSES as readonly string[]).includes(status);
 
 /** What deciding the wake-ups needs, read beforehand (in the command's load batch). */
 export interface WakeFacts {
