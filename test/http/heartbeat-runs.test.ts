@@ -93,6 +93,13 @@ describe("manual wake-up and the http adapter", () => {
     expect((await run(woke.id)).status).toBe("running");
     const token = (await received(agent.endpoint))[0].body.apiToken as string;
 
+    // Bad input changes nothing.
+    expect((await post(`/api/heartbeat-runs/${woke.id}/events`, { events: [{ kind: "shout", message: "x" }] }, { token })).status).toBe(400);
+    expect((await post(`/api/heartbeat-runs/${woke.id}/events`, { events: [] }, { token })).status).toBe(400);
+    expect((await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "done" }, { token })).status).toBe(400);
+    expect((await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded", usage: { costCents: 5 } }, { token })).status).toBe(400);
+    expect((await get(`/api/heartbeat-runs/${woke.id}/events?afterSeq=-1`)).status).toBe(400);
+    expect((await run(woke.id)).status).toBe("running");
     const progress = await post(`/api/heartbeat-runs/${woke.id}/events`, { events: [{ kind: "log", message: "step 1" }, { kind: "progress", message: "half", data: { pct: 50 } }] }, { token });
     expect(progress.status).toBe(202);
     expect((await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded" }, { token: other.token })).status).toBe(403);
@@ -116,6 +123,10 @@ describe("manual wake-up and the http adapter", () => {
     expect(tail.every((e: any) => e.seq > 2)).toBe(true);
     const costs = (await get(`/api/companies/${company.id}/cost-events?heartbeatRunId=${woke.id}`)).body;
     expect(costs).toHaveLength(1);
+    expect((await get(`/api/companies/${company.id}/cost-events?limit=0`)).status).toBe(400);
+    const outsider = await boardUser((await createCompany()).id);
+    expect((await get(`/api/companies/${company.id}/cost-events`, { token: outsider.token })).status).toBe(403);
+    expect((await get(`/api/companies/${company.id}/cost-events`, { token: "svc_board_bogus" })).status).toBe(401);
   });
 
   it("202 without a completion before completionTimeoutSec ends the run timed_out", async () => {
