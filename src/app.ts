@@ -11,7 +11,7 @@ import { resolveActorMiddleware } from "./http/actor";
 import { routeModules } from "./routes";
 import { currentRoundTrips } from "./db/round-trips";
 import { BOOKMARK_HEADER, validBookmark, withD1Session, type RequestSession } from "./db/sessions";
-import { assignOperationIds, registerPublicRoutes, requireCredentialsMiddleware } from "./http/public-routes";
+import { assignOperationIds, OWN_CREDENTIAL_SCHEME, registerPublicRoutes, requireCredentialsMiddleware } from "./http/public-routes";
 
 const configMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   const result = readDeploymentConfig(c.env);
@@ -62,6 +62,11 @@ export function createApp() {
     type: "http",
     scheme: "bearer",
     description: "Board API key (svc_board_…), agent API key (svc_agent_…) or agent JWT",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", OWN_CREDENTIAL_SCHEME, {
+    type: "http",
+    scheme: "bearer",
+    description: "A routine webhook trigger's own secret (bearer mode) or HMAC signature headers; not an API key",
   });
   app.openAPIRegistry.registerPath({
     method: "get",

@@ -18,6 +18,9 @@ import { agentCommands as agents } from "../domain/agents/commands";
 import { environmentCommands as environments } from "../domain/environments/commands";
 import { executionWorkspaceCommands as executionWorkspaces } from "../domain/execution-workspaces/commands";
 import { runCommands as runs } from "../domain/runs/commands";
+import { routineCrudCommands as routines } from "../domain/routines/commands";
+import { fireRoutine } from "../domain/routines/fire";
+import { routineTickCommands as routineTicks } from "../domain/routines/tick";
 import type { AnyCompanyCommand } from "./command";
 
 export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
@@ -39,6 +42,9 @@ export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
   environments,
   executionWorkspaces,
   runs,
+  routines,
+  [fireRoutine],
+  routineTicks,
 ];
 
 /** One map from name to command; throws on a duplicate name. */

@@ -19,6 +19,8 @@ const STEPS: readonly string[][] = [
   ["CREATE TABLE IF NOT EXISTS company_facts (name TEXT PRIMARY KEY, value TEXT)"],
   // 3: when each agent's timer heartbeat is next due (ms since epoch).
   ["CREATE TABLE IF NOT EXISTS agent_timers (agent_id TEXT PRIMARY KEY, next_at INTEGER NOT NULL)"],
+  // 4: webhook signatures seen within their trigger's replay window (timestamped HMAC mode).
+  ["CREATE TABLE IF NOT EXISTS webhook_signatures (trigger_id TEXT NOT NULL, signature TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (trigger_id, signature))"],
 ];
 
 export const COMPANY_STORAGE_VERSION = STEPS.length;
@@ -98,13 +100,34 @@ export class AgentTimers {
   }
 }
 
+/** Signatures of timestamped webhook calls, remembered until their replay window has passed. */
+export class SeenSignatures {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** Records `signature` for `triggerId` until `expiresAt` (ms); false when it was already seen and has not expired. */
+  remember(triggerId: string, signature: string, now: number, expiresAt: number): boolean {
+    this.sql.exec("DELETE FROM webhook_signatures WHERE expires_at <= ?", now);
+    const seen = this.sql.exec("SELECT 1 FROM webhook_signatures WHERE trigger_id = ? AND signature = ?", triggerId, signature).toArray().length > 0;
+    if (seen) return false;
+    this.sql.exec("INSERT INTO webhook_signatures (trigger_id, signature, expires_at) VALUES (?, ?, ?)", triggerId, signature, expiresAt);
+    return true;
+  }
+
+  /** Forgets a remembered signature (the fire it belonged to did not happen). */
+  forget(triggerId: string, signature: string): void {
+    this.sql.exec("DELETE FROM webhook_signatures WHERE trigger_id = ? AND signature = ?", triggerId, signature);
+  }
+}
+
 /** The typed face of the object's storage that commands see. */
 export class CompanyStorage {
   readonly counters: Counters;
   readonly facts: CompanyFacts;
   readonly timers: AgentTimers;
+  readonly signatures: SeenSignatures;
 
   constructor(readonly sql: SqlStorage) {
+    this.signatures = new SeenSignatures(sql);
     this.counters = new Counters(sql);
     this.facts = new CompanyFacts(sql);
     this.timers = new AgentTimers(sql);

@@ -12,12 +12,14 @@ import { verifyAgentJwt } from "../crypto/agent-jwt";
 import { loadSessionAuth } from "../auth/session";
 import { forbidden } from "../domain/errors";
 import { LOCAL_BOARD_USER_ID, type Actor, type BoardActor } from "../domain/actor";
+import { carriesOwnCredential } from "./public-routes";
 
 const RUN_ID_HEADER = "x-service-run-id";
 const INACTIVE_AGENT_STATUSES = new Set(["terminated", "pending_approval"]);
 
 export const resolveActorMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.set("actor", await resolveActor(c));
+  // A webhook's Authorization header is the trigger's secret: no caller is resolved from it.
+  c.set("actor", carriesOwnCredential(c.req.method, c.req.path) ? { type: "none", runId: null } : await resolveActor(c));
   await next();
 };
 

@@ -42,18 +42,40 @@ export function assignOperationIds(definitions: readonly unknown[]) {
   }
 }
 
+/**
+ * The security scheme of routes whose `Authorization` header is their own credential (a webhook
+ * trigger's secret), not an API key: they are public to the API's authentication, and actor
+ * resolution does not even look at their header (it must not refuse a secret it does not know).
+ */
+export const OWN_CREDENTIAL_SCHEME = "webhookSecret";
+
+/** Routes carrying their own credential (see OWN_CREDENTIAL_SCHEME). */
+const ownCredentialRoutes: { method: string; pattern: RegExp }[] = [];
+
+const ownsCredential = (security: unknown[]) =>
+  security.length > 0 && security.every((entry) => entry && typeof entry === "object" && Object.keys(entry).every((name) => name === OWN_CREDENTIAL_SCHEME));
+
 /** Records the document's public operations (called once when the app is built). */
 export function registerPublicRoutes(definitions: readonly unknown[]) {
   for (const definition of definitions as Definition[]) {
     const route = definition.type === "route" ? definition.route : undefined;
-    if (route && Array.isArray(route.security) && route.security.length === 0) {
-      publicRoutes.push({ method: route.method.toUpperCase(), pattern: patternOf(route.path) });
+    if (!route || !Array.isArray(route.security)) continue;
+    const entry = { method: route.method.toUpperCase(), pattern: patternOf(route.path) };
+    if (route.security.length === 0) publicRoutes.push(entry);
+    else if (ownsCredential(route.security)) {
+      publicRoutes.push(entry);
+      ownCredentialRoutes.push(entry);
     }
   }
 }
 
-export const isPublicRoute = (method: string, path: string) =>
-  publicRoutes.some((r) => (r.method === "*" || r.method === method || (method === "HEAD" && r.method === "GET")) && r.pattern.test(path));
+const matches = (routes: { method: string; pattern: RegExp }[], method: string, path: string) =>
+  routes.some((r) => (r.method === "*" || r.method === method || (method === "HEAD" && r.method === "GET")) && r.pattern.test(path));
+
+export const isPublicRoute = (method: string, path: string) => matches(publicRoutes, method, path);
+
+/** Whether the route's Authorization header is its own credential (no actor is resolved from it). */
+export const carriesOwnCredential = (method: string, path: string) => matches(ownCredentialRoutes, method, path);
 
 /** Authenticate before validating: an unknown caller learns nothing about a route's input. */
 export const requireCredentialsMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -36,6 +36,7 @@ import { llmsRouter } from "./llms";
 import { environmentsRouter } from "./environments";
 import { executionWorkspacesRouter } from "./execution-workspaces";
 import { heartbeatRunsRouter } from "./heartbeat-runs";
+import { routinesRouter } from "./routines";
 
 // issuesAgentViewsRouter (/api/agents/me/inbox-lite) must come before agentsRouter (/api/agents/{agentId}).
 export const routeModules = [
@@ -46,6 +47,7 @@ export const routeModules = [
   activityRouter,
   issuesAgentViewsRouter,
   heartbeatRunsRouter,
+  routinesRouter,
   issuesRouter,
   issueCheckoutRouter,
   issueCommentsRouter,

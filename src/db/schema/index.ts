@@ -20,3 +20,4 @@ export * from "./execution-workspaces";
 export * from "./secrets";
 export * from "./approvals";
 export * from "./runs";
+export * from "./routines";

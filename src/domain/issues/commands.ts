@@ -23,6 +23,7 @@ import { assignmentWakeups, blockerResolvedWakeups, commentWakeups } from "./wak
 import { commentView, issueView, isTerminalStatus, labelView, type IssueRelations, type IssueRow } from "./view";
 import { LIVE_RUN_STATUSES } from "../runs/lease";
 import { CLEARED_LOCK_FIELDS } from "./locks";
+import { routineRunOutcomeStatement } from "../routines/outcome";
 
 export { CLEARED_LOCK_FIELDS } from "./locks";
 
@@ -88,6 +89,61 @@ function wakeFacts(ctx: CommandContext, company: CompanyAgents, issue: IssueSnap
 /** Statement that holds only while the issue is exactly the version the rule read. */
 const unchanged = (ctx: CommandContext, issue: IssueRow) => ctx.guard(sql`EXISTS (SELECT 1 FROM issues WHERE id = ${issue.id} AND version = ${issue.version})`);
 
+/** The row of a new issue: given fields, defaults for the rest, no lock, status timestamps, the creator. */
+export function newIssueRow(
+  ctx: CommandContext,
+  actor: Actor,
+  fields: Pick<IssueRow, "id" | "number" | "identifier" | "title" | "status" | "goalId" | "parentId"> &
+    Partial<
+      Pick<
+        IssueRow,
+        | "description"
+        | "priority"
+        | "projectId"
+        | "assigneeAgentId"
+        | "assigneeUserId"
+        | "executionPolicy"
+        | "executionWorkspaceId"
+        | "executionWorkspacePreference"
+        | "executionWorkspaceSettings"
+        | "originKind"
+        | "originId"
+      >
+    >,
+): IssueRow {
+  return {
+    id: fields.id,
+    companyId: ctx.companyId,
+    number: fields.number,
+    identifier: fields.identifier,
+    title: fields.title,
+    description: fields.description ?? null,
+    status: fields.status,
+    priority: fields.priority ?? "medium",
+    projectId: fields.projectId ?? null,
+    goalId: fields.goalId,
+    parentId: fields.parentId,
+    assigneeAgentId: fields.assigneeAgentId ?? null,
+    assigneeUserId: fields.assigneeUserId ?? null,
+    ...CLEARED_LOCK_FIELDS,
+    executionPolicy: fields.executionPolicy ?? null,
+    executionWorkspaceId: fields.executionWorkspaceId ?? null,
+    executionWorkspacePreference: fields.executionWorkspacePreference ?? null,
+    executionWorkspaceSettings: fields.executionWorkspaceSettings ?? null,
+    originKind: fields.originKind ?? "manual",
+    originId: fields.originId ?? null,
+    hiddenAt: null,
+    startedAt: null,
+    completedAt: null,
+    cancelledAt: null,
+    ...statusTimestamps(null, fields.status, ctx.now),
+    ...creatorFields(actor),
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    version: 0,
+  };
+}
+
 export interface CreateIssueInput extends CreateIssueBody {}
 
 interface CreateIssueLoaded {
@@ -134,37 +190,18 @@ export const createIssue = defineCommand("issue.create", {
       const goalId = refs.goal?.id ?? (refs.project ? (refs.projectGoalId ?? null) : numbering.defaultGoalId);
       const number = numbering.next;
       const identifier = `${numbering.prefix}-${number}`;
-      const row: IssueRow = {
+      const row = newIssueRow(ctx, actor, {
+        ...input,
         id,
-        companyId: ctx.companyId,
         number,
         identifier,
-        title: input.title,
-        description: input.description ?? null,
         status,
-        priority: input.priority ?? "medium",
-        projectId: input.projectId ?? null,
         goalId,
         parentId: refs.parent?.id ?? null,
-        assigneeAgentId: input.assigneeAgentId ?? null,
-        assigneeUserId: input.assigneeUserId ?? null,
-        ...CLEARED_LOCK_FIELDS,
-        executionPolicy: input.executionPolicy ?? null,
         executionWorkspaceId: input.executionWorkspaceId ?? inherited?.executionWorkspaceId ?? null,
         executionWorkspacePreference: input.executionWorkspacePreference ?? inherited?.executionWorkspacePreference ?? null,
         executionWorkspaceSettings: input.executionWorkspaceSettings ?? inherited?.executionWorkspaceSettings ?? null,
-        originKind: input.originKind ?? "manual",
-        originId: input.originId ?? null,
-        hiddenAt: null,
-        startedAt: null,
-        completedAt: null,
-        cancelledAt: null,
-        ...statusTimestamps(null, status, ctx.now),
-        ...creatorFields(actor),
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-        version: 0,
-      };
+      });
       const statements: Statement[] = [
         ctx.db.insert(schema.issues).values(row),
         companyCounterStatement(ctx, number),
@@ -361,6 +398,8 @@ export const updateIssue = defineCommand("issue.update", {
     if (nextStatus === "done" && before.status !== "done") wakeRequests.push(...blockerResolvedWakeups(actor, after, loaded.dependents));
     statements.push(...wakeupStatementsFrom(ctx, actor, wakeRequests, wakeFacts(ctx, loaded.company, loaded.snapshot, loaded.dependents)).statements);
     if (body.interrupt) statements.push(interruptStatement(ctx, after, before.checkoutRunId));
+    const routineOutcome = routineRunOutcomeStatement(ctx, before, before.status, nextStatus);
+    if (routineOutcome) statements.push(routineOutcome);
 
     statements.push(
       ctx.activity({

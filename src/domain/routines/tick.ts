@@ -1,0 +1,87 @@
+// Schedule triggers on the per-minute Cron Trigger: the Worker finds due triggers through the
+// `next_run_at` index and asks each company's object to fire them. The object re-reads each
+// trigger (serialised), fires its due slots — the newest one (`skip_missed`) or up to 25 missed
+// ones (`enqueue_missed_with_cap`) — each with the idempotency key `schedule:<trigger>:<slot>`,
+// and moves `next_run_at` past the tick. A tick that runs twice, or two overlapping ticks, find
+// nothing left to fire.
+import { and, eq } from "drizzle-orm";
+import { schema, type Db } from "../../db/client";
+import { defineCommand } from "../../company/command";
+import { StaleRead } from "../../company/command";
+import { runCompanyCommand } from "../../company/client";
+import { HttpError } from "../errors";
+import type { Actor } from "../actor";
+import { CATCH_UP_CAP, DEFAULT_TIMEZONE, dueSlots, nextSlot, parseSchedule } from "./schedule";
+import { fireOnce, loadFireFacts, type FireInput } from "./fire";
+import { dueScheduleTriggers } from "./queries";
+
+const SYSTEM: Actor = { type: "none", runId: null };
+
+export interface TickInput {
+  triggerIds: string[];
+  /** The tick's time (UTC ISO): slots up to it are due. */
+  at: string;
+}
+
+export interface TickResult {
+  fired: Array<{ triggerId: string; slot: string; runId: string | null; status: string; error?: string }>;
+}
+
+export const fireDueSchedules = defineCommand("routine.fire_due_schedules", async (ctx, actor, input: TickInput): Promise<TickResult> => {
+  const at = new Date(input.at);
+  const t = schema.routineTriggers;
+  const fired: TickResult["fired"] = [];
+  for (const triggerId of input.triggerIds) {
+    const [row] = await ctx.db
+      .select({ trigger: t, routine: schema.routines })
+      .from(t)
+      .innerJoin(schema.routines, eq(schema.routines.id, t.routineId))
+      .where(and(eq(t.id, triggerId), eq(t.companyId, ctx.companyId)));
+    const trigger = row?.trigger;
+    if (!trigger || trigger.kind !== "schedule" || !trigger.enabled || !trigger.nextRunAt || !trigger.cronExpression || row.routine.status !== "active") continue;
+    if (Date.parse(trigger.nextRunAt) > at.getTime()) continue; // another tick got here first
+    const cron = parseSchedule(trigger.cronExpression, trigger.timezone ?? DEFAULT_TIMEZONE);
+    const keep = row.routine.catchUpPolicy === "enqueue_missed_with_cap" ? CATCH_UP_CAP : 1;
+    for (const slot of dueSlots(cron, trigger.nextRunAt, at, keep)) {
+      const fire: FireInput = { routineId: trigger.routineId, source: "schedule", triggerId: trigger.id, idempotencyKey: `schedule:${trigger.id}:${slot}`, payload: { scheduledFor: slot } };
+      try {
+        let run;
+        try {
+          run = await fireOnce(ctx, actor, await loadFireFacts(ctx.db, fire, ctx.companyId), fire);
+        } catch (err) {
+          if (!(err instanceof StaleRead)) throw err;
+          run = await fireOnce(ctx, actor, await loadFireFacts(ctx.db, fire, ctx.companyId), fire);
+        }
+        fired.push({ triggerId: trigger.id, slot, runId: run.id, status: run.status });
+      } catch (err) {
+        // A refusal (routine archived meanwhile, variables missing) ends this trigger's slots; the schedule still moves on.
+        if (!(err instanceof HttpError)) throw err;
+        fired.push({ triggerId: trigger.id, slot, runId: null, status: "refused", error: err.message });
+        break;
+      }
+    }
+    await ctx.batch([
+      ctx.db
+        .update(t)
+        .set({ nextRunAt: nextSlot(cron, at), updatedAt: ctx.now })
+        .where(and(eq(t.id, trigger.id), eq(t.nextRunAt, trigger.nextRunAt))),
+    ]);
+  }
+  return { fired };
+});
+
+/** The tick's part for routines: every company with due schedule triggers fires them in its own object. */
+export async function fireDueRoutines(env: Env, db: Db, at: Date): Promise<TickResult["fired"]> {
+  const due = await dueScheduleTriggers(db, at);
+  const results = await Promise.allSettled(
+    [...due].map(([companyId, triggerIds]) => runCompanyCommand(env, companyId, fireDueSchedules, SYSTEM, { triggerIds, at: at.toISOString() })),
+  );
+  const fired: TickResult["fired"] = [];
+  for (const result of results) {
+    if (result.status === "fulfilled") fired.push(...result.value.fired);
+    else console.error("routine tick failed for a company", result.reason);
+  }
+  return fired;
+}
+
+export const routineTickCommands = [fireDueSchedules];
