@@ -6,7 +6,7 @@ import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { AUTHENTICATED, call, del, get, patch, post, unique } from "../helpers/api";
-import { addMembership, boardUser, createCompany, insertAgent, insertAgentKey, insertProject, insertUser, insertBoardKey, schema, testDb, updateRow } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertProject, schema, testDb, updateRow } from "../helpers/fixtures";
 import { eq } from "drizzle-orm";
 
 async function setup(routine: Record<string, unknown> = {}) {
