@@ -13,6 +13,7 @@ import { currentMonthSpend } from "../time";
 import { nextStatus, PAUSED_WHILE_PENDING, type LifecycleAction } from "./lifecycle";
 import { buildAgentView, type AgentRow } from "./view";
 import { loadCompanyAgent } from "./queries";
+import { pauseRoutinesOfAgentStatements } from "../routines/assignee";
 
 /** A positive budget must be above this month's observed spend; 0 means no budget. */
 export function checkBudgetAboveSpend(agent: AgentRow, amount: number, now: string) {
@@ -49,6 +50,7 @@ export const changeAgentLifecycle = defineCommand("agent.lifecycle", async (ctx,
         .where(and(eq(schema.agentApiKeys.agentId, agent.id), isNull(schema.agentApiKeys.revokedAt))),
       cancelPendingWakeupsStatement(ctx, [agent.id]),
       ...cancelLiveRunsStatements(ctx, [agent.id], "agent_terminated"),
+      ...pauseRoutinesOfAgentStatements(ctx, agent.id),
     );
   }
   const action = { pause: "agent.paused", resume: "agent.resumed", terminate: "agent.terminated" }[input.action];
@@ -89,6 +91,7 @@ export const deleteAgent = defineCommand("agent.delete", async (ctx, actor, inpu
         updatedAt: ctx.now,
       })
       .where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.assigneeAgentId, agent.id))),
+    ...pauseRoutinesOfAgentStatements(ctx, agent.id, { clearAssignee: true }),
     db.delete(schema.agents).where(eq(schema.agents.id, agent.id)),
     ctx.activity({
       action: "agent.deleted",

@@ -155,9 +155,9 @@ export function decideFire(facts: FireFacts, input: FireInput): FireOutcome {
 function factsUnchanged(ctx: CommandContext, facts: FireFacts, input: FireInput): Statement {
   const activeNow = sql`(SELECT id FROM issues WHERE origin_kind = 'routine_execution' AND origin_id = ${facts.routine.id} AND status NOT IN ('done', 'cancelled') ORDER BY created_at DESC, id DESC LIMIT 1)`;
   const keyFree = input.idempotencyKey ? sql`NOT EXISTS (SELECT 1 FROM routine_runs WHERE routine_id = ${facts.routine.id} AND idempotency_key = ${input.idempotencyKey})` : sql`1`;
-  return ctx.guard(
-    sql`EXISTS (SELECT 1 FROM routines WHERE id = ${facts.routine.id} AND version = ${facts.routine.version}) AND IFNULL(${activeNow}, '') = ${facts.active?.issueId ?? ""} AND ${keyFree}`,
-  );
+  // always_enqueue does not look at the live execution issue, so it does not depend on it either.
+  const sameActive = facts.routine.concurrencyPolicy === "always_enqueue" ? sql`1` : sql`IFNULL(${activeNow}, '') = ${facts.active?.issueId ?? ""}`;
+  return ctx.guard(sql`EXISTS (SELECT 1 FROM routines WHERE id = ${facts.routine.id} AND version = ${facts.routine.version}) AND ${sameActive} AND ${keyFree}`);
 }
 
 /** Records the fire: one guarded write batch (plus a numbering read when the object is cold). */
