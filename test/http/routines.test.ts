@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { AUTHENTICATED, call, del, get, patch, post, unique } from "../helpers/api";
+import { AUTHENTICATED, call, del, get, patch, post, roundTrips, unique } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey, insertProject, schema, testDb, updateRow } from "../helpers/fixtures";
 import { eq } from "drizzle-orm";
 
@@ -130,6 +130,23 @@ describe("routine CRUD", () => {
     expect(run.status).toBe(202);
     expect(run.body).toMatchObject({ status: "failed", failureReason: "agent.not_invokable", linkedIssueId: null });
     expect((await get(`/api/routines/${routine.id}`)).body.status).toBe("paused");
+  });
+});
+
+describe("assignee lifecycle", () => {
+  it("terminating the assignee pauses its active routines and stops their schedules; deleting it also clears the assignee", async () => {
+    const { company, agent, routine } = await setup();
+    await post(`/api/routines/${routine.id}/triggers`, { kind: "schedule", cronExpression: "0 * * * *" });
+    const terminated = await post(`/api/agents/${agent.id}/terminate`, {});
+    expect(terminated.status).toBe(200);
+    const detail = (await get(`/api/routines/${routine.id}`)).body;
+    expect(detail).toMatchObject({ status: "paused", assigneeAgentId: agent.id });
+    expect(detail.triggers[0].nextRunAt).toBeNull();
+
+    const other = await insertAgent(company.id);
+    const second = await post(`/api/companies/${company.id}/routines`, { title: "Second", assigneeAgentId: other.id });
+    expect((await del(`/api/agents/${other.id}`)).status).toBe(200);
+    expect((await get(`/api/routines/${second.body.id}`)).body).toMatchObject({ status: "paused", assigneeAgentId: null });
   });
 });
 
@@ -479,6 +496,20 @@ describe("public webhook fire", () => {
     expect((await fire(hook.path, {})).status).toBe(409);
     expect((await post(`/api/routines/${routine.id}/run`, {})).status).toBe(409);
     expect((await runsOf(routine.id)).length).toBe(2);
+  });
+});
+
+describe("round trips", () => {
+  it("a fire costs one D1 round trip inside the company object; the webhook resolves no caller", async () => {
+    const { routine, agent } = await setup({ concurrencyPolicy: "always_enqueue" });
+    await post(`/api/routines/${routine.id}/run`, {}); // the object learns the issue numbering once
+    const manual = await post(`/api/routines/${routine.id}/run`, {}, { token: agent.token });
+    expect(manual.status).toBe(202);
+    expect(roundTrips(manual)).toMatchObject({ handler: 1, command: 1, objectCalls: 1 });
+    const hook = await webhook(routine.id, { signingMode: "none" });
+    const fired = await fire(hook.path, {});
+    expect(fired.status).toBe(202);
+    expect(roundTrips(fired)).toEqual({ auth: 0, handler: 2, command: 1, objectCalls: 1 });
   });
 });
 

@@ -7,7 +7,8 @@
 // test/tools/bench-documents.mjs (export benchDocuments(base, opts)) exist, they are run too.
 // They receive opts = { measure, withCpu, request, createCompany, concurrency } and return result rows
 // (from `measure`) to add to the table.
-// test/tools/bench-runs.mjs (export benchRuns) measures wake-up → run-start latency and runs dispatched per second.
+// test/tools/bench-runs.mjs (export benchRuns) measures wake-up → run-start latency and runs dispatched per second;
+// test/tools/bench-routines.mjs (export benchRoutines) public webhook fires per second on one routine.
 // Each operation is also compared with a ceiling — a minimal Worker with the same bindings doing one
 // D1 read, or one serialised Durable Object command with one D1 batch (test/tools/ceiling) — driven
 // by the same client in the same run; with the server's CPU per request (/proc) and the previous
@@ -263,6 +264,7 @@ async function main() {
       ["bench-costs.mjs", "benchCostEvents"],
       ["bench-documents.mjs", "benchDocuments"],
       ["bench-runs.mjs", "benchRuns"],
+      ["bench-routines.mjs", "benchRoutines"],
     ];
     for (const [file, exportName] of plugins) {
       const full = path.join(here, file);
