@@ -2,18 +2,29 @@
 // called with the time, the triggers' next slots are set in the past). Times are in 2020 so no
 // trigger of another test, scheduled from the real clock, is ever due at them.
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
 import { createCompany, insertAgent, schema, updateRow } from "../helpers/fixtures";
 import { runScheduledTick } from "../../src/scheduler/tick";
 
 const tick = (iso: string) => runScheduledTick(env, new Date(iso));
 
+// The storage is shared with other files whose ticks run at the real time: archive what a test
+// scheduled, so its 2020 slots are never due for them.
+const scheduled: Array<{ companyId: string; routineId: string }> = [];
+afterEach(async () => {
+  for (const { companyId, routineId } of scheduled.splice(0)) {
+    await updateRow(schema.companies, companyId, { status: "active" });
+    await patch(`/api/routines/${routineId}`, { status: "archived" });
+  }
+});
+
 async function scheduledRoutine(trigger: { cronExpression: string; timezone?: string }, routine: Record<string, unknown> = {}) {
   const company = await createCompany();
   const agent = await insertAgent(company.id, { name: unique("Scheduled") });
   const created = await post(`/api/companies/${company.id}/routines`, { title: "Tick {{slot}}", variables: [{ name: "slot", defaultValue: "x" }], assigneeAgentId: agent.id, ...routine });
   expect(created.status).toBe(201);
+  scheduled.push({ companyId: company.id, routineId: created.body.id });
   const t = await post(`/api/routines/${created.body.id}/triggers`, { kind: "schedule", ...trigger });
   expect(t.status).toBe(201);
   return { company, agent, routine: created.body, trigger: t.body };

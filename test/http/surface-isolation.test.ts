@@ -72,6 +72,7 @@ const ISOLATION_SKIPS: Record<string, string> = {
   "GET /api/llms/agent-configuration.txt": "static adapter documentation, no tenant data",
   "GET /api/llms/agent-configuration/{adapterType}.txt": "static adapter documentation, no tenant data",
   "GET /api/llms/agent-icons.txt": "static icon list, no tenant data",
+  "POST /api/routine-triggers/public/{publicId}/fire": "public webhook: the unguessable public id and the trigger's secret are the credential (covered by routines tests)",
 };
 /**
  * Cross-company references that are accepted today in areas this file's author may not edit (issues,
@@ -95,7 +96,7 @@ const isInstanceRoute = (r: Route) => r.path.startsWith("/api/instance/");
 const TENANT_PARAMS = new Set([
   "companyId", "agentId", "issueId", "commentId", "goalId", "projectId", "workspaceId", "approvalId", "secretId", "id",
   "leaseId", "attachmentId", "assetId", "revisionId", "threadId", "inviteId", "requestId", "memberId", "userSlug",
-  "runId", "incidentId",
+  "runId", "incidentId", "routineId", "triggerId",
 ]);
 
 function paramValue(name: string, path: string, m: Record<string, string> = ids): string {
@@ -389,6 +390,11 @@ async function seedCompany(): Promise<Record<string, string>> {
   m.memberId = members.find((x: Json) => x.principalId === owner.id)?.id;
   const directory = expectCreated(await get(`/api/companies/${C}/user-directory`), "user directory");
   m.userSlug = directory.find((u: Json) => u.id === owner.id)?.slug;
+  const routine = expectCreated(await post(`/api/companies/${C}/routines`, { title: "Seed routine", assigneeAgentId: agent.id, projectId: m.projectId }), "routine");
+  m.routineId = routine.id;
+  const trigger = expectCreated(await post(`/api/routines/${routine.id}/triggers`, { kind: "webhook" }), "routine trigger");
+  m.triggerId = trigger.id;
+  m.publicId = new URL(trigger.webhookUrl).pathname.split("/")[4];
   // A run of the agent: an agent checkout with a run id records it.
   const runId = crypto.randomUUID();
   expectCreated(await post(`/api/issues/${issue.id}/checkout`, { agentId: agent.id, expectedStatuses: ["todo"] }, { token: m.agentToken, runId }), "checkout");

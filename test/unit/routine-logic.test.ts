@@ -43,6 +43,10 @@ describe("schedules", () => {
       "2020-01-01T05:00:00.000Z",
     ]);
     expect(dueSlots(hourly, "2020-01-01T06:00:00.000Z", new Date("2020-01-01T05:30:00Z"), 3)).toEqual([]);
+    expect(dueSlots(hourly, "2020-01-01T04:00:00.000Z", new Date("2020-01-01T05:00:00Z"), 25)).toEqual(["2020-01-01T04:00:00.000Z", "2020-01-01T05:00:00.000Z"]);
+    // A minute schedule due for six years: the newest slot, without walking the ones in between.
+    const minutely = parseSchedule("* * * * *", "UTC");
+    expect(dueSlots(minutely, "2020-01-01T00:00:00.000Z", new Date("2026-01-01T00:00:30Z"), 1)).toEqual(["2026-01-01T00:00:00.000Z"]);
     expect(() => parseSchedule("0 0 30 2 *")).toThrow(/never fires/);
     expect(() => parseSchedule("* * *")).toThrow(/Invalid cron expression/);
     expect(() => parseSchedule("* * * * *", "Not/AZone")).toThrow(/Unknown time zone/);

@@ -8,8 +8,6 @@ import { badRequest } from "../errors";
 export const DEFAULT_TIMEZONE = "UTC";
 /** `enqueue_missed_with_cap` fires at most this many missed slots per tick. */
 export const CATCH_UP_CAP = 25;
-/** Upper bound on slots walked when a trigger has been due for a long time. */
-const MAX_SLOTS_WALKED = 100_000;
 
 /** Whether `timezone` is an IANA zone this runtime knows. */
 export function isValidTimezone(timezone: string): boolean {
@@ -39,14 +37,19 @@ export function nextSlot(cron: Cron, after: Date): string | null {
   return cron.nextRun(after)?.toISOString() ?? null;
 }
 
-/** The schedule's slots from `first` (a slot) up to and including `until`, oldest first; `keep` bounds how many of the newest are returned. */
+/**
+ * The schedule's slots from `first` (a slot) up to and including `until`, oldest first, at most the
+ * newest `keep` of them. Found backwards from `until`, so the cost follows `keep`, not how long the
+ * trigger has been due (a minute schedule of a company paused for a year is still a few steps).
+ */
 export function dueSlots(cron: Cron, first: string, until: Date, keep: number): string[] {
-  const slots: string[] = [];
-  let slot: Date | null = new Date(first);
-  for (let walked = 0; slot && slot.getTime() <= until.getTime() && walked < MAX_SLOTS_WALKED; walked++) {
-    slots.push(slot.toISOString());
-    if (slots.length > keep) slots.shift();
-    slot = cron.nextRun(slot);
-  }
-  return slots;
+  const from = Date.parse(first);
+  if (from > until.getTime()) return [];
+  // previousRuns gives slots strictly before its reference second: the next second includes `until`'s.
+  const reference = new Date(Math.floor(until.getTime() / 1000) * 1000 + 1000);
+  return cron
+    .previousRuns(keep, reference)
+    .filter((slot) => slot.getTime() >= from && slot.getTime() <= until.getTime())
+    .map((slot) => slot.toISOString())
+    .reverse();
 }
