@@ -5,9 +5,15 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
 import { createCompany, insertAgent, schema, updateRow } from "../helpers/fixtures";
-import { runScheduledTick } from "../../src/scheduler/tick";
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../src/index";
 
-const tick = (iso: string) => runScheduledTick(env, new Date(iso));
+/** The Worker's own `scheduled` handler, as the Cron Trigger calls it, at a fixed time. */
+async function tick(iso: string) {
+  const ctx = createExecutionContext();
+  await worker.scheduled!(createScheduledController({ scheduledTime: new Date(iso), cron: "* * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
 
 // The storage is shared with other files whose ticks run at the real time: archive what a test
 // scheduled, so its 2020 slots are never due for them.
