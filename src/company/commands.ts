@@ -21,6 +21,7 @@ import { runCommands as runs } from "../domain/runs/commands";
 import { routineCrudCommands as routines } from "../domain/routines/commands";
 import { fireRoutine } from "../domain/routines/fire";
 import { routineTickCommands as routineTicks } from "../domain/routines/tick";
+import { skillCommands as skills } from "../domain/skills/commands";
 import type { AnyCompanyCommand } from "./command";
 
 export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
@@ -45,6 +46,7 @@ export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
   routines,
   [fireRoutine],
   routineTicks,
+  skills,
 ];
 
 /** One map from name to command; throws on a duplicate name. */

@@ -19,6 +19,7 @@ import { decideWakeups, invocationSourceOf, maxConcurrentRuns, skipReasonOf, typ
 import { backoffSeconds, endRunStatements, LIVE_RUN_STATUSES, MAX_RETRIES, newRunRow, type RunRow } from "../domain/runs/lifecycle";
 import { invokeHttpAgent, readHttpConfig, type HttpOutcome } from "../adapters/http";
 import { runInvocationBody } from "../domain/runs/invocation";
+import { storedDesiredSkills } from "../domain/agents/skills";
 import { recordRunUsage } from "../domain/runs/usage";
 import { runEvent } from "../domain/runs/events";
 
@@ -275,7 +276,7 @@ async function attempt(host: DispatcherHost, companyId: string, run: RunRow, ada
   const config = readHttpConfig(adapterConfig);
   let outcome: HttpOutcome;
   try {
-    const body = await runInvocationBody(host.env, host.db, run, config.payloadTemplate, adapterConfig.env, config.completionTimeoutSec);
+    const body = await runInvocationBody(host.env, host.db, run, config.payloadTemplate, adapterConfig.env, config.completionTimeoutSec, storedDesiredSkills(adapterConfig));
     outcome = await invokeHttpAgent(config, run.id, body, { exposure: host.env.SERVER_EXPOSURE === "public" ? "public" : "private" });
   } catch (err) {
     outcome = { kind: "failed", errorCode: "adapter_refused", error: `Could not prepare the run: ${(err as Error)?.message ?? err}` };

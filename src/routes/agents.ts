@@ -11,7 +11,7 @@ import { runCompanyCommand } from "../company/client";
 import { canManageAgents, canReadAgentConfig } from "../domain/authorization/agent-management";
 import type { AgentRow } from "../domain/agents/view";
 import { agentViewFor, findAgentByRef, isCompanyCeoAgent, listAgentViews, ownAgentView } from "../domain/agents/queries";
-import { skillSnapshot } from "../domain/agents/skills";
+import { skillSnapshot, companySkillChoices } from "../domain/agents/skills";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import {
   AgentBudgetSchema,
@@ -334,7 +334,7 @@ agentsRouter.openapi(
     if (!(await canReadAgentConfig(dbOf(c), requireActor(c), agent.companyId, agent.id))) {
       throw forbidden("Reading another agent's skills requires agents:create (or legacy canCreateAgents)");
     }
-    return c.json(skillSnapshot(agent), 200);
+    return c.json(skillSnapshot(agent, await companySkillChoices(dbOf(c), agent.companyId)), 200);
   },
 );
 
@@ -344,7 +344,7 @@ agentsRouter.openapi(
     path: "/api/agents/{agentId}/skills/sync",
     tags,
     summary: "Set the agent's skills to exactly this list (empty detaches all)",
-    description: "References resolve by canonical key or unique slug; unknown or ambiguous ones fail with 422 naming them. Callers: agents:create holders.",
+    description: "References resolve by library skill UUID, canonical key or unique slug; unknown or ambiguous ones fail with 422 naming them and nothing changes. An extra `mode: \"replace\"` is accepted. Callers: agents:create holders.",
     request: { params: AgentIdParam, query: AgentLookupQuery, body: jsonBody(SkillsSyncSchema) },
     responses: { 200: jsonContent(AgentSkillSnapshotSchema, "AgentSkillSnapshot"), ...errors(400, 401, 403, 404, 422) },
   }),

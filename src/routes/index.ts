@@ -37,6 +37,7 @@ import { environmentsRouter } from "./environments";
 import { executionWorkspacesRouter } from "./execution-workspaces";
 import { heartbeatRunsRouter } from "./heartbeat-runs";
 import { routinesRouter } from "./routines";
+import { skillsRouter } from "./skills";
 
 // issuesAgentViewsRouter (/api/agents/me/inbox-lite) must come before agentsRouter (/api/agents/{agentId}).
 export const routeModules = [
@@ -48,6 +49,7 @@ export const routeModules = [
   issuesAgentViewsRouter,
   heartbeatRunsRouter,
   routinesRouter,
+  skillsRouter,
   issuesRouter,
   issueCheckoutRouter,
   issueCommentsRouter,

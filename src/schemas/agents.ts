@@ -110,7 +110,10 @@ export const AgentBudgetSchema = z.object({ budgetMonthlyCents: Cents }).openapi
 export const CreateAgentKeySchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).openapi("CreateAgentKey");
 
 export const SkillsSyncSchema = z
-  .object({ desiredSkills: z.array(z.string().min(1).max(200)).max(100) })
+  .object({
+    desiredSkills: z.array(z.string().min(1).max(200)).max(100).openapi({ description: "Exactly the skills the agent should have (library UUIDs, canonical keys or unique slugs); empty detaches all" }),
+    mode: z.enum(["replace"]).optional().openapi({ description: "Accepted for older clients; the list always replaces (the default)" }),
+  })
   .openapi("AgentSkillsSync");
 
 const MembershipSchema = z.object({

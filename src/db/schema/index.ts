@@ -21,3 +21,4 @@ export * from "./secrets";
 export * from "./approvals";
 export * from "./runs";
 export * from "./routines";
+export * from "./skills";

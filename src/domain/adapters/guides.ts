@@ -3,7 +3,7 @@
 import type { AdapterDefinition } from "./types";
 import { adapterDefinitions } from "./index";
 import { AGENT_ICONS } from "../agents/icons";
-import { bundledSkills } from "../agents/bundled-skills";
+import { bundledCatalog } from "../skills/catalog";
 
 function fieldLines(definition: AdapterDefinition): string[] {
   return definition.fields.map((f) => {
@@ -45,7 +45,7 @@ export function agentConfigurationGuide(): string {
     "- adapterType + adapterConfig: how the agent runs (below)",
     "- runtimeConfig: { heartbeat: { enabled (default false), intervalSec } }",
     "- budgetMonthlyCents: > 0 creates a monthly budget policy",
-    `- desiredSkills: skill keys or unique slugs; available: ${bundledSkills.map((s) => `${s.key} (${s.slug})`).join(", ")}`,
+    `- desiredSkills: skill keys or unique slugs; available: ${bundledCatalog().map((s) => `${s.entry.key} (${s.entry.slug})`).join(", ")}`,
     "- metadata: free object",
     "",
     "Secrets: adapterConfig.env values may be { \"type\": \"secret_ref\", \"secretId\": \"<uuid>\", \"version\": \"latest\" } referencing a company secret.",

@@ -30,6 +30,6 @@ export const httpAdapter: AdapterDefinition = {
       throw unprocessable("adapterConfig.url points at a loopback or private-network address, which a publicly exposed service refuses", { field: "url" });
     }
   },
-  skillsMode: "unsupported",
+  skillsMode: "persistent",
   example: { url: "https://agents.example.com/wake", method: "POST", timeoutSec: 30 },
 };

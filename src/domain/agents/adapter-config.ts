@@ -6,7 +6,7 @@ import type { Actor } from "../actor";
 import { unprocessable } from "../errors";
 import { normalizeEnvBindings } from "../secrets/bindings";
 import { requireAdapter, validateAdapterConfig } from "../adapters";
-import { resolveDesiredSkills, storedDesiredSkills, withDesiredSkills } from "./skills";
+import { companySkillChoices, resolveDesiredSkills, storedDesiredSkills, withDesiredSkills } from "./skills";
 
 /**
  * Validates adapterConfig for the type, stores env values and gateway credentials as secret
@@ -46,7 +46,10 @@ export async function prepareAdapterConfig(
     statements.push(...normalized.statements);
   }
   const references = args.desiredSkills ?? (args.resolveStoredSkills ? storedDesiredSkills(config) : undefined);
-  if (references !== undefined) config = withDesiredSkills(config, resolveDesiredSkills(references));
+  if (references !== undefined) {
+    const choices = references.length ? await companySkillChoices(ctx.db, ctx.companyId) : [];
+    config = withDesiredSkills(config, resolveDesiredSkills(references, choices));
+  }
   return { config, statements };
 }
 

@@ -5,7 +5,7 @@ import { defineCommand } from "../../company/command";
 import { conflict } from "../errors";
 import { newId } from "../../crypto/random";
 import { AGENT_KEY_PREFIX, mintApiKey } from "../../crypto/api-keys";
-import { resolveDesiredSkills, skillSnapshot, storedDesiredSkills, withDesiredSkills } from "./skills";
+import { companySkillChoices, resolveDesiredSkills, skillSnapshot, storedDesiredSkills, withDesiredSkills } from "./skills";
 import { loadCompanyAgent } from "./queries";
 
 export const createAgentKey = defineCommand("agent.key.create", async (ctx, actor, input: { agentId: string; name?: string | null }) => {
@@ -33,7 +33,8 @@ export const createAgentKey = defineCommand("agent.key.create", async (ctx, acto
 export const syncAgentSkills = defineCommand("agent.skills.sync", async (ctx, actor, input: { agentId: string; desiredSkills: string[] }) => {
   const { db } = ctx;
   const agent = await loadCompanyAgent(ctx.db, ctx.companyId, input.agentId);
-  const desired = resolveDesiredSkills(input.desiredSkills);
+  const choices = await companySkillChoices(ctx.db, ctx.companyId);
+  const desired = resolveDesiredSkills(input.desiredSkills, choices);
   const adapterConfig = withDesiredSkills(agent.adapterConfig ?? {}, desired);
   await ctx.batch([
     db.update(schema.agents).set({ adapterConfig, updatedAt: ctx.now }).where(eq(schema.agents.id, agent.id)),
@@ -44,5 +45,5 @@ export const syncAgentSkills = defineCommand("agent.skills.sync", async (ctx, ac
       details: { from: storedDesiredSkills(agent.adapterConfig), to: desired },
     }),
   ]);
-  return skillSnapshot({ adapterType: agent.adapterType, adapterConfig });
+  return skillSnapshot({ adapterType: agent.adapterType, adapterConfig }, choices);
 });

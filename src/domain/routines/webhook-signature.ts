@@ -10,6 +10,9 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { decryptSecretValue, encryptSecretValue, importMasterKey } from "../../crypto/secret-encryption";
 import { randomToken } from "../../crypto/random";
+import { constantTimeEqual } from "../../crypto/hash";
+
+export { constantTimeEqual };
 import { HttpError } from "../errors";
 
 export type SigningMode = "bearer" | "hmac_sha256" | "vendor_hmac" | "none";
@@ -26,15 +29,6 @@ export async function sealWebhookSecret(env: Env, triggerId: string, version: nu
 export async function openWebhookSecret(env: Env, triggerId: string, version: number, sealed: string): Promise<string> {
   const key = await importMasterKey(env.SECRETS_MASTER_KEY);
   return decryptSecretValue(key, JSON.parse(sealed), `routine-trigger:${triggerId}:${version}`);
-}
-
-/** Equality of two strings without an early exit on the first difference. */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const x = utf8ToBytes(a);
-  const y = utf8ToBytes(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i % x.length] ?? 0) ^ (y[i % y.length] ?? 0);
-  return diff === 0 && x.length === y.length;
 }
 
 const hmacHex = (secret: string, message: string) => bytesToHex(hmac(sha256, utf8ToBytes(secret), utf8ToBytes(message)));

@@ -1,11 +1,13 @@
 // What an agent receives when its run starts: the wake context, a short-lived agent JWT for this
 // run, the service's API URL, and the run's environment — the agent's `adapterConfig.env` with
 // secret references resolved for this run only (never stored in the run, never logged) plus the
-// wake's own variables (SERVICE_APPROVAL_ID, …). The service's own secrets are never included.
+// wake's own variables (SERVICE_APPROVAL_ID, …) — and the files of its desired skills. The
+// service's own secrets are never included.
 import type { Db } from "../../db/client";
 import { mintAgentJwt } from "../../crypto/agent-jwt";
 import { resolveEnvBindings } from "../secrets/bindings";
 import type { RunRow } from "./lifecycle";
+import { skillsForRun } from "../skills/delivery";
 
 /** The API origin agents call back: the configured public URL, else the local dev server. */
 export const serviceApiUrl = (env: Env) => (env.AUTH_PUBLIC_BASE_URL?.trim() || (env as unknown as Record<string, string | undefined>).API_PUBLIC_URL?.trim() || "http://127.0.0.1:8787").replace(/\/+$/, "");
@@ -25,8 +27,12 @@ export async function runInvocationBody(
   payloadTemplate: Record<string, unknown>,
   envBindings: unknown,
   completionTimeoutSec: number,
+  desiredSkills: string[] = [],
 ): Promise<Record<string, unknown>> {
-  const resolved = await resolveEnvBindings(env, db, run.companyId, (envBindings ?? null) as Record<string, unknown> | null);
+  const [resolved, skills] = await Promise.all([
+    resolveEnvBindings(env, db, run.companyId, (envBindings ?? null) as Record<string, unknown> | null),
+    skillsForRun(env, db, run.companyId, desiredSkills),
+  ]);
   const { context, wakeEnv } = agentContext(run);
   const apiToken = await mintAgentJwt(
     env.AGENT_JWT_SECRET,
@@ -43,5 +49,6 @@ export async function runInvocationBody(
     apiUrl: serviceApiUrl(env),
     apiToken,
     env: { ...resolved, ...wakeEnv },
+    skills,
   };
 }

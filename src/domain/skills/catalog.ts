@@ -1,0 +1,83 @@
+// The shipped catalog as the API shows it: every entry with its files' kinds, sizes and hashes and
+// the package's content hash (computed once per isolate), found by id, key or unique slug.
+import { CATALOG_SOURCES, type CatalogSource } from "./catalog-content";
+import { packageFromTexts, type SkillPackage, type TrustLevel } from "./package";
+import { notFound, unprocessable } from "../errors";
+
+export interface CatalogEntry {
+  id: string;
+  key: string;
+  kind: "bundled" | "optional";
+  category: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  trustLevel: TrustLevel;
+  compatibility: string[];
+  defaultInstall: boolean;
+  recommendedForRoles: string[];
+  requires: string[];
+  tags: string[];
+  files: Array<{ path: string; kind: string; sizeBytes: number; sha256: string }>;
+  contentHash: string;
+  source: { type: "catalog"; ref: string };
+}
+
+export interface CatalogSkill {
+  entry: CatalogEntry;
+  pkg: SkillPackage;
+}
+
+let built: CatalogSkill[] | null = null;
+
+function build(source: CatalogSource): CatalogSkill {
+  const pkg = packageFromTexts(source.files);
+  return {
+    pkg,
+    entry: {
+      id: source.id,
+      key: source.key,
+      kind: source.kind,
+      category: source.category,
+      slug: pkg.slug,
+      name: pkg.name,
+      description: pkg.description,
+      trustLevel: pkg.trustLevel,
+      compatibility: source.compatibility,
+      defaultInstall: source.defaultInstall,
+      recommendedForRoles: source.recommendedForRoles,
+      requires: source.requires,
+      tags: source.tags,
+      files: pkg.files.map((f) => ({ path: f.path, kind: f.kind, sizeBytes: f.sizeBytes, sha256: f.sha256 })),
+      contentHash: pkg.contentHash,
+      source: { type: "catalog", ref: source.id },
+    },
+  };
+}
+
+export function catalog(): CatalogSkill[] {
+  built ??= CATALOG_SOURCES.map(build);
+  return built;
+}
+
+export const bundledCatalog = () => catalog().filter((s) => s.entry.kind === "bundled");
+
+export function filterCatalog(filters: { kind?: string; category?: string; q?: string }): CatalogEntry[] {
+  const q = filters.q?.trim().toLowerCase();
+  return catalog()
+    .map((s) => s.entry)
+    .filter((e) => !filters.kind || e.kind === filters.kind)
+    .filter((e) => !filters.category || e.category === filters.category)
+    .filter((e) => !q || [e.key, e.slug, e.name, e.description ?? "", ...e.tags].some((t) => t.toLowerCase().includes(q)));
+}
+
+/** The catalog skill named by id, key or unique slug (404 when none, 422 when a slug is ambiguous). */
+export function findCatalogSkill(ref: string): CatalogSkill {
+  const all = catalog();
+  const exact = all.find((s) => s.entry.id === ref || s.entry.key === ref);
+  if (exact) return exact;
+  const bySlug = all.filter((s) => s.entry.slug === ref.toLowerCase());
+  if (bySlug.length > 1) throw unprocessable(`Catalog skill slug "${ref}" is ambiguous: use its id or key`, { matches: bySlug.map((s) => s.entry.id) });
+  if (!bySlug.length) throw notFound(`Catalog skill ${ref} not found`);
+  return bySlug[0];
+}

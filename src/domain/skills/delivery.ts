@@ -1,0 +1,56 @@
+// Skills delivered with a run: the desired skills' files, read from the company's library (R2),
+// or from the shipped catalog for a bundled skill the library has not listed yet. Text files come
+// as `content`, binary ones as `contentBase64`; a desired key the library lacks is left out (the
+// agent's skill snapshot reports it as missing).
+import { and, eq } from "drizzle-orm";
+import { schema, type Db } from "../../db/client";
+import { inIds } from "../../db/id-list";
+import { bundledCatalog } from "./catalog";
+import { textOf } from "./package";
+
+export interface DeliveredSkill {
+  key: string;
+  name: string;
+  slug: string;
+  contentHash: string;
+  files: Array<{ path: string; kind: string; sha256: string; content?: string; contentBase64?: string }>;
+}
+
+const fileOut = (f: { path: string; kind: string; sha256: string }, bytes: Uint8Array) => {
+  const text = textOf(bytes);
+  if (text !== null) return { ...f, content: text };
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return { ...f, contentBase64: btoa(binary) };
+};
+
+export async function skillsForRun(env: Env, db: Db, companyId: string, keys: string[]): Promise<DeliveredSkill[]> {
+  if (!keys.length) return [];
+  const rows = await db
+    .select({ id: schema.companySkills.id, key: schema.companySkills.key, name: schema.companySkills.name, slug: schema.companySkills.slug, contentHash: schema.companySkills.contentHash })
+    .from(schema.companySkills)
+    .where(and(eq(schema.companySkills.companyId, companyId), inIds(schema.companySkills.key, keys)));
+  const files = rows.length
+    ? await db.select().from(schema.companySkillFiles).where(and(eq(schema.companySkillFiles.companyId, companyId), inIds(schema.companySkillFiles.skillId, rows.map((r) => r.id))))
+    : [];
+  const out: DeliveredSkill[] = [];
+  for (const key of keys) {
+    const row = rows.find((r) => r.key === key);
+    if (row) {
+      const own = files.filter((f) => f.skillId === row.id).sort((a, b) => (a.path < b.path ? -1 : 1));
+      const delivered = await Promise.all(
+        own.map(async (f) => {
+          const object = await env.FILES.get(f.objectKey);
+          return fileOut({ path: f.path, kind: f.kind, sha256: f.sha256 }, object ? new Uint8Array(await object.arrayBuffer()) : new Uint8Array());
+        }),
+      );
+      out.push({ key, name: row.name, slug: row.slug, contentHash: row.contentHash, files: delivered });
+      continue;
+    }
+    const bundled = bundledCatalog().find((s) => s.entry.key === key);
+    if (bundled) {
+      out.push({ key, name: bundled.pkg.name, slug: bundled.pkg.slug, contentHash: bundled.pkg.contentHash, files: bundled.pkg.files.map((f) => fileOut({ path: f.path, kind: f.kind, sha256: f.sha256 }, f.bytes)) });
+    }
+  }
+  return out;
+}
