@@ -4,6 +4,8 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     /** The fake agent endpoint (test/setup/fake-agent-server.ts). */
     FAKE_AGENT_URL: string;
+    GITHUB_API_URL: string;
+    GITHUB_RAW_URL: string;
   }
 }
 

@@ -23,6 +23,9 @@ async function workersProject(name: string, isolate: boolean, fakeAgentUrl: stri
             SECRETS_MASTER_KEY: "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
             // The fake agent endpoint (test/setup/fake-agent-server.ts) the http adapter calls.
             FAKE_AGENT_URL: fakeAgentUrl,
+            // Skill imports fetch from a fake GitHub on the same server (test/setup/fake-github.ts).
+            GITHUB_API_URL: `${fakeAgentUrl}/gh-api`,
+            GITHUB_RAW_URL: `${fakeAgentUrl}/gh-raw`,
             // The run dispatcher's alarms are set an hour ahead; tests fire them by hand (deterministic, no sleeps).
             DISPATCH_DELAY_MS: "3600000",
           },

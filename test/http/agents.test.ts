@@ -694,9 +694,10 @@ describe("skills", () => {
 
   it("reports unsupported mode for adapters that cannot receive skill files", async () => {
     const company = await createCompany();
-    const agent = await createAgent(company.id, { adapterType: "http", adapterConfig: { url: "https://example.com/x" }, desiredSkills: ["issues"] });
+    // process agents run on a runner that does not receive skill files yet (http agents get them in the run's body).
+    const agent = await createAgent(company.id, { adapterType: "process", adapterConfig: { command: "echo" }, desiredSkills: ["issues"] });
     const snap = await get(`/api/agents/${agent.id}/skills`);
-    expect(snap.body).toMatchObject({ supported: false, mode: "unsupported", desiredSkills: ["service/issues"] });
+    expect(snap.body).toMatchObject({ adapterType: "process", supported: false, mode: "unsupported", desiredSkills: ["service/issues"] });
     expect(snap.body.entries.find((e: any) => e.key === "service/issues").state).toBe("unsupported");
     expect(snap.body.warnings.length).toBe(1);
   });

@@ -5,6 +5,7 @@
 //   GET /__received/<id>  returns what /agent/<id> received so far: [{ method, headers, body }].
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { serveFakeGithub } from "./fake-github";
 
 interface Received {
   method: string;
@@ -19,6 +20,7 @@ export async function startFakeAgentServer(): Promise<{ url: string; server: Ser
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString("utf8");
+    if (serveFakeGithub(url, res, req)) return;
     const [, kind, id] = url.pathname.split("/");
     if (kind === "__received") {
       res.writeHead(200, { "content-type": "application/json" });
