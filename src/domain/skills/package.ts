@@ -41,7 +41,7 @@ export interface SkillPackage extends SkillFrontmatter {
   body: string;
 }
 
-const EXECUTABLE = /\.(sh|bash|zsh|py|rb|pl|js|mjs|cjs|ts|ps1|bat|cmd|exe|bin)$/i;
+const EXECUTABLE = /\.(sh|bash|zsh|py|rb|pl|js|mjs|cjs|ts|ps1|bat|cmd|exe)$/i;
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const encoder = new TextEncoder();
 
