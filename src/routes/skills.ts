@@ -104,7 +104,7 @@ skillsRouter.openapi(
   }),
   (c) => {
     requireActor(c);
-    return c.json(findCatalogSkill(decodeURIComponent(c.req.valid("param").catalogId)).entry, 200);
+    return c.json(findCatalogSkill(c.req.valid("param").catalogId).entry, 200);
   },
 );
 
@@ -120,7 +120,7 @@ skillsRouter.openapi(
   }),
   async (c) => {
     requireActor(c);
-    const skill = findCatalogSkill(decodeURIComponent(c.req.valid("param").catalogId));
+    const skill = findCatalogSkill(c.req.valid("param").catalogId);
     const path = c.req.valid("query").path ?? "SKILL.md";
     const file = skill.pkg.files.find((f) => f.path === path);
     if (!file) throw notFound(`No file ${path} in ${skill.entry.key}`);
@@ -156,7 +156,7 @@ skillsRouter.openapi(
     responses: { 200: { description: "Markdown", content: { "text/markdown": { schema: z.string() } } }, ...errors(404, 422) },
   }),
   (c) => {
-    const name = decodeURIComponent(c.req.valid("param").skillName).replace(/\.md$/, "");
+    const name = c.req.valid("param").skillName.replace(/\.md$/, "");
     const skill = findCatalogSkill(name);
     return c.text(skill.pkg.files.find((f) => f.path === "SKILL.md")!.text!, 200, { "content-type": "text/markdown; charset=utf-8" });
   },

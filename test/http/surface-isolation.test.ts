@@ -72,6 +72,12 @@ const ISOLATION_SKIPS: Record<string, string> = {
   "GET /api/llms/agent-configuration.txt": "static adapter documentation, no tenant data",
   "GET /api/llms/agent-configuration/{adapterType}.txt": "static adapter documentation, no tenant data",
   "GET /api/llms/agent-icons.txt": "static icon list, no tenant data",
+  "GET /api/skills/catalog": "the shipped skill catalog, the same for every caller",
+  "GET /api/skills/catalog/{catalogId}": "the shipped skill catalog, the same for every caller",
+  "GET /api/skills/catalog/{catalogId}/files": "the shipped skill catalog, the same for every caller",
+  "GET /api/skills/available": "public catalog index",
+  "GET /api/skills/index": "public catalog index",
+  "GET /api/skills/{skillName}": "public catalog skill markdown",
   "POST /api/routine-triggers/public/{publicId}/fire": "public webhook: the unguessable public id and the trigger's secret are the credential (covered by routines tests)",
 };
 /**
@@ -96,7 +102,7 @@ const isInstanceRoute = (r: Route) => r.path.startsWith("/api/instance/");
 const TENANT_PARAMS = new Set([
   "companyId", "agentId", "issueId", "commentId", "goalId", "projectId", "workspaceId", "approvalId", "secretId", "id",
   "leaseId", "attachmentId", "assetId", "revisionId", "threadId", "inviteId", "requestId", "memberId", "userSlug",
-  "runId", "incidentId", "routineId", "triggerId",
+  "runId", "incidentId", "routineId", "triggerId", "skillId",
 ]);
 
 function paramValue(name: string, path: string, m: Record<string, string> = ids): string {
@@ -112,7 +118,8 @@ function paramValue(name: string, path: string, m: Record<string, string> = ids)
   }
   if (name === "key") return "plan";
   if (name === "adapterType") return "process";
-  if (name === "skillName") return "service-api";
+  if (name === "skillName") return path.startsWith("/api/skills/") ? "heartbeat" : "service-api";
+  if (name === "catalogId") return "catalog-heartbeat";
   if (name === "token") return m.inviteToken;
   const v = m[name];
   if (!v) throw new Error(`no seeded value for path parameter ${name} (${path})`);
@@ -390,6 +397,9 @@ async function seedCompany(): Promise<Record<string, string>> {
   m.memberId = members.find((x: Json) => x.principalId === owner.id)?.id;
   const directory = expectCreated(await get(`/api/companies/${C}/user-directory`), "user directory");
   m.userSlug = directory.find((u: Json) => u.id === owner.id)?.slug;
+  m.skillId = expectCreated(await post(`/api/companies/${C}/skills`, { name: unique("Seed skill") }), "skill").id;
+  // Listing brings the bundled skills into the library (a write on the first list only).
+  expectCreated(await get(`/api/companies/${C}/skills`), "skill list");
   const routine = expectCreated(await post(`/api/companies/${C}/routines`, { title: "Seed routine", assigneeAgentId: agent.id, projectId: m.projectId }), "routine");
   m.routineId = routine.id;
   const trigger = expectCreated(await post(`/api/routines/${routine.id}/triggers`, { kind: "webhook" }), "routine trigger");
