@@ -32,15 +32,15 @@ import {
   UpdateStatusSchema,
 } from "../schemas/skills";
 import { catalog, filterCatalog, findCatalogSkill } from "../domain/skills/catalog";
-import { auditSkill, bundledOutOfDate, createManagedSkill, deleteSkill, installCatalogSkill, installSkillUpdate, patchSkillFile, recordSkillImport, resetSkill, syncBundledSkills } from "../domain/skills/commands";
+import { applySourceUpdate, auditSkill, bundledOutOfDate, createManagedSkill, deleteSkill, installCatalogSkill, installSkillUpdate, patchSkillFile, recordSkillImport, resetSkill, syncBundledSkills } from "../domain/skills/commands";
 import { loadLibrary, loadSkill, skillView } from "../domain/skills/library";
-import { packagesFromUpload, resolveSkillSource, type ResolvedImport } from "../domain/skills/sources";
+import { latestSourceCommit, packagesFromUpload, refetchSource, resolveSkillSource, type ResolvedImport } from "../domain/skills/sources";
 import { scanProjectSources } from "../domain/skills/scan";
 import { textOf } from "../domain/skills/package";
 import { canManageAgents } from "../domain/authorization/agent-management";
 import { storedDesiredSkills } from "../domain/agents/skills";
 import { isPrivateTarget } from "../adapters/targets";
-import { forbidden, notFound, unprocessable } from "../domain/errors";
+import { forbidden, HttpError, notFound, unprocessable } from "../domain/errors";
 import { schema } from "../db/client";
 
 const tags = ["Skills"];
@@ -280,11 +280,20 @@ skillsRouter.openapi(
     await requireSkillAccess(c, companyId);
     const { row } = await requireLibrarySkill(c, companyId, skillId);
     let latestHash: string | null = null;
+    let latestCommit: string | null = null;
+    const warnings: string[] = [];
     if (row.sourceType === "catalog" || row.sourceType === "bundled") {
       try {
         latestHash = findCatalogSkill(row.sourceRef ?? row.key).entry.contentHash;
       } catch {
-        latestHash = null;
+        warnings.push("The catalog no longer ships this skill");
+      }
+    } else {
+      try {
+        latestCommit = await latestSourceCommit(c.env, row.sourceType, row.sourceRef);
+      } catch (err) {
+        if (!(err instanceof HttpError)) throw err;
+        warnings.push(`Could not check the source: ${err.message}`);
       }
     }
     return c.json(
@@ -294,7 +303,10 @@ skillsRouter.openapi(
         installedHash: row.contentHash,
         originHash: row.originHash,
         latestHash,
-        updateAvailable: latestHash !== null && latestHash !== row.originHash,
+        sourceCommit: row.sourceCommit,
+        latestCommit,
+        warnings,
+        updateAvailable: (latestHash !== null && latestHash !== row.originHash) || (latestCommit !== null && latestCommit !== row.sourceCommit),
         locallyModified: row.originHash !== null && row.originHash !== row.contentHash,
         audit: row.auditVerdict ? { verdict: row.auditVerdict, codes: row.auditCodes ?? [] } : null,
       },
@@ -303,12 +315,7 @@ skillsRouter.openapi(
   },
 );
 
-const skillCommandRoute = (
-  path: string,
-  operationId: string,
-  summary: string,
-  command: typeof installSkillUpdate | typeof resetSkill,
-) =>
+const skillCommandRoute = (path: string, operationId: string, summary: string, command: typeof resetSkill) =>
   skillsRouter.openapi(
     createRoute({
       method: "post",
@@ -327,12 +334,33 @@ const skillCommandRoute = (
     },
   );
 
-skillCommandRoute(
-  "/api/companies/{companyId}/skills/{skillId}/install-update",
-  "installCompanySkillUpdate",
-  "Install the origin's newer version (`{ force }` overrides a local-modification hold, never a failed audit)",
-  installSkillUpdate,
+skillsRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/companies/{companyId}/skills/{skillId}/install-update",
+    operationId: "installCompanySkillUpdate",
+    tags,
+    summary: "Install the origin's newer version (catalog, or fetched again from the skill's git host or URL)",
+    description: "`{ force }` overrides the soft hold on local modifications, never a failed audit (422). Skills made here (managed, uploaded) have no origin to update from (422).",
+    request: { params: SkillPathParams, body: { required: false, content: { "application/json": { schema: ForceSchema } } } },
+    responses: { 200: jsonContent(InstallResultSchema.partial({ catalogSkill: true }), "The result"), ...errors(400, 401, 403, 404, 409, 422) },
+  }),
+  async (c) => {
+    const { companyId, skillId } = c.req.valid("param");
+    await requireSkillAccess(c, companyId, true);
+    const force = ((c.req.valid("json") as { force?: boolean } | undefined) ?? {}).force;
+    const { row } = await requireLibrarySkill(c, companyId, skillId);
+    const actor = requireActor(c);
+    if (row.sourceType === "catalog" || row.sourceType === "bundled") return c.json(await runCompanyCommand(c.env, companyId, installSkillUpdate, actor, { skillId, force }), 200);
+    const source = refetchSource(row.sourceType, row.sourceRef);
+    if (!source) throw unprocessable(`A ${row.sourceType} skill has no origin to update from`, { sourceType: row.sourceType });
+    const resolved = await resolveSkillSource(c.env, source, urlPolicy(c));
+    const match = resolved.packages.find((p) => p.sourceRef === row.sourceRef) ?? (resolved.packages.length === 1 ? resolved.packages[0] : undefined);
+    if (!match) throw unprocessable("The skill is no longer at its source", { sourceRef: row.sourceRef });
+    return c.json(await runCompanyCommand(c.env, companyId, applySourceUpdate, actor, { skillId, expectedSourceCommit: row.sourceCommit, files: match.files, sourceCommit: match.sourceCommit, force }), 200);
+  },
 );
+
 skillCommandRoute("/api/companies/{companyId}/skills/{skillId}/reset", "resetCompanySkill", "Restore a catalog-managed skill to its catalog version (`{ force }` discards local changes)", resetSkill);
 
 skillsRouter.openapi(

@@ -242,6 +242,29 @@ describe("imports", () => {
     expect((await skillRows(company.id)).length).toBe(before);
   });
 
+  it("git-host skills report their source's new commit and update from it; local edits are a soft hold; managed skills have no origin", async () => {
+    const company = await createCompany();
+    const imported = await post(`/api/companies/${company.id}/skills/import`, { source: "acme/moving" });
+    expect(imported.status).toBe(200);
+    const skill = imported.body.imported[0];
+    expect(skill).toMatchObject({ key: "github/acme/moving/moving", sourceType: "git_host" });
+    const status = await get(`/api/companies/${company.id}/skills/${skill.id}/update-status`);
+    expect(status.body).toMatchObject({ sourceCommit: skill.sourceCommit, updateAvailable: true, locallyModified: false });
+    expect(status.body.latestCommit).not.toBe(skill.sourceCommit);
+    const updated = await post(`/api/companies/${company.id}/skills/${skill.id}/install-update`, {});
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ action: "updated", skill: { id: skill.id, locallyModified: false } });
+    expect(updated.body.skill.sourceCommit).not.toBe(skill.sourceCommit);
+    await patch(`/api/companies/${company.id}/skills/${skill.id}/files`, { path: "notes.md", content: "mine" });
+    const held = await post(`/api/companies/${company.id}/skills/${skill.id}/install-update`, {});
+    expect(held.status).toBe(409);
+    const forced = await post(`/api/companies/${company.id}/skills/${skill.id}/install-update`, { force: true });
+    expect(forced.body).toMatchObject({ action: "updated", skill: { locallyModified: false } });
+    expect(forced.body.skill.files.map((f: any) => f.path)).toEqual(["SKILL.md"]);
+    const managed = await post(`/api/companies/${company.id}/skills`, { name: "Here" });
+    expect((await post(`/api/companies/${company.id}/skills/${managed.body.id}/install-update`, {})).status).toBe(422);
+  });
+
   it("a plain SKILL.md URL is imported with its content hash", async () => {
     const company = await createCompany();
     const res = await post(`/api/companies/${company.id}/skills/import`, { source: `${env.FAKE_AGENT_URL}/plain/lonely.md` });

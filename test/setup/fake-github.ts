@@ -7,6 +7,7 @@
 //   acme/evil     a skill that pipes a download into a shell (fails its audit)
 //   acme/huge     a tree too large to import (truncated)
 //   acme/broken   the tree request fails with 500
+//   acme/moving   every commit lookup is a new commit whose SKILL.md says "Version <n>" (updates)
 // Any other repository is a 404. GET /plain/<name>.md serves a lone SKILL.md.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
@@ -30,6 +31,10 @@ export const FAKE_REPOS: Record<string, Record<string, string>> = {
   "acme/broken": { "SKILL.md": skill("Broken", "Its tree cannot be read") },
 };
 
+let movingVersion = 0;
+const movingSha = (n: number) => `${FAKE_COMMIT.slice(0, -4)}${String(n).padStart(4, "0")}`;
+const movingSkill = (n: number) => skill("Moving", "Changes with every commit", `Version ${n}`);
+
 const json = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
@@ -47,6 +52,13 @@ export function serveFakeGithub(url: URL, res: ServerResponse, _req: IncomingMes
   }
   if (parts[0] === "gh-api" && parts[1] === "repos") {
     const repo = `${parts[2]}/${parts[3]}`;
+    if (repo === "acme/moving") {
+      const rest = parts.slice(4);
+      if (rest.length === 0) return json(res, 200, { full_name: repo, default_branch: "main" }), true;
+      if (rest[0] === "commits") return json(res, 200, { sha: movingSha(++movingVersion) }), true;
+      const n = Number(rest[2]?.slice(-4));
+      return json(res, 200, { sha: rest[2], tree: [{ path: "SKILL.md", type: "blob", size: Buffer.byteLength(movingSkill(n)) }], truncated: false }), true;
+    }
     const files = FAKE_REPOS[repo];
     if (!files) return json(res, 404, { message: "Not Found" }), true;
     const rest = parts.slice(4);
@@ -61,6 +73,11 @@ export function serveFakeGithub(url: URL, res: ServerResponse, _req: IncomingMes
   }
   if (parts[0] === "gh-raw") {
     const repo = `${parts[1]}/${parts[2]}`;
+    if (repo === "acme/moving") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(movingSkill(Number(parts[3].slice(-4))));
+      return true;
+    }
     const path = parts.slice(4).join("/");
     const content = FAKE_REPOS[repo]?.[path];
     if (content === undefined || parts[3] !== FAKE_COMMIT) return json(res, 404, { message: "Not Found" }), true;

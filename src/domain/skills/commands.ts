@@ -174,6 +174,25 @@ export const installSkillUpdate = defineCommand("skills.install_update", async (
   return installFromCatalog(ctx, catalogOrigin(skill, "install-update"), skill, input.force ?? false);
 });
 
+/** A newer version fetched from a skill's own source (git host, registry, URL, project scan), under the update rule. */
+export const applySourceUpdate = defineCommand(
+  "skills.apply_source_update",
+  async (ctx, _actor, input: { skillId: string; expectedSourceCommit: string | null; files: Array<{ path: string; bytes: Uint8Array }>; sourceCommit: string | null; force?: boolean }) => {
+    const skill = await requireSkill(ctx, input.skillId);
+    if (skill.row.sourceCommit !== input.expectedSourceCommit) throw conflict("The skill changed while its update was fetched; try again");
+    const pkg = buildSkillPackage(input.files);
+    const { action, warnings } = decideUpdate(skill, pkg, input.force ?? false);
+    if (action === "unchanged") return { action, skill: skillView(skill.row, skill.files), warnings };
+    const installed = await installPackage(
+      ctx,
+      { pkg, key: skill.row.key, slug: skill.row.slug, sourceType: skill.row.sourceType, sourceRef: skill.row.sourceRef, sourceCommit: input.sourceCommit, originHash: pkg.contentHash },
+      skill,
+    );
+    const view = await commit(ctx, installed, "company.skills_imported", { source: skill.row.sourceRef, action, imported: [skill.row.key], sourceCommit: input.sourceCommit });
+    return { action, skill: view, warnings };
+  },
+);
+
 export const resetSkill = defineCommand("skills.reset", async (ctx, _actor, input: { skillId: string; force?: boolean }) => {
   const skill = await requireSkill(ctx, input.skillId);
   const origin = catalogOrigin(skill, "reset");
@@ -254,4 +273,4 @@ export const recordSkillImport = defineCommand("skills.record_import", async (ct
   return { imported, skipped, conflicts, warnings };
 });
 
-export const skillCommands = [syncBundledSkills, createManagedSkill, patchSkillFile, deleteSkill, installCatalogSkill, installSkillUpdate, resetSkill, auditSkill, recordSkillImport];
+export const skillCommands = [applySourceUpdate, syncBundledSkills, createManagedSkill, patchSkillFile, deleteSkill, installCatalogSkill, installSkillUpdate, resetSkill, auditSkill, recordSkillImport];

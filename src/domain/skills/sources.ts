@@ -161,3 +161,28 @@ export function packagesFromUpload(files: Array<{ path: string; content: string;
   const packages = dirs.map((dir) => ({ ...base, files: decoded.filter((f) => f.path.startsWith(`${dir}/`)).map((f) => ({ path: f.path.slice(dir.length + 1), bytes: f.bytes })) }));
   return { packages, source: { type: "local_path", ref, commit: null } };
 }
+
+/** The source text that fetches a stored skill again (from its recorded sourceRef), or null when it has none. */
+export function refetchSource(sourceType: string, sourceRef: string | null): string | null {
+  if (!sourceRef) return null;
+  const github = /^github:([^/]+)\/([^/@]+)(?:\/([^@]*))?@(.+)$/.exec(sourceRef);
+  if (github && ["git_host", "registry", "project_scan"].includes(sourceType)) {
+    const [, owner, repo, dir, ref] = github;
+    return `https://github.com/${owner}/${repo}/tree/${ref}${dir ? `/${dir}` : ""}`;
+  }
+  return sourceType === "url" && /^https?:\/\//.test(sourceRef) ? sourceRef : null;
+}
+
+/** The origin's current commit (GitHub) or content hash (URL) of a stored skill, without importing it. */
+export async function latestSourceCommit(env: Env, sourceType: string, sourceRef: string | null): Promise<string | null> {
+  const source = refetchSource(sourceType, sourceRef);
+  if (!source) return null;
+  const src = parseSkillSource(source);
+  if (src.kind === "github") {
+    const api = ((env as unknown as Record<string, string | undefined>).GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
+    const commit = (await (await fetchWithLimits(`${api}/repos/${src.owner}/${src.repo}/commits/${encodeURIComponent(src.ref ?? "HEAD")}`, `${src.owner}/${src.repo}`)).json()) as { sha?: string };
+    return commit.sha ?? null;
+  }
+  if (src.kind === "url") return sha256Hex(await boundedBytes(await fetchWithLimits(src.url, "the SKILL.md"), "the SKILL.md"));
+  return null;
+}
