@@ -22,6 +22,7 @@ import { routineCrudCommands as routines } from "../domain/routines/commands";
 import { fireRoutine } from "../domain/routines/fire";
 import { routineTickCommands as routineTicks } from "../domain/routines/tick";
 import { skillCommands as skills } from "../domain/skills/commands";
+import { feedbackCommands as feedback } from "../domain/feedback/traces";
 import type { AnyCompanyCommand } from "./command";
 
 export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
@@ -47,6 +48,7 @@ export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
   [fireRoutine],
   routineTicks,
   skills,
+  feedback,
 ];
 
 /** One map from name to command; throws on a duplicate name. */

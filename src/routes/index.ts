@@ -38,6 +38,7 @@ import { executionWorkspacesRouter } from "./execution-workspaces";
 import { heartbeatRunsRouter } from "./heartbeat-runs";
 import { routinesRouter } from "./routines";
 import { skillsRouter } from "./skills";
+import { feedbackRouter } from "./feedback";
 
 // issuesAgentViewsRouter (/api/agents/me/inbox-lite) must come before agentsRouter (/api/agents/{agentId}).
 export const routeModules = [
@@ -50,6 +51,7 @@ export const routeModules = [
   heartbeatRunsRouter,
   routinesRouter,
   skillsRouter,
+  feedbackRouter,
   issuesRouter,
   issueCheckoutRouter,
   issueCommentsRouter,

@@ -47,6 +47,12 @@ export const UpdateCompanySchema = z
     brandColor: HexColor.nullable().optional(),
     logoAssetId: z.string().min(1).nullable().optional(),
     requireBoardApprovalForNewAgents: z.boolean().optional(),
+    feedbackSharingConsent: z
+      .object({ enabled: z.boolean(), note: z.string().max(1000).optional() })
+      .strict()
+      .nullable()
+      .optional()
+      .openapi({ description: "Whether feedback traces may be marked shared (outside the company); null withdraws consent" }),
   })
   .refine(...atLeastOneField)
   .openapi("UpdateCompany");

@@ -22,3 +22,4 @@ export * from "./approvals";
 export * from "./runs";
 export * from "./routines";
 export * from "./skills";
+export * from "./feedback";

@@ -17,6 +17,7 @@ export interface CompanyFields {
   brandColor?: string | null;
   logoAssetId?: string | null;
   requireBoardApprovalForNewAgents?: boolean;
+  feedbackSharingConsent?: { enabled: boolean; note?: string } | null;
 }
 
 /** Agent statuses that an archive pauses. */
