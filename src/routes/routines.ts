@@ -25,13 +25,14 @@ import {
   TriggerWithSecretSchema,
   UpdateRoutineSchema,
   UpdateTriggerSchema,
+  SCHEDULE_KEY_PREFIX,
   WEBHOOK_BODY_LIMIT_BYTES,
 } from "../schemas/routines";
 import { createRoutine, createTrigger, deleteTrigger, requireRoutineWriter, rotateTriggerSecret, updateRoutine, updateTrigger } from "../domain/routines/commands";
 import { fireRoutine, loadFireFacts, type FireInput } from "../domain/routines/fire";
 import { addRoutineListReads, findRoutine, findTriggerByPublicId, listRoutineRuns, routineDetail } from "../domain/routines/queries";
 import { openWebhookSecret, verifyWebhookSignature, type SigningMode } from "../domain/routines/webhook-signature";
-import { conflict, forbidden, HttpError, notFound } from "../domain/errors";
+import { badRequest, conflict, forbidden, HttpError, notFound } from "../domain/errors";
 
 const tags = ["Routines"];
 export const routinesRouter = createRouter();
@@ -244,14 +245,12 @@ routinesRouter.openapi(
   }),
   async (c) => {
     const { publicId } = c.req.valid("param");
-    const raw = await c.req.raw.arrayBuffer();
+    const raw = new Uint8Array(await c.req.raw.arrayBuffer());
     if (raw.byteLength > WEBHOOK_BODY_LIMIT_BYTES) throw new HttpError(413, `Webhook body too large: at most ${WEBHOOK_BODY_LIMIT_BYTES} bytes`, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES });
-    const rawBody = new TextDecoder().decode(raw);
     const found = await findTriggerByPublicId(dbOf(c), publicId);
     if (!found || found.trigger.kind !== "webhook" || !found.trigger.secretCiphertext) throw notFound("Webhook trigger not found");
     const { trigger, routine } = found;
-    if (!trigger.enabled) throw conflict("Trigger is disabled");
-    if (routine.status !== "active") throw conflict("Routine is not active", { status: routine.status });
+    // The signature first: an unauthenticated caller learns nothing about the trigger's state.
     const secret = await openWebhookSecret(c.env, trigger.id, trigger.secretVersion, trigger.secretCiphertext!);
     const verified = verifyWebhookSignature(
       trigger.signingMode as SigningMode,
@@ -261,21 +260,26 @@ routinesRouter.openapi(
         serviceSignature: c.req.header("x-service-signature"),
         hubSignature: c.req.header("x-hub-signature-256"),
         timestamp: c.req.header("x-service-timestamp"),
-        rawBody,
+        rawBody: raw,
       },
       trigger.replayWindowSec ?? 300,
       Date.now(),
     );
-    const payload = parsePayload(rawBody);
-    const variables = payload && typeof payload === "object" && !Array.isArray(payload) && isPlainObject((payload as Record<string, unknown>).variables) ? ((payload as Record<string, unknown>).variables as Record<string, unknown>) : undefined;
+    if (!trigger.enabled) throw conflict("Trigger is disabled");
+    if (routine.status !== "active") throw conflict("Routine is not active", { status: routine.status });
+    const idempotencyKey = c.req.header("idempotency-key")?.trim().slice(0, 200) || null;
+    if (idempotencyKey?.startsWith(SCHEDULE_KEY_PREFIX)) throw badRequest(`Idempotency keys starting with "${SCHEDULE_KEY_PREFIX}" are reserved for schedule slots`);
+    const payload = parsePayload(new TextDecoder().decode(raw));
+    const variables = isPlainObject(payload) && isPlainObject(payload.variables) ? payload.variables : undefined;
     const input: FireInput = {
       routineId: routine.id,
       source: "webhook",
       triggerId: trigger.id,
       payload,
       variables,
-      idempotencyKey: c.req.header("idempotency-key")?.trim().slice(0, 200) || null,
+      idempotencyKey,
       secretVersion: trigger.secretVersion,
+      signingMode: trigger.signingMode ?? "bearer",
       replayKey: verified.replayKey,
     };
     return c.json(await runCompanyCommand(c.env, routine.companyId, fireRoutine, { type: "none", runId: null }, input), 202);

@@ -48,7 +48,14 @@ export const CreateIssueSchema = z
     title: issueFields.title,
     status: IssueStatus.default("backlog"),
     priority: IssuePriority.default("medium"),
-    originKind: z.string().trim().min(1).max(100).optional().openapi({ description: "Defaults to `manual`" }),
+    originKind: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine((kind) => kind !== "routine_execution", { message: "routine_execution is reserved for issues created by routine runs" })
+      .optional()
+      .openapi({ description: "Defaults to `manual`; `routine_execution` is reserved for routine runs" }),
     originId: z.string().trim().min(1).max(200).nullable().optional(),
   })
   .openapi("CreateIssue");

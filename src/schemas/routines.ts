@@ -13,6 +13,8 @@ export const ROUTINE_RUN_SOURCES = ["schedule", "webhook", "manual", "api"] as c
 export const VARIABLE_TYPES = ["text", "textarea", "number", "boolean"] as const;
 export const REPLAY_WINDOW = { min: 30, max: 86_400, default: 300 } as const;
 export const ROUTINE_RUNS_LIMIT = { default: 50, max: 200 } as const;
+/** Idempotency keys of schedule slots (`schedule:<trigger>:<slot>`); callers' own keys may not start with it. */
+export const SCHEDULE_KEY_PREFIX = "schedule:";
 /** Largest webhook body accepted by the public fire route (it becomes the run's triggerPayload). */
 export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
 
@@ -190,7 +192,13 @@ export const RunRoutineSchema = z
     variables: z.record(z.string(), VariableValue).optional(),
     projectId: z.string().min(1).optional(),
     assigneeAgentId: z.string().min(1).optional(),
-    idempotencyKey: z.string().min(1).max(200).optional().openapi({ description: "The same key returns the first run" }),
+    idempotencyKey: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((key) => !key.startsWith(SCHEDULE_KEY_PREFIX), { message: `keys starting with "${SCHEDULE_KEY_PREFIX}" are reserved for schedule slots` })
+      .optional()
+      .openapi({ description: "The same key returns the first run" }),
     executionWorkspaceId: z.string().min(1).optional(),
     executionWorkspacePreference: z.string().max(100).optional(),
     executionWorkspaceSettings: JsonObject.optional(),

@@ -108,6 +108,25 @@ describe("cron tick", () => {
     expect((await runs(cap.routine.id)).length).toBe(25);
   });
 
+  it("a schedule that has ended fires its last slot, then stops, without holding up the company's other schedules", async () => {
+    const ended = await scheduledRoutine({ cronExpression: "0 9 * * *" });
+    const company = ended.company;
+    const agent = await insertAgent(company.id);
+    const other = await post(`/api/companies/${company.id}/routines`, { title: "Other", assigneeAgentId: agent.id });
+    scheduled.push({ companyId: company.id, routineId: other.body.id });
+    const otherTrigger = await post(`/api/routines/${other.body.id}/triggers`, { kind: "schedule", cronExpression: "0 9 * * *" });
+    // Only 2020-01-01T09:00 (seven fields: with seconds and the year).
+    await updateRow(schema.routineTriggers, ended.trigger.id, { cronExpression: "0 0 9 1 1 * 2020", nextRunAt: "2020-01-01T09:00:00.000Z" });
+    await dueAt(otherTrigger.body.id, "2020-01-01T09:00:00.000Z");
+    await tick("2020-01-01T09:00:30.000Z");
+    expect((await runs(ended.routine.id)).length).toBe(1);
+    expect((await runs(other.body.id)).length).toBe(1);
+    expect(await nextRunAt(ended.routine.id, ended.trigger.id)).toBeNull();
+    expect(await nextRunAt(other.body.id, otherTrigger.body.id)).toBe("2020-01-02T09:00:00.000Z");
+    // The routine can still be edited.
+    expect((await patch(`/api/routines/${ended.routine.id}`, { status: "paused" })).status).toBe(200);
+  });
+
   it("paused routines, disabled triggers and paused companies do not fire", async () => {
     const paused = await scheduledRoutine({ cronExpression: "*/5 * * * *" });
     const disabled = await scheduledRoutine({ cronExpression: "*/5 * * * *" });

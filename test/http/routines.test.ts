@@ -444,13 +444,16 @@ describe("public webhook fire", () => {
     const body = JSON.stringify({ ref: "main" });
     expect((await fire(hook.path, body, { "x-service-signature": sign(hook.webhookSecret, body) })).status).toBe(202);
     expect((await fire(hook.path, body, { "x-hub-signature-256": `sha256=${sign(hook.webhookSecret, body)}` })).status).toBe(202);
+    // Over the exact bytes: a leading byte-order mark is part of what was signed.
+    const withBom = "\uFEFF" + body;
+    expect((await fire(hook.path, withBom, { "x-service-signature": sign(hook.webhookSecret, withBom) })).status).toBe(202);
     expect((await fire(hook.path, body, { "x-service-signature": sign(hook.webhookSecret, body + " ") })).status).toBe(401);
     expect((await fire(hook.path, body, { "x-service-signature": sign("whsec_other", body) })).status).toBe(401);
     expect((await fire(hook.path, body, {})).status).toBe(401);
     const rotated = await post(`/api/routine-triggers/${hook.id}/rotate-secret`, {});
     expect((await fire(hook.path, body, { "x-service-signature": sign(hook.webhookSecret, body) })).status).toBe(401);
     expect((await fire(hook.path, body, { "x-service-signature": sign(rotated.body.webhookSecret, body) })).status).toBe(202);
-    expect((await runsOf(routine.id)).length).toBe(3);
+    expect((await runsOf(routine.id)).length).toBe(4);
   });
 
   it("vendor_hmac: timestamped signature within the replay window, accepted once; stale, missing and replayed ones refused", async () => {
@@ -476,6 +479,27 @@ describe("public webhook fire", () => {
     expect((await fire(hook.path, body, headers(now + 1))).status).toBe(401);
     expect((await fire(hook.path, body, headers(now + 1, rotated.body.webhookSecret))).status).toBe(202);
     expect((await runsOf(routine.id)).length).toBe(3);
+  });
+
+  it("state is revealed only to signed calls; a signing-mode change refuses calls checked under the old mode; schedule: keys are reserved", async () => {
+    const { routine } = await setup();
+    const hook = await webhook(routine.id);
+    await patch(`/api/routine-triggers/${hook.id}`, { enabled: false });
+    expect((await fire(hook.path, {}, {})).status).toBe(401);
+    expect((await fire(hook.path, {}, { authorization: `Bearer ${hook.webhookSecret}` })).status).toBe(409);
+    await patch(`/api/routine-triggers/${hook.id}`, { enabled: true });
+    const reserved = await fire(hook.path, {}, { authorization: `Bearer ${hook.webhookSecret}`, "idempotency-key": "schedule:x:2020-01-01T00:00:00.000Z" });
+    expect(reserved.status).toBe(400);
+    expect((await post(`/api/routines/${routine.id}/run`, { idempotencyKey: "schedule:abc" })).status).toBe(400);
+    expect(await runsOf(routine.id)).toEqual([]);
+  });
+
+  it("another company cannot steer a routine with a look-alike execution issue", async () => {
+    const { routine } = await setup();
+    const other = await createCompany();
+    const spoof = await post(`/api/companies/${other.id}/issues`, { title: "spoof", originKind: "routine_execution", originId: routine.id });
+    expect(spoof.status).toBe(400);
+    expect((await post(`/api/routines/${routine.id}/run`, {})).body.status).toBe("issue_created");
   });
 
   it("none: no signature needed; disabled trigger and paused or archived routine are refused; the body is capped", async () => {

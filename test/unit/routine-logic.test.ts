@@ -7,6 +7,8 @@ import { referencedVariables, renderTemplate, requiredWithoutDefault, resolveVar
 import { dueSlots, nextSlot, parseSchedule } from "../../src/domain/routines/schedule";
 import { constantTimeEqual, verifyWebhookSignature } from "../../src/domain/routines/webhook-signature";
 
+const bytes = (text: string) => new TextEncoder().encode(text);
+
 const sign = (secret: string, message: string) => bytesToHex(hmac(sha256, utf8ToBytes(secret), utf8ToBytes(message)));
 
 describe("templates", () => {
@@ -65,28 +67,28 @@ describe("webhook signatures", () => {
   });
 
   it("bearer and hmac_sha256", () => {
-    expect(verifyWebhookSignature("bearer", secret, { authorization: `Bearer ${secret}`, rawBody: "" }, 300, now)).toEqual({});
-    expect(() => verifyWebhookSignature("bearer", secret, { authorization: "Bearer nope", rawBody: "" }, 300, now)).toThrow(/Invalid webhook secret/);
-    expect(() => verifyWebhookSignature("bearer", secret, { rawBody: "" }, 300, now)).toThrow(/Missing webhook secret/);
+    expect(verifyWebhookSignature("bearer", secret, { authorization: `Bearer ${secret}`, rawBody: bytes("") }, 300, now)).toEqual({});
+    expect(() => verifyWebhookSignature("bearer", secret, { authorization: "Bearer nope", rawBody: bytes("") }, 300, now)).toThrow(/Invalid webhook secret/);
+    expect(() => verifyWebhookSignature("bearer", secret, { rawBody: bytes("") }, 300, now)).toThrow(/Missing webhook secret/);
     const body = '{"a":1}';
-    expect(verifyWebhookSignature("hmac_sha256", secret, { hubSignature: `sha256=${sign(secret, body)}`, rawBody: body }, 300, now)).toEqual({});
-    expect(verifyWebhookSignature("hmac_sha256", secret, { serviceSignature: sign(secret, body).toUpperCase(), rawBody: body }, 300, now)).toEqual({});
-    expect(() => verifyWebhookSignature("hmac_sha256", secret, { serviceSignature: sign(secret, "{}"), rawBody: body }, 300, now)).toThrow(/Invalid/);
-    expect(verifyWebhookSignature("none", secret, { rawBody: body }, 300, now)).toEqual({});
+    expect(verifyWebhookSignature("hmac_sha256", secret, { hubSignature: `sha256=${sign(secret, body)}`, rawBody: bytes(body) }, 300, now)).toEqual({});
+    expect(verifyWebhookSignature("hmac_sha256", secret, { serviceSignature: sign(secret, body).toUpperCase(), rawBody: bytes(body) }, 300, now)).toEqual({});
+    expect(() => verifyWebhookSignature("hmac_sha256", secret, { serviceSignature: sign(secret, "{}"), rawBody: bytes(body) }, 300, now)).toThrow(/Invalid/);
+    expect(verifyWebhookSignature("none", secret, { rawBody: bytes(body) }, 300, now)).toEqual({});
   });
 
   it("vendor_hmac: seconds or milliseconds, the replay window on both sides, and a replay key that expires with the window", () => {
     const body = "payload";
     const seconds = String(now / 1000);
-    const ok = verifyWebhookSignature("vendor_hmac", secret, { timestamp: seconds, serviceSignature: sign(secret, `${seconds}.${body}`), rawBody: body }, 300, now + 10_000);
+    const ok = verifyWebhookSignature("vendor_hmac", secret, { timestamp: seconds, serviceSignature: sign(secret, `${seconds}.${body}`), rawBody: bytes(body) }, 300, now + 10_000);
     expect(ok.replayKey).toEqual({ signature: sign(secret, `${seconds}.${body}`), expiresAt: now + 300_000 });
     const ms = String(now);
-    expect(verifyWebhookSignature("vendor_hmac", secret, { timestamp: ms, serviceSignature: sign(secret, `${ms}.${body}`), rawBody: body }, 300, now).replayKey).toBeDefined();
+    expect(verifyWebhookSignature("vendor_hmac", secret, { timestamp: ms, serviceSignature: sign(secret, `${ms}.${body}`), rawBody: bytes(body) }, 300, now).replayKey).toBeDefined();
     const late = String(now / 1000 - 301);
-    expect(() => verifyWebhookSignature("vendor_hmac", secret, { timestamp: late, serviceSignature: sign(secret, `${late}.${body}`), rawBody: body }, 300, now)).toThrow(/replay window/);
+    expect(() => verifyWebhookSignature("vendor_hmac", secret, { timestamp: late, serviceSignature: sign(secret, `${late}.${body}`), rawBody: bytes(body) }, 300, now)).toThrow(/replay window/);
     const early = String(now / 1000 + 301);
-    expect(() => verifyWebhookSignature("vendor_hmac", secret, { timestamp: early, serviceSignature: sign(secret, `${early}.${body}`), rawBody: body }, 300, now)).toThrow(/replay window/);
-    expect(() => verifyWebhookSignature("vendor_hmac", secret, { timestamp: "soon", serviceSignature: "x", rawBody: body }, 300, now)).toThrow(/X-Service-Timestamp/);
-    expect(() => verifyWebhookSignature("vendor_hmac", secret, { serviceSignature: "x", rawBody: body }, 300, now)).toThrow(/Missing X-Service-Timestamp/);
+    expect(() => verifyWebhookSignature("vendor_hmac", secret, { timestamp: early, serviceSignature: sign(secret, `${early}.${body}`), rawBody: bytes(body) }, 300, now)).toThrow(/replay window/);
+    expect(() => verifyWebhookSignature("vendor_hmac", secret, { timestamp: "soon", serviceSignature: "x", rawBody: bytes(body) }, 300, now)).toThrow(/X-Service-Timestamp/);
+    expect(() => verifyWebhookSignature("vendor_hmac", secret, { serviceSignature: "x", rawBody: bytes(body) }, 300, now)).toThrow(/Missing X-Service-Timestamp/);
   });
 });

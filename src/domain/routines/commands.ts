@@ -15,7 +15,7 @@ import { REPLAY_WINDOW } from "../../schemas/routines";
 import type { RoutineVariable } from "../../db/schema/routines";
 import { addRoutineReferenceChecks, type RoutineRefsInput } from "./references";
 import { requiredWithoutDefault, validateVariables } from "./templates";
-import { DEFAULT_TIMEZONE, nextSlot, parseSchedule } from "./schedule";
+import { compileSchedule, DEFAULT_TIMEZONE, nextSlot, parseSchedule } from "./schedule";
 import { newPublicId, newWebhookSecret, sealWebhookSecret } from "./webhook-signature";
 import { routineView, triggerView, webhookUrl, type RoutineRow, type TriggerRow } from "./view";
 
@@ -44,7 +44,7 @@ function addAssigneeDecision(batch: ReadBatch, actor: Actor, companyId: string |
 /** A schedule trigger's next slot after `now`, when it is enabled and its routine active; else null. */
 function scheduleNextRunAt(trigger: Pick<TriggerRow, "kind" | "enabled" | "cronExpression" | "timezone">, routineStatus: string, now: string): string | null {
   if (trigger.kind !== "schedule" || !trigger.enabled || routineStatus !== "active" || !trigger.cronExpression) return null;
-  return nextSlot(parseSchedule(trigger.cronExpression, trigger.timezone ?? DEFAULT_TIMEZONE), new Date(now));
+  return nextSlot(compileSchedule(trigger.cronExpression, trigger.timezone ?? DEFAULT_TIMEZONE), new Date(now));
 }
 
 /** Refuses enabling schedules while required variables have no default. */

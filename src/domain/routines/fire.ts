@@ -47,6 +47,8 @@ export interface FireInput {
   idempotencyKey?: string | null;
   /** Webhook: the trigger's secret version the signature was checked with (a rotation since refuses the call). */
   secretVersion?: number;
+  /** Webhook: the signing mode the call was checked under (a mode changed since refuses the call). */
+  signingMode?: string;
   /** Webhook, timestamped mode: the signature to remember until its replay window has passed. */
   replayKey?: { signature: string; expiresAt: number };
 }
@@ -72,7 +74,14 @@ export async function loadFireFacts(db: Db, input: FireInput, companyId?: string
     db
       .select({ issueId: issues.id, runId: sql<string | null>`(SELECT rr.id FROM routine_runs rr WHERE rr.linked_issue_id = issues.id AND rr.status != 'coalesced' ORDER BY rr.created_at LIMIT 1)` })
       .from(issues)
-      .where(and(eq(issues.originKind, "routine_execution"), eq(issues.originId, input.routineId), notInArray(issues.status, [...TERMINAL_ISSUE_STATUSES])))
+      .where(
+        and(
+          sql`${issues.companyId} = (SELECT company_id FROM routines WHERE id = ${input.routineId})`,
+          eq(issues.originKind, "routine_execution"),
+          eq(issues.originId, input.routineId),
+          notInArray(issues.status, [...TERMINAL_ISSUE_STATUSES]),
+        ),
+      )
       .orderBy(desc(issues.createdAt), desc(issues.id))
       .limit(1),
   );
@@ -125,6 +134,7 @@ export function decideFire(facts: FireFacts, input: FireInput): FireOutcome {
     if (!trigger || trigger.routineId !== routine.id) throw unprocessable("triggerId must reference a trigger of this routine", { triggerId: input.triggerId });
     if (!trigger.enabled) throw conflict("Trigger is disabled", { triggerId: trigger.id });
     if (input.secretVersion !== undefined && trigger.secretVersion !== input.secretVersion) throw new HttpError(401, "Invalid webhook secret (it was rotated)");
+    if (input.signingMode !== undefined && trigger.signingMode !== input.signingMode) throw new HttpError(401, "The trigger's signing mode changed; sign the call again");
   }
   if (routine.status === "archived") throw conflict("Routine is archived", { routineId: routine.id, status: routine.status });
   if ((input.source === "schedule" || input.source === "webhook") && routine.status !== "active") {
@@ -153,7 +163,7 @@ export function decideFire(facts: FireFacts, input: FireInput): FireOutcome {
 
 /** The batch holds only on the facts the rule decided on. */
 function factsUnchanged(ctx: CommandContext, facts: FireFacts, input: FireInput): Statement {
-  const activeNow = sql`(SELECT id FROM issues WHERE origin_kind = 'routine_execution' AND origin_id = ${facts.routine.id} AND status NOT IN ('done', 'cancelled') ORDER BY created_at DESC, id DESC LIMIT 1)`;
+  const activeNow = sql`(SELECT id FROM issues WHERE company_id = ${facts.routine.companyId} AND origin_kind = 'routine_execution' AND origin_id = ${facts.routine.id} AND status NOT IN ('done', 'cancelled') ORDER BY created_at DESC, id DESC LIMIT 1)`;
   const keyFree = input.idempotencyKey ? sql`NOT EXISTS (SELECT 1 FROM routine_runs WHERE routine_id = ${facts.routine.id} AND idempotency_key = ${input.idempotencyKey})` : sql`1`;
   // always_enqueue does not look at the live execution issue, so it does not depend on it either.
   const sameActive = facts.routine.concurrencyPolicy === "always_enqueue" ? sql`1` : sql`IFNULL(${activeNow}, '') = ${facts.active?.issueId ?? ""}`;

@@ -19,15 +19,19 @@ export function isValidTimezone(timezone: string): boolean {
   }
 }
 
-/** The parsed schedule, or a 400 naming what is wrong. */
-export function parseSchedule(cronExpression: string, timezone: string = DEFAULT_TIMEZONE): Cron {
+/** The compiled schedule of a stored trigger (no "does it still fire" check: a schedule may have ended). */
+export function compileSchedule(cronExpression: string, timezone: string = DEFAULT_TIMEZONE): Cron {
   if (!isValidTimezone(timezone)) throw badRequest(`Unknown time zone "${timezone}": use an IANA name such as America/New_York`, { field: "timezone" });
-  let cron: Cron;
   try {
-    cron = new Cron(cronExpression.trim(), { timezone, paused: true });
+    return new Cron(cronExpression.trim(), { timezone, paused: true });
   } catch (err) {
     throw badRequest(`Invalid cron expression "${cronExpression}": ${(err as Error).message.replace(/^CronPattern: /, "")}`, { field: "cronExpression" });
   }
+}
+
+/** A schedule being saved: it must compile and still fire (a 400 naming what is wrong). */
+export function parseSchedule(cronExpression: string, timezone: string = DEFAULT_TIMEZONE): Cron {
+  const cron = compileSchedule(cronExpression, timezone);
   if (!cron.nextRun(new Date())) throw badRequest(`Cron expression "${cronExpression}" never fires`, { field: "cronExpression" });
   return cron;
 }

@@ -31,14 +31,23 @@ export async function openWebhookSecret(env: Env, triggerId: string, version: nu
   return decryptSecretValue(key, JSON.parse(sealed), `routine-trigger:${triggerId}:${version}`);
 }
 
-const hmacHex = (secret: string, message: string) => bytesToHex(hmac(sha256, utf8ToBytes(secret), utf8ToBytes(message)));
+/** Hex HMAC-SHA256 over the exact bytes (never a decoded and re-encoded copy). */
+const hmacHex = (secret: string, message: Uint8Array) => bytesToHex(hmac(sha256, utf8ToBytes(secret), message));
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
 
 export interface SignedRequest {
   authorization?: string | null;
   serviceSignature?: string | null;
   hubSignature?: string | null;
   timestamp?: string | null;
-  rawBody: string;
+  /** The request body's exact bytes. */
+  rawBody: Uint8Array;
 }
 
 export interface VerifiedSignature {
@@ -69,7 +78,7 @@ export function verifyWebhookSignature(mode: SigningMode, secret: string, reques
   if (!/^\d{1,16}$/.test(rawTimestamp)) throw refused("X-Service-Timestamp must be seconds (or milliseconds) since the epoch");
   const value = Number(rawTimestamp);
   const sentAt = value > 1e12 ? value : value * 1000;
-  if (!constantTimeEqual(given, hmacHex(secret, `${rawTimestamp}.${request.rawBody}`))) throw refused("Invalid webhook signature");
+  if (!constantTimeEqual(given, hmacHex(secret, concat(utf8ToBytes(`${rawTimestamp}.`), request.rawBody)))) throw refused("Invalid webhook signature");
   const windowMs = replayWindowSec * 1000;
   if (Math.abs(now - sentAt) > windowMs) throw refused(`Webhook timestamp is outside the replay window of ${replayWindowSec} seconds`);
   return { replayKey: { signature: given, expiresAt: sentAt + windowMs } };
