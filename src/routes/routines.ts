@@ -30,7 +30,8 @@ import {
 } from "../schemas/routines";
 import { createRoutine, createTrigger, deleteTrigger, requireRoutineWriter, rotateTriggerSecret, updateRoutine, updateTrigger } from "../domain/routines/commands";
 import { fireRoutine, loadFireFacts, type FireInput } from "../domain/routines/fire";
-import { addRoutineListReads, findRoutine, findTriggerByPublicId, listRoutineRuns, routineDetail } from "../domain/routines/queries";
+import { addRoutineListReads, findRoutine, findTriggerByPublicId, findTriggerWithRoutine, listRoutineRuns, routineDetail } from "../domain/routines/queries";
+import { decideTaskAssignment, requireAssignmentAllowed } from "../domain/authorization/assignment";
 import { openWebhookSecret, verifyWebhookSignature, type SigningMode } from "../domain/routines/webhook-signature";
 import { badRequest, conflict, forbidden, HttpError, notFound } from "../domain/errors";
 
@@ -43,7 +44,21 @@ function publicBaseUrl(c: Context<AppEnv>): string {
   return configured || new URL(c.req.url).origin;
 }
 
-const loadScope = (c: Context<AppEnv>) => ({ env: c.env, actor: requireActor(c), now: new Date().toISOString() });
+/** The routine's company, after the entity access check (404 for other companies' callers). */
+async function routineCompany(c: Context<AppEnv>, routineId: string): Promise<string> {
+  requireActor(c);
+  const routine = await findRoutine(dbOf(c), routineId);
+  requireEntityAccess(c, routine?.companyId, "Routine");
+  return routine!.companyId;
+}
+
+/** The trigger's company, after the entity access check. */
+async function triggerCompany(c: Context<AppEnv>, triggerId: string): Promise<string> {
+  requireActor(c);
+  const found = await findTriggerWithRoutine(dbOf(c), triggerId);
+  requireEntityAccess(c, found?.trigger.companyId, "Trigger");
+  return found!.trigger.companyId;
+}
 
 routinesRouter.openapi(
   createRoute({
@@ -119,9 +134,8 @@ routinesRouter.openapi(
   }),
   async (c) => {
     const input = { routineId: c.req.valid("param").routineId, body: c.req.valid("json") };
-    const loaded = await updateRoutine.load!(dbOf(c), loadScope(c), input);
-    requireEntityAccess(c, loaded.routine.companyId, "Routine");
-    return c.json(await runCompanyCommand(c.env, loaded.routine.companyId, updateRoutine, c.get("actor"), input, loaded), 200);
+    const companyId = await routineCompany(c, input.routineId);
+    return c.json(await runCompanyCommand(c.env, companyId, updateRoutine, c.get("actor"), input), 200);
   },
 );
 
@@ -140,9 +154,8 @@ routinesRouter.openapi(
   }),
   async (c) => {
     const input = { routineId: c.req.valid("param").routineId, body: c.req.valid("json"), publicBaseUrl: publicBaseUrl(c) };
-    const loaded = await createTrigger.load!(dbOf(c), loadScope(c), input);
-    requireEntityAccess(c, loaded.routine.companyId, "Routine");
-    return c.json(await runCompanyCommand(c.env, loaded.routine.companyId, createTrigger, c.get("actor"), input, loaded), 201);
+    const companyId = await routineCompany(c, input.routineId);
+    return c.json(await runCompanyCommand(c.env, companyId, createTrigger, c.get("actor"), input), 201);
   },
 );
 
@@ -159,9 +172,8 @@ routinesRouter.openapi(
   }),
   async (c) => {
     const input = { triggerId: c.req.valid("param").triggerId, body: c.req.valid("json") };
-    const loaded = await updateTrigger.load!(dbOf(c), loadScope(c), input);
-    requireEntityAccess(c, loaded.trigger.companyId, "Trigger");
-    return c.json(await runCompanyCommand(c.env, loaded.trigger.companyId, updateTrigger, c.get("actor"), input, loaded), 200);
+    const companyId = await triggerCompany(c, input.triggerId);
+    return c.json(await runCompanyCommand(c.env, companyId, updateTrigger, c.get("actor"), input), 200);
   },
 );
 
@@ -177,9 +189,8 @@ routinesRouter.openapi(
   }),
   async (c) => {
     const input = { triggerId: c.req.valid("param").triggerId };
-    const loaded = await deleteTrigger.load!(dbOf(c), loadScope(c), input);
-    requireEntityAccess(c, loaded.trigger.companyId, "Trigger");
-    return c.json(await runCompanyCommand(c.env, loaded.trigger.companyId, deleteTrigger, c.get("actor"), input, loaded), 200);
+    const companyId = await triggerCompany(c, input.triggerId);
+    return c.json(await runCompanyCommand(c.env, companyId, deleteTrigger, c.get("actor"), input), 200);
   },
 );
 
@@ -196,9 +207,8 @@ routinesRouter.openapi(
   }),
   async (c) => {
     const input = { triggerId: c.req.valid("param").triggerId, publicBaseUrl: publicBaseUrl(c) };
-    const loaded = await rotateTriggerSecret.load!(dbOf(c), loadScope(c), input);
-    requireEntityAccess(c, loaded.trigger.companyId, "Trigger");
-    return c.json(await runCompanyCommand(c.env, loaded.trigger.companyId, rotateTriggerSecret, c.get("actor"), input, loaded), 200);
+    const companyId = await triggerCompany(c, input.triggerId);
+    return c.json(await runCompanyCommand(c.env, companyId, rotateTriggerSecret, c.get("actor"), input), 200);
   },
 );
 
@@ -219,11 +229,17 @@ routinesRouter.openapi(
     const actor = requireActor(c);
     const body = c.req.valid("json");
     const input: FireInput = { ...body, routineId: c.req.valid("param").routineId, source: body.source ?? "manual" };
-    const facts = await loadFireFacts(dbOf(c), input);
-    requireEntityAccess(c, facts.routine.companyId, "Routine");
-    requireRoutineWriter(actor, facts.routine);
-    if (actor.type === "agent" && body.assigneeAgentId && body.assigneeAgentId !== actor.agentId) throw forbidden("An agent may not run a routine for another agent");
-    return c.json(await runCompanyCommand(c.env, facts.routine.companyId, fireRoutine, actor, input, facts), 202);
+    const db = dbOf(c);
+    const routine = await findRoutine(db, input.routineId);
+    requireEntityAccess(c, routine?.companyId, "Routine");
+    requireRoutineWriter(actor, routine!);
+    if (body.assigneeAgentId) {
+      // Running for another assignee assigns the execution issue to it: the same rule as assigning an issue.
+      if (actor.type === "agent" && body.assigneeAgentId !== actor.agentId) throw forbidden("An agent may not run a routine for another agent");
+      if (actor.type === "board") requireAssignmentAllowed(await decideTaskAssignment(db, { actor, companyId: routine!.companyId, assigneeAgentId: body.assigneeAgentId, assigneeUserId: null, projectId: null }));
+    }
+    const facts = await loadFireFacts(db, input, routine!.companyId);
+    return c.json(await runCompanyCommand(c.env, routine!.companyId, fireRoutine, actor, input, facts), 202);
   },
 );
 

@@ -197,6 +197,11 @@ describe("agent access and other companies", () => {
     expect(refused.body.details?.reason).toMatch(/deny_/);
     const created = await post(`/api/companies/${company.id}/routines`, body, { token: owner.token, env: AUTHENTICATED });
     expect(created.status).toBe(201);
+    // Running it for another assignee is an assignment too.
+    const other = await insertAgent(company.id);
+    const overridden = await post(`/api/routines/${created.body.id}/run`, { assigneeAgentId: other.id }, { token: viewer.token, env: AUTHENTICATED });
+    expect(overridden.status).toBe(403);
+    expect((await post(`/api/routines/${created.body.id}/run`, { assigneeAgentId: other.id }, { token: owner.token, env: AUTHENTICATED })).status).toBe(202);
   });
 
   it("another company's callers are refused on every routine route", async () => {
@@ -213,6 +218,9 @@ describe("agent access and other companies", () => {
       expect((await post(`/api/companies/${company.id}/routines`, { title: "x", assigneeAgentId: stranger.id }, auth)).status).toBe(403);
       expect((await get(`/api/routines/${routine.id}`, auth)).status).toBe(404);
       expect((await patch(`/api/routines/${routine.id}`, { title: "x" }, auth)).status).toBe(404);
+      // Ids in the body are not checked before access: nothing about company A leaks.
+      expect((await patch(`/api/routines/${routine.id}`, { projectId: crypto.randomUUID() }, auth)).status).toBe(404);
+      expect((await post(`/api/routines/${routine.id}/run`, { projectId: crypto.randomUUID() }, auth)).status).toBe(404);
       expect((await post(`/api/routines/${routine.id}/triggers`, { kind: "api" }, auth)).status).toBe(404);
       expect((await patch(`/api/routine-triggers/${trigger.body.id}`, { label: "x" }, auth)).status).toBe(404);
       expect((await post(`/api/routine-triggers/${trigger.body.id}/rotate-secret`, {}, auth)).status).toBe(404);
@@ -347,7 +355,9 @@ describe("manual and API runs", () => {
     const foreignProject = await insertProject(other.id);
     expect((await post(`/api/routines/${routine.id}/run`, { variables: { repo: "x" }, projectId: foreignProject.id })).status).toBe(422);
     const foreignAgent = await insertAgent(other.id);
-    expect((await post(`/api/routines/${routine.id}/run`, { variables: { repo: "x" }, assigneeAgentId: foreignAgent.id })).status).toBe(422);
+    const foreignAssignee = await post(`/api/routines/${routine.id}/run`, { variables: { repo: "x" }, assigneeAgentId: foreignAgent.id });
+    expect(foreignAssignee.status).toBe(403);
+    expect(foreignAssignee.body.details.reason).toBe("deny_company_boundary");
 
     const apiTrigger = await post(`/api/routines/${routine.id}/triggers`, { kind: "api" });
     const viaApi = await post(`/api/routines/${routine.id}/run`, { source: "api", triggerId: apiTrigger.body.id, variables: { repo: "y" } });
@@ -529,7 +539,8 @@ describe("round trips", () => {
     await post(`/api/routines/${routine.id}/run`, {}); // the object learns the issue numbering once
     const manual = await post(`/api/routines/${routine.id}/run`, {}, { token: agent.token });
     expect(manual.status).toBe(202);
-    expect(roundTrips(manual)).toMatchObject({ handler: 1, command: 1, objectCalls: 1 });
+    // The handler: the routine (access check), then the fire's facts.
+    expect(roundTrips(manual)).toMatchObject({ handler: 2, command: 1, objectCalls: 1 });
     const hook = await webhook(routine.id, { signingMode: "none" });
     const fired = await fire(hook.path, {});
     expect(fired.status).toBe(202);
