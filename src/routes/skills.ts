@@ -290,7 +290,7 @@ skillsRouter.openapi(
       }
     } else {
       try {
-        latestCommit = await latestSourceCommit(c.env, row.sourceType, row.sourceRef);
+        latestCommit = await latestSourceCommit(c.env, row.sourceType, row.sourceRef, urlPolicy(c));
       } catch (err) {
         if (!(err instanceof HttpError)) throw err;
         warnings.push(`Could not check the source: ${err.message}`);
@@ -438,7 +438,7 @@ skillsRouter.openapi(
     await requireSkillAccess(c, companyId, true);
     const body = c.req.valid("json");
     const resolved: ResolvedImport = body.files ? packagesFromUpload(body.files, body.rootPath) : await resolveSkillSource(c.env, body.source!, urlPolicy(c));
-    const result = await runCompanyCommand(c.env, companyId, recordSkillImport, requireActor(c), { packages: resolved.packages, source: resolved.source.ref ?? resolved.source.type });
+    const result = await runCompanyCommand(c.env, companyId, recordSkillImport, requireActor(c), { packages: resolved.packages, source: resolved.source.ref ?? resolved.source.type, force: body.force });
     return c.json({ ...result, source: resolved.source }, 200);
   },
 );
@@ -457,9 +457,9 @@ skillsRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireSkillAccess(c, companyId, true);
     const body = (c.req.valid("json") as { projectIds?: string[]; workspaceIds?: string[] } | undefined) ?? {};
-    const { packages, warnings } = await scanProjectSources(c.env, dbOf(c), companyId, body);
+    const { packages, warnings } = await scanProjectSources(c.env, dbOf(c), companyId, body, urlPolicy(c));
     const result = packages.length
-      ? await runCompanyCommand(c.env, companyId, recordSkillImport, requireActor(c), { packages, source: "project_scan", nonDestructive: true })
+      ? await runCompanyCommand(c.env, companyId, recordSkillImport, requireActor(c), { packages, source: "project_scan" })
       : { imported: [], skipped: [], conflicts: [], warnings: [] };
     return c.json({ ...result, updated: result.imported.filter((s) => s.action === "updated").map((s) => s.key), warnings: [...warnings, ...result.warnings] }, 200);
   },

@@ -100,6 +100,7 @@ export const ImportSkillsSchema = z
       .optional()
       .openapi({ description: "Upload form (what the CLI sends for a local folder): files relative to rootPath; one SKILL.md at the root, or one per sub-folder" }),
     rootPath: z.string().max(500).optional().openapi({ description: "The uploaded folder's local path (recorded as the source)" }),
+    force: z.boolean().optional().openapi({ description: "Replace installed skills that were changed locally (otherwise reported as conflicts)" }),
   })
   .strict()
   .refine((v) => Boolean(v.source) !== Boolean(v.files), { message: "send either source or files" })

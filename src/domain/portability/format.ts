@@ -62,7 +62,7 @@ export function readMarkdown(path: string, text: string): { fields: Record<strin
   if (!match) throw unprocessable(`${path}: missing YAML frontmatter`, { path });
   let fields: unknown;
   try {
-    fields = parseYaml(match[1]);
+    fields = parseYaml(match[1], { maxAliasCount: 0 });
   } catch (err) {
     throw unprocessable(`${path}: malformed YAML frontmatter: ${(err as Error).message.split("\n")[0]}`, { path });
   }

@@ -3,6 +3,7 @@
 // and record imported packages. Each reads what it needs (one batch) and writes one batch.
 import { and, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
+import type { Statement } from "../../db/batch";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { conflict, notFound, unprocessable } from "../errors";
 import { storedDesiredSkills } from "../agents/skills";
@@ -96,12 +97,15 @@ export const patchSkillFile = defineCommand("skills.patch_file", async (ctx, _ac
   const inputs = (await storedFiles(ctx.env, skill.files)).filter((f) => f.path !== path);
   inputs.push({ path, bytes: utf8(input.content) });
   const pkg = buildSkillPackage(inputs);
+  // An edit is audited like an install: a failing one is refused, the verdict of the new version is kept.
+  const audit = auditFiles(pkg.files);
+  if (audit.verdict === "fail") throw unprocessable("The edit fails the skill audit and was not saved", { audit });
   const installed = await installPackage(
     ctx,
-    { pkg, key: skill.row.key, slug: skill.row.slug, sourceType: skill.row.sourceType, sourceRef: skill.row.sourceRef, sourceCommit: skill.row.sourceCommit, originHash: skill.row.originHash },
+    { pkg, key: skill.row.key, slug: skill.row.slug, sourceType: skill.row.sourceType, sourceRef: skill.row.sourceRef, sourceCommit: skill.row.sourceCommit, originHash: skill.row.originHash, audit },
     skill,
   );
-  return commit(ctx, installed, "company.skill_updated", { path, kind: fileKind(path) });
+  return commit(ctx, installed, "company.skill_updated", { path, kind: fileKind(path), audit: audit.verdict });
 });
 
 export const deleteSkill = defineCommand("skills.delete", async (ctx, _actor, input: { skillId: string }) => {
@@ -236,39 +240,58 @@ export interface ImportedPackage {
   keyPrefix: string;
 }
 
-export const recordSkillImport = defineCommand("skills.record_import", async (ctx, _actor, input: { packages: ImportedPackage[]; source: string; nonDestructive?: boolean }) => {
-  const pkgs = input.packages.map((p) => ({ spec: p, pkg: buildSkillPackage(p.files) }));
+/** Keys under `service/` belong to the shipped catalog. */
+const RESERVED_KEY_PREFIX = "service/";
+
+export const recordSkillImport = defineCommand("skills.record_import", async (ctx, _actor, input: { packages: ImportedPackage[]; source: string; force?: boolean }) => {
+  // Decide everything first (any refusal leaves the library untouched), then write.
   const library = await loadLibrary(ctx.db, ctx.companyId);
-  const imported: Array<ReturnType<typeof skillView> & { action: InstallAction }> = [];
   const skipped: Array<{ key: string; reason: string }> = [];
   const conflicts: Array<{ key: string; reason: string; skillId: string }> = [];
   const warnings: string[] = [];
   const keys = new Set<string>();
-  for (const { spec, pkg } of pkgs) {
+  const writes: Array<{ key: string; pkg: SkillPackage; spec: ImportedPackage; existing: LoadedSkill | null }> = [];
+  for (const spec of input.packages) {
+    const pkg = buildSkillPackage(spec.files);
     const key = pkg.key ?? `${spec.keyPrefix}/${pkg.slug}`.toLowerCase();
     if (keys.has(key)) throw unprocessable(`Two skills in the import have the key ${key}`, { key });
     keys.add(key);
-    const existing = library.find((s) => s.row.key === key) ?? null;
+    if (key.startsWith(RESERVED_KEY_PREFIX)) throw unprocessable(`Skill keys under ${RESERVED_KEY_PREFIX} belong to the service's catalog (got ${key})`, { key });
     const audit = auditFiles(pkg.files);
     if (audit.verdict === "fail") throw unprocessable(`Skill ${key} failed its audit and was not imported`, { key, audit });
     warnings.push(...audit.findings.map((f) => `${key}: ${f.message}`));
-    if (existing?.row.sourceType === "bundled" || (existing && input.nonDestructive && existing.row.originHash !== existing.row.contentHash)) {
-      conflicts.push({ key, skillId: existing.row.id, reason: existing.row.sourceType === "bundled" ? "a bundled skill has this key" : "the installed skill was changed locally" });
-      continue;
-    }
+    const existing = library.find((s) => s.row.key === key) ?? null;
     if (existing?.row.contentHash === pkg.contentHash) {
       skipped.push({ key, reason: "unchanged" });
       continue;
     }
+    const sameOrigin = (a: SkillSourceType, b: SkillSourceType) => a === b || (["git_host", "registry", "project_scan"].includes(a) && ["git_host", "registry", "project_scan"].includes(b));
+    if (existing && !sameOrigin(existing.row.sourceType, spec.sourceType)) {
+      conflicts.push({ key, skillId: existing.row.id, reason: `a ${existing.row.sourceType} skill already has this key` });
+      continue;
+    }
+    if (existing && existing.row.originHash !== existing.row.contentHash && !input.force) {
+      conflicts.push({ key, skillId: existing.row.id, reason: "the installed skill was changed locally (send force: true to replace it)" });
+      continue;
+    }
+    writes.push({ key, pkg, spec, existing });
+  }
+  const imported: Array<ReturnType<typeof skillView> & { action: InstallAction }> = [];
+  const statements: Statement[] = [];
+  const stale: string[] = [];
+  for (const { key, pkg, spec, existing } of writes) {
     const installed = await installPackage(ctx, { pkg, key, sourceType: spec.sourceType, sourceRef: spec.sourceRef, sourceCommit: spec.sourceCommit, originHash: pkg.contentHash }, existing);
-    await ctx.batch(installed.statements);
-    await deleteObjects(ctx.env, installed.staleObjects);
+    statements.push(...installed.statements);
+    stale.push(...installed.staleObjects);
     imported.push({ ...skillView(installed.row, installed.files), action: existing ? "updated" : "created" });
   }
   if (imported.length) {
+    // One batch: the import lands whole or not at all.
     await ctx.batch([
+      ...statements,
       ctx.activity({ action: "company.skills_imported", entityType: "company", entityId: ctx.companyId, details: { source: input.source, imported: imported.map((s) => ({ key: s.key, action: s.action })) } }),
     ]);
+    await deleteObjects(ctx.env, stale);
   }
   return { imported, skipped, conflicts, warnings };
 });

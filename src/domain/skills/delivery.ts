@@ -8,15 +8,18 @@ import { inIds } from "../../db/id-list";
 import { bundledCatalog } from "./catalog";
 import { textOf } from "./package";
 
+/** At most this many bytes of skill files travel with one run; beyond it files come as metadata only (`omitted: true`). */
+export const MAX_DELIVERED_BYTES = 2 * 1024 * 1024;
+
 export interface DeliveredSkill {
   key: string;
   name: string;
   slug: string;
   contentHash: string;
-  files: Array<{ path: string; kind: string; sha256: string; content?: string; contentBase64?: string }>;
+  files: Array<{ path: string; kind: string; sha256: string; sizeBytes?: number; content?: string; contentBase64?: string; omitted?: boolean }>;
 }
 
-const fileOut = (f: { path: string; kind: string; sha256: string }, bytes: Uint8Array) => {
+const fileOut = (f: { path: string; kind: string; sha256: string; sizeBytes?: number }, bytes: Uint8Array) => {
   const text = textOf(bytes);
   if (text !== null) return { ...f, content: text };
   let binary = "";
@@ -34,16 +37,22 @@ export async function skillsForRun(env: Env, db: Db, companyId: string, keys: st
     ? await db.select().from(schema.companySkillFiles).where(and(eq(schema.companySkillFiles.companyId, companyId), inIds(schema.companySkillFiles.skillId, rows.map((r) => r.id))))
     : [];
   const out: DeliveredSkill[] = [];
+  let budget = MAX_DELIVERED_BYTES;
   for (const key of keys) {
     const row = rows.find((r) => r.key === key);
     if (row) {
-      const own = files.filter((f) => f.skillId === row.id).sort((a, b) => (a.path < b.path ? -1 : 1));
-      const delivered = await Promise.all(
-        own.map(async (f) => {
-          const object = await env.FILES.get(f.objectKey);
-          return fileOut({ path: f.path, kind: f.kind, sha256: f.sha256 }, object ? new Uint8Array(await object.arrayBuffer()) : new Uint8Array());
-        }),
-      );
+      const own = files.filter((f) => f.skillId === row.id).sort((a, b) => (a.path === "SKILL.md" ? -1 : b.path === "SKILL.md" ? 1 : a.path < b.path ? -1 : 1));
+      const delivered: DeliveredSkill["files"] = [];
+      for (const f of own) {
+        const meta = { path: f.path, kind: f.kind, sha256: f.sha256, sizeBytes: f.sizeBytes };
+        const object = f.sizeBytes <= budget ? await env.FILES.get(f.objectKey) : null;
+        if (!object) {
+          delivered.push({ ...meta, omitted: true });
+          continue;
+        }
+        budget -= f.sizeBytes;
+        delivered.push(fileOut(meta, new Uint8Array(await object.arrayBuffer())));
+      }
       out.push({ key, name: row.name, slug: row.slug, contentHash: row.contentHash, files: delivered });
       continue;
     }

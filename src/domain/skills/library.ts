@@ -48,6 +48,8 @@ export interface InstallSpec {
   sourceCommit: string | null;
   /** The origin's content hash (null for skills made here). */
   originHash: string | null;
+  /** An audit of this very content, when the caller ran one. */
+  audit?: { verdict: "pass" | "warning" | "fail"; codes: string[] };
 }
 
 export interface Installed {
@@ -78,10 +80,12 @@ export async function installPackage(ctx: CommandContext, spec: InstallSpec, exi
     contentHash: pkg.contentHash,
     trustLevel: pkg.trustLevel,
     editable: spec.sourceType !== "bundled",
-    // A new version has not been audited.
-    auditVerdict: existing && existing.row.contentHash === pkg.contentHash ? existing.row.auditVerdict : null,
-    auditCodes: existing && existing.row.contentHash === pkg.contentHash ? existing.row.auditCodes : null,
-    auditedAt: existing && existing.row.contentHash === pkg.contentHash ? existing.row.auditedAt : null,
+    // A new version carries the audit the caller ran on it, else none (the same content keeps its audit).
+    ...(spec.audit
+      ? { auditVerdict: spec.audit.verdict, auditCodes: spec.audit.codes, auditedAt: ctx.now }
+      : existing && existing.row.contentHash === pkg.contentHash
+        ? { auditVerdict: existing.row.auditVerdict, auditCodes: existing.row.auditCodes, auditedAt: existing.row.auditedAt }
+        : { auditVerdict: null, auditCodes: null, auditedAt: null }),
     createdAt: existing?.row.createdAt ?? ctx.now,
     updatedAt: ctx.now,
   };

@@ -109,7 +109,7 @@ export function parseSkillMarkdown(text: string, path = "SKILL.md"): { frontmatt
   if (!match) throw unprocessable(`${path} must start with YAML frontmatter between --- lines (name, description)`, { path });
   let data: unknown;
   try {
-    data = parseYaml(match[1]);
+    data = parseYaml(match[1], { maxAliasCount: 0 });
   } catch (err) {
     throw unprocessable(`${path} has malformed YAML frontmatter: ${(err as Error).message.split("\n")[0]}`, { path });
   }

@@ -4,10 +4,10 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { HttpError } from "../errors";
-import { resolveSkillSource } from "./sources";
+import { resolveSkillSource, type UrlCheck } from "./sources";
 import type { ImportedPackage } from "./commands";
 
-export async function scanProjectSources(env: Env, db: Db, companyId: string, filter: { projectIds?: string[]; workspaceIds?: string[] }) {
+export async function scanProjectSources(env: Env, db: Db, companyId: string, filter: { projectIds?: string[]; workspaceIds?: string[] }, checkUrl: UrlCheck) {
   const w = schema.projectWorkspaces;
   const workspaces = await db
     .select({ id: w.id, projectId: w.projectId, repoUrl: w.repoUrl, repoRef: w.repoRef })
@@ -29,7 +29,7 @@ export async function scanProjectSources(env: Env, db: Db, companyId: string, fi
     if (seen.has(source)) continue;
     seen.add(source);
     try {
-      const resolved = await resolveSkillSource(env, source, () => undefined);
+      const resolved = await resolveSkillSource(env, source, checkUrl);
       packages.push(...resolved.packages.map((p) => ({ ...p, sourceType: "project_scan" as const })));
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;

@@ -55,25 +55,80 @@ export function parseSkillSource(raw: string): SkillSource {
   throw unprocessable("Unrecognised skill source: use a GitHub URL, owner/repo[/skill], a skills.sh URL, an install command or a SKILL.md URL", { source: raw });
 }
 
-async function fetchWithLimits(url: string, what: string, init: RequestInit = {}): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { "user-agent": "agent-control-plane", ...(init.headers ?? {}) } });
-  } catch (err) {
-    throw unprocessable(`Could not fetch ${what}: ${(err as Error).name === "TimeoutError" ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s` : "network error"}`, { url });
+const MAX_REDIRECTS = 3;
+/** Totals for one import (all packages together). */
+export const IMPORT_LIMITS = { maxPackages: 50, maxTotalBytes: 20 * 1024 * 1024 } as const;
+
+export type UrlCheck = (url: string) => void;
+
+/**
+ * GET with a time limit, following at most MAX_REDIRECTS redirects by hand so `check` sees every
+ * hop (a public deployment refuses loopback and private-network targets); 404 and other failures
+ * are 422s naming what was fetched.
+ */
+async function fetchWithLimits(url: string, what: string, check: UrlCheck): Promise<Response> {
+  let target = url;
+  for (let hop = 0; ; hop++) {
+    check(target);
+    let res: Response;
+    try {
+      res = await fetch(target, { redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { "user-agent": "agent-control-plane" } });
+    } catch (err) {
+      throw unprocessable(`Could not fetch ${what}: ${(err as Error).name === "TimeoutError" ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s` : "network error"}`, { url: target });
+    }
+    const location = res.headers.get("location");
+    if (res.status >= 300 && res.status < 400 && location) {
+      await res.body?.cancel();
+      if (hop >= MAX_REDIRECTS) throw unprocessable(`Fetching ${what} redirected more than ${MAX_REDIRECTS} times`, { url });
+      target = new URL(location, target).toString();
+      continue;
+    }
+    if (res.status === 404) throw unprocessable(`${what} was not found at the source (404)`, { url: target, status: 404 });
+    if (!res.ok) throw unprocessable(`Fetching ${what} failed with HTTP ${res.status}`, { url: target, status: res.status });
+    return res;
   }
-  if (res.status === 404) throw unprocessable(`${what} was not found at the source (404)`, { url, status: 404 });
-  if (!res.ok) throw unprocessable(`Fetching ${what} failed with HTTP ${res.status}`, { url, status: res.status });
-  return res;
 }
 
-async function boundedBytes(res: Response, what: string): Promise<Uint8Array> {
+/** The body, read with a byte counter: more than `limit` bytes stops the read (422). */
+async function boundedBytes(res: Response, what: string, limit: number = SKILL_LIMITS.maxFileBytes): Promise<Uint8Array> {
   const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > SKILL_LIMITS.maxFileBytes) throw unprocessable(`${what} is larger than ${SKILL_LIMITS.maxFileBytes} bytes`, { sizeBytes: declared });
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  if (bytes.byteLength > SKILL_LIMITS.maxFileBytes) throw unprocessable(`${what} is larger than ${SKILL_LIMITS.maxFileBytes} bytes`, { sizeBytes: bytes.byteLength });
-  return bytes;
+  const tooLarge = () => unprocessable(`${what} is larger than ${limit} bytes`, { limitBytes: limit });
+  if (declared > limit) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  if (!res.body) return new Uint8Array();
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
 }
+
+/** JSON of a small API answer (1 MiB at most). */
+const boundedJson = async <T>(res: Response, what: string): Promise<T> => {
+  const bytes = await boundedBytes(res, what);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as T;
+  } catch {
+    throw unprocessable(`${what}: the answer was not JSON`);
+  }
+};
 
 export interface ResolvedImport {
   packages: ImportedPackage[];
@@ -81,21 +136,23 @@ export interface ResolvedImport {
 }
 
 /** Fetches the skills a GitHub source names: the commit, the tree, then each skill folder's files. */
+const trusted: UrlCheck = () => undefined;
+
 async function fetchGithub(env: Env, src: Extract<SkillSource, { kind: "github" }>): Promise<ResolvedImport> {
   const api = ((env as unknown as Record<string, string | undefined>).GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
   const raw = ((env as unknown as Record<string, string | undefined>).GITHUB_RAW_URL ?? "https://raw.githubusercontent.com").replace(/\/+$/, "");
   const repoName = `${src.owner}/${src.repo}`;
   let ref = src.ref;
   if (!ref) {
-    const repo = (await (await fetchWithLimits(`${api}/repos/${repoName}`, `repository ${repoName}`)).json()) as { default_branch?: string };
+    const repo = await boundedJson<{ default_branch?: string }>(await fetchWithLimits(`${api}/repos/${repoName}`, `repository ${repoName}`, trusted), `repository ${repoName}`);
     ref = repo.default_branch ?? "main";
   }
-  const commit = (await (await fetchWithLimits(`${api}/repos/${repoName}/commits/${encodeURIComponent(ref)}`, `${repoName}@${ref}`)).json()) as { sha?: string };
+  const commit = await boundedJson<{ sha?: string }>(await fetchWithLimits(`${api}/repos/${repoName}/commits/${encodeURIComponent(ref)}`, `${repoName}@${ref}`, trusted), `${repoName}@${ref}`);
   if (!commit.sha) throw unprocessable(`${repoName}@${ref} did not resolve to a commit`);
-  const tree = (await (await fetchWithLimits(`${api}/repos/${repoName}/git/trees/${commit.sha}?recursive=1`, `the file tree of ${repoName}`)).json()) as {
-    tree?: Array<{ path: string; type: string; size?: number }>;
-    truncated?: boolean;
-  };
+  const tree = await boundedJson<{ tree?: Array<{ path: string; type: string; size?: number }>; truncated?: boolean }>(
+    await fetchWithLimits(`${api}/repos/${repoName}/git/trees/${commit.sha}?recursive=1`, `the file tree of ${repoName}`, trusted),
+    `the file tree of ${repoName}`,
+  );
   const blobs = (tree.tree ?? []).filter((e) => e.type === "blob");
   if (tree.truncated || blobs.length > MAX_TREE_FILES) throw unprocessable(`${repoName} is too large to import (more than ${MAX_TREE_FILES} files)`, { files: blobs.length });
   const inside = (path: string, dir: string) => dir === "" || path === dir || path.startsWith(`${dir}/`);
@@ -107,16 +164,20 @@ async function fetchGithub(env: Env, src: Extract<SkillSource, { kind: "github" 
   if (!dirs.length) {
     throw unprocessable(`No skill found in ${repoName}${src.path ? `/${src.path}` : ""}${src.skillName ? ` named ${src.skillName}` : ""}: a skill is a folder with a SKILL.md`, { repository: repoName });
   }
+  if (dirs.length > IMPORT_LIMITS.maxPackages) throw unprocessable(`${repoName} holds more than ${IMPORT_LIMITS.maxPackages} skills: import a folder of it`, { skills: dirs.length });
   const packages: ImportedPackage[] = [];
+  let importTotal = 0;
   for (const dir of dirs) {
     const files = blobs.filter((b) => inside(b.path, dir) && !dirs.some((o) => o !== dir && o.length > dir.length && inside(b.path, o)));
     if (files.length > SKILL_LIMITS.maxFiles) throw unprocessable(`Skill ${dir || repoName} has more than ${SKILL_LIMITS.maxFiles} files`, { files: files.length });
     const total = files.reduce((n, f) => n + (f.size ?? 0), 0);
     if (total > SKILL_LIMITS.maxTotalBytes) throw unprocessable(`Skill ${dir || repoName} is larger than ${SKILL_LIMITS.maxTotalBytes} bytes`, { totalBytes: total });
+    importTotal += total;
+    if (importTotal > IMPORT_LIMITS.maxTotalBytes) throw unprocessable(`The import is larger than ${IMPORT_LIMITS.maxTotalBytes} bytes in all`, { totalBytes: importTotal });
     const fetched = await Promise.all(
       files.map(async (f) => ({
         path: dir ? f.path.slice(dir.length + 1) : f.path,
-        bytes: await boundedBytes(await fetchWithLimits(`${raw}/${repoName}/${commit.sha}/${f.path.split("/").map(encodeURIComponent).join("/")}`, f.path), f.path),
+        bytes: await boundedBytes(await fetchWithLimits(`${raw}/${repoName}/${commit.sha}/${f.path.split("/").map(encodeURIComponent).join("/")}`, f.path, trusted), f.path),
       })),
     );
     packages.push({ files: fetched, sourceType: src.via, sourceRef: `github:${repoName}${dir ? `/${dir}` : ""}@${ref}`, sourceCommit: commit.sha, keyPrefix: `github/${repoName}`.toLowerCase() });
@@ -125,7 +186,7 @@ async function fetchGithub(env: Env, src: Extract<SkillSource, { kind: "github" 
 }
 
 /** Fetches and describes what `source` names (422 with the reason when it cannot). */
-export async function resolveSkillSource(env: Env, source: string, checkUrl: (url: string) => void): Promise<ResolvedImport> {
+export async function resolveSkillSource(env: Env, source: string, checkUrl: UrlCheck): Promise<ResolvedImport> {
   const src = parseSkillSource(source);
   if (src.kind === "local_path") {
     throw unprocessable("A local path cannot be read by the service: import the folder with the CLI (`skill import <path>`), which uploads its files (the `files` form of this route)", {
@@ -133,8 +194,7 @@ export async function resolveSkillSource(env: Env, source: string, checkUrl: (ur
     });
   }
   if (src.kind === "github") return fetchGithub(env, src);
-  checkUrl(src.url);
-  const bytes = await boundedBytes(await fetchWithLimits(src.url, "the SKILL.md"), "the SKILL.md");
+  const bytes = await boundedBytes(await fetchWithLimits(src.url, "the SKILL.md", checkUrl), "the SKILL.md");
   const hash = sha256Hex(bytes);
   const host = new URL(src.url).hostname;
   return { packages: [{ files: [{ path: "SKILL.md", bytes }], sourceType: "url", sourceRef: src.url, sourceCommit: hash, keyPrefix: `url/${host}` }], source: { type: "url", ref: src.url, commit: hash } };
@@ -153,6 +213,8 @@ export function packagesFromUpload(files: Array<{ path: string; content: string;
     } else bytes = new TextEncoder().encode(f.content);
     return { path: f.path.replace(/\\/g, "/").replace(/^\.\//, ""), bytes };
   });
+  const total = decoded.reduce((n, f) => n + f.bytes.byteLength, 0);
+  if (total > IMPORT_LIMITS.maxTotalBytes) throw unprocessable(`The upload is larger than ${IMPORT_LIMITS.maxTotalBytes} bytes`, { totalBytes: total });
   const ref = rootPath ?? null;
   const base = { sourceType: "local_path" as const, sourceRef: ref, sourceCommit: null, keyPrefix: "local" };
   if (decoded.some((f) => f.path === "SKILL.md")) return { packages: [{ ...base, files: decoded }], source: { type: "local_path", ref, commit: null } };
@@ -174,15 +236,16 @@ export function refetchSource(sourceType: string, sourceRef: string | null): str
 }
 
 /** The origin's current commit (GitHub) or content hash (URL) of a stored skill, without importing it. */
-export async function latestSourceCommit(env: Env, sourceType: string, sourceRef: string | null): Promise<string | null> {
+export async function latestSourceCommit(env: Env, sourceType: string, sourceRef: string | null, checkUrl: UrlCheck): Promise<string | null> {
   const source = refetchSource(sourceType, sourceRef);
   if (!source) return null;
   const src = parseSkillSource(source);
   if (src.kind === "github") {
     const api = ((env as unknown as Record<string, string | undefined>).GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
-    const commit = (await (await fetchWithLimits(`${api}/repos/${src.owner}/${src.repo}/commits/${encodeURIComponent(src.ref ?? "HEAD")}`, `${src.owner}/${src.repo}`)).json()) as { sha?: string };
+    const what = `${src.owner}/${src.repo}`;
+    const commit = await boundedJson<{ sha?: string }>(await fetchWithLimits(`${api}/repos/${src.owner}/${src.repo}/commits/${encodeURIComponent(src.ref ?? "HEAD")}`, what, trusted), what);
     return commit.sha ?? null;
   }
-  if (src.kind === "url") return sha256Hex(await boundedBytes(await fetchWithLimits(src.url, "the SKILL.md"), "the SKILL.md"));
+  if (src.kind === "url") return sha256Hex(await boundedBytes(await fetchWithLimits(src.url, "the SKILL.md", checkUrl), "the SKILL.md"));
   return null;
 }
