@@ -3,7 +3,7 @@
 // q ranking, limit, labels, read/archive marks, activity, and the 50-create race.
 import { describe, expect, it } from "vitest";
 import { call, del, get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertProject as projectFixture, insertRow, schema, updateRow } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue, insertProject as projectFixture, insertRow, schema, updateRow } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -357,7 +357,8 @@ describe("GET /api/companies/{companyId}/issues", () => {
     const ws9 = await executionWorkspace(company.id);
     const commented = await issue(company.id, { parentId: parent.id, labelIds: [label.id], executionWorkspaceId: ws9, assigneeAgentId: other.id });
     await post(`/api/issues/${commented.id}/comments`, { body: "hello" }, { token: agent.token });
-    const routine = await issue(company.id, { originKind: "routine_execution", originId: "r-1" });
+    // routine_execution is reserved on create (routine runs make these issues): inserted directly here.
+    const routine = await insertIssue(company.id, { originKind: "routine_execution", originId: "r-1" });
     const ids = async (qs: string) => (await get(`/api/companies/${company.id}/issues?${qs}`)).body.map((i: any) => i.id).sort();
     const sorted = (...xs: any[]) => xs.map((x) => x.id).sort();
     expect(await ids("status=todo")).toEqual(sorted(parent));
