@@ -23,6 +23,7 @@ import { fireRoutine } from "../domain/routines/fire";
 import { routineTickCommands as routineTicks } from "../domain/routines/tick";
 import { skillCommands as skills } from "../domain/skills/commands";
 import { feedbackCommands as feedback } from "../domain/feedback/traces";
+import { portabilityCommands as portability } from "../domain/portability/apply";
 import type { AnyCompanyCommand } from "./command";
 
 export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
@@ -49,6 +50,7 @@ export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
   routineTicks,
   skills,
   feedback,
+  portability,
 ];
 
 /** One map from name to command; throws on a duplicate name. */

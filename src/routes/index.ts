@@ -39,12 +39,15 @@ import { heartbeatRunsRouter } from "./heartbeat-runs";
 import { routinesRouter } from "./routines";
 import { skillsRouter } from "./skills";
 import { feedbackRouter } from "./feedback";
+import { portabilityRouter } from "./portability";
 
 // issuesAgentViewsRouter (/api/agents/me/inbox-lite) must come before agentsRouter (/api/agents/{agentId}).
 export const routeModules = [
   serviceRouter,
   authRouter,
   cliAuthRouter,
+  // Before companiesRouter: /api/companies/import/preview is not a company id.
+  portabilityRouter,
   companiesRouter,
   activityRouter,
   issuesAgentViewsRouter,

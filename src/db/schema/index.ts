@@ -23,3 +23,4 @@ export * from "./runs";
 export * from "./routines";
 export * from "./skills";
 export * from "./feedback";
+export * from "./portability";

@@ -1,0 +1,278 @@
+// Applying a company package, in the company's Durable Object: the plan (src/domain/portability/
+// plan.ts) becomes rows with every relation mapped to the new ids, issue numbers come from the
+// object's counter, and everything is written in ONE D1 batch (one transaction: the import lands
+// whole or not at all). The import is recorded under the package's hash, so a retried apply of
+// the same package returns the first result instead of importing twice. Packages that would need
+// more than MAX_IMPORT_STATEMENTS statements are refused (422) rather than split, which would
+// break the all-or-nothing promise.
+import { and, eq, sql } from "drizzle-orm";
+import { schema } from "../../db/client";
+import type { Statement } from "../../db/batch";
+import { defineCommand, type CommandContext } from "../../company/command";
+import { newId } from "../../crypto/random";
+import { conflict, unprocessable } from "../errors";
+import { newIssueRow } from "../issues/commands";
+import { commitIssueNumber, companyCounterStatement, issueNumbering } from "../issues/numbering";
+import { withDesiredSkills } from "../agents/skills";
+import { compileSchedule, DEFAULT_TIMEZONE, nextSlot } from "../routines/schedule";
+import { newPublicId, newWebhookSecret, sealWebhookSecret } from "../routines/webhook-signature";
+import { installPackage } from "../skills/library";
+import { buildSkillPackage, utf8 } from "../skills/package";
+import { bindPlaceholders, type PackageFiles } from "./format";
+import { parsePackage } from "./parse";
+import { loadTarget, planImport, planView, type CollisionStrategy } from "./plan";
+
+export const MAX_IMPORT_STATEMENTS = 4_000;
+
+const urlKeyOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "item";
+
+function uniqueKey(base: string, taken: Set<string>) {
+  let key = base;
+  for (let n = 2; taken.has(key); n++) key = `${base}-${n}`;
+  taken.add(key);
+  return key;
+}
+
+export interface ApplyImportInput {
+  files: PackageFiles;
+  packageHash: string;
+  collisionStrategy: CollisionStrategy;
+  secretBindings?: Record<string, string>;
+}
+
+export const applyCompanyImport = defineCommand("company.import_apply", async (ctx, _actor, input: ApplyImportInput) => {
+  const [previous] = await ctx.batch([
+    ctx.db
+      .select({ id: schema.companyImports.id, result: schema.companyImports.result })
+      .from(schema.companyImports)
+      .where(and(eq(schema.companyImports.companyId, ctx.companyId), eq(schema.companyImports.packageHash, input.packageHash))),
+  ]);
+  if (previous[0]) return { ...(previous[0].result as Record<string, unknown>), importId: previous[0].id, duplicate: true };
+
+  const pkg = parsePackage(input.files);
+  const plan = planImport(pkg, await loadTarget(ctx.db, ctx.companyId), { collisionStrategy: input.collisionStrategy, secretBindings: input.secretBindings });
+  if (plan.unboundSecrets.length) {
+    throw unprocessable(`Bind the package's secret placeholders first (secretBindings): ${plan.unboundSecrets.join(", ")}`, { unboundSecrets: plan.unboundSecrets });
+  }
+  const { ids } = plan;
+  const map = (kind: keyof typeof ids, id: string | null | undefined) => (id ? (ids[kind].get(id) ?? null) : null);
+  const bind = (value: unknown) => bindPlaceholders(value, plan.secretBindings, new Set()) as Record<string, unknown> | null;
+  const now = ctx.now;
+  const statements: Statement[] = [];
+  const at = { createdAt: now, updatedAt: now };
+
+  const agentKeys = new Set((await ctx.db.select({ k: schema.agents.urlKey }).from(schema.agents).where(eq(schema.agents.companyId, ctx.companyId))).map((r) => r.k));
+  for (const agent of pkg.agents.filter((a) => plan.create.agents.has(a.id))) {
+    const name = plan.names.get(agent.id)!;
+    statements.push(
+      ctx.db.insert(schema.agents).values({
+        id: ids.agents.get(agent.id)!,
+        companyId: ctx.companyId,
+        name,
+        urlKey: uniqueKey(urlKeyOf(name), agentKeys),
+        role: agent.role,
+        title: agent.title,
+        icon: agent.icon,
+        capabilities: agent.capabilities,
+        reportsTo: map("agents", agent.reportsTo),
+        adapterType: agent.adapterType,
+        adapterConfig: withDesiredSkills(bind(agent.adapterConfig) ?? {}, agent.desiredSkills),
+        runtimeConfig: bind(agent.runtimeConfig) ?? {},
+        budgetMonthlyCents: agent.budgetMonthlyCents,
+        status: "idle",
+        permissions: {},
+        metadata: agent.metadata,
+        ...at,
+      }),
+    );
+  }
+  for (const goal of pkg.goals.filter((g) => plan.create.goals.has(g.id))) {
+    statements.push(
+      ctx.db.insert(schema.goals).values({
+        id: ids.goals.get(goal.id)!,
+        companyId: ctx.companyId,
+        title: plan.names.get(goal.id)!,
+        description: goal.description,
+        level: goal.level,
+        status: goal.status,
+        parentId: map("goals", goal.parentId),
+        ownerAgentId: map("agents", goal.ownerAgentId),
+        // The target keeps its own default goal.
+        isCompanyDefault: false,
+        ...at,
+      }),
+    );
+  }
+  const projectKeys = new Set((await ctx.db.select({ k: schema.projects.urlKey }).from(schema.projects).where(eq(schema.projects.companyId, ctx.companyId))).map((r) => r.k));
+  for (const project of pkg.projects.filter((p) => plan.create.projects.has(p.id))) {
+    const id = ids.projects.get(project.id)!;
+    const name = plan.names.get(project.id)!;
+    const goalIds = project.goalIds.map((g) => map("goals", g)).filter((g): g is string => Boolean(g));
+    statements.push(
+      ctx.db.insert(schema.projects).values({
+        id,
+        companyId: ctx.companyId,
+        name,
+        urlKey: uniqueKey(urlKeyOf(name), projectKeys),
+        description: project.description,
+        status: project.status,
+        goalId: goalIds[0] ?? null,
+        leadAgentId: map("agents", project.leadAgentId),
+        targetDate: project.targetDate,
+        color: project.color,
+        env: bind(project.env),
+        ...at,
+      }),
+      ...goalIds.map((goalId, position) => ctx.db.insert(schema.projectGoals).values({ projectId: id, goalId, companyId: ctx.companyId, position })),
+      ...project.workspaces.map((w) =>
+        ctx.db.insert(schema.projectWorkspaces).values({
+          id: newId(),
+          companyId: ctx.companyId,
+          projectId: id,
+          name: w.name,
+          sourceType: w.sourceType,
+          cwd: w.cwd,
+          repoUrl: w.repoUrl,
+          repoRef: w.repoRef,
+          defaultRef: w.defaultRef,
+          visibility: "default",
+          setupCommand: w.setupCommand,
+          cleanupCommand: w.cleanupCommand,
+          isPrimary: w.isPrimary,
+          desiredState: "stopped",
+          ...at,
+        }),
+      ),
+    );
+  }
+  for (const label of pkg.labels.filter((l) => plan.create.labels.has(l.id))) {
+    const name = plan.names.get(label.id)!;
+    statements.push(ctx.db.insert(schema.labels).values({ id: ids.labels.get(label.id)!, companyId: ctx.companyId, name, nameKey: name.toLowerCase(), color: label.color, ...at }));
+  }
+  // Issues: numbers from the object's counter, in package order (parents need not come first: ids are known).
+  const numbering = await issueNumbering(ctx);
+  let number = numbering.next - 1;
+  for (const issue of pkg.issues) {
+    number++;
+    const id = ids.issues.get(issue.id)!;
+    const routineOrigin = issue.originKind === "routine_execution" ? map("routines", issue.originId) : null;
+    const row = newIssueRow(ctx, { type: "none", runId: null }, {
+      id,
+      number,
+      identifier: `${numbering.prefix}-${number}`,
+      title: issue.title,
+      description: issue.description,
+      status: issue.status,
+      priority: issue.priority,
+      projectId: map("projects", issue.projectId),
+      goalId: map("goals", issue.goalId),
+      parentId: map("issues", issue.parentId),
+      assigneeAgentId: map("agents", issue.assigneeAgentId),
+      originKind: routineOrigin ? "routine_execution" : issue.originKind && issue.originKind !== "routine_execution" ? issue.originKind : "manual",
+      originId: routineOrigin ?? (issue.originKind === "routine_execution" ? null : (issue.originId ?? null)),
+    });
+    statements.push(ctx.db.insert(schema.issues).values(row));
+    for (const blocker of issue.blockedByIssueIds) statements.push(ctx.db.insert(schema.issueBlockers).values({ issueId: id, blockerIssueId: ids.issues.get(blocker)!, companyId: ctx.companyId, createdAt: now }));
+    for (const label of issue.labelIds) statements.push(ctx.db.insert(schema.issueLabels).values({ issueId: id, labelId: ids.labels.get(label)!, companyId: ctx.companyId }));
+    for (const comment of issue.comments) {
+      statements.push(
+        ctx.db.insert(schema.issueComments).values({
+          id: newId(),
+          companyId: ctx.companyId,
+          issueId: id,
+          body: comment.body,
+          authorAgentId: map("agents", comment.authorAgentId),
+          authorUserId: comment.authorUserId,
+          createdAt: comment.createdAt ?? now,
+          updatedAt: now,
+        }),
+      );
+    }
+    for (const doc of issue.documents) {
+      const documentId = newId();
+      const revisionId = newId();
+      statements.push(
+        ctx.db.insert(schema.issueDocuments).values({ id: documentId, companyId: ctx.companyId, issueId: id, key: doc.key, title: doc.title, format: doc.format ?? "markdown", latestRevisionId: revisionId, latestRevisionNumber: 1, ...at }),
+        ctx.db.insert(schema.issueDocumentRevisions).values({ id: revisionId, companyId: ctx.companyId, issueId: id, documentId, revisionNumber: 1, title: doc.title, format: doc.format ?? "markdown", body: doc.body, createdAt: now }),
+      );
+    }
+  }
+  if (pkg.issues.length) statements.push(companyCounterStatement(ctx, number));
+  const sealed: Array<Promise<void>> = [];
+  for (const routine of pkg.routines.filter((r) => plan.create.routines.has(r.id))) {
+    const id = ids.routines.get(routine.id)!;
+    const assignee = map("agents", routine.assigneeAgentId);
+    const status = assignee ? routine.status : routine.status === "active" ? "paused" : routine.status;
+    statements.push(
+      ctx.db.insert(schema.routines).values({
+        id,
+        companyId: ctx.companyId,
+        title: plan.names.get(routine.id)!,
+        description: routine.description,
+        assigneeAgentId: assignee,
+        projectId: map("projects", routine.projectId),
+        goalId: map("goals", routine.goalId),
+        parentIssueId: map("issues", routine.parentIssueId),
+        priority: routine.priority,
+        status,
+        concurrencyPolicy: routine.concurrencyPolicy,
+        catchUpPolicy: routine.catchUpPolicy,
+        variables: routine.variables.map((v) => ({ ...v, label: v.label ?? null, defaultValue: v.defaultValue ?? null })),
+        version: 0,
+        ...at,
+      }),
+    );
+    for (const trigger of routine.triggers) {
+      const triggerId = newId();
+      const schedule = trigger.kind === "schedule" && trigger.cronExpression ? compileSchedule(trigger.cronExpression, trigger.timezone ?? DEFAULT_TIMEZONE) : null;
+      const row = {
+        id: triggerId,
+        companyId: ctx.companyId,
+        routineId: id,
+        kind: trigger.kind,
+        label: trigger.label,
+        enabled: trigger.enabled,
+        cronExpression: trigger.cronExpression,
+        timezone: trigger.kind === "schedule" ? (trigger.timezone ?? DEFAULT_TIMEZONE) : null,
+        nextRunAt: schedule && trigger.enabled && status === "active" ? nextSlot(schedule, new Date(now)) : null,
+        signingMode: trigger.kind === "webhook" ? (trigger.signingMode ?? "bearer") : null,
+        replayWindowSec: trigger.kind === "webhook" ? (trigger.replayWindowSec ?? 300) : null,
+        // Webhooks get a new public id and secret (never exported): rotate the secret to read it.
+        publicId: trigger.kind === "webhook" ? newPublicId() : null,
+        secretCiphertext: null as string | null,
+        secretVersion: 0,
+        ...at,
+      };
+      if (trigger.kind === "webhook") sealed.push(sealWebhookSecret(ctx.env, triggerId, 0, newWebhookSecret()).then((s) => void (row.secretCiphertext = s)));
+      statements.push(ctx.db.insert(schema.routineTriggers).values(row));
+    }
+  }
+  await Promise.all(sealed);
+  for (const skill of pkg.skills.filter((s) => plan.create.skills.has(s.key))) {
+    const built = buildSkillPackage(Object.entries(skill.files).map(([path, text]) => ({ path, bytes: utf8(text) })));
+    const installed = await installPackage(ctx, { pkg: built, key: skill.key, sourceType: "managed_local", sourceRef: null, sourceCommit: null, originHash: null }, null);
+    statements.push(...installed.statements);
+  }
+  if (statements.length > MAX_IMPORT_STATEMENTS) {
+    throw unprocessable(`The package needs ${statements.length} writes; at most ${MAX_IMPORT_STATEMENTS} go into one import: split it (for example issues in several packages)`, { writes: statements.length });
+  }
+  const importId = newId();
+  const result = { importId, ...planView(plan), idMap: Object.fromEntries(Object.entries(ids).map(([k, m]) => [k, Object.fromEntries(m)])) };
+  statements.push(
+    ctx.db.insert(schema.companyImports).values({ id: importId, companyId: ctx.companyId, packageHash: input.packageHash, result, createdAt: now }),
+    ctx.activity({ action: "company.imported", entityType: "company", entityId: ctx.companyId, details: { importId, source: pkg.manifest.company, created: plan.counts.create, skipped: plan.counts.skip } }),
+  );
+  try {
+    // Rows refer to each other in any order (a child issue before its parent): foreign keys are checked at commit.
+    await ctx.batch([ctx.db.run(sql`PRAGMA defer_foreign_keys = on`), ...statements]);
+  } catch (err) {
+    if (String((err as Error)?.message ?? err).includes("company_imports")) throw conflict("This package was imported concurrently; retry to read the result");
+    throw err;
+  }
+  if (pkg.issues.length) commitIssueNumber(ctx, number);
+  return { ...result, duplicate: false };
+});
+
+export const portabilityCommands = [applyCompanyImport];
+
+export type { CommandContext };

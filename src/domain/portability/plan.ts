@@ -1,0 +1,142 @@
+// What importing a package into a company would do: every old id mapped to a new one (or, on a
+// `skip` collision, to the existing entity), names made unique on `rename`, secret placeholders
+// bound to the target's secrets. Pure: the target's names come from one read (loadTarget).
+import { eq } from "drizzle-orm";
+import { ReadBatch } from "../../db/read-batch";
+import { schema, type Db } from "../../db/client";
+import { newId } from "../../crypto/random";
+import { unprocessable } from "../errors";
+import { placeholdersIn } from "./format";
+import type { ParsedPackage } from "./parse";
+
+export type CollisionStrategy = "skip" | "rename";
+
+export interface TargetSnapshot {
+  agents: Array<{ id: string; name: string; urlKey: string }>;
+  goals: Array<{ id: string; title: string }>;
+  projects: Array<{ id: string; name: string; urlKey: string }>;
+  labels: Array<{ id: string; name: string }>;
+  routines: Array<{ id: string; title: string }>;
+  skills: Array<{ key: string }>;
+  secrets: Array<{ id: string; name: string }>;
+}
+
+export async function loadTarget(db: Db, companyId: string): Promise<TargetSnapshot> {
+  const batch = new ReadBatch(db);
+  const agents = batch.add(db.select({ id: schema.agents.id, name: schema.agents.name, urlKey: schema.agents.urlKey }).from(schema.agents).where(eq(schema.agents.companyId, companyId)));
+  const goals = batch.add(db.select({ id: schema.goals.id, title: schema.goals.title }).from(schema.goals).where(eq(schema.goals.companyId, companyId)));
+  const projects = batch.add(db.select({ id: schema.projects.id, name: schema.projects.name, urlKey: schema.projects.urlKey }).from(schema.projects).where(eq(schema.projects.companyId, companyId)));
+  const labels = batch.add(db.select({ id: schema.labels.id, name: schema.labels.name }).from(schema.labels).where(eq(schema.labels.companyId, companyId)));
+  const routines = batch.add(db.select({ id: schema.routines.id, title: schema.routines.title }).from(schema.routines).where(eq(schema.routines.companyId, companyId)));
+  const skills = batch.add(db.select({ key: schema.companySkills.key }).from(schema.companySkills).where(eq(schema.companySkills.companyId, companyId)));
+  const secrets = batch.add(db.select({ id: schema.companySecrets.id, name: schema.companySecrets.name }).from(schema.companySecrets).where(eq(schema.companySecrets.companyId, companyId)));
+  await batch.run();
+  return { agents: agents.value, goals: goals.value, projects: projects.value, labels: labels.value, routines: routines.value, skills: skills.value, secrets: secrets.value };
+}
+
+export const EMPTY_TARGET: TargetSnapshot = { agents: [], goals: [], projects: [], labels: [], routines: [], skills: [], secrets: [] };
+
+type Kind = "agent" | "goal" | "project" | "label" | "routine" | "skill";
+
+export interface ImportPlan {
+  /** Old id → new id (or the existing entity's id when skipped), per kind. */
+  ids: Record<"agents" | "goals" | "projects" | "labels" | "issues" | "routines", Map<string, string>>;
+  /** Final names of created entities (after `rename`), by old id (skills by key). */
+  names: Map<string, string>;
+  /** What is created (old ids / skill keys). */
+  create: Record<"agents" | "goals" | "projects" | "labels" | "issues" | "routines" | "skills", Set<string>>;
+  collisions: Array<{ kind: Kind; name: string; existingId: string | null; resolution: "skipped" | "renamed"; newName?: string }>;
+  secretBindings: Map<string, string>;
+  unboundSecrets: string[];
+  warnings: string[];
+  counts: { create: Record<string, number>; skip: Record<string, number> };
+}
+
+/** A name not in `taken` (case-insensitive): `name`, else `name (2)`, `name (3)`, … */
+function freeName(name: string, taken: Set<string>): string {
+  let candidate = name;
+  for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${name} (${n})`;
+  taken.add(candidate.toLowerCase());
+  return candidate;
+}
+
+export function planImport(pkg: ParsedPackage, target: TargetSnapshot, options: { collisionStrategy: CollisionStrategy; secretBindings?: Record<string, string> }): ImportPlan {
+  const plan: ImportPlan = {
+    ids: { agents: new Map(), goals: new Map(), projects: new Map(), labels: new Map(), issues: new Map(), routines: new Map() },
+    names: new Map(),
+    create: { agents: new Set(), goals: new Set(), projects: new Set(), labels: new Set(), issues: new Set(), routines: new Set(), skills: new Set() },
+    collisions: [],
+    secretBindings: new Map(),
+    unboundSecrets: [],
+    warnings: [],
+    counts: { create: {}, skip: {} },
+  };
+  const place = <T extends { id: string }>(
+    kind: Kind,
+    items: T[],
+    nameOf: (item: T) => string,
+    existing: Array<{ id: string; name: string }>,
+    ids: Map<string, string>,
+    create: Set<string>,
+  ) => {
+    const taken = new Set(existing.map((e) => e.name.toLowerCase()));
+    for (const item of items) {
+      const name = nameOf(item);
+      const clash = existing.find((e) => e.name.toLowerCase() === name.toLowerCase());
+      if (clash && options.collisionStrategy === "skip") {
+        ids.set(item.id, clash.id);
+        plan.collisions.push({ kind, name, existingId: clash.id, resolution: "skipped" });
+        continue;
+      }
+      const finalName = freeName(name, taken);
+      if (clash) plan.collisions.push({ kind, name, existingId: clash.id, resolution: "renamed", newName: finalName });
+      ids.set(item.id, newId());
+      plan.names.set(item.id, finalName);
+      create.add(item.id);
+    }
+  };
+  place("agent", pkg.agents, (a) => a.name, target.agents, plan.ids.agents, plan.create.agents);
+  place("goal", pkg.goals, (g) => g.title, target.goals.map((g) => ({ id: g.id, name: g.title })), plan.ids.goals, plan.create.goals);
+  place("project", pkg.projects, (p) => p.name, target.projects, plan.ids.projects, plan.create.projects);
+  place("label", pkg.labels, (l) => l.name, target.labels, plan.ids.labels, plan.create.labels);
+  place("routine", pkg.routines, (r) => r.title, target.routines.map((r) => ({ id: r.id, name: r.title })), plan.ids.routines, plan.create.routines);
+  for (const issue of pkg.issues) {
+    plan.ids.issues.set(issue.id, newId());
+    plan.create.issues.add(issue.id);
+  }
+  for (const skill of pkg.skills) {
+    if (target.skills.some((s) => s.key === skill.key)) {
+      // Skills are keyed: a `rename` cannot give two skills one key, so an existing key is kept either way.
+      plan.collisions.push({ kind: "skill", name: skill.key, existingId: null, resolution: "skipped" });
+      continue;
+    }
+    plan.create.skills.add(skill.key);
+  }
+  // Secret placeholders: bound by the caller (name → secret id or name), else by a target secret of the same name.
+  const wanted = new Set<string>();
+  for (const a of pkg.agents) placeholdersIn([a.adapterConfig, a.runtimeConfig], wanted);
+  for (const p of pkg.projects) placeholdersIn(p.env, wanted);
+  for (const name of [...wanted].sort()) {
+    const given = options.secretBindings?.[name];
+    const secret = given ? target.secrets.find((s) => s.id === given || s.name === given) : target.secrets.find((s) => s.name === name);
+    if (given && !secret) throw unprocessable(`secretBindings.${name} names no secret of this company`, { path: `secretBindings.${name}` });
+    if (secret) plan.secretBindings.set(name, secret.id);
+    else plan.unboundSecrets.push(name);
+  }
+  if (pkg.company) plan.warnings.push("company.md: a company-scoped import does not change the company's own settings");
+  for (const [kind, set] of Object.entries(plan.create)) plan.counts.create[kind] = set.size;
+  for (const c of plan.collisions.filter((c) => c.resolution === "skipped")) plan.counts.skip[c.kind] = (plan.counts.skip[c.kind] ?? 0) + 1;
+  return plan;
+}
+
+/** The plan as the preview answers it. */
+export function planView(plan: ImportPlan) {
+  return {
+    create: plan.counts.create,
+    skip: plan.counts.skip,
+    collisions: plan.collisions,
+    unboundSecrets: plan.unboundSecrets,
+    secretBindings: Object.fromEntries(plan.secretBindings),
+    warnings: plan.warnings,
+  };
+}
