@@ -50,6 +50,18 @@ export async function benchScale(companies, { measure, request, withCpu }) {
     rows.push(await withCpu(() => measure(`scale ${label}: issue list limit=50`, 100, 8, () => request("GET", `/api/companies/${c.id}/issues?limit=50`)), { scale: c.size, op: "list", kind: "read" }));
     rows.push(await withCpu(() => measure(`scale ${label}: issue get (detail)`, 100, 8, (i) => request("GET", `/api/issues/${c.prefix}-${(i * 7919) % c.size + 1}`)), { scale: c.size, op: "get", kind: "read" }));
     rows.push(await withCpu(() => measure(`scale ${label}: q=foxtrot`, 100, 8, () => request("GET", `/api/companies/${c.id}/issues?q=foxtrot&limit=50`)), { scale: c.size, op: "q", kind: "read" }));
+    // Company export (issues read in pages of 500): one at a time, a few times, up to 10,000 issues.
+    if (c.size <= 10_000) {
+      let bytes = 0;
+      const row = await withCpu(() =>
+        measure(`scale ${label}: company export`, 3, 1, async () => {
+          const pkg = await request("POST", `/api/companies/${c.id}/export`, { body: {} });
+          bytes = JSON.stringify(pkg).length;
+        }),
+      );
+      row.note = `package ${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+      rows.push(Object.assign(row, { kind: "read" }));
+    }
   }
   return rows;
 }
