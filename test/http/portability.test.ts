@@ -2,13 +2,13 @@
 // every relation intact, preview matching apply, retried applies, malformed packages, access rules.
 import { describe, expect, it } from "vitest";
 import { AUTHENTICATED, get, post, put } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue } from "../helpers/fixtures";
 
 async function seedCompanyA() {
   const company = await createCompany({ description: "The original" });
   const secret = await post(`/api/companies/${company.id}/secrets`, { name: "OPENAI_KEY", value: "sk-very-secret" });
   const ceo = (await post(`/api/companies/${company.id}/agents`, { name: "Chief", role: "ceo", adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/ceo", env: { OPENAI_KEY: { type: "secret_ref", secretId: secret.body.id } } } })).body;
-  const dev = (await post(`/api/companies/${company.id}/agents`, { name: "Dev", role: "engineer", reportsTo: ceo.id, adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/dev" } })).body;
+  const dev = (await post(`/api/companies/${company.id}/agents`, { name: "Dev", role: "engineer", reportsTo: ceo.id, adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/dev", headers: { "x-api-token": "plain-literal-123" } } })).body;
   const goal = (await post(`/api/companies/${company.id}/goals`, { title: "Grow" })).body;
   const subgoal = (await post(`/api/companies/${company.id}/goals`, { title: "Ship v2", parentId: goal.id })).body;
   const project = (await post(`/api/companies/${company.id}/projects`, { name: "Website", goalIds: [subgoal.id], workspace: { name: "main", sourceType: "git_repo", repoUrl: "https://github.com/acme/site" } })).body;
@@ -43,12 +43,21 @@ describe("export", () => {
     expect(pkg.manifest.secretPlaceholders).toEqual([{ name: "OPENAI_KEY", usedBy: ["agents/chief.md"] }]);
     const all = JSON.stringify(pkg);
     expect(all).not.toContain("sk-very-secret");
+    expect(all).not.toContain("plain-literal-123");
     expect(all).not.toContain(a.secret.id);
     expect(all).not.toContain(a.hook.webhookSecret);
     expect(all).not.toContain(new URL(a.hook.webhookUrl).pathname.split("/")[4]);
     // Comments and documents only when asked.
     const lean = await exportOf(a.company.id, {});
     expect(Object.keys(lean.files).some((p) => p.includes("/comments.json") || p.includes("/documents/"))).toBe(false);
+  });
+
+  it("pages through more issues than one query may bind (every issue is exported)", async () => {
+    const company = await createCompany();
+    for (let i = 0; i < 520; i++) await insertIssue(company.id, { title: `Issue ${i}` });
+    const pkg = await exportOf(company.id);
+    expect(pkg.manifest.counts.issues).toBe(520);
+    expect(Object.keys(pkg.files).filter((p) => /^issues\/[^/]+\.md$/.test(p)).length).toBe(520);
   });
 
   it("exports/preview and stored exports (board or CEO); the download is for this company's callers only", async () => {

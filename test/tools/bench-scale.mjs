@@ -59,7 +59,7 @@ export async function benchScale(companies, { measure, request, withCpu }) {
           bytes = JSON.stringify(pkg).length;
         }),
       );
-      row.note = `package ${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+      if (!row.errors) row.note = `package ${(bytes / 1024 / 1024).toFixed(1)} MiB`;
       rows.push(Object.assign(row, { kind: "read" }));
     }
   }

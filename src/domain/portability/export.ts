@@ -2,12 +2,14 @@
 // one batch; issues, their comments and documents are read in pages of ISSUE_PAGE, so a company
 // of 10,000 issues is never loaded in one query. Nothing secret leaves: secret references become
 // placeholders, webhook secrets and public ids are left out, keys and sessions are never read.
-import { and, asc, eq, gt, inArray, ne } from "drizzle-orm";
+import { and, asc, eq, gt, ne } from "drizzle-orm";
+import { inIds } from "../../db/id-list";
 import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import { notFound } from "../errors";
 import { storedDesiredSkills, SKILL_SYNC_KEY } from "../agents/skills";
 import { textOf } from "../skills/package";
+import { redactSecrets } from "../redaction";
 import { markdownWith, PACKAGE_FORMAT, PACKAGE_VERSION, withPlaceholders, type Include, type Manifest, type PackageFiles } from "./format";
 
 const ISSUE_PAGE = 500;
@@ -56,10 +58,10 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
   const put = (path: string, text: string) => {
     if (!options.countsOnly) files[path] = text;
   };
-  /** Secret references in `value` become placeholders, noted against `path`. */
+  /** Literal secret-looking values are redacted and secret references become placeholders (noted against `path`). */
   const scrub = (value: unknown, path: string) => {
     const found = new Set<string>();
-    const out = withPlaceholders(value, (id) => secretName.get(id), found);
+    const out = withPlaceholders(redactSecrets(value), (id) => secretName.get(id), found);
     for (const name of found) placeholders.set(name, (placeholders.get(name) ?? new Set()).add(path));
     return out;
   };
@@ -153,16 +155,16 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
       after = page[page.length - 1].id;
       const ids = page.map((i) => i.id);
       const pageBatch = new ReadBatch(db);
-      const blockers = pageBatch.add(db.select().from(schema.issueBlockers).where(inArray(schema.issueBlockers.issueId, ids)));
-      const issueLabels = pageBatch.add(db.select().from(schema.issueLabels).where(inArray(schema.issueLabels.issueId, ids)));
-      const comments = include.comments ? pageBatch.add(db.select().from(schema.issueComments).where(inArray(schema.issueComments.issueId, ids)).orderBy(asc(schema.issueComments.createdAt))) : null;
+      const blockers = pageBatch.add(db.select().from(schema.issueBlockers).where(inIds(schema.issueBlockers.issueId, ids)));
+      const issueLabels = pageBatch.add(db.select().from(schema.issueLabels).where(inIds(schema.issueLabels.issueId, ids)));
+      const comments = include.comments ? pageBatch.add(db.select().from(schema.issueComments).where(inIds(schema.issueComments.issueId, ids)).orderBy(asc(schema.issueComments.createdAt))) : null;
       const documents = include.documents
         ? pageBatch.add(
             db
               .select({ issueId: schema.issueDocuments.issueId, key: schema.issueDocuments.key, title: schema.issueDocumentRevisions.title, format: schema.issueDocumentRevisions.format, body: schema.issueDocumentRevisions.body })
               .from(schema.issueDocuments)
               .innerJoin(schema.issueDocumentRevisions, eq(schema.issueDocumentRevisions.id, schema.issueDocuments.latestRevisionId))
-              .where(inArray(schema.issueDocuments.issueId, ids)),
+              .where(inIds(schema.issueDocuments.issueId, ids)),
           )
         : null;
       await pageBatch.run();
