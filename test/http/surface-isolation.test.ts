@@ -72,6 +72,7 @@ const ISOLATION_SKIPS: Record<string, string> = {
   "GET /api/llms/agent-configuration.txt": "static adapter documentation, no tenant data",
   "GET /api/llms/agent-configuration/{adapterType}.txt": "static adapter documentation, no tenant data",
   "GET /api/llms/agent-icons.txt": "static icon list, no tenant data",
+  "POST /api/companies/import/preview": "board-only package validation; a target company in the body is access-checked (covered by portability tests)",
   "GET /api/skills/catalog": "the shipped skill catalog, the same for every caller",
   "GET /api/skills/catalog/{catalogId}": "the shipped skill catalog, the same for every caller",
   "GET /api/skills/catalog/{catalogId}/files": "the shipped skill catalog, the same for every caller",
@@ -102,7 +103,7 @@ const isInstanceRoute = (r: Route) => r.path.startsWith("/api/instance/");
 const TENANT_PARAMS = new Set([
   "companyId", "agentId", "issueId", "commentId", "goalId", "projectId", "workspaceId", "approvalId", "secretId", "id",
   "leaseId", "attachmentId", "assetId", "revisionId", "threadId", "inviteId", "requestId", "memberId", "userSlug",
-  "runId", "incidentId", "routineId", "triggerId", "skillId",
+  "runId", "incidentId", "routineId", "triggerId", "skillId", "exportId",
 ]);
 
 function paramValue(name: string, path: string, m: Record<string, string> = ids): string {
@@ -398,6 +399,7 @@ async function seedCompany(): Promise<Record<string, string>> {
   const directory = expectCreated(await get(`/api/companies/${C}/user-directory`), "user directory");
   m.userSlug = directory.find((u: Json) => u.id === owner.id)?.slug;
   m.skillId = expectCreated(await post(`/api/companies/${C}/skills`, { name: unique("Seed skill") }), "skill").id;
+  m.exportId = expectCreated(await post(`/api/companies/${C}/exports`, {}), "stored export").exportId;
   // Listing brings the bundled skills into the library (a write on the first list only).
   expectCreated(await get(`/api/companies/${C}/skills`), "skill list");
   const routine = expectCreated(await post(`/api/companies/${C}/routines`, { title: "Seed routine", assigneeAgentId: agent.id, projectId: m.projectId }), "routine");
