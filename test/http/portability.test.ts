@@ -1,7 +1,7 @@
 // Company portability through HTTP: a full export → import round trip into a new company with
 // every relation intact, preview matching apply, retried applies, malformed packages, access rules.
 import { describe, expect, it } from "vitest";
-import { AUTHENTICATED, get, post, put } from "../helpers/api";
+import { AUTHENTICATED, get, post, put, roundTrips } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue } from "../helpers/fixtures";
 
 async function seedCompanyA() {
@@ -139,6 +139,38 @@ describe("import", () => {
     expect(activity).toContain("company.imported");
     // Nothing of A changed.
     expect(await stable()).toBe(before);
+  });
+
+  it("a large package is written in bounded batches, parents before children, and lands whole", async () => {
+    const a = await createCompany();
+    const b = await createCompany();
+    // 650 issues in a parent chain listed children first, each blocked by the next: well over one batch of writes.
+    const n = 650;
+    const ids = Array.from({ length: n }, () => crypto.randomUUID());
+    const files: Record<string, string> = {
+      "manifest.json": JSON.stringify({ format: "acp-company-package", version: 1, exportedAt: new Date().toISOString(), company: { id: a.id, name: "A" }, include: {}, counts: {}, secretPlaceholders: [] }),
+    };
+    for (let i = n - 1; i >= 0; i--) {
+      const fm = [`id: ${ids[i]}`, `title: Step ${i}`, "status: todo", "priority: medium", `parentId: ${i > 0 ? ids[i - 1] : "null"}`, `blockedByIssueIds: [${i + 1 < n ? ids[i + 1] : ""}]`];
+      files[`issues/X-${i}.md`] = `---\n${fm.join("\n")}\n---\n`;
+    }
+    const applied = await post(`/api/companies/${b.id}/imports/apply`, { source: inline(files) });
+    expect(applied.status).toBe(200);
+    expect(applied.body.create.issues).toBe(n);
+    // 1,299 writes (650 issues, 649 blockers) in batches of at most 500, plus the closing batch and the reads.
+    expect(roundTrips(applied).command).toBeGreaterThanOrEqual(4 + 3);
+    const last = (await get(`/api/issues/${applied.body.idMap.issues[ids[n - 1]]}`)).body;
+    expect(last.parentId).toBe(applied.body.idMap.issues[ids[n - 2]]);
+    const first = (await get(`/api/issues/${applied.body.idMap.issues[ids[0]]}`)).body;
+    expect(first.blockedByIssueIds).toEqual([applied.body.idMap.issues[ids[1]]]);
+    expect((await get(`/api/companies/${b.id}/issues?limit=500`)).body.length).toBe(500);
+    // Duplicate document keys on one issue are refused before anything is written.
+    const dup = { ...files, "issues/X-0/documents/a.md": "---\nkey: plan\n---\nA\n", "issues/X-0/documents/b.md": "---\nkey: plan\n---\nB\n" };
+    const c = await createCompany();
+    const refused = await post(`/api/companies/${c.id}/imports/apply`, { source: inline(dup) });
+    expect(refused.status).toBe(422);
+    expect(refused.body.details.path).toBe("issues/X-0/documents");
+    expect((await get(`/api/companies/${c.id}/issues`)).body).toEqual([]);
   });
 
   it("collisions: skip maps to the existing entity, rename creates with a new name; replace and other targets are refused", async () => {

@@ -1,16 +1,18 @@
 // Applying a company package, in the company's Durable Object: the plan (src/domain/portability/
 // plan.ts) becomes rows with every relation mapped to the new ids, issue numbers come from the
-// object's counter, and everything is written in ONE D1 batch (one transaction: the import lands
-// whole or not at all). The import is recorded under the package's hash, so a retried apply of
-// the same package returns the first result instead of importing twice. Packages that would need
-// more than MAX_IMPORT_STATEMENTS statements are refused (422) rather than split, which would
-// break the all-or-nothing promise.
+// object's counter, and the rows are written in bounded D1 batches (IMPORT_BATCH statements each),
+// parents before children (reporting lines, goal and issue trees are ordered topologically), so
+// every batch is consistent on its own. All or nothing: if a later batch fails, the rows of the
+// earlier ones are deleted again (by their new ids) before the error is returned. The import is
+// recorded under the package's hash in the last batch, so a retried apply of the same package
+// returns the first result instead of importing twice.
 import { and, eq, sql } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { Statement } from "../../db/batch";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import { conflict, unprocessable } from "../errors";
+import { inIds } from "../../db/id-list";
 import { newIssueRow } from "../issues/commands";
 import { commitIssueNumber, companyCounterStatement, issueNumbering } from "../issues/numbering";
 import { withDesiredSkills } from "../agents/skills";
@@ -20,9 +22,26 @@ import { installPackage } from "../skills/library";
 import { buildSkillPackage, utf8 } from "../skills/package";
 import { bindPlaceholders, type PackageFiles } from "./format";
 import { parsePackage } from "./parse";
-import { loadTarget, planImport, planView, type CollisionStrategy } from "./plan";
+import { loadTarget, planImport, planView, type CollisionStrategy, type ImportPlan } from "./plan";
 
-export const MAX_IMPORT_STATEMENTS = 4_000;
+/** Statements per D1 batch of an import. */
+export const IMPORT_BATCH = 500;
+
+/** `items` with every item after the one its `parentOf` names (parents outside `items` are ignored). */
+function parentsFirst<T extends { id: string }>(items: T[], parentOf: (item: T) => string | null): T[] {
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const placed = new Set<string>();
+  const out: T[] = [];
+  const visit = (item: T) => {
+    if (placed.has(item.id)) return;
+    placed.add(item.id);
+    const parent = parentOf(item);
+    if (parent && byId.has(parent)) visit(byId.get(parent)!);
+    out.push(item);
+  };
+  items.forEach(visit);
+  return out;
+}
 
 const urlKeyOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "item";
 
@@ -62,7 +81,7 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
   const at = { createdAt: now, updatedAt: now };
 
   const agentKeys = new Set((await ctx.db.select({ k: schema.agents.urlKey }).from(schema.agents).where(eq(schema.agents.companyId, ctx.companyId))).map((r) => r.k));
-  for (const agent of pkg.agents.filter((a) => plan.create.agents.has(a.id))) {
+  for (const agent of parentsFirst(pkg.agents.filter((a) => plan.create.agents.has(a.id)), (a) => a.reportsTo)) {
     const name = plan.names.get(agent.id)!;
     statements.push(
       ctx.db.insert(schema.agents).values({
@@ -86,7 +105,7 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
       }),
     );
   }
-  for (const goal of pkg.goals.filter((g) => plan.create.goals.has(g.id))) {
+  for (const goal of parentsFirst(pkg.goals.filter((g) => plan.create.goals.has(g.id)), (g) => g.parentId)) {
     statements.push(
       ctx.db.insert(schema.goals).values({
         id: ids.goals.get(goal.id)!,
@@ -152,7 +171,8 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
   // Issues: numbers from the object's counter, in package order (parents need not come first: ids are known).
   const numbering = await issueNumbering(ctx);
   let number = numbering.next - 1;
-  for (const issue of pkg.issues) {
+  const issueChildren: Statement[] = [];
+  for (const issue of parentsFirst(pkg.issues, (i) => i.parentId)) {
     number++;
     const id = ids.issues.get(issue.id)!;
     const routineOrigin = issue.originKind === "routine_execution" ? map("routines", issue.originId) : null;
@@ -172,10 +192,10 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
       originId: routineOrigin ?? (issue.originKind === "routine_execution" ? null : (issue.originId ?? null)),
     });
     statements.push(ctx.db.insert(schema.issues).values(row));
-    for (const blocker of issue.blockedByIssueIds) statements.push(ctx.db.insert(schema.issueBlockers).values({ issueId: id, blockerIssueId: ids.issues.get(blocker)!, companyId: ctx.companyId, createdAt: now }));
-    for (const label of issue.labelIds) statements.push(ctx.db.insert(schema.issueLabels).values({ issueId: id, labelId: ids.labels.get(label)!, companyId: ctx.companyId }));
+    for (const blocker of issue.blockedByIssueIds) issueChildren.push(ctx.db.insert(schema.issueBlockers).values({ issueId: id, blockerIssueId: ids.issues.get(blocker)!, companyId: ctx.companyId, createdAt: now }));
+    for (const label of issue.labelIds) issueChildren.push(ctx.db.insert(schema.issueLabels).values({ issueId: id, labelId: ids.labels.get(label)!, companyId: ctx.companyId }));
     for (const comment of issue.comments) {
-      statements.push(
+      issueChildren.push(
         ctx.db.insert(schema.issueComments).values({
           id: newId(),
           companyId: ctx.companyId,
@@ -191,13 +211,14 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
     for (const doc of issue.documents) {
       const documentId = newId();
       const revisionId = newId();
-      statements.push(
+      issueChildren.push(
         ctx.db.insert(schema.issueDocuments).values({ id: documentId, companyId: ctx.companyId, issueId: id, key: doc.key, title: doc.title, format: doc.format ?? "markdown", latestRevisionId: revisionId, latestRevisionNumber: 1, ...at }),
         ctx.db.insert(schema.issueDocumentRevisions).values({ id: revisionId, companyId: ctx.companyId, issueId: id, documentId, revisionNumber: 1, title: doc.title, format: doc.format ?? "markdown", body: doc.body, createdAt: now }),
       );
     }
   }
-  if (pkg.issues.length) statements.push(companyCounterStatement(ctx, number));
+  // Blockers, labels, comments and documents after every issue (a blocker may come later in the package).
+  statements.push(...issueChildren);
   const sealed: Array<Promise<void>> = [];
   for (const routine of pkg.routines.filter((r) => plan.create.routines.has(r.id))) {
     const id = ids.routines.get(routine.id)!;
@@ -253,25 +274,52 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
     const installed = await installPackage(ctx, { pkg: built, key: skill.key, sourceType: "managed_local", sourceRef: null, sourceCommit: null, originHash: null }, null);
     statements.push(...installed.statements);
   }
-  if (statements.length > MAX_IMPORT_STATEMENTS) {
-    throw unprocessable(`The package needs ${statements.length} writes; at most ${MAX_IMPORT_STATEMENTS} go into one import: split it (for example issues in several packages)`, { writes: statements.length });
-  }
   const importId = newId();
   const result = { importId, ...planView(plan), idMap: Object.fromEntries(Object.entries(ids).map(([k, m]) => [k, Object.fromEntries(m)])) };
-  statements.push(
+  // The last batch: the counter, the import record and the activity entry.
+  const closing: Statement[] = [
+    ...(pkg.issues.length ? [companyCounterStatement(ctx, number)] : []),
     ctx.db.insert(schema.companyImports).values({ id: importId, companyId: ctx.companyId, packageHash: input.packageHash, result, createdAt: now }),
     ctx.activity({ action: "company.imported", entityType: "company", entityId: ctx.companyId, details: { importId, source: pkg.manifest.company, created: plan.counts.create, skipped: plan.counts.skip } }),
-  );
+  ];
+  const chunks: Statement[][] = [];
+  for (let i = 0; i < statements.length; i += IMPORT_BATCH) chunks.push(statements.slice(i, i + IMPORT_BATCH));
+  chunks.push(closing);
+  let written = 0;
   try {
-    // Rows refer to each other in any order (a child issue before its parent): foreign keys are checked at commit.
-    await ctx.batch([ctx.db.run(sql`PRAGMA defer_foreign_keys = on`), ...statements]);
+    for (const chunk of chunks) {
+      // Rows of one batch may refer to each other in any order: foreign keys are checked at its commit.
+      await ctx.batch([ctx.db.run(sql`PRAGMA defer_foreign_keys = on`), ...chunk]);
+      written++;
+    }
   } catch (err) {
+    if (written > 0) await undoImport(ctx, plan);
     if (String((err as Error)?.message ?? err).includes("company_imports")) throw conflict("This package was imported concurrently; retry to read the result");
     throw err;
   }
   if (pkg.issues.length) commitIssueNumber(ctx, number);
   return { ...result, duplicate: false };
 });
+
+/** Deletes what the earlier batches of a failed import wrote (by the plan's new ids); dependent rows go with them. */
+async function undoImport(ctx: CommandContext, plan: ImportPlan) {
+  const created = (kind: keyof ImportPlan["ids"]) => [...plan.create[kind]].map((old) => plan.ids[kind].get(old)!);
+  const c = ctx.companyId;
+  try {
+    await ctx.batch([
+      ctx.db.run(sql`PRAGMA defer_foreign_keys = on`),
+      ctx.db.delete(schema.routines).where(and(eq(schema.routines.companyId, c), inIds(schema.routines.id, created("routines")))),
+      ctx.db.delete(schema.issues).where(and(eq(schema.issues.companyId, c), inIds(schema.issues.id, created("issues")))),
+      ctx.db.delete(schema.projects).where(and(eq(schema.projects.companyId, c), inIds(schema.projects.id, created("projects")))),
+      ctx.db.delete(schema.labels).where(and(eq(schema.labels.companyId, c), inIds(schema.labels.id, created("labels")))),
+      ctx.db.delete(schema.goals).where(and(eq(schema.goals.companyId, c), inIds(schema.goals.id, created("goals")))),
+      ctx.db.delete(schema.agents).where(and(eq(schema.agents.companyId, c), inIds(schema.agents.id, created("agents")))),
+      ctx.db.delete(schema.companySkills).where(and(eq(schema.companySkills.companyId, c), inIds(schema.companySkills.key, [...plan.create.skills]))),
+    ]);
+  } catch (err) {
+    console.error("undoing a failed import failed", err);
+  }
+}
 
 export const portabilityCommands = [applyCompanyImport];
 

@@ -166,6 +166,11 @@ export function parsePackage(files: PackageFiles): ParsedPackage {
       .filter((p) => p.startsWith(`${base}/documents/`) && p.endsWith(".md"))
       .sort()
       .map((p) => { const doc = md(p); return { ...check(DocumentSchema, doc.fields, p), body: doc.body ?? "" }; });
+    const keys = new Set<string>();
+    for (const doc of documents) {
+      if (keys.has(doc.key)) throw unprocessable(`${base}/documents: two documents have the key ${doc.key}`, { path: `${base}/documents` });
+      keys.add(doc.key);
+    }
     return { ...check(IssueSchema, fields, path), path, description: body, comments, documents };
   });
   const routines = under("routines", ".md").map((path) => { const { fields, body } = md(path); return { ...check(RoutineSchema, fields, path), path, description: body }; });
