@@ -223,6 +223,8 @@ describe("import", () => {
       [issuePath, { ...pkg.files, [issuePath]: pkg.files[issuePath].replace(/status: .*/, "status: sideways") }, /status/],
       ["agents/dev.md", { ...pkg.files, "agents/dev.md": "---\nname: [broken\n---\n" }, /malformed YAML frontmatter/],
       ["skills/stray.md", { ...pkg.files, "skills/stray.md": "hello" }, /not inside a skill folder/],
+      ["agents/dev.md", { ...pkg.files, "agents/dev.md": pkg.files["agents/dev.md"].replace("adapterType: http", "adapterType: teleport") }, /agents\/dev.md: .*teleport/i],
+      ["agents/dev.md", { ...pkg.files, "agents/dev.md": pkg.files["agents/dev.md"].replace(/url: .*/, "url: 42") }, /agents\/dev.md: Invalid adapterConfig for http/],
     ];
     for (const [path, files, message] of broken) {
       for (const route of ["imports/preview", "imports/apply"]) {

@@ -11,7 +11,8 @@ import { schema } from "../../db/client";
 import type { Statement } from "../../db/batch";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
-import { conflict, unprocessable } from "../errors";
+import { conflict, HttpError, unprocessable } from "../errors";
+import { findAdapter, validateAdapterConfig } from "../adapters";
 import { inIds } from "../../db/id-list";
 import { newIssueRow } from "../issues/commands";
 import { commitIssueNumber, companyCounterStatement, issueNumbering } from "../issues/numbering";
@@ -83,6 +84,15 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
   const agentKeys = new Set((await ctx.db.select({ k: schema.agents.urlKey }).from(schema.agents).where(eq(schema.agents.companyId, ctx.companyId))).map((r) => r.k));
   for (const agent of parentsFirst(pkg.agents.filter((a) => plan.create.agents.has(a.id)), (a) => a.reportsTo)) {
     const name = plan.names.get(agent.id)!;
+    // The same adapter rules as a create: an unknown adapter or a broken config is a 422 naming the file.
+    let adapterConfig: Record<string, unknown>;
+    try {
+      adapterConfig = validateAdapterConfig(agent.adapterType, bind(agent.adapterConfig) ?? {}, { creating: true });
+      findAdapter(agent.adapterType)?.checkPolicy?.(adapterConfig, { exposure: ctx.env.SERVER_EXPOSURE === "public" ? "public" : "private" });
+    } catch (err) {
+      if (err instanceof HttpError) throw unprocessable(`${agent.path}: ${err.message}`, { path: agent.path, details: err.details });
+      throw err;
+    }
     statements.push(
       ctx.db.insert(schema.agents).values({
         id: ids.agents.get(agent.id)!,
@@ -95,7 +105,7 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
         capabilities: agent.capabilities,
         reportsTo: map("agents", agent.reportsTo),
         adapterType: agent.adapterType,
-        adapterConfig: withDesiredSkills(bind(agent.adapterConfig) ?? {}, agent.desiredSkills),
+        adapterConfig: withDesiredSkills(adapterConfig, agent.desiredSkills),
         runtimeConfig: bind(agent.runtimeConfig) ?? {},
         budgetMonthlyCents: agent.budgetMonthlyCents,
         status: "idle",

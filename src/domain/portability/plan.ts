@@ -5,8 +5,9 @@ import { eq } from "drizzle-orm";
 import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import { newId } from "../../crypto/random";
-import { unprocessable } from "../errors";
-import { placeholdersIn } from "./format";
+import { HttpError, unprocessable } from "../errors";
+import { validateAdapterConfig } from "../adapters";
+import { bindPlaceholders, placeholdersIn } from "./format";
 import type { ParsedPackage } from "./parse";
 
 export type CollisionStrategy = "skip" | "rename";
@@ -122,6 +123,16 @@ export function planImport(pkg: ParsedPackage, target: TargetSnapshot, options: 
     if (given && !secret) throw unprocessable(`secretBindings.${name} names no secret of this company`, { path: `secretBindings.${name}` });
     if (secret) plan.secretBindings.set(name, secret.id);
     else plan.unboundSecrets.push(name);
+  }
+  // Adapter configs must be valid for their adapter (checked with placeholders standing in for bound secrets).
+  const stand = new Map([...wanted].map((name) => [name, "00000000-0000-4000-8000-000000000000"]));
+  for (const agent of pkg.agents.filter((a) => plan.create.agents.has(a.id))) {
+    try {
+      validateAdapterConfig(agent.adapterType, (bindPlaceholders(agent.adapterConfig, stand, new Set()) as Record<string, unknown>) ?? {}, { creating: true });
+    } catch (err) {
+      if (err instanceof HttpError) throw unprocessable(`${agent.path}: ${err.message}`, { path: agent.path, details: err.details });
+      throw err;
+    }
   }
   if (pkg.company) plan.warnings.push("company.md: a company-scoped import does not change the company's own settings");
   for (const [kind, set] of Object.entries(plan.create)) plan.counts.create[kind] = set.size;
