@@ -10,7 +10,8 @@ import { runCompanyCommand } from "../company/client";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { ExportBodySchema, ImportBodySchema, ImportPlanSchema, ImportResultSchema, PackageSchema, type ImportBody } from "../schemas/portability";
 import { exportCompany } from "../domain/portability/export";
-import { resolveInclude, type Include, type PackageFiles } from "../domain/portability/format";
+import { MAX_PACKAGE_BYTES, resolveInclude, type Include, type PackageFiles } from "../domain/portability/format";
+import { allowLargerBodies } from "../http/body-limit";
 import { parsePackage } from "../domain/portability/parse";
 import { EMPTY_TARGET, loadTarget, planImport, planView } from "../domain/portability/plan";
 import { applyCompanyImport } from "../domain/portability/apply";
@@ -21,6 +22,12 @@ import { newId } from "../crypto/random";
 
 const tags = ["Portability"];
 export const portabilityRouter = createRouter();
+
+// Packages are larger than ordinary JSON bodies (a 10,000-issue company is about 3.3 MiB): imports
+// accept up to the package limit plus room for the JSON around it.
+const IMPORT_BODY_LIMIT_BYTES = MAX_PACKAGE_BYTES + 1024 * 1024;
+allowLargerBodies(/^\/api\/companies\/import\/preview\/?$/, IMPORT_BODY_LIMIT_BYTES);
+allowLargerBodies(/^\/api\/companies\/[^/]+\/imports\/(preview|apply)\/?$/, IMPORT_BODY_LIMIT_BYTES);
 
 /** Board callers with access to the company, or the company's CEO agent (403 otherwise). */
 async function requireBoardOrCeo(c: Context<AppEnv>, companyId: string) {

@@ -164,6 +164,14 @@ describe("import", () => {
     const first = (await get(`/api/issues/${applied.body.idMap.issues[ids[0]]}`)).body;
     expect(first.blockedByIssueIds).toEqual([applied.body.idMap.issues[ids[1]]]);
     expect((await get(`/api/companies/${b.id}/issues?limit=500`)).body.length).toBe(500);
+    // Packages may be larger than ordinary JSON bodies (1 MiB): 1.5 MiB of documents is accepted;
+    // each text keeps its own limit (an issue description of 100,000 characters at most).
+    const docs = Object.fromEntries([0, 1, 2].map((k) => [`issues/X-0/documents/d${k}.md`, `---\nkey: d${k}\n---\n${"x".repeat(500_000)}\n`]));
+    const bigPreview = await post(`/api/companies/${b.id}/imports/preview`, { source: inline({ ...files, ...docs }) });
+    expect(bigPreview.status).toBe(200);
+    const tooLong = await post(`/api/companies/${b.id}/imports/preview`, { source: inline({ ...files, "issues/X-0.md": files["issues/X-0.md"] + "y".repeat(100_001) }) });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.details.path).toBe("issues/X-0.md");
     // Duplicate document keys on one issue are refused before anything is written.
     const dup = { ...files, "issues/X-0/documents/a.md": "---\nkey: plan\n---\nA\n", "issues/X-0/documents/b.md": "---\nkey: plan\n---\nB\n" };
     const c = await createCompany();

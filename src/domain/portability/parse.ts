@@ -77,7 +77,7 @@ const IssueSchema = z.object({
   originKind: z.string().max(50).nullish(),
   originId: nullableId,
 });
-const CommentSchema = z.object({ authorAgentId: nullableId, authorUserId: nullableId, body: z.string().min(1).max(100_000), createdAt: z.string().nullish() });
+const CommentSchema = z.object({ authorAgentId: nullableId, authorUserId: nullableId, body: z.string().min(1).max(100_000), createdAt: z.string().max(40).nullish() });
 const DocumentSchema = z.object({ key: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/), title: text(300), format: z.string().max(20).nullish() });
 const TriggerSchema = z.object({
   kind: z.enum(["schedule", "webhook", "api"]),
@@ -127,6 +127,15 @@ export interface ParsedPackage {
   skills: Array<{ key: string; files: Record<string, string> }>;
 }
 
+const MAX_TEXT = 100_000;
+const MAX_DOCUMENT = 512 * 1024;
+
+/** A file's body within `max` characters (422 naming the file otherwise). */
+function bounded(body: string | null, path: string, max = MAX_TEXT): string | null {
+  if (body && body.length > max) throw unprocessable(`${path}: the text is longer than ${max} characters`, { path, length: body.length });
+  return body;
+}
+
 function check<T extends z.ZodType>(schema: T, value: unknown, path: string): z.infer<T> {
   const result = schema.safeParse(value);
   if (!result.success) {
@@ -153,9 +162,9 @@ export function parsePackage(files: PackageFiles): ParsedPackage {
   const under = (dir: string, ext: string) => Object.keys(files).filter((p) => p.startsWith(`${dir}/`) && p.endsWith(ext) && p.split("/").length === 2).sort();
 
   const company = files["company.md"] !== undefined ? (() => { const { fields, body } = md("company.md"); return { ...check(CompanySchema, fields, "company.md"), description: body }; })() : null;
-  const agents = under("agents", ".md").map((path) => { const { fields, body } = md(path); return { ...check(AgentSchema, fields, path), path, capabilities: body }; });
-  const goals = under("goals", ".md").map((path) => { const { fields, body } = md(path); return { ...check(GoalSchema, fields, path), path, description: body }; });
-  const projects = under("projects", ".md").map((path) => { const { fields, body } = md(path); return { ...check(ProjectSchema, fields, path), path, description: body }; });
+  const agents = under("agents", ".md").map((path) => { const { fields, body } = md(path); return { ...check(AgentSchema, fields, path), path, capabilities: bounded(body, path) }; });
+  const goals = under("goals", ".md").map((path) => { const { fields, body } = md(path); return { ...check(GoalSchema, fields, path), path, description: bounded(body, path) }; });
+  const projects = under("projects", ".md").map((path) => { const { fields, body } = md(path); return { ...check(ProjectSchema, fields, path), path, description: bounded(body, path) }; });
   const labels = files["labels.json"] !== undefined ? check(z.array(LabelSchema).max(1000), readJson("labels.json", files["labels.json"]), "labels.json") : [];
   const issues = under("issues", ".md").map((path): PkgIssue => {
     const { fields, body } = md(path);
@@ -165,15 +174,15 @@ export function parsePackage(files: PackageFiles): ParsedPackage {
     const documents = Object.keys(files)
       .filter((p) => p.startsWith(`${base}/documents/`) && p.endsWith(".md"))
       .sort()
-      .map((p) => { const doc = md(p); return { ...check(DocumentSchema, doc.fields, p), body: doc.body ?? "" }; });
+      .map((p) => { const doc = md(p); return { ...check(DocumentSchema, doc.fields, p), body: bounded(doc.body, p, MAX_DOCUMENT) ?? "" }; });
     const keys = new Set<string>();
     for (const doc of documents) {
       if (keys.has(doc.key)) throw unprocessable(`${base}/documents: two documents have the key ${doc.key}`, { path: `${base}/documents` });
       keys.add(doc.key);
     }
-    return { ...check(IssueSchema, fields, path), path, description: body, comments, documents };
+    return { ...check(IssueSchema, fields, path), path, description: bounded(body, path), comments, documents };
   });
-  const routines = under("routines", ".md").map((path) => { const { fields, body } = md(path); return { ...check(RoutineSchema, fields, path), path, description: body }; });
+  const routines = under("routines", ".md").map((path) => { const { fields, body } = md(path); return { ...check(RoutineSchema, fields, path), path, description: bounded(body, path) }; });
   // A skill is the folder holding a SKILL.md (its key is the folder path under skills/).
   const skillDirs = Object.keys(files).filter((p) => p.startsWith("skills/") && p.endsWith("/SKILL.md")).map((p) => p.slice("skills/".length, -"/SKILL.md".length));
   const skills = skillDirs.map((key) => ({
