@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import { createRouter } from "../http/router";
 import type { AppEnv } from "../env";
 import { dbOf } from "../http/db";
+import { optionalJsonBody } from "./access/shared";
 import { requireActor, requireBoard, requireCompanyAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
@@ -64,7 +65,7 @@ function importOptions(body: ImportBody, routeCompanyId: string | null) {
   return { include, files: includedFiles(body.source.files, include), collisionStrategy: (body.collisionStrategy ?? "skip") as "skip" | "rename" };
 }
 
-const exportRequest = { params: CompanyIdParam, body: { required: false, content: { "application/json": { schema: ExportBodySchema } } } };
+const exportRequest = { params: CompanyIdParam, body: optionalJsonBody(ExportBodySchema) };
 const ExportPreviewSchema = z
   .object({
     include: z.record(z.string(), z.boolean()),

@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import { createRouter } from "../http/router";
 import type { AppEnv } from "../env";
 import { dbOf } from "../http/db";
+import { publicBaseUrl } from "./access/shared";
 import { addCompanyAccessCheck, requireActor, requireCompanyAccess, requireEntityAccess } from "../http/access";
 import { ReadBatch } from "../db/read-batch";
 import { runCompanyCommand } from "../company/client";
@@ -38,26 +39,20 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from "../domain/
 const tags = ["Routines"];
 export const routinesRouter = createRouter();
 
-/** Where public webhook URLs point: the configured public URL, else this request's origin. */
-function publicBaseUrl(c: Context<AppEnv>): string {
-  const configured = c.env.AUTH_PUBLIC_BASE_URL?.trim() || (c.env as unknown as Record<string, string | undefined>).API_PUBLIC_URL?.trim();
-  return configured || new URL(c.req.url).origin;
-}
-
-/** The routine's company, after the entity access check (404 for other companies' callers). */
-async function routineCompany(c: Context<AppEnv>, routineId: string): Promise<string> {
+/** The routine, after the entity access check (404 for other companies' callers). */
+async function accessibleRoutine(c: Context<AppEnv>, routineId: string) {
   requireActor(c);
   const routine = await findRoutine(dbOf(c), routineId);
   requireEntityAccess(c, routine?.companyId, "Routine");
-  return routine!.companyId;
+  return routine!;
 }
 
-/** The trigger's company, after the entity access check. */
-async function triggerCompany(c: Context<AppEnv>, triggerId: string): Promise<string> {
+/** The trigger with its routine, after the entity access check; it is also what trigger commands load. */
+async function accessibleTrigger(c: Context<AppEnv>, triggerId: string) {
   requireActor(c);
   const found = await findTriggerWithRoutine(dbOf(c), triggerId);
   requireEntityAccess(c, found?.trigger.companyId, "Trigger");
-  return found!.trigger.companyId;
+  return found!;
 }
 
 routinesRouter.openapi(
@@ -134,7 +129,7 @@ routinesRouter.openapi(
   }),
   async (c) => {
     const input = { routineId: c.req.valid("param").routineId, body: c.req.valid("json") };
-    const companyId = await routineCompany(c, input.routineId);
+    const { companyId } = await accessibleRoutine(c, input.routineId);
     return c.json(await runCompanyCommand(c.env, companyId, updateRoutine, c.get("actor"), input), 200);
   },
 );
@@ -154,8 +149,8 @@ routinesRouter.openapi(
   }),
   async (c) => {
     const input = { routineId: c.req.valid("param").routineId, body: c.req.valid("json"), publicBaseUrl: publicBaseUrl(c) };
-    const companyId = await routineCompany(c, input.routineId);
-    return c.json(await runCompanyCommand(c.env, companyId, createTrigger, c.get("actor"), input), 201);
+    const routine = await accessibleRoutine(c, input.routineId);
+    return c.json(await runCompanyCommand(c.env, routine.companyId, createTrigger, c.get("actor"), input, { routine }), 201);
   },
 );
 
@@ -172,8 +167,8 @@ routinesRouter.openapi(
   }),
   async (c) => {
     const input = { triggerId: c.req.valid("param").triggerId, body: c.req.valid("json") };
-    const companyId = await triggerCompany(c, input.triggerId);
-    return c.json(await runCompanyCommand(c.env, companyId, updateTrigger, c.get("actor"), input), 200);
+    const loaded = await accessibleTrigger(c, input.triggerId);
+    return c.json(await runCompanyCommand(c.env, loaded.trigger.companyId, updateTrigger, c.get("actor"), input, loaded), 200);
   },
 );
 
@@ -189,8 +184,8 @@ routinesRouter.openapi(
   }),
   async (c) => {
     const input = { triggerId: c.req.valid("param").triggerId };
-    const companyId = await triggerCompany(c, input.triggerId);
-    return c.json(await runCompanyCommand(c.env, companyId, deleteTrigger, c.get("actor"), input), 200);
+    const loaded = await accessibleTrigger(c, input.triggerId);
+    return c.json(await runCompanyCommand(c.env, loaded.trigger.companyId, deleteTrigger, c.get("actor"), input, loaded), 200);
   },
 );
 
@@ -207,8 +202,8 @@ routinesRouter.openapi(
   }),
   async (c) => {
     const input = { triggerId: c.req.valid("param").triggerId, publicBaseUrl: publicBaseUrl(c) };
-    const companyId = await triggerCompany(c, input.triggerId);
-    return c.json(await runCompanyCommand(c.env, companyId, rotateTriggerSecret, c.get("actor"), input), 200);
+    const loaded = await accessibleTrigger(c, input.triggerId);
+    return c.json(await runCompanyCommand(c.env, loaded.trigger.companyId, rotateTriggerSecret, c.get("actor"), input, loaded), 200);
   },
 );
 
@@ -230,16 +225,15 @@ routinesRouter.openapi(
     const body = c.req.valid("json");
     const input: FireInput = { ...body, routineId: c.req.valid("param").routineId, source: body.source ?? "manual" };
     const db = dbOf(c);
-    const routine = await findRoutine(db, input.routineId);
-    requireEntityAccess(c, routine?.companyId, "Routine");
-    requireRoutineWriter(actor, routine!);
+    const routine = await accessibleRoutine(c, input.routineId);
+    requireRoutineWriter(actor, routine);
     if (body.assigneeAgentId) {
       // Running for another assignee assigns the execution issue to it: the same rule as assigning an issue.
       if (actor.type === "agent" && body.assigneeAgentId !== actor.agentId) throw forbidden("An agent may not run a routine for another agent");
-      if (actor.type === "board") requireAssignmentAllowed(await decideTaskAssignment(db, { actor, companyId: routine!.companyId, assigneeAgentId: body.assigneeAgentId, assigneeUserId: null, projectId: null }));
+      if (actor.type === "board") requireAssignmentAllowed(await decideTaskAssignment(db, { actor, companyId: routine.companyId, assigneeAgentId: body.assigneeAgentId, assigneeUserId: null, projectId: null }));
     }
-    const facts = await loadFireFacts(db, input, routine!.companyId);
-    return c.json(await runCompanyCommand(c.env, routine!.companyId, fireRoutine, actor, input, facts), 202);
+    const facts = await loadFireFacts(db, input, routine.companyId);
+    return c.json(await runCompanyCommand(c.env, routine.companyId, fireRoutine, actor, input, facts), 202);
   },
 );
 

@@ -3,10 +3,10 @@
 // installs and updates, reset, audit). Mutations need agents:create (or legacy canCreateAgents).
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { eq } from "drizzle-orm";
 import { createRouter } from "../http/router";
 import type { AppEnv } from "../env";
 import { dbOf } from "../http/db";
+import { optionalJsonBody } from "./access/shared";
 import { requireActor, requireCompanyAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
 import { CompanyIdParam, errors, jsonBody, jsonContent, OkSchema } from "../schemas/common";
@@ -33,15 +33,13 @@ import {
 } from "../schemas/skills";
 import { catalog, filterCatalog, findCatalogSkill } from "../domain/skills/catalog";
 import { applySourceUpdate, auditSkill, bundledOutOfDate, createManagedSkill, deleteSkill, installCatalogSkill, installSkillUpdate, patchSkillFile, recordSkillImport, resetSkill, syncBundledSkills } from "../domain/skills/commands";
-import { loadLibrary, loadSkill, skillView } from "../domain/skills/library";
+import { agentsDesiringSkill, loadLibrary, loadSkill, skillView } from "../domain/skills/library";
 import { latestSourceCommit, packagesFromUpload, refetchSource, resolveSkillSource, type ResolvedImport } from "../domain/skills/sources";
 import { scanProjectSources } from "../domain/skills/scan";
 import { textOf } from "../domain/skills/package";
 import { canManageAgents } from "../domain/authorization/agent-management";
-import { storedDesiredSkills } from "../domain/agents/skills";
 import { isPrivateTarget } from "../adapters/targets";
 import { forbidden, HttpError, notFound, unprocessable } from "../domain/errors";
-import { schema } from "../db/client";
 
 const tags = ["Skills"];
 export const skillsRouter = createRouter();
@@ -61,7 +59,7 @@ async function requireLibrarySkill(c: Context<AppEnv>, companyId: string, skillI
 }
 
 /** One file's content as the API shows it (binary content is not previewable). */
-async function fileContent(env: Env, file: { path: string; kind: string; sizeBytes: number; sha256: string }, bytes: Uint8Array | null) {
+function fileContent(file: { path: string; kind: string; sizeBytes: number; sha256: string }, bytes: Uint8Array | null) {
   const text = bytes ? textOf(bytes) : null;
   return {
     path: file.path,
@@ -124,7 +122,7 @@ skillsRouter.openapi(
     const path = c.req.valid("query").path ?? "SKILL.md";
     const file = skill.pkg.files.find((f) => f.path === path);
     if (!file) throw notFound(`No file ${path} in ${skill.entry.key}`);
-    return c.json(await fileContent(c.env, file, file.bytes), 200);
+    return c.json(fileContent(file, file.bytes), 200);
   },
 );
 
@@ -216,12 +214,8 @@ skillsRouter.openapi(
   async (c) => {
     const { companyId, skillId } = c.req.valid("param");
     await requireSkillAccess(c, companyId);
-    const db = dbOf(c);
-    const [skill, agents] = await Promise.all([
-      requireLibrarySkill(c, companyId, skillId),
-      db.select({ id: schema.agents.id, name: schema.agents.name, adapterConfig: schema.agents.adapterConfig }).from(schema.agents).where(eq(schema.agents.companyId, companyId)),
-    ]);
-    const usage = agents.filter((a) => storedDesiredSkills(a.adapterConfig).includes(skill.row.key)).map((a) => ({ id: a.id, name: a.name }));
+    const skill = await requireLibrarySkill(c, companyId, skillId);
+    const usage = await agentsDesiringSkill(dbOf(c), companyId, skill.row.key);
     return c.json({ ...skillView(skill.row, skill.files), usage: { agents: usage } }, 200);
   },
 );
@@ -244,7 +238,7 @@ skillsRouter.openapi(
     const file = skill.files.find((f) => f.path === path);
     if (!file) throw notFound(`No file ${path} in ${skill.row.key}`);
     const object = await c.env.FILES.get(file.objectKey);
-    return c.json(await fileContent(c.env, file, object ? new Uint8Array(await object.arrayBuffer()) : null), 200);
+    return c.json(fileContent(file, object ? new Uint8Array(await object.arrayBuffer()) : null), 200);
   },
 );
 
@@ -315,25 +309,6 @@ skillsRouter.openapi(
   },
 );
 
-const skillCommandRoute = (path: string, operationId: string, summary: string, command: typeof resetSkill) =>
-  skillsRouter.openapi(
-    createRoute({
-      method: "post",
-      path,
-      operationId,
-      tags,
-      summary,
-      request: { params: SkillPathParams, body: { required: false, content: { "application/json": { schema: ForceSchema } } } },
-      responses: { 200: jsonContent(InstallResultSchema, "The result"), ...errors(400, 401, 403, 404, 409, 422) },
-    }),
-    async (c) => {
-      const { companyId, skillId } = c.req.valid("param");
-      await requireSkillAccess(c, companyId, true);
-      const body = (c.req.valid("json") as { force?: boolean } | undefined) ?? {};
-      return c.json(await runCompanyCommand(c.env, companyId, command, requireActor(c), { skillId, force: body.force }), 200);
-    },
-  );
-
 skillsRouter.openapi(
   createRoute({
     method: "post",
@@ -342,7 +317,7 @@ skillsRouter.openapi(
     tags,
     summary: "Install the origin's newer version (catalog, or fetched again from the skill's git host or URL)",
     description: "`{ force }` overrides the soft hold on local modifications, never a failed audit (422). Skills made here (managed, uploaded) have no origin to update from (422).",
-    request: { params: SkillPathParams, body: { required: false, content: { "application/json": { schema: ForceSchema } } } },
+    request: { params: SkillPathParams, body: optionalJsonBody(ForceSchema) },
     responses: { 200: jsonContent(InstallResultSchema.partial({ catalogSkill: true }), "The result"), ...errors(400, 401, 403, 404, 409, 422) },
   }),
   async (c) => {
@@ -361,7 +336,23 @@ skillsRouter.openapi(
   },
 );
 
-skillCommandRoute("/api/companies/{companyId}/skills/{skillId}/reset", "resetCompanySkill", "Restore a catalog-managed skill to its catalog version (`{ force }` discards local changes)", resetSkill);
+skillsRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/companies/{companyId}/skills/{skillId}/reset",
+    operationId: "resetCompanySkill",
+    tags,
+    summary: "Restore a catalog-managed skill to its catalog version (`{ force }` discards local changes)",
+    request: { params: SkillPathParams, body: optionalJsonBody(ForceSchema) },
+    responses: { 200: jsonContent(InstallResultSchema, "The result"), ...errors(400, 401, 403, 404, 409, 422) },
+  }),
+  async (c) => {
+    const { companyId, skillId } = c.req.valid("param");
+    await requireSkillAccess(c, companyId, true);
+    const body = (c.req.valid("json") as { force?: boolean } | undefined) ?? {};
+    return c.json(await runCompanyCommand(c.env, companyId, resetSkill, requireActor(c), { skillId, force: body.force }), 200);
+  },
+);
 
 skillsRouter.openapi(
   createRoute({
@@ -450,7 +441,7 @@ skillsRouter.openapi(
     operationId: "scanProjectSkills",
     tags,
     summary: "Import skill folders from the repositories the projects' workspaces name (never destructive)",
-    request: { params: CompanyIdParam, body: { required: false, content: { "application/json": { schema: ScanProjectsSchema } } } },
+    request: { params: CompanyIdParam, body: optionalJsonBody(ScanProjectsSchema) },
     responses: { 200: jsonContent(ImportResultSchema.omit({ source: true }).extend({ updated: z.array(z.string()) }), "Scan result"), ...errors(400, 401, 403, 404, 422) },
   }),
   async (c) => {

@@ -1,7 +1,7 @@
 // Feedback traces: recording one (the target must be in the company; its issue and project are
 // derived from it) and reading them with filters. A trace is `shared` only when its writer asked
 // and the company's feedbackSharingConsent was enabled at that moment; `sharedOnly` lists those.
-import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import { defineCommand } from "../../company/command";
@@ -29,22 +29,20 @@ async function loadTarget(db: Db, companyId: string, body: CreateFeedbackTraceBo
   const batch = new ReadBatch(db);
   const i = schema.issues;
   const company = batch.add(db.select({ consent: schema.companies.feedbackSharingConsent }).from(schema.companies).where(eq(schema.companies.id, companyId)));
-  const issueOf = (issueId: SQL | string) =>
-    batch.add(db.select({ id: i.id, projectId: i.projectId }).from(i).where(and(eq(i.companyId, companyId), typeof issueId === "string" ? eq(i.id, issueId) : issueId)));
+  const onIssue = { id: i.id, projectId: i.projectId };
+  /** A comment or document row of an issue of the company. */
+  const childOfIssue = (table: typeof schema.issueComments | typeof schema.issueDocuments) =>
+    batch.add(db.select(onIssue).from(table).innerJoin(i, eq(i.id, table.issueId)).where(and(eq(table.id, body.targetId), eq(i.companyId, companyId))));
   let target;
   switch (body.targetType) {
     case "issue":
-      target = issueOf(body.targetId);
+      target = batch.add(db.select(onIssue).from(i).where(and(eq(i.id, body.targetId), eq(i.companyId, companyId))));
       break;
     case "comment":
-      target = batch.add(
-        db.select({ id: i.id, projectId: i.projectId }).from(schema.issueComments).innerJoin(i, eq(i.id, schema.issueComments.issueId)).where(and(eq(schema.issueComments.id, body.targetId), eq(i.companyId, companyId))),
-      );
+      target = childOfIssue(schema.issueComments);
       break;
     case "document":
-      target = batch.add(
-        db.select({ id: i.id, projectId: i.projectId }).from(schema.issueDocuments).innerJoin(i, eq(i.id, schema.issueDocuments.issueId)).where(and(eq(schema.issueDocuments.id, body.targetId), eq(i.companyId, companyId))),
-      );
+      target = childOfIssue(schema.issueDocuments);
       break;
     case "run":
       target = batch.add(
@@ -62,8 +60,8 @@ async function loadTarget(db: Db, companyId: string, body: CreateFeedbackTraceBo
   await batch.run();
   const row = target.value[0];
   const consent = company.value[0]?.consent as { enabled?: unknown } | null | undefined;
-  const onIssue = body.targetType !== "approval";
-  return { exists: Boolean(row), issueId: onIssue ? (row?.id ?? null) : null, projectId: onIssue ? (row?.projectId ?? null) : null, consent: consent?.enabled === true };
+  const aboutIssue = body.targetType !== "approval";
+  return { exists: Boolean(row), issueId: aboutIssue ? (row?.id ?? null) : null, projectId: aboutIssue ? (row?.projectId ?? null) : null, consent: consent?.enabled === true };
 }
 
 export const recordFeedbackTrace = defineCommand("feedback.record", {

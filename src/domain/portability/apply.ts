@@ -14,6 +14,8 @@ import { newId } from "../../crypto/random";
 import { conflict, HttpError, unprocessable } from "../errors";
 import { findAdapter, validateAdapterConfig } from "../adapters";
 import { inIds } from "../../db/id-list";
+import { deriveUrlKey } from "../agents/naming";
+import { slugify } from "../users/slug";
 import { newIssueRow } from "../issues/commands";
 import { commitIssueNumber, companyCounterStatement, issueNumbering } from "../issues/numbering";
 import { withDesiredSkills } from "../agents/skills";
@@ -21,7 +23,7 @@ import { compileSchedule, DEFAULT_TIMEZONE, nextSlot } from "../routines/schedul
 import { newPublicId, newWebhookSecret, sealWebhookSecret } from "../routines/webhook-signature";
 import { installPackage } from "../skills/library";
 import { buildSkillPackage, utf8 } from "../skills/package";
-import { bindPlaceholders, type PackageFiles } from "./format";
+import { bindPlaceholders, uniqueKey, type PackageFiles } from "./format";
 import { parsePackage } from "./parse";
 import { loadTarget, planImport, planView, type CollisionStrategy, type ImportPlan } from "./plan";
 
@@ -44,14 +46,7 @@ function parentsFirst<T extends { id: string }>(items: T[], parentOf: (item: T) 
   return out;
 }
 
-const urlKeyOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "item";
 
-function uniqueKey(base: string, taken: Set<string>) {
-  let key = base;
-  for (let n = 2; taken.has(key); n++) key = `${base}-${n}`;
-  taken.add(key);
-  return key;
-}
 
 export interface ApplyImportInput {
   files: PackageFiles;
@@ -70,7 +65,8 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
   if (previous[0]) return { ...(previous[0].result as Record<string, unknown>), importId: previous[0].id, duplicate: true };
 
   const pkg = parsePackage(input.files);
-  const plan = planImport(pkg, await loadTarget(ctx.db, ctx.companyId), { collisionStrategy: input.collisionStrategy, secretBindings: input.secretBindings });
+  const target = await loadTarget(ctx.db, ctx.companyId);
+  const plan = planImport(pkg, target, { collisionStrategy: input.collisionStrategy, secretBindings: input.secretBindings });
   if (plan.unboundSecrets.length) {
     throw unprocessable(`Bind the package's secret placeholders first (secretBindings): ${plan.unboundSecrets.join(", ")}`, { unboundSecrets: plan.unboundSecrets });
   }
@@ -81,7 +77,8 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
   const statements: Statement[] = [];
   const at = { createdAt: now, updatedAt: now };
 
-  const agentKeys = new Set((await ctx.db.select({ k: schema.agents.urlKey }).from(schema.agents).where(eq(schema.agents.companyId, ctx.companyId))).map((r) => r.k));
+  // URL keys are unique per company: the target's (already read for the plan) and the new ones.
+  const agentKeys = new Set(target.agents.map((a) => a.urlKey));
   for (const agent of parentsFirst(pkg.agents.filter((a) => plan.create.agents.has(a.id)), (a) => a.reportsTo)) {
     const name = plan.names.get(agent.id)!;
     // The same adapter rules as a create: an unknown adapter or a broken config is a 422 naming the file.
@@ -98,7 +95,7 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
         id: ids.agents.get(agent.id)!,
         companyId: ctx.companyId,
         name,
-        urlKey: uniqueKey(urlKeyOf(name), agentKeys),
+        urlKey: uniqueKey(deriveUrlKey(name), agentKeys),
         role: agent.role,
         title: agent.title,
         icon: agent.icon,
@@ -132,7 +129,7 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
       }),
     );
   }
-  const projectKeys = new Set((await ctx.db.select({ k: schema.projects.urlKey }).from(schema.projects).where(eq(schema.projects.companyId, ctx.companyId))).map((r) => r.k));
+  const projectKeys = new Set(target.projects.map((p) => p.urlKey));
   for (const project of pkg.projects.filter((p) => plan.create.projects.has(p.id))) {
     const id = ids.projects.get(project.id)!;
     const name = plan.names.get(project.id)!;
@@ -142,7 +139,7 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
         id,
         companyId: ctx.companyId,
         name,
-        urlKey: uniqueKey(urlKeyOf(name), projectKeys),
+        urlKey: uniqueKey(slugify(name) || "project", projectKeys),
         description: project.description,
         status: project.status,
         goalId: goalIds[0] ?? null,

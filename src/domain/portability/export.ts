@@ -10,7 +10,8 @@ import { notFound } from "../errors";
 import { storedDesiredSkills, SKILL_SYNC_KEY } from "../agents/skills";
 import { textOf } from "../skills/package";
 import { redactSecrets } from "../redaction";
-import { markdownWith, PACKAGE_FORMAT, PACKAGE_VERSION, withPlaceholders, type Include, type Manifest, type PackageFiles } from "./format";
+import { slugify } from "../users/slug";
+import { markdownWith, uniqueKey, PACKAGE_FORMAT, PACKAGE_VERSION, withPlaceholders, type Include, type Manifest, type PackageFiles } from "./format";
 
 const ISSUE_PAGE = 500;
 
@@ -21,15 +22,10 @@ export interface ExportResult {
   warnings: string[];
 }
 
-const slugOf = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "item";
+const slugOf = (text: string) => slugify(text) || "item";
 
 /** A unique path: `base`, else `base-2`, … */
-function uniquePath(taken: Set<string>, dir: string, base: string, ext: string) {
-  let path = `${dir}/${base}${ext}`;
-  for (let n = 2; taken.has(path); n++) path = `${dir}/${base}-${n}${ext}`;
-  taken.add(path);
-  return path;
-}
+const uniquePath = (taken: Set<string>, dir: string, base: string, ext: string) => `${uniqueKey(`${dir}/${base}`, taken)}${ext}`;
 
 export async function exportCompany(env: Env, db: Db, companyId: string, include: Include, options: { countsOnly?: boolean } = {}): Promise<ExportResult> {
   const batch = new ReadBatch(db);

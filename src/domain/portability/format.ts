@@ -50,6 +50,14 @@ export interface Manifest {
 
 export type PackageFiles = Record<string, string>;
 
+/** `base`, else `base-2`, `base-3`, … — the first not in `taken` (which then holds it). */
+export function uniqueKey(base: string, taken: Set<string>): string {
+  let key = base;
+  for (let n = 2; taken.has(key); n++) key = `${base}-${n}`;
+  taken.add(key);
+  return key;
+}
+
 /** A markdown file with `fields` as YAML frontmatter and `body` after it. */
 export function markdownWith(fields: Record<string, unknown>, body: string | null | undefined): string {
   const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));

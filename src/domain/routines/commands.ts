@@ -18,6 +18,7 @@ import { requiredWithoutDefault, validateVariables } from "./templates";
 import { compileSchedule, DEFAULT_TIMEZONE, nextSlot, parseSchedule } from "./schedule";
 import { newPublicId, newWebhookSecret, sealWebhookSecret } from "./webhook-signature";
 import { routineView, triggerView, webhookUrl, type RoutineRow, type TriggerRow } from "./view";
+import { findRoutine, findTriggerWithRoutine } from "./queries";
 
 const r = schema.routines;
 const t = schema.routineTriggers;
@@ -196,7 +197,7 @@ interface RoutineLoaded {
 
 /** The routine for a trigger mutation, with the writer check. */
 async function loadRoutineForWrite(db: Db, scope: LoadScope, routineId: string): Promise<RoutineLoaded> {
-  const [row] = await db.select().from(r).where(eq(r.id, routineId));
+  const row = await findRoutine(db, routineId);
   if (!row || (scope.companyId && row.companyId !== scope.companyId)) throw notFound("Routine not found");
   return { routine: row };
 }
@@ -265,7 +266,7 @@ interface TriggerLoaded {
 }
 
 async function loadTriggerForWrite(db: Db, scope: LoadScope, triggerId: string): Promise<TriggerLoaded> {
-  const [row] = await db.select({ trigger: t, routine: r }).from(t).innerJoin(r, eq(r.id, t.routineId)).where(eq(t.id, triggerId));
+  const row = await findTriggerWithRoutine(db, triggerId);
   if (!row || (scope.companyId && row.trigger.companyId !== scope.companyId)) throw notFound("Trigger not found");
   return row;
 }

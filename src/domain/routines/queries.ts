@@ -1,7 +1,7 @@
 // Routine reads answered at the edge: the company list, one routine's detail, its runs, and the
 // lookups entity routes start from. Each is one D1 round trip (the company-path access check
 // joins the list's batch).
-import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, notInArray, sql } from "drizzle-orm";
 import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import { issueSummary } from "../issues/view";
@@ -131,7 +131,7 @@ export async function dueScheduleTriggers(db: Db, at: Date): Promise<Map<string,
     .from(t)
     .innerJoin(r, eq(r.id, t.routineId))
     .innerJoin(schema.companies, eq(schema.companies.id, t.companyId))
-    .where(and(sql`${t.nextRunAt} IS NOT NULL`, sql`${t.nextRunAt} <= ${at.toISOString()}`, eq(r.status, "active"), inArray(schema.companies.status, ["active"])));
+    .where(and(sql`${t.nextRunAt} IS NOT NULL`, sql`${t.nextRunAt} <= ${at.toISOString()}`, eq(r.status, "active"), eq(schema.companies.status, "active")));
   const byCompany = new Map<string, string[]>();
   for (const row of rows) byCompany.set(row.companyId, [...(byCompany.get(row.companyId) ?? []), row.id]);
   return byCompany;

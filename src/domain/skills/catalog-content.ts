@@ -167,13 +167,17 @@ curl -sS -X POST "$SERVICE_API_URL/api/heartbeat-runs/$SERVICE_RUN_ID/events" \\
   -H "authorization: Bearer $SERVICE_API_TOKEN" -H 'content-type: application/json' -d "$body"
 `;
 
+/** Markdown skills suit every adapter; a skill with scripts needs a runtime that can run them. */
+const EVERY_ADAPTER = ["http", "remote_gateway", "process", "claude_local", "codex_local"];
+const LOCAL_ADAPTERS = ["process", "claude_local", "codex_local"];
+
 export const CATALOG_SOURCES: CatalogSource[] = [
   {
     id: "catalog-heartbeat",
     key: "service/heartbeat",
     kind: "bundled",
     category: "operations",
-    compatibility: ["http", "remote_gateway", "process", "claude_local", "codex_local"],
+    compatibility: EVERY_ADAPTER,
     defaultInstall: true,
     recommendedForRoles: ["ceo", "engineer", "manager", "general"],
     requires: [],
@@ -185,7 +189,7 @@ export const CATALOG_SOURCES: CatalogSource[] = [
     key: "service/issues",
     kind: "bundled",
     category: "work",
-    compatibility: ["http", "remote_gateway", "process", "claude_local", "codex_local"],
+    compatibility: EVERY_ADAPTER,
     defaultInstall: true,
     recommendedForRoles: ["ceo", "engineer", "manager", "general"],
     requires: [],
@@ -197,7 +201,7 @@ export const CATALOG_SOURCES: CatalogSource[] = [
     key: "service/approvals",
     kind: "bundled",
     category: "governance",
-    compatibility: ["http", "remote_gateway", "process", "claude_local", "codex_local"],
+    compatibility: EVERY_ADAPTER,
     defaultInstall: true,
     recommendedForRoles: ["ceo", "manager"],
     requires: [],
@@ -209,7 +213,7 @@ export const CATALOG_SOURCES: CatalogSource[] = [
     key: "service/hiring",
     kind: "bundled",
     category: "organisation",
-    compatibility: ["http", "remote_gateway", "process", "claude_local", "codex_local"],
+    compatibility: EVERY_ADAPTER,
     defaultInstall: true,
     recommendedForRoles: ["ceo", "manager"],
     requires: ["service/approvals"],
@@ -221,7 +225,7 @@ export const CATALOG_SOURCES: CatalogSource[] = [
     key: "service/board",
     kind: "bundled",
     category: "governance",
-    compatibility: ["http", "remote_gateway", "process", "claude_local", "codex_local"],
+    compatibility: EVERY_ADAPTER,
     defaultInstall: true,
     recommendedForRoles: ["ceo"],
     requires: [],
@@ -233,7 +237,7 @@ export const CATALOG_SOURCES: CatalogSource[] = [
     key: "service/routines",
     kind: "optional",
     category: "automation",
-    compatibility: ["http", "remote_gateway", "process", "claude_local", "codex_local"],
+    compatibility: EVERY_ADAPTER,
     defaultInstall: false,
     recommendedForRoles: ["ceo", "manager"],
     requires: [],
@@ -245,7 +249,7 @@ export const CATALOG_SOURCES: CatalogSource[] = [
     key: "service/run-events",
     kind: "optional",
     category: "operations",
-    compatibility: ["process", "claude_local", "codex_local"],
+    compatibility: LOCAL_ADAPTERS,
     defaultInstall: false,
     recommendedForRoles: ["engineer"],
     requires: ["service/heartbeat"],

@@ -6,11 +6,10 @@ import { schema } from "../../db/client";
 import type { Statement } from "../../db/batch";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { conflict, notFound, unprocessable } from "../errors";
-import { storedDesiredSkills } from "../agents/skills";
 import { auditFiles, type AuditResult } from "./audit";
 import { bundledCatalog, findCatalogSkill, type CatalogSkill } from "./catalog";
 import { buildSkillPackage, fileKind, normalisePath, packageFromTexts, slugify, textOf, utf8, type SkillPackage } from "./package";
-import { deleteObjects, installPackage, loadLibrary, loadSkill, skillView, type SkillFileRow, type SkillRow, type SkillSourceType } from "./library";
+import { agentsDesiringSkill, deleteObjects, installPackage, loadLibrary, loadSkill, skillView, type SkillFileRow, type SkillRow, type SkillSourceType } from "./library";
 
 type LoadedSkill = { row: SkillRow; files: SkillFileRow[] };
 
@@ -31,15 +30,6 @@ async function storedFiles(env: Env, files: SkillFileRow[]): Promise<Array<{ pat
   );
 }
 
-/** The agents of the company that desire `key`. */
-async function agentsDesiring(ctx: CommandContext, key: string) {
-  const agents = await ctx.db
-    .select({ id: schema.agents.id, name: schema.agents.name, adapterConfig: schema.agents.adapterConfig })
-    .from(schema.agents)
-    .where(eq(schema.agents.companyId, ctx.companyId));
-  return agents.filter((a) => storedDesiredSkills(a.adapterConfig).includes(key)).map((a) => ({ id: a.id, name: a.name }));
-}
-
 /** Writes an install (rows in one batch, then stale objects away) with an activity entry. */
 async function commit(ctx: CommandContext, installed: Awaited<ReturnType<typeof installPackage>>, action: string, details: Record<string, unknown>) {
   await ctx.batch([...installed.statements, ctx.activity({ action, entityType: "skill", entityId: installed.row.id, details: { key: installed.row.key, ...details } })]);
@@ -52,15 +42,20 @@ async function commit(ctx: CommandContext, installed: Awaited<ReturnType<typeof 
 /** Bundled skills missing from the library or older than the shipped ones are (re)installed; ids stay stable. */
 export const syncBundledSkills = defineCommand("skills.sync_bundled", async (ctx) => {
   const library = await loadLibrary(ctx.db, ctx.companyId);
+  const statements: Statement[] = [];
+  const stale: string[] = [];
   let changed = 0;
   for (const skill of bundledCatalog()) {
     const existing = library.find((s) => s.row.key === skill.entry.key) ?? null;
     if (existing && existing.row.sourceType === "bundled" && existing.row.contentHash === skill.entry.contentHash) continue;
     const installed = await installPackage(ctx, bundledSpec(skill), existing);
-    await ctx.batch(installed.statements);
-    await deleteObjects(ctx.env, installed.staleObjects);
+    statements.push(...installed.statements);
+    stale.push(...installed.staleObjects);
     changed++;
   }
+  // One batch for every bundled skill that changed.
+  await ctx.batch(statements);
+  await deleteObjects(ctx.env, stale);
   return { changed };
 });
 
@@ -111,7 +106,7 @@ export const patchSkillFile = defineCommand("skills.patch_file", async (ctx, _ac
 export const deleteSkill = defineCommand("skills.delete", async (ctx, _actor, input: { skillId: string }) => {
   const skill = await requireSkill(ctx, input.skillId);
   if (skill.row.sourceType === "bundled") throw conflict("Bundled skills cannot be deleted: they are part of every company's library", { sourceType: "bundled" });
-  const users = await agentsDesiring(ctx, skill.row.key);
+  const users = await agentsDesiringSkill(ctx.db, ctx.companyId, skill.row.key);
   if (users.length) throw conflict("The skill is desired by agents: remove it from their desiredSkills first", { agents: users });
   await ctx.batch([
     ctx.db.delete(schema.companySkills).where(and(eq(schema.companySkills.id, skill.row.id), eq(schema.companySkills.companyId, ctx.companyId))),
@@ -199,9 +194,7 @@ export const applySourceUpdate = defineCommand(
 
 export const resetSkill = defineCommand("skills.reset", async (ctx, _actor, input: { skillId: string; force?: boolean }) => {
   const skill = await requireSkill(ctx, input.skillId);
-  const origin = catalogOrigin(skill, "reset");
-  const result = await installFromCatalog(ctx, origin, skill, input.force ?? false);
-  return result;
+  return installFromCatalog(ctx, catalogOrigin(skill, "reset"), skill, input.force ?? false);
 });
 
 // ---------------------------------------------------------------------------------------------

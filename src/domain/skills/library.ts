@@ -7,6 +7,7 @@ import type { Statement } from "../../db/batch";
 import type { CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import type { SkillPackage } from "./package";
+import { storedDesiredSkills } from "../agents/skills";
 
 export type SkillRow = typeof schema.companySkills.$inferSelect;
 export type SkillFileRow = typeof schema.companySkillFiles.$inferSelect;
@@ -113,6 +114,15 @@ export async function installPackage(ctx: CommandContext, spec: InstallSpec, exi
 /** Deletes objects a batch stopped referencing (best effort: a leftover object is only storage). */
 export async function deleteObjects(env: Env, keys: string[]) {
   if (keys.length) await env.FILES.delete([...new Set(keys)]).catch((err) => console.error("skill object cleanup failed", err));
+}
+
+/** The company's agents whose desiredSkills include `key` (the skill's usage). */
+export async function agentsDesiringSkill(db: Db, companyId: string, key: string) {
+  const agents = await db
+    .select({ id: schema.agents.id, name: schema.agents.name, adapterConfig: schema.agents.adapterConfig })
+    .from(schema.agents)
+    .where(eq(schema.agents.companyId, companyId));
+  return agents.filter((a) => storedDesiredSkills(a.adapterConfig).includes(key)).map((a) => ({ id: a.id, name: a.name }));
 }
 
 /** The company's skills with their files (one round trip). */

@@ -5,6 +5,7 @@
 import { parse as parseYaml } from "yaml";
 import { sha256Hex } from "../../crypto/hash";
 import { unprocessable } from "../errors";
+import { slugify as slugifyName } from "../users/slug";
 
 export const SKILL_LIMITS = { maxFiles: 200, maxFileBytes: 1024 * 1024, maxTotalBytes: 5 * 1024 * 1024 } as const;
 export const TRUST_LEVELS = ["markdown_only", "assets", "scripts_executables"] as const;
@@ -57,13 +58,8 @@ export function textOf(bytes: Uint8Array): string | null {
   }
 }
 
-export const slugify = (text: string) =>
-  text
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 64) || "skill";
+/** A skill slug: the shared name slug, at most 64 characters (`skill` when nothing is left). */
+export const slugify = (text: string) => slugifyName(text).slice(0, 64).replace(/-+$/, "") || "skill";
 
 /** A relative path inside the package, or a 422: no absolute paths, `..`, empty or hidden segments. */
 export function normalisePath(raw: string): string {

@@ -138,9 +138,17 @@ export interface ResolvedImport {
 /** Fetches the skills a GitHub source names: the commit, the tree, then each skill folder's files. */
 const trusted: UrlCheck = () => undefined;
 
+/** GitHub's API and raw-content hosts (configurable so tests serve a fake repository). */
+function githubHosts(env: Env) {
+  const vars = env as unknown as Record<string, string | undefined>;
+  return {
+    api: (vars.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, ""),
+    raw: (vars.GITHUB_RAW_URL ?? "https://raw.githubusercontent.com").replace(/\/+$/, ""),
+  };
+}
+
 async function fetchGithub(env: Env, src: Extract<SkillSource, { kind: "github" }>): Promise<ResolvedImport> {
-  const api = ((env as unknown as Record<string, string | undefined>).GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
-  const raw = ((env as unknown as Record<string, string | undefined>).GITHUB_RAW_URL ?? "https://raw.githubusercontent.com").replace(/\/+$/, "");
+  const { api, raw } = githubHosts(env);
   const repoName = `${src.owner}/${src.repo}`;
   let ref = src.ref;
   if (!ref) {
@@ -241,7 +249,7 @@ export async function latestSourceCommit(env: Env, sourceType: string, sourceRef
   if (!source) return null;
   const src = parseSkillSource(source);
   if (src.kind === "github") {
-    const api = ((env as unknown as Record<string, string | undefined>).GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
+    const { api } = githubHosts(env);
     const what = `${src.owner}/${src.repo}`;
     const commit = await boundedJson<{ sha?: string }>(await fetchWithLimits(`${api}/repos/${src.owner}/${src.repo}/commits/${encodeURIComponent(src.ref ?? "HEAD")}`, what, trusted), what);
     return commit.sha ?? null;
