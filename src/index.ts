@@ -4,6 +4,7 @@ import { runScheduledTick } from "./scheduler/tick";
 import { RoundTrips, withCountedD1, withRoundTrips } from "./db/round-trips";
 
 export { CompanyDurableObject } from "./company/durable-object";
+export { GatewayRunObject } from "./company/gateway-run";
 
 const app = createApp();
 

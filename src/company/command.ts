@@ -41,6 +41,10 @@ export interface CommandContext {
   requestDispatch(): void;
   /** Whether requestDispatch() was called. */
   readonly dispatchRequested: boolean;
+  /** Says the command ended runs: runs executing remotely (gateway, runner) are then told to stop. */
+  noteRunsEnded(): void;
+  /** Whether noteRunsEnded() was called. */
+  readonly runsEnded: boolean;
 }
 
 /** What a loader sees: no company yet for entity routes (the loaded entity names it). */
@@ -101,8 +105,15 @@ export function commandContext(fields: Pick<CommandContext, "env" | "db" | "comp
   const { db } = fields;
   let changedCredentials = false;
   let dispatchRequested = false;
+  let runsEnded = false;
   return {
     ...fields,
+    noteRunsEnded: () => {
+      runsEnded = true;
+    },
+    get runsEnded() {
+      return runsEnded;
+    },
     requestDispatch: () => {
       dispatchRequested = true;
     },

@@ -18,6 +18,7 @@ import { agentCommands as agents } from "../domain/agents/commands";
 import { environmentCommands as environments } from "../domain/environments/commands";
 import { executionWorkspaceCommands as executionWorkspaces } from "../domain/execution-workspaces/commands";
 import { runCommands as runs } from "../domain/runs/commands";
+import { reportRemoteRun } from "../domain/runs/remote";
 import { routineCrudCommands as routines } from "../domain/routines/commands";
 import { fireRoutine } from "../domain/routines/fire";
 import { routineTickCommands as routineTicks } from "../domain/routines/tick";
@@ -45,6 +46,7 @@ export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
   environments,
   executionWorkspaces,
   runs,
+  [reportRemoteRun],
   routines,
   [fireRoutine],
   routineTicks,

@@ -7,7 +7,7 @@
 //   3. accepted (202) runs past their completion deadline end `timed_out`.
 // The adapter calls then happen outside the serialised section, concurrently; each answer is
 // recorded serialised again. The alarm is set for the earliest moment something is due.
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, lte, min, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, lte, min, or, sql } from "drizzle-orm";
 import { schema, type Db } from "../db/client";
 import { ReadBatch } from "../db/read-batch";
 import type { Statement } from "../db/batch";
@@ -22,9 +22,13 @@ import { runInvocationBody } from "../domain/runs/invocation";
 import { storedDesiredSkills } from "../domain/agents/skills";
 import { recordRunUsage } from "../domain/runs/usage";
 import { runEvent } from "../domain/runs/events";
+import { dispatchDelayMs } from "./dispatch-delay";
+import { inIds } from "../db/id-list";
+import { attemptGatewayRun, attemptRunnerRun, lostRunnerRunStatements, runnerGraceMs, sweepRemoteRuns } from "./remote-attempts";
+import type { RunnerHub } from "./runners";
 
-/** Adapter types this service runs itself; wake-ups of other agents wait for their runner. */
-export const DISPATCHED_ADAPTERS = ["http"] as const;
+/** Adapter types this service runs itself; wake-ups of other agents wait for a runner serving them. */
+export const DISPATCHED_ADAPTERS = ["http", "remote_gateway"] as const;
 const SYSTEM: Actor = { type: "none", runId: null };
 const QUEUE_BATCH = 200;
 
@@ -45,6 +49,8 @@ export interface DispatcherHost {
   serialise<T>(fn: () => Promise<T>): Promise<T>;
   /** Asks for an alarm at `at` (ms) unless one is due earlier. */
   wakeAt(at: number): Promise<void>;
+  /** The connected runners (src/company/runners.ts). */
+  runners: RunnerHub;
 }
 
 const context = (host: DispatcherHost, companyId: string): CommandContext =>
@@ -52,22 +58,37 @@ const context = (host: DispatcherHost, companyId: string): CommandContext =>
 
 /** One alarm: a dispatch step, the adapter calls, and the next alarm. */
 export async function runDispatch(host: DispatcherHost, companyId: string): Promise<void> {
-  const step = await host.serialise(() => dispatchStep(context(host, companyId)));
-  const outcomes = await Promise.all(step.invoke.map(({ run, adapterConfig }) => attempt(host, companyId, run, adapterConfig)));
+  const step = await host.serialise(() => dispatchStep(context(host, companyId), host.runners));
+  const outcomes = await Promise.all(
+    step.invoke.map(({ run, adapterConfig }) =>
+      run.adapterType === "http"
+        ? attempt(host, companyId, run, adapterConfig)
+        : run.adapterType === "remote_gateway"
+          ? attemptGatewayRun(host, context(host, companyId), run, adapterConfig)
+          : attemptRunnerRun(host, context(host, companyId), run, adapterConfig),
+    ),
+  );
   const again = step.ended || outcomes.some((ended) => ended);
-  const next = await host.serialise(async () => earliest(await nextDueAt(host.db, companyId), host.storage.timers.earliest(), step.backoffUntil));
+  if (step.ended || outcomes.some((ended) => ended)) await sweepRemoteRuns(host);
+  const lostAt = host.storage.remoteRuns.earliestLost();
+  const next = await host.serialise(async () =>
+    earliest(await nextDueAt(host.db, companyId, [...host.runners.servedAgents().keys()]), host.storage.timers.earliest(), step.backoffUntil, lostAt === null ? null : lostAt + runnerGraceMs(host.env)),
+  );
   if (again) await host.wakeAt(Date.now() + dispatchDelayMs(host.env));
   else if (next !== null) await host.wakeAt(next);
 }
 
-/** Extra delay before a dispatch the service asks for itself (tests set it far ahead and fire alarms by hand). */
-export const dispatchDelayMs = (env: Env) => Number((env as unknown as Record<string, unknown>).DISPATCH_DELAY_MS ?? 0) || 0;
+export { dispatchDelayMs } from "./dispatch-delay";
 
-async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
+/** Agents the dispatcher starts runs for: adapters the service runs itself, and agents a connected runner serves. */
+const dispatchable = (served: readonly string[]) => or(inArray(schema.agents.adapterType, [...DISPATCHED_ADAPTERS]), inIds(schema.agents.id, served));
+
+async function dispatchStep(ctx: CommandContext, runners: RunnerHub): Promise<DispatchStep> {
   const { db, companyId, now } = ctx;
   const r = schema.heartbeatRuns;
   const w = schema.agentWakeupRequests;
   const a = schema.agents;
+  const served = [...runners.servedAgents().keys()];
   const batch = new ReadBatch(db);
   const company = batch.add(db.select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason }).from(schema.companies).where(eq(schema.companies.id, companyId)));
   const queued = batch.add(
@@ -75,7 +96,7 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
       .select({ id: w.id, agentId: w.agentId, reason: w.reason, issueId: w.issueId, context: w.context, createdAt: w.createdAt })
       .from(w)
       .innerJoin(a, eq(a.id, w.agentId))
-      .where(and(eq(w.companyId, companyId), eq(w.status, "queued"), inArray(a.adapterType, [...DISPATCHED_ADAPTERS])))
+      .where(and(eq(w.companyId, companyId), eq(w.status, "queued"), dispatchable(served)))
       .orderBy(asc(w.createdAt), asc(w.id))
       .limit(QUEUE_BATCH),
   );
@@ -83,7 +104,7 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
     db
       .select({ id: a.id, status: a.status, pauseReason: a.pauseReason, adapterType: a.adapterType, runtimeConfig: a.runtimeConfig, adapterConfig: a.adapterConfig })
       .from(a)
-      .where(and(eq(a.companyId, companyId), inArray(a.adapterType, [...DISPATCHED_ADAPTERS]))),
+      .where(and(eq(a.companyId, companyId), dispatchable(served))),
   );
   const live = batch.add(db.select().from(r).where(and(eq(r.companyId, companyId), inArray(r.status, [...LIVE_RUN_STATUSES]))));
   // Agents with a timer heartbeat (any adapter: runners serve the others' wake-ups).
@@ -107,7 +128,7 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
       .select({ agentId: r.agentId, status: r.status, finishedAt: r.finishedAt })
       .from(r)
       .innerJoin(a, eq(a.id, r.agentId))
-      .where(and(eq(r.companyId, companyId), inArray(a.adapterType, [...DISPATCHED_ADAPTERS]), isNotNull(r.finishedAt), gt(r.finishedAt, hourAgo)))
+      .where(and(eq(r.companyId, companyId), dispatchable(served), isNotNull(r.finishedAt), gt(r.finishedAt, hourAgo)))
       .orderBy(desc(r.finishedAt))
       .limit(500),
   );
@@ -187,8 +208,14 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
     invoke.push({ run: { ...run, status: "running", startedAt: now }, adapterConfig: agent.adapterConfig });
   }
 
+  // Runs of runners that disconnected and did not come back within the grace period.
+  const lost = lostRunnerRunStatements(ctx, live.value, Date.parse(now) - runnerGraceMs(ctx.env));
+  statements.push(...lost.statements);
+  if (lost.ended) ended = true;
+
   // Retries whose time has come, and accepted runs past their completion deadline.
   for (const run of live.value) {
+    if (lost.runIds.has(run.id)) continue;
     if (run.status === "scheduled_retry" && run.nextRetryAt && run.nextRetryAt <= now) {
       const agent = agentRows.get(run.agentId);
       if (!agent) continue;
@@ -200,6 +227,7 @@ async function dispatchStep(ctx: CommandContext): Promise<DispatchStep> {
     }
   }
   await ctx.batch(statements);
+  for (const runId of lost.runIds) ctx.storage.remoteRuns.forget(runId);
   const waitingOnBackoff = [...consecutiveFailureBackoff(recent.value).values()].filter((t) => t > Date.parse(now));
   return { invoke, ended, backoffUntil: waitingOnBackoff.length ? Math.min(...waitingOnBackoff) : null };
 }
@@ -329,11 +357,16 @@ const earliest = (...times: Array<number | null>) => {
   return known.length ? Math.min(...known) : null;
 };
 
-/** The earliest retry or completion deadline of the company's runs (ms), or null. */
-async function nextDueAt(db: Db, companyId: string): Promise<number | null> {
+/** The earliest retry (of agents that can run now) or completion deadline of the company's runs (ms), or null. */
+async function nextDueAt(db: Db, companyId: string, served: readonly string[]): Promise<number | null> {
   const r = schema.heartbeatRuns;
+  const a = schema.agents;
   const [retry, deadline] = await db.batch([
-    db.select({ at: min(r.nextRetryAt) }).from(r).where(and(eq(r.companyId, companyId), eq(r.status, "scheduled_retry"), isNotNull(r.nextRetryAt))),
+    db
+      .select({ at: min(r.nextRetryAt) })
+      .from(r)
+      .innerJoin(a, eq(a.id, r.agentId))
+      .where(and(eq(r.companyId, companyId), eq(r.status, "scheduled_retry"), isNotNull(r.nextRetryAt), dispatchable(served))),
     db.select({ at: min(r.deadlineAt) }).from(r).where(and(eq(r.companyId, companyId), eq(r.status, "running"), isNotNull(r.deadlineAt), lte(r.deadlineAt, "9999"))),
   ]);
   const times = [retry[0]?.at, deadline[0]?.at].filter((t): t is string => Boolean(t)).map((t) => Date.parse(t));

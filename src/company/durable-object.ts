@@ -10,6 +10,13 @@ import { CompanyStorage, migrateCompanyStorage } from "./storage";
 import { commandRegistry } from "./commands";
 import { dispatchDelayMs, runDispatch, type DispatcherHost } from "./dispatcher";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
+import { newRunnerAttachment, onRunnerClosed, onRunnerMessage, Runners, RUNNER_TAG, type ConnectedRunner, type RunnerHost, type RunnerPrincipal } from "./runners";
+import { runnerGraceMs, sweepRemoteRuns } from "./remote-attempts";
+import type { RemoteRunReport } from "../domain/runs/remote";
+
+const SYSTEM: Actor = { type: "none", runId: null };
+/** Headers the Worker sets on a runner's upgrade after authenticating it (the object is reachable only from the Worker). */
+export const RUNNER_HEADERS = { principal: "x-runner-principal", company: "x-runner-company", apiUrl: "x-runner-api-url" } as const;
 
 export class CompanyDurableObject extends DurableObject<Env> {
   private tail: Promise<unknown> = Promise.resolve();
@@ -17,12 +24,16 @@ export class CompanyDurableObject extends DurableObject<Env> {
   private readonly storage: CompanyStorage;
   /** env with D1 round trips counted. */
   private readonly countedEnv: Env;
+  private readonly runners: Runners;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.countedEnv = withCountedD1(env);
     migrateCompanyStorage(ctx.storage.sql);
     this.storage = new CompanyStorage(ctx.storage.sql);
+    this.runners = new Runners(ctx, this.storage);
+    // Runner keep-alives are answered by the runtime without waking a hibernated object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(JSON.stringify({ type: "ping" }), JSON.stringify({ type: "pong" })));
   }
 
   /** Runs one named command for `companyId` after every earlier one has finished. */
@@ -64,6 +75,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
           value = await run(ctx, actor, input, snapshot);
         }
         if (ctx.dispatchRequested) await this.wakeAt(Date.now() + dispatchDelayMs(this.env));
+        if (ctx.runsEnded) await sweepRemoteRuns({ env: this.countedEnv, db: ctx.db, storage: this.storage, runners: this.runners });
         return { ok: true, value, credentialsChanged: ctx.changedCredentials || undefined };
       } catch (err) {
         if (err instanceof HttpError) return { ok: false, status: err.status, error: err.message, details: err.details };
@@ -93,6 +105,63 @@ export class CompanyDurableObject extends DurableObject<Env> {
       storage: this.storage,
       serialise: (fn) => this.serialise(() => withD1Session({ session: this.countedEnv.DB.withSession("first-primary") }, fn)),
       wakeAt: (at) => this.wakeAt(at),
+      runners: this.runners,
+    };
+  }
+
+  /** A runner's WebSocket upgrade, already authenticated by the Worker (src/routes/runners.ts). */
+  async fetch(request: Request): Promise<Response> {
+    const companyId = request.headers.get(RUNNER_HEADERS.company);
+    const principal = request.headers.get(RUNNER_HEADERS.principal);
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !companyId || !principal) return new Response("Not found", { status: 404 });
+    if (this.storage.facts.get("companyId") !== companyId) this.storage.facts.set("companyId", companyId);
+    const pair = new WebSocketPair();
+    const [client, server] = Object.values(pair);
+    this.ctx.acceptWebSocket(server, [RUNNER_TAG]);
+    server.serializeAttachment(newRunnerAttachment(JSON.parse(principal) as RunnerPrincipal, request.headers.get(RUNNER_HEADERS.apiUrl) ?? "", new Date().toISOString()));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    await onRunnerMessage(this.runnerHost(), ws, message);
+  }
+
+  async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    this.runnerGone(ws);
+    try {
+      ws.close(code === 1005 ? 1000 : code, reason);
+    } catch {
+      /* already closed */
+    }
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    this.runnerGone(ws);
+  }
+
+  /** Connected runners and the agents they serve. */
+  async listRunners(): Promise<ConnectedRunner[]> {
+    return this.runners.list();
+  }
+
+  private runnerGone(ws: WebSocket) {
+    const now = Date.now();
+    if (onRunnerClosed(this.storage, ws, now) > 0) void this.wakeAt(now + runnerGraceMs(this.env) + dispatchDelayMs(this.env));
+  }
+
+  private runnerHost(): RunnerHost {
+    const companyId = this.storage.facts.get("companyId") ?? "";
+    return {
+      companyId,
+      db: createDb(this.countedEnv.DB),
+      storage: this.storage,
+      runners: this.runners,
+      report: async (input: RemoteRunReport) => {
+        const result = await this.execute(companyId, "run.remote.report", SYSTEM, input);
+        if (!result.ok) throw new Error(result.error);
+        return result.value as { live: boolean };
+      },
+      requestDispatch: () => this.wakeAt(Date.now() + dispatchDelayMs(this.env)),
     };
   }
 

@@ -21,6 +21,9 @@ const STEPS: readonly string[][] = [
   ["CREATE TABLE IF NOT EXISTS agent_timers (agent_id TEXT PRIMARY KEY, next_at INTEGER NOT NULL)"],
   // 4: webhook signatures seen within their trigger's replay window (timestamped HMAC mode).
   ["CREATE TABLE IF NOT EXISTS webhook_signatures (trigger_id TEXT NOT NULL, signature TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (trigger_id, signature))"],
+  // 5: runs handed to a remote gateway (a GatewayRunObject) or to a connected runner, until they
+  //    end; a runner's run whose socket closed carries lost_at (ms) until it is reclaimed or lost.
+  ["CREATE TABLE IF NOT EXISTS remote_runs (run_id TEXT PRIMARY KEY, kind TEXT NOT NULL, agent_id TEXT NOT NULL, runner_id TEXT, lost_at INTEGER, started_at INTEGER NOT NULL)"],
 ];
 
 export const COMPANY_STORAGE_VERSION = STEPS.length;
@@ -119,14 +122,81 @@ export class SeenSignatures {
   }
 }
 
+export interface RemoteRun {
+  runId: string;
+  kind: "gateway" | "runner";
+  agentId: string;
+  runnerId: string | null;
+  lostAt: number | null;
+  startedAt: number;
+}
+
+/** Runs executing outside the object (remote gateway, runner): what to stop when they end early. */
+export class RemoteRuns {
+  constructor(private readonly sql: SqlStorage) {}
+
+  all(): RemoteRun[] {
+    return this.sql
+      .exec<{ run_id: string; kind: string; agent_id: string; runner_id: string | null; lost_at: number | null; started_at: number }>("SELECT * FROM remote_runs")
+      .toArray()
+      .map((r) => ({ runId: r.run_id, kind: r.kind as RemoteRun["kind"], agentId: r.agent_id, runnerId: r.runner_id, lostAt: r.lost_at === null ? null : Number(r.lost_at), startedAt: Number(r.started_at) }));
+  }
+
+  get(runId: string): RemoteRun | null {
+    return this.all().find((r) => r.runId === runId) ?? null;
+  }
+
+  add(run: Omit<RemoteRun, "lostAt">): void {
+    this.sql.exec(
+      "INSERT INTO remote_runs (run_id, kind, agent_id, runner_id, lost_at, started_at) VALUES (?, ?, ?, ?, NULL, ?) ON CONFLICT(run_id) DO UPDATE SET runner_id = excluded.runner_id, lost_at = NULL",
+      run.runId,
+      run.kind,
+      run.agentId,
+      run.runnerId,
+      run.startedAt,
+    );
+  }
+
+  /** The runner serving `runId` is now `runnerId` (a reconnected runner reclaimed it). */
+  bind(runId: string, runnerId: string): void {
+    this.sql.exec("UPDATE remote_runs SET runner_id = ?, lost_at = NULL WHERE run_id = ?", runnerId, runId);
+  }
+
+  /** The runner's socket closed: its runs are lost unless reclaimed before the grace period ends. */
+  markLost(runnerId: string, at: number): number {
+    return this.sql.exec("UPDATE remote_runs SET lost_at = ? WHERE runner_id = ? AND lost_at IS NULL", at, runnerId).rowsWritten;
+  }
+
+  /** One run is lost (its runner could not be reached). */
+  markRunLost(runId: string, at: number): void {
+    this.sql.exec("UPDATE remote_runs SET lost_at = ? WHERE run_id = ?", at, runId);
+  }
+
+  countFor(runnerId: string): number {
+    return Number(this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM remote_runs WHERE runner_id = ?", runnerId).toArray()[0]?.n ?? 0);
+  }
+
+  /** The earliest lost_at, or null. */
+  earliestLost(): number | null {
+    const row = this.sql.exec<{ at: number | null }>("SELECT MIN(lost_at) AS at FROM remote_runs").toArray()[0];
+    return row?.at === null || row?.at === undefined ? null : Number(row.at);
+  }
+
+  forget(runId: string): void {
+    this.sql.exec("DELETE FROM remote_runs WHERE run_id = ?", runId);
+  }
+}
+
 /** The typed face of the object's storage that commands see. */
 export class CompanyStorage {
   readonly counters: Counters;
   readonly facts: CompanyFacts;
   readonly timers: AgentTimers;
   readonly signatures: SeenSignatures;
+  readonly remoteRuns: RemoteRuns;
 
   constructor(readonly sql: SqlStorage) {
+    this.remoteRuns = new RemoteRuns(sql);
     this.signatures = new SeenSignatures(sql);
     this.counters = new Counters(sql);
     this.facts = new CompanyFacts(sql);

@@ -23,9 +23,15 @@ export const resolveActorMiddleware: MiddlewareHandler<AppEnv> = async (c, next)
   await next();
 };
 
+/** WebSocket clients that cannot set headers may pass the key as `?token=` on a runner's upgrade. */
+const QUERY_TOKEN_PATH = /^\/api\/companies\/[^/]+\/runners\/connect\/?$/;
+
 function bearerToken(c: Context<AppEnv>): string | null {
   const header = c.req.header("authorization");
-  if (!header) return null;
+  if (!header) {
+    const query = QUERY_TOKEN_PATH.test(c.req.path) ? c.req.query("token")?.trim() : undefined;
+    return query || null;
+  }
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
   return match ? match[1].trim() : null;
 }

@@ -40,6 +40,7 @@ import { routinesRouter } from "./routines";
 import { skillsRouter } from "./skills";
 import { feedbackRouter } from "./feedback";
 import { portabilityRouter } from "./portability";
+import { runnersRouter } from "./runners";
 
 // issuesAgentViewsRouter (/api/agents/me/inbox-lite) must come before agentsRouter (/api/agents/{agentId}).
 export const routeModules = [
@@ -85,4 +86,5 @@ export const routeModules = [
   llmsRouter,
   environmentsRouter,
   executionWorkspacesRouter,
+  runnersRouter,
 ];

@@ -6,6 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serveFakeGithub } from "./fake-github";
+import { serveFakeGateway } from "./fake-gateway";
 
 interface Received {
   method: string;
@@ -21,6 +22,7 @@ export async function startFakeAgentServer(): Promise<{ url: string; server: Ser
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString("utf8");
     if (serveFakeGithub(url, res, req)) return;
+    if (serveFakeGateway(url, req, res, text)) return;
     const [, kind, id] = url.pathname.split("/");
     if (kind === "__received") {
       res.writeHead(200, { "content-type": "application/json" });

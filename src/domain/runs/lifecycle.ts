@@ -50,6 +50,7 @@ export function endRunStatements(ctx: CommandContext, runId: string, ending: Run
   const r = schema.heartbeatRuns;
   const w = schema.agentWakeupRequests;
   const wakeStatus = ending.status === "succeeded" ? "completed" : ending.status === "cancelled" ? "cancelled" : "failed";
+  ctx.noteRunsEnded();
   return [
     ctx.db
       .update(r)
@@ -92,6 +93,7 @@ export function cancelLiveRunsStatements(ctx: CommandContext, agentIds: string[]
   const r = schema.heartbeatRuns;
   const w = schema.agentWakeupRequests;
   const scope = and(eq(r.companyId, ctx.companyId), inArray(r.status, [...LIVE_RUN_STATUSES]), agentIds ? inArray(r.agentId, agentIds.length ? agentIds : ["-"]) : undefined);
+  ctx.noteRunsEnded();
   return [
     ctx.db
       .update(w)

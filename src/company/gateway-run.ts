@@ -1,0 +1,262 @@
+// GatewayRunObject: one Durable Object per `remote_gateway` run, holding the long outbound event
+// stream so the company object never waits on it. Everything it needs to resume is in its storage
+// (remote run id, last event id, stream or poll mode, deadline): its alarm drives the run, and if
+// the object is evicted mid-stream the alarm runs again (alarms are retried) and reconnects with
+// Last-Event-ID, or keeps polling. An alarm gives itself ALARM_BUDGET_MS of wall time, then
+// re-arms itself and carries on from storage. Events and the ending are recorded through the
+// company object (run.remote.report); a run that is no longer live there is stopped remotely.
+import { DurableObject } from "cloudflare:workers";
+import type { Actor } from "../domain/actor";
+import { resolveEnvBindings } from "../domain/secrets/bindings";
+import { createDb } from "../db/client";
+import type { RemoteRunReport } from "../domain/runs/remote";
+import type { RunEventInput } from "../domain/runs/events";
+import {
+  createRemoteRun,
+  followRemoteEvents,
+  gatewayHeaders,
+  gatewaySessionKey,
+  gatewayUsage,
+  pollRemoteRun,
+  readGatewayConfig,
+  stopRemoteRun,
+  type GatewayConfig,
+  type GatewayEvent,
+  type TerminalStatus,
+} from "../adapters/remote-gateway";
+import { companyObject } from "./client";
+import type { CommandResult } from "./command";
+import { dispatchDelayMs } from "./dispatch-delay";
+
+/** Wall time one alarm spends on a run before handing over to the next alarm. */
+const ALARM_BUDGET_MS = 10 * 60_000;
+/** Polling never goes faster than this, whatever eventReconnectMs says. */
+const MIN_POLL_MS = 250;
+const SYSTEM: Actor = { type: "none", runId: null };
+
+export interface GatewayRunSpec {
+  companyId: string;
+  runId: string;
+  agentId: string;
+  issueId: string | null;
+  /** The agent's stored adapterConfig (apiKey still a secret reference). */
+  adapterConfig: Record<string, unknown>;
+  /** The JSON body of POST /v1/runs. */
+  body: Record<string, unknown>;
+  /** When the run times out (ms). */
+  deadline: number;
+}
+
+interface GatewayRunState extends GatewayRunSpec {
+  remoteRunId: string | null;
+  lastEventId: string | null;
+  mode: "stream" | "poll";
+  cancelled: boolean;
+  done: boolean;
+}
+
+export const gatewayRunObject = (env: Env, runId: string) => env.GATEWAY_RUNS.getByName(runId);
+
+export class GatewayRunObject extends DurableObject<Env> {
+  /** Aborts the stream or sleep in progress (cancel, deadline). */
+  private interrupt: AbortController | null = null;
+  /** Set by cancel() for an alarm already running in this instance (it holds its own copy of the state). */
+  private cancelRequested = false;
+
+  /** Takes the run (idempotent: a second start of the same run changes nothing) and arms the alarm. */
+  async start(spec: GatewayRunSpec): Promise<void> {
+    if (await this.ctx.storage.get("state")) return;
+    const state: GatewayRunState = { ...spec, remoteRunId: null, lastEventId: null, mode: "stream", cancelled: false, done: false };
+    await this.ctx.storage.put("state", state);
+    await this.ctx.storage.setAlarm(Date.now() + dispatchDelayMs(this.env));
+  }
+
+  /** The service run was cancelled (or ended elsewhere): stop the remote run and end. */
+  async cancel(): Promise<void> {
+    const state = await this.state();
+    if (!state || state.done) return;
+    state.cancelled = true;
+    state.done = true;
+    this.cancelRequested = true;
+    await this.ctx.storage.put("state", state);
+    await this.ctx.storage.deleteAlarm();
+    this.interrupt?.abort();
+    if (state.remoteRunId) await this.stopRemote(state);
+  }
+
+  /** What the object knows (tests and diagnostics). */
+  async describe(): Promise<Omit<GatewayRunState, "adapterConfig" | "body"> | null> {
+    const state = await this.state();
+    if (!state) return null;
+    const { adapterConfig: _config, body: _body, ...rest } = state;
+    return rest;
+  }
+
+  async alarm(): Promise<void> {
+    const state = await this.state();
+    if (!state || state.done) return;
+    const started = Date.now();
+    const config = readGatewayConfig(state.adapterConfig);
+    let headers: Headers;
+    try {
+      headers = await this.headers(state, config);
+    } catch (err) {
+      await this.finish(state, { status: "failed", errorCode: "adapter_refused", error: `Could not resolve the gateway apiKey: ${(err as Error)?.message ?? err}` });
+      return;
+    }
+    for (;;) {
+      if (state.done || state.cancelled || this.cancelRequested) return;
+      const now = Date.now();
+      if (now >= state.deadline) {
+        if (state.remoteRunId) await stopRemoteRun(config, headers, state.remoteRunId);
+        await this.finish(state, { status: "timed_out", errorCode: "timeout", error: `The remote run did not finish within ${config.timeoutSec} s; stopped` });
+        return;
+      }
+      if (now - started >= ALARM_BUDGET_MS) {
+        await this.ctx.storage.setAlarm(Date.now());
+        return;
+      }
+      const until = Math.min(state.deadline, started + ALARM_BUDGET_MS);
+
+      if (!state.remoteRunId) {
+        const created = await createRemoteRun(config, headers, state.runId, state.body, { deadline: state.deadline });
+        if (created.kind === "failed") {
+          await this.finish(state, { status: "failed", errorCode: "gateway_create_failed", error: `${created.error} (after ${created.attempts} attempt${created.attempts === 1 ? "" : "s"})` });
+          return;
+        }
+        state.remoteRunId = created.remoteRunId;
+        await this.save(state);
+        await this.report(state, config, headers, [{ kind: "status", message: `Remote run ${created.remoteRunId} created`, data: { remoteRunId: created.remoteRunId, attempts: created.attempts } }]);
+        continue;
+      }
+
+      const interrupt = this.arm(until);
+      if (state.mode === "stream") {
+        const outcome = await followRemoteEvents(
+          config,
+          headers,
+          state.remoteRunId,
+          state.lastEventId,
+          async (events) => {
+            const last = [...events].reverse().find((e) => e.id !== null);
+            if (last) state.lastEventId = last.id;
+            await this.save(state);
+            await this.report(state, config, headers, events.map(relayedEvent));
+          },
+          { signal: interrupt.signal },
+        );
+        this.disarm(interrupt);
+        if (outcome.kind === "terminal") return this.finishRemote(state, outcome.status, outcome.final);
+        if (outcome.kind === "unavailable") {
+          state.mode = "poll";
+          await this.save(state);
+          await this.report(state, config, headers, [{ kind: "status", message: `${outcome.error}; polling GET /v1/runs/${state.remoteRunId} instead` }]);
+          continue;
+        }
+        if (outcome.kind === "disconnected") {
+          await this.report(state, config, headers, [
+            { kind: "status", message: `Event stream disconnected${outcome.error ? ` (${outcome.error})` : ""}; reconnecting in ${config.eventReconnectMs} ms`, data: { lastEventId: state.lastEventId } },
+          ]);
+          await this.sleep(config.eventReconnectMs, until);
+        }
+        continue;
+      }
+      const polled = await pollRemoteRun(config, headers, state.remoteRunId, { signal: interrupt.signal });
+      this.disarm(interrupt);
+      if (polled.kind === "terminal") return this.finishRemote(state, polled.status, polled.final);
+      await this.sleep(Math.max(config.eventReconnectMs, MIN_POLL_MS), until);
+    }
+  }
+
+  private async state(): Promise<GatewayRunState | undefined> {
+    return this.ctx.storage.get<GatewayRunState>("state");
+  }
+
+  private save(state: GatewayRunState) {
+    return this.ctx.storage.put("state", state);
+  }
+
+  /** The request headers, with the apiKey resolved from its secret reference now (never stored in plain). */
+  private async headers(state: GatewayRunState, config: GatewayConfig): Promise<Headers> {
+    const resolved = await resolveEnvBindings(this.env, createDb(this.env.DB), state.companyId, { apiKey: state.adapterConfig.apiKey });
+    const sessionKey = gatewaySessionKey(config.sessionKeyStrategy, { id: state.runId, agentId: state.agentId, issueId: state.issueId });
+    return gatewayHeaders(config, resolved.apiKey ?? "", sessionKey);
+  }
+
+  private async stopRemote(state: GatewayRunState) {
+    const config = readGatewayConfig(state.adapterConfig);
+    try {
+      await stopRemoteRun(config, await this.headers(state, config), state.remoteRunId!);
+    } catch (err) {
+      console.error(`gateway run ${state.runId}: stop failed`, err);
+    }
+  }
+
+  /** Records events; a run no longer live in the company is stopped here. */
+  private async report(state: GatewayRunState, config: GatewayConfig, headers: Headers, events: RunEventInput[]) {
+    const answer = await this.toCompany(state, { runId: state.runId, events });
+    if (answer.live) return;
+    state.cancelled = true;
+    state.done = true;
+    await this.save(state);
+    if (state.remoteRunId) await stopRemoteRun(config, headers, state.remoteRunId);
+  }
+
+  private finishRemote(state: GatewayRunState, status: TerminalStatus, final: unknown) {
+    const record = final && typeof final === "object" ? (final as Record<string, unknown>) : {};
+    const text = (v: unknown) => (typeof v === "string" && v ? v.slice(0, 10_000) : null);
+    return this.finish(state, {
+      status,
+      summary: text(record.summary) ?? text(record.output) ?? null,
+      usage: gatewayUsage(record),
+      result: { remoteRunId: state.remoteRunId, remoteStatus: record.status ?? null },
+      ...(status === "failed" ? { errorCode: "gateway_failed", error: text(record.error) ?? "The remote run failed" } : {}),
+      ...(status === "cancelled" ? { errorCode: "gateway_cancelled", error: "The remote run was cancelled" } : {}),
+    });
+  }
+
+  /** Ends the service run, then remembers it is done (a failed report leaves the alarm to try again). */
+  private async finish(state: GatewayRunState, ending: NonNullable<RemoteRunReport["ending"]>) {
+    await this.toCompany(state, { runId: state.runId, ending });
+    state.done = true;
+    await this.save(state);
+  }
+
+  private async toCompany(state: GatewayRunState, report: RemoteRunReport): Promise<{ live: boolean }> {
+    const result = (await companyObject(this.env, state.companyId).execute(state.companyId, "run.remote.report", SYSTEM, report)) as CommandResult<{ live: boolean }>;
+    if (!result.ok) throw new Error(`Recording the gateway run failed: ${result.error}`);
+    return result.value;
+  }
+
+  /** An abort signal that fires at `until` (ms) or on cancel. */
+  private arm(until: number): AbortController {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), Math.max(0, until - Date.now()));
+    controller.signal.addEventListener("abort", () => clearTimeout(timer));
+    this.interrupt = controller;
+    return controller;
+  }
+
+  private disarm(controller: AbortController) {
+    controller.abort();
+    if (this.interrupt === controller) this.interrupt = null;
+  }
+
+  /** Waits `ms` (never past `until`), or less when cancelled. */
+  private async sleep(ms: number, until: number) {
+    const controller = this.arm(Math.min(Date.now() + ms, until));
+    await new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(), { once: true }));
+    this.disarm(controller);
+  }
+}
+
+/** A relayed SSE event as a run event: its name as the message (with data.message when given), `id:` and data kept. */
+function relayedEvent(event: GatewayEvent): RunEventInput {
+  const data = event.data && typeof event.data === "object" ? (event.data as Record<string, unknown>) : null;
+  const detail = typeof data?.message === "string" ? data.message : typeof data?.text === "string" ? data.text : typeof event.data === "string" ? event.data : "";
+  return {
+    kind: data && typeof data.status === "string" ? "status" : "log",
+    message: detail ? `${event.event}: ${detail}` : event.event,
+    data: { event: event.event, id: event.id, data: event.data },
+  };
+}

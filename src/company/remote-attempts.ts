@@ -1,0 +1,169 @@
+// Starting runs that execute outside the company object — handed to a GatewayRunObject
+// (`remote_gateway`) or pushed to a connected runner (`process`, `<runtime>_local`) — and what
+// happens when they end early (cancel, pause, timeout: stop them) or their runner disappears.
+import { and, eq } from "drizzle-orm";
+import { schema } from "../db/client";
+import { inIds } from "../db/id-list";
+import type { Statement } from "../db/batch";
+import type { CommandContext } from "./command";
+import type { DispatcherHost } from "./dispatcher";
+import { backoffSeconds, endRunStatements, MAX_RETRIES, type RunRow } from "../domain/runs/lifecycle";
+import { runEvent } from "../domain/runs/events";
+import { agentContext, runInvocationBody } from "../domain/runs/invocation";
+import { storedDesiredSkills } from "../domain/agents/skills";
+import { readGatewayConfig } from "../adapters/remote-gateway";
+import { gatewayRunObject } from "./gateway-run";
+import { RUNNER_PROTOCOL_VERSION } from "./runners";
+
+/** The service's own deadline past the gateway's timeout (the gateway object ends the run first; this is the net). */
+const GATEWAY_DEADLINE_SLACK_SEC = 300;
+/** Run tokens of runner runs without a timeout live this long. */
+const RUNNER_TOKEN_SEC = 6 * 3600;
+
+/** How long a disconnected runner's runs wait for it (or another runner) to reclaim them. */
+export const runnerGraceMs = (env: Env) => {
+  const configured = Number((env as unknown as Record<string, unknown>).RUNNER_GRACE_MS);
+  return Number.isFinite(configured) && configured >= 0 ? configured : 30_000;
+};
+
+const isoAfter = (now: string, seconds: number) => new Date(Date.parse(now) + seconds * 1000).toISOString();
+
+/** Hands a `remote_gateway` run to its GatewayRunObject; true when the run ended here (could not start). */
+export async function attemptGatewayRun(host: DispatcherHost, ctx: CommandContext, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {
+  const config = readGatewayConfig(adapterConfig);
+  try {
+    const invocation = await runInvocationBody(host.env, host.db, run, {}, null, config.timeoutSec + GATEWAY_DEADLINE_SLACK_SEC);
+    const { context } = agentContext(run);
+    const body: Record<string, unknown> = {
+      input: context,
+      context: { runId: run.id, agentId: run.agentId, companyId: run.companyId, issueId: run.issueId, wakeReason: run.reason },
+      ...(config.instructions ? { instructions: config.instructions } : {}),
+      // The run's token goes only to a remote that was given a callback URL (it then calls this API back).
+      ...(config.paperclipApiUrl ? { paperclipApiUrl: config.paperclipApiUrl, apiToken: invocation.apiToken } : {}),
+    };
+    await gatewayRunObject(host.env, run.id).start({
+      companyId: run.companyId,
+      runId: run.id,
+      agentId: run.agentId,
+      issueId: run.issueId,
+      adapterConfig,
+      body,
+      deadline: Date.now() + config.timeoutSec * 1000,
+    });
+  } catch (err) {
+    return host.serialise(async () => {
+      await ctx.batch(endRunStatements(ctx, run.id, { status: "failed", errorCode: "adapter_refused", error: `Could not start the gateway run: ${(err as Error)?.message ?? err}` }));
+      return true;
+    });
+  }
+  host.storage.remoteRuns.add({ runId: run.id, kind: "gateway", agentId: run.agentId, runnerId: null, startedAt: Date.now() });
+  return host.serialise(async () => {
+    const r = schema.heartbeatRuns;
+    await ctx.batch([
+      ctx.db.update(r).set({ deadlineAt: isoAfter(ctx.now, config.timeoutSec + GATEWAY_DEADLINE_SLACK_SEC), updatedAt: ctx.now }).where(and(eq(r.id, run.id), eq(r.status, "running"))),
+      runEvent(ctx, run, "status", `Handed to the remote gateway ${config.apiBaseUrl} (timeout ${config.timeoutSec} s)`),
+    ]);
+    return false;
+  });
+}
+
+/** Pushes a run to the least busy runner serving its agent; true when the run ended here. */
+export async function attemptRunnerRun(host: DispatcherHost, ctx: CommandContext, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {
+  const runner = host.runners.pick(run.agentId);
+  const timeoutSec = typeof adapterConfig.timeoutSec === "number" && adapterConfig.timeoutSec > 0 ? adapterConfig.timeoutSec : 0;
+  let sent = false;
+  if (runner) {
+    try {
+      const invocation = await runInvocationBody(host.env, host.db, run, {}, adapterConfig.env, timeoutSec > 0 ? timeoutSec + 300 : RUNNER_TOKEN_SEC, storedDesiredSkills(adapterConfig));
+      const { env: _bindings, paperclipSkillSync: _skills, ...config } = adapterConfig;
+      host.storage.remoteRuns.add({ runId: run.id, kind: "runner", agentId: run.agentId, runnerId: runner.runnerId, startedAt: Date.now() });
+      sent = host.runners.send(runner.runnerId, {
+        type: "run.start",
+        version: RUNNER_PROTOCOL_VERSION,
+        runId: run.id,
+        agentId: run.agentId,
+        companyId: run.companyId,
+        adapterType: run.adapterType,
+        adapterConfig: config,
+        context: invocation.context,
+        env: invocation.env,
+        apiUrl: host.env.AUTH_PUBLIC_BASE_URL?.trim() ? invocation.apiUrl : runner.apiUrl,
+        apiToken: invocation.apiToken,
+        skills: invocation.skills,
+      });
+    } catch (err) {
+      host.storage.remoteRuns.forget(run.id);
+      return host.serialise(async () => {
+        await ctx.batch(endRunStatements(ctx, run.id, { status: "failed", errorCode: "adapter_refused", error: `Could not prepare the run: ${(err as Error)?.message ?? err}` }));
+        return true;
+      });
+    }
+  }
+  if (!sent) {
+    // The runner left between the decision and the send: the run is lost at once (retry policy).
+    host.storage.remoteRuns.add({ runId: run.id, kind: "runner", agentId: run.agentId, runnerId: runner?.runnerId ?? null, startedAt: Date.now() });
+    host.storage.remoteRuns.markRunLost(run.id, 0);
+    return false;
+  }
+  return host.serialise(async () => {
+    const r = schema.heartbeatRuns;
+    await ctx.batch([
+      ctx.db.update(r).set({ deadlineAt: timeoutSec > 0 ? isoAfter(ctx.now, timeoutSec + 300) : null, updatedAt: ctx.now }).where(and(eq(r.id, run.id), eq(r.status, "running"))),
+      runEvent(ctx, run, "status", `Sent to runner ${runner!.name} (${runner!.runnerId})`),
+    ]);
+    return false;
+  });
+}
+
+/**
+ * Runner runs lost longer than the grace period (lost at or before `lostBefore`, ms): the attempt
+ * fails with `process_lost` and goes through the retry policy — scheduled again with back-off
+ * (any runner serving the agent takes it), failed after MAX_RETRIES.
+ */
+export function lostRunnerRunStatements(ctx: CommandContext, live: RunRow[], lostBefore: number): { statements: Statement[]; runIds: Set<string>; ended: boolean } {
+  const r = schema.heartbeatRuns;
+  const statements: Statement[] = [];
+  const runIds = new Set<string>();
+  let ended = false;
+  const byId = new Map(live.map((run) => [run.id, run]));
+  for (const tracked of ctx.storage.remoteRuns.all()) {
+    if (tracked.kind !== "runner" || tracked.lostAt === null || tracked.lostAt > lostBefore) continue;
+    runIds.add(tracked.runId);
+    const run = byId.get(tracked.runId);
+    if (!run || run.status !== "running") continue;
+    const error = "The runner executing this run disconnected and did not come back";
+    const retryCount = run.retryCount + 1;
+    if (retryCount > MAX_RETRIES) {
+      statements.push(...endRunStatements(ctx, run.id, { status: "failed", errorCode: "process_lost", error: `${error} (${retryCount} attempts)` }));
+      ended = true;
+    } else {
+      const nextRetryAt = isoAfter(ctx.now, backoffSeconds(retryCount));
+      statements.push(
+        ctx.db.update(r).set({ status: "scheduled_retry", retryCount, nextRetryAt, deadlineAt: null, errorCode: "process_lost", error, lastActivityAt: ctx.now, updatedAt: ctx.now }).where(and(eq(r.id, run.id), eq(r.status, "running"))),
+        runEvent(ctx, run, "status", `${error}; retry ${retryCount} at ${nextRetryAt}`, { errorCode: "process_lost" }),
+      );
+    }
+  }
+  return { statements, runIds, ended };
+}
+
+/**
+ * Runs handed out that are no longer running (cancelled, paused, timed out, finished): gateway
+ * runs are stopped remotely, runners are told `run.cancel`; the object forgets them.
+ */
+export async function sweepRemoteRuns(host: Pick<DispatcherHost, "env" | "db" | "storage" | "runners">): Promise<void> {
+  const tracked = host.storage.remoteRuns.all();
+  if (!tracked.length) return;
+  const r = schema.heartbeatRuns;
+  const rows = await host.db.select({ id: r.id, status: r.status }).from(r).where(inIds(r.id, tracked.map((t) => t.runId)));
+  const status = new Map(rows.map((row) => [row.id, row.status]));
+  await Promise.all(
+    tracked
+      .filter((t) => status.get(t.runId) !== "running")
+      .map(async (t) => {
+        host.storage.remoteRuns.forget(t.runId);
+        if (t.kind === "gateway") await gatewayRunObject(host.env, t.runId).cancel().catch((err) => console.error(`stopping gateway run ${t.runId} failed`, err));
+        else if (t.runnerId) host.runners.send(t.runnerId, { type: "run.cancel", runId: t.runId });
+      }),
+  );
+}

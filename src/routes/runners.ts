@@ -1,0 +1,76 @@
+// Runners: a process on a user's machine executes the company's `process` and `<runtime>_local`
+// agents over a WebSocket to the company object (protocol in src/company/runners.ts and the
+// README). The Worker authenticates the upgrade — board members (not viewers: runners receive run
+// tokens and resolved secrets) or an agent key of this company — then hands it to the object.
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter } from "../http/router";
+import { requireActor, requireCompanyAccess } from "../http/access";
+import { companyObject } from "../company/client";
+import { RUNNER_HEADERS } from "../company/durable-object";
+import { CompanyIdParam, ErrorSchema, errors, jsonContent } from "../schemas/common";
+import { ConnectedRunnerSchema, RunnerConnectQuery } from "../schemas/runners";
+import { publicBaseUrl } from "./access/shared";
+import { HttpError } from "../domain/errors";
+import type { RunnerPrincipal } from "../company/runners";
+
+const tags = ["Runners"];
+const RUNNER_ROLES = ["owner", "admin", "member"] as const;
+export const runnersRouter = createRouter();
+
+const PROTOCOL =
+  "Messages are JSON text with a `type` (protocol version 1). Runner → `{ type: \"hello\", version: 1, agents: [agentId…], name?, runs?: [runId…] }`; " +
+  "object → `{ type: \"ready\", version: 1, runnerId, agents, refused: [{ agentId, reason }], runs }` (an agent key serves only its own agent; only `process` and `<runtime>_local` agents); " +
+  "object → `{ type: \"run.start\", version: 1, runId, agentId, companyId, adapterType, adapterConfig, context, env, apiUrl, apiToken, skills }`; " +
+  "runner → `{ type: \"run.event\", runId, kind: \"log\"|\"progress\"|\"status\", message, data? }` and `{ type: \"run.complete\", runId, status: \"succeeded\"|\"failed\"|\"timed_out\", summary?, usage?, exitCode?, error? }`; " +
+  "object → `{ type: \"run.cancel\", runId }`; either side `{ type: \"ping\" }` → `{ type: \"pong\" }`; bad messages get `{ type: \"error\", error, runId? }`. " +
+  "A runner that disconnects mid-run has a grace period (30 s) to reconnect and reclaim its runs (`runs` in hello); after it the run fails with `process_lost` and is retried with back-off.";
+
+runnersRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/companies/{companyId}/runners/connect",
+    operationId: "connectRunner",
+    tags,
+    summary: "Connect a runner (WebSocket upgrade)",
+    description: `Authenticate with \`Authorization: Bearer <key>\` or \`?token=<key>\`: a board key of a member (not a viewer) or an agent key of this company. ${PROTOCOL}`,
+    request: { params: CompanyIdParam, query: RunnerConnectQuery },
+    responses: {
+      101: { description: "Switching protocols: the runner's WebSocket" },
+      426: jsonContent(ErrorSchema, "Not a WebSocket upgrade request"),
+      ...errors(400, 401, 403, 404),
+    },
+  }),
+  async (c) => {
+    const { companyId } = c.req.valid("param");
+    const actor = requireActor(c);
+    await requireCompanyAccess(c, companyId, actor.type === "board" ? { roles: [...RUNNER_ROLES] } : {});
+    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new HttpError(426, "Expected a WebSocket upgrade (Upgrade: websocket)");
+    const principal: RunnerPrincipal = actor.type === "agent" ? { type: "agent", agentId: actor.agentId } : { type: "board", userId: actor.type === "board" ? actor.userId : "" };
+    const headers = new Headers({ upgrade: "websocket" });
+    headers.set(RUNNER_HEADERS.company, companyId);
+    headers.set(RUNNER_HEADERS.principal, JSON.stringify(principal));
+    headers.set(RUNNER_HEADERS.apiUrl, publicBaseUrl(c));
+    for (const name of ["sec-websocket-key", "sec-websocket-version", "sec-websocket-protocol", "sec-websocket-extensions"]) {
+      const value = c.req.header(name);
+      if (value) headers.set(name, value);
+    }
+    return companyObject(c.env, companyId).fetch(new Request("https://company.internal/runners/connect", { headers }));
+  },
+);
+
+runnersRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/companies/{companyId}/runners",
+    operationId: "listRunners",
+    tags,
+    summary: "Connected runners and the agents they serve",
+    request: { params: CompanyIdParam },
+    responses: { 200: jsonContent(z.array(ConnectedRunnerSchema), "Connected runners"), ...errors(401, 403, 404) },
+  }),
+  async (c) => {
+    const { companyId } = c.req.valid("param");
+    await requireCompanyAccess(c, companyId);
+    return c.json(await companyObject(c.env, companyId).listRunners(), 200);
+  },
+);
