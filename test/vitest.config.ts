@@ -28,6 +28,8 @@ async function workersProject(name: string, isolate: boolean, fakeAgentUrl: stri
             GITHUB_RAW_URL: `${fakeAgentUrl}/gh-raw`,
             // The run dispatcher's alarms are set an hour ahead; tests fire them by hand (deterministic, no sleeps).
             DISPATCH_DELAY_MS: "3600000",
+            // A disconnected runner's runs are lost at the next dispatch (no grace period to wait out).
+            RUNNER_GRACE_MS: "0",
           },
         },
       }),

@@ -201,6 +201,8 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
         return;
       }
       const failed = message.status !== "succeeded";
+      // Forgotten first: the ending is the runner's own news, not something to cancel back to it.
+      host.storage.remoteRuns.forget(message.runId);
       await host.report({
         runId: message.runId,
         ending: {
@@ -216,7 +218,6 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
             : {}),
         },
       });
-      host.storage.remoteRuns.forget(message.runId);
       return;
     }
   }

@@ -68,6 +68,7 @@ describe("remote_gateway adapter", () => {
     });
     expect(typeof create.body.apiToken).toBe("string");
     expect(calls.filter((c) => c.path.endsWith("/events"))).toHaveLength(1);
+    expect(calls.filter((c) => c.path.endsWith("/stop"))).toHaveLength(0);
 
     const finished = await run(runId);
     expect(finished).toMatchObject({ status: "succeeded", summary: "done remotely" });

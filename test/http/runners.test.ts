@@ -1,0 +1,311 @@
+// Runners over WebSockets to the company object, driven by real WebSocket clients through the
+// Worker's fetch: authentication before the upgrade, hello/ready, run.start → run.event →
+// run.complete, cancel, a disconnect mid-run (grace period 0 in tests: RUNNER_GRACE_MS), reclaiming
+// a run after a reconnect, two runners for different agents, and an idle period.
+import { env, exports } from "cloudflare:workers";
+import { createExecutionContext, runDurableObjectAlarm, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import worker from "../../src/index";
+import { AUTHENTICATED, get, post, unique, type EnvOverrides } from "../helpers/api";
+import { boardUser, createCompany, insertAgentKey, schema, testDb, updateRow } from "../helpers/fixtures";
+
+async function dispatch(companyId: string) {
+  const stub = env.COMPANY.getByName(companyId);
+  if (!(await runDurableObjectAlarm(stub))) await stub.dispatchNow();
+}
+
+class RunnerClient {
+  readonly received: any[] = [];
+  private waiters: Array<() => void> = [];
+  closed = false;
+
+  constructor(readonly ws: WebSocket) {
+    ws.accept();
+    ws.addEventListener("message", (event) => {
+      this.received.push(JSON.parse(String(event.data)));
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    ws.addEventListener("close", () => {
+      this.closed = true;
+    });
+  }
+
+  send(message: unknown) {
+    this.ws.send(JSON.stringify(message));
+  }
+
+  /** The first message (from `from` on) matching `match`, waiting for it if needed. */
+  async next(match: (m: any) => boolean, timeoutMs = 5000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.received.find(match);
+      if (found) {
+        this.received.splice(this.received.indexOf(found), 1);
+        return found;
+      }
+      if (Date.now() > deadline) throw new Error(`no matching message; received ${JSON.stringify(this.received)}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
+  }
+
+  async hello(agents: string[], extra: Record<string, unknown> = {}) {
+    this.send({ type: "hello", version: 1, agents, name: "test-runner", ...extra });
+    return this.next((m) => m.type === "ready");
+  }
+
+  close() {
+    this.ws.close(1000, "bye");
+  }
+}
+
+/** Opens the upgrade; returns the client, or the refusal. */
+async function connect(companyId: string, options: { token?: string; query?: boolean; env?: EnvOverrides; upgrade?: boolean } = {}) {
+  const headers = new Headers();
+  if (options.upgrade !== false) headers.set("upgrade", "websocket");
+  if (options.token && !options.query) headers.set("authorization", `Bearer ${options.token}`);
+  const url = `http://localhost/api/companies/${companyId}/runners/connect${options.token && options.query ? `?token=${encodeURIComponent(options.token)}` : ""}`;
+  const request = new Request(url, { headers });
+  let response: Response;
+  if (options.env) {
+    const ctx = createExecutionContext();
+    response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, ...options.env } as Env, ctx);
+    await waitOnExecutionContext(ctx);
+  } else response = await exports.default.fetch(request);
+  if (response.status !== 101 || !response.webSocket) return { status: response.status, body: await response.json().catch(() => null), client: null };
+  return { status: 101, body: null, client: new RunnerClient(response.webSocket) };
+}
+
+async function processAgent(companyId: string, config: Record<string, unknown> = {}) {
+  const res = await post(`/api/companies/${companyId}/agents`, { name: unique("Local"), adapterType: "process", adapterConfig: { command: "/bin/echo", args: ["hi"], ...config } });
+  if (res.status !== 201) throw new Error(`agent create failed: ${res.status} ${res.text}`);
+  return res.body as { id: string };
+}
+
+const run = async (runId: string) => (await get(`/api/heartbeat-runs/${runId}`)).body;
+
+describe("runner connection", () => {
+  it("authenticates before the upgrade: no key 401, another company's keys 403, a viewer 403, a non-upgrade 426", async () => {
+    const company = await createCompany();
+    const other = await createCompany();
+    const agent = await processAgent(company.id);
+    const otherAgent = await processAgent(other.id);
+    const stranger = await boardUser(other.id);
+    const viewer = await boardUser(company.id, "viewer");
+    const member = await boardUser(company.id, "member");
+    const otherKey = await insertAgentKey(otherAgent.id, other.id);
+    const ownKey = await insertAgentKey(agent.id, company.id);
+
+    expect((await connect(company.id, { env: AUTHENTICATED })).status).toBe(401);
+    expect((await connect(company.id, { env: AUTHENTICATED, token: stranger.token })).status).toBe(403);
+    expect((await connect(company.id, { env: AUTHENTICATED, token: otherKey.token, query: true })).status).toBe(403);
+    expect((await connect(company.id, { env: AUTHENTICATED, token: "svc_agent_not-a-key", query: true })).status).toBe(401);
+    const refused = await connect(company.id, { env: AUTHENTICATED, token: viewer.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBeTruthy();
+    expect((await connect(company.id, { env: AUTHENTICATED, token: member.token, upgrade: false })).status).toBe(426);
+
+    const viaQuery = await connect(company.id, { env: AUTHENTICATED, token: ownKey.token, query: true });
+    expect(viaQuery.status).toBe(101);
+    const viaHeader = await connect(company.id, { env: AUTHENTICATED, token: member.token });
+    expect(viaHeader.status).toBe(101);
+    viaQuery.client!.close();
+    viaHeader.client!.close();
+  });
+
+  it("hello: an agent key serves only its own agent; only process and <runtime>_local agents; bad messages get an error", async () => {
+    const company = await createCompany();
+    const mine = await processAgent(company.id);
+    const sibling = await processAgent(company.id);
+    const http = await post(`/api/companies/${company.id}/agents`, { name: unique("Http"), adapterType: "http", adapterConfig: { url: `${env.FAKE_AGENT_URL}/agent/x` } });
+    const key = await insertAgentKey(mine.id, company.id);
+    const { client } = await connect(company.id, { env: AUTHENTICATED, token: key.token });
+    const ready = await client!.hello([mine.id, sibling.id, http.body.id, "missing-agent"]);
+    expect(ready).toMatchObject({ type: "ready", version: 1, agents: [mine.id] });
+    expect(ready.refused.map((r: any) => r.agentId)).toEqual([sibling.id, http.body.id, "missing-agent"]);
+    expect(ready.refused[0].reason).toContain("only its own agent");
+
+    client!.send({ type: "hello", version: 2, agents: [] });
+    expect((await client!.next((m) => m.type === "error")).error).toContain("version");
+    client!.ws.send("not json");
+    expect((await client!.next((m) => m.type === "error")).error).toContain("JSON");
+    client!.send({ type: "ping" });
+    expect(await client!.next((m) => m.type === "pong")).toEqual({ type: "pong" });
+    client!.send({ type: "run.event", runId: "someone-elses-run", kind: "log", message: "x" });
+    expect((await client!.next((m) => m.type === "error")).runId).toBe("someone-elses-run");
+
+    const board = await boardUser(company.id);
+    const listed = await get(`/api/companies/${company.id}/runners`, { env: AUTHENTICATED, token: board.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([expect.objectContaining({ name: "test-runner", agents: [mine.id], principal: { type: "agent", agentId: mine.id }, activeRuns: 0 })]);
+    const stranger = await boardUser((await createCompany()).id);
+    expect((await get(`/api/companies/${company.id}/runners`, { env: AUTHENTICATED, token: stranger.token })).status).toBe(403);
+    client!.close();
+  });
+});
+
+describe("runs on a runner", () => {
+  it("run.start carries the run's context, env with resolved secrets, API URL and run token; events and completion end the run with its cost", async () => {
+    const company = await createCompany();
+    const secret = await post(`/api/companies/${company.id}/secrets`, { name: unique("TOKEN").toUpperCase().replace(/-/g, "_"), value: "runner-secret-value" });
+    const agent = await processAgent(company.id, { env: { PLAIN: "p", API_TOKEN: { type: "secret_ref", secretId: secret.body.id } }, timeoutSec: 60 });
+    const { client } = await connect(company.id);
+    await client!.hello([agent.id]);
+    const issue = await post(`/api/companies/${company.id}/issues`, { title: "Run locally" });
+    const woke = await post(`/api/agents/${agent.id}/wakeup`, { issueId: issue.body.id, payload: { hello: "runner" } });
+    await dispatch(company.id);
+
+    const start = await client!.next((m) => m.type === "run.start");
+    expect(start).toMatchObject({
+      version: 1,
+      runId: woke.body.id,
+      agentId: agent.id,
+      companyId: company.id,
+      adapterType: "process",
+      adapterConfig: { command: "/bin/echo", args: ["hi"], timeoutSec: 60 },
+      context: { issueId: issue.body.id, payload: { hello: "runner" } },
+      env: { PLAIN: "p", API_TOKEN: "runner-secret-value" },
+      apiUrl: "http://localhost",
+    });
+    expect(start.adapterConfig.env).toBeUndefined();
+    // The run token works against the API as the agent, in its run.
+    const me = await get("/api/agents/me", { token: start.apiToken });
+    expect(me.body.id).toBe(agent.id);
+    expect((await get(`/api/companies/${company.id}/runners`)).body[0].activeRuns).toBe(1);
+
+    client!.send({ type: "run.event", runId: start.runId, kind: "log", message: "hello from stdout", data: { stream: "stdout" } });
+    client!.send({ type: "run.complete", runId: start.runId, status: "succeeded", summary: "echoed", exitCode: 0, usage: { provider: "local", model: "m", costCents: 3 } });
+    for (let i = 0; i < 50 && (await run(start.runId)).status === "running"; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await run(start.runId)).toMatchObject({ status: "succeeded", summary: "echoed" });
+    const events = (await get(`/api/heartbeat-runs/${start.runId}/events`)).body as any[];
+    expect(events.find((e) => e.message === "hello from stdout")).toMatchObject({ kind: "log", data: { stream: "stdout" } });
+    const costs = await testDb().select().from(schema.costEvents).where(eq(schema.costEvents.heartbeatRunId, start.runId));
+    expect(costs.map((c) => c.costCents)).toEqual([3]);
+    client!.close();
+  });
+
+  it("a failed exit code fails the run; cancelling sends run.cancel to the runner", async () => {
+    const company = await createCompany();
+    const agent = await processAgent(company.id);
+    const { client } = await connect(company.id);
+    await client!.hello([agent.id]);
+    await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    const first = await client!.next((m) => m.type === "run.start");
+    client!.send({ type: "run.complete", runId: first.runId, status: "failed", exitCode: 3 });
+    for (let i = 0; i < 50 && (await run(first.runId)).status === "running"; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await run(first.runId)).toMatchObject({ status: "failed", errorCode: "process_failed", error: "The process exited with code 3" });
+
+    await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    const second = await client!.next((m) => m.type === "run.start");
+    expect((await post(`/api/heartbeat-runs/${second.runId}/cancel`)).status).toBe(200);
+    expect(await client!.next((m) => m.type === "run.cancel")).toEqual({ type: "run.cancel", runId: second.runId });
+    // A late completion of a cancelled run changes nothing.
+    client!.send({ type: "run.complete", runId: second.runId, status: "succeeded" });
+    expect((await client!.next((m) => m.type === "error")).runId).toBe(second.runId);
+    expect((await run(second.runId)).status).toBe("cancelled");
+    client!.close();
+  });
+
+  it("two runners serving different agents of one company each get only their agent's runs", async () => {
+    const company = await createCompany();
+    const a = await processAgent(company.id);
+    const b = await processAgent(company.id, { command: "/bin/true" });
+    const first = (await connect(company.id)).client!;
+    const second = (await connect(company.id)).client!;
+    await first.hello([a.id]);
+    await second.hello([b.id], { name: "second" });
+    const runA = await post(`/api/agents/${a.id}/wakeup`, {});
+    const runB = await post(`/api/agents/${b.id}/wakeup`, {});
+    await dispatch(company.id);
+    expect((await first.next((m) => m.type === "run.start")).runId).toBe(runA.body.id);
+    expect((await second.next((m) => m.type === "run.start")).runId).toBe(runB.body.id);
+    expect(first.received.filter((m) => m.type === "run.start")).toHaveLength(0);
+    expect(second.received.filter((m) => m.type === "run.start")).toHaveLength(0);
+    const listed = (await get(`/api/companies/${company.id}/runners`)).body as any[];
+    expect(listed.map((r) => r.agents).sort()).toEqual([[a.id], [b.id]].sort());
+    // Another runner may not report on a run of an agent it does not serve.
+    second.send({ type: "run.complete", runId: runA.body.id, status: "succeeded" });
+    expect((await second.next((m) => m.type === "error")).runId).toBe(runA.body.id);
+    expect((await run(runA.body.id)).status).toBe("running");
+    first.close();
+    second.close();
+  });
+
+  it("a runner that disconnects mid-run: after the grace period the run is process_lost and retried on the next runner", async () => {
+    const company = await createCompany();
+    const agent = await processAgent(company.id);
+    const gone = (await connect(company.id)).client!;
+    await gone.hello([agent.id]);
+    const woke = await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    await gone.next((m) => m.type === "run.start");
+    gone.close();
+    for (let i = 0; i < 50 && (await get(`/api/companies/${company.id}/runners`)).body.length; i++) await new Promise((r) => setTimeout(r, 20));
+    await dispatch(company.id);
+    const lost = await run(woke.body.id);
+    expect(lost).toMatchObject({ status: "scheduled_retry", errorCode: "process_lost", retryCount: 1 });
+
+    const next = (await connect(company.id)).client!;
+    await next.hello([agent.id]);
+    await updateRow(schema.heartbeatRuns, woke.body.id, { nextRetryAt: new Date(Date.now() - 1000).toISOString() });
+    await dispatch(company.id);
+    const restarted = await next.next((m) => m.type === "run.start");
+    expect(restarted.runId).toBe(woke.body.id);
+    next.send({ type: "run.complete", runId: woke.body.id, status: "succeeded", summary: "second try" });
+    for (let i = 0; i < 50 && (await run(woke.body.id)).status !== "succeeded"; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await run(woke.body.id)).toMatchObject({ status: "succeeded", summary: "second try", retryCount: 1 });
+    next.close();
+  });
+
+  it("a runner that reconnects within the grace period reclaims its run (hello runs) and completes it", async () => {
+    const company = await createCompany();
+    const agent = await processAgent(company.id);
+    const first = (await connect(company.id)).client!;
+    await first.hello([agent.id]);
+    const woke = await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    await first.next((m) => m.type === "run.start");
+    first.close();
+    const again = (await connect(company.id)).client!;
+    const ready = await again.hello([agent.id], { runs: [woke.body.id] });
+    expect(ready.runs).toEqual([woke.body.id]);
+    await dispatch(company.id);
+    expect((await run(woke.body.id)).status).toBe("running");
+    again.send({ type: "run.complete", runId: woke.body.id, status: "succeeded" });
+    for (let i = 0; i < 50 && (await run(woke.body.id)).status !== "succeeded"; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await run(woke.body.id)).status).toBe("succeeded");
+    again.close();
+  });
+
+  it("after an idle period the runner still gets its runs, and keep-alive pings are answered", async () => {
+    const company = await createCompany();
+    const agent = await processAgent(company.id);
+    const client = (await connect(company.id)).client!;
+    await client.hello([agent.id]);
+    await new Promise((r) => setTimeout(r, 1500));
+    client.send({ type: "ping" });
+    await client.next((m) => m.type === "pong");
+    const woke = await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    expect((await client.next((m) => m.type === "run.start")).runId).toBe(woke.body.id);
+    client.close();
+  });
+
+  it("wake-ups of a local agent wait queued until a runner serves it", async () => {
+    const company = await createCompany();
+    const agent = await processAgent(company.id);
+    const woke = await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    expect((await run(woke.body.id)).status).toBe("queued");
+    const client = (await connect(company.id)).client!;
+    await client.hello([agent.id]);
+    await dispatch(company.id);
+    expect((await client.next((m) => m.type === "run.start")).runId).toBe(woke.body.id);
+    client.close();
+  });
+});
