@@ -54,6 +54,18 @@ export default defineConfig(async () => {
       { test: { name: "unit", root, include: ["test/unit/**/*.test.ts"], environment: "node" } },
       // HTTP behaviour: one warm module graph and one storage per worker, shared across files.
       await workersProject("http", false, fakeAgent.url),
+      // End to end: the real CLI against one real dev server (wrangler dev), in Node.
+      {
+        test: {
+          name: "e2e",
+          root,
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/setup/e2e-global.ts"],
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+        },
+      },
       // Instance-wide singletons (bootstrap, board claim, instance admins and settings): fresh storage per file.
       await workersProject("isolated", true, fakeAgent.url),
     ],

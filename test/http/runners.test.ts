@@ -75,7 +75,7 @@ async function connect(companyId: string, options: { token?: string; query?: boo
     response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, ...options.env } as Env, ctx);
     await waitOnExecutionContext(ctx);
   } else response = await exports.default.fetch(request);
-  if (response.status !== 101 || !response.webSocket) return { status: response.status, body: await response.json().catch(() => null), client: null };
+  if (response.status !== 101 || !response.webSocket) return { status: response.status, body: (await response.json().catch(() => null)) as any, client: null };
   return { status: 101, body: null, client: new RunnerClient(response.webSocket) };
 }
 

@@ -1,0 +1,180 @@
+// `runner`: connects to the company object over a WebSocket (protocol v1, see the README), executes
+// the runs it is sent as child processes, streams their output, reports completion, obeys
+// run.cancel, and reconnects with back-off — reclaiming the runs still going (hello `runs`), with
+// messages queued while disconnected so no completion is lost.
+import WebSocket from "ws";
+import { startProcess, type RunningProcess, type RunStart } from "./process-run";
+
+export interface RunnerOptions {
+  url: string;
+  token: string;
+  companyId: string;
+  agents: string[];
+  name: string;
+  log?: (line: string) => void;
+  /** Stop after this many runs finished (tests and one-shot use); unlimited when absent. */
+  maxRuns?: number;
+}
+
+const FLUSH_MS = 200;
+const FLUSH_BYTES = 8 * 1024;
+const PING_MS = 30_000;
+
+export function connectUrl(base: string, companyId: string): string {
+  const url = new URL(`${base.replace(/\/+$/, "")}/api/companies/${encodeURIComponent(companyId)}/runners/connect`);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.toString();
+}
+
+/** Runs until stopped (the returned stop()), or until maxRuns runs finished. */
+export function startRunner(options: RunnerOptions): { stopped: Promise<void>; stop: () => void } {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const running = new Map<string, RunningProcess>();
+  const outbox: string[] = [];
+  let socket: WebSocket | null = null;
+  let ready = false;
+  let attempt = 0;
+  let finished = 0;
+  let stopping = false;
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+  let ping: NodeJS.Timeout | null = null;
+
+  const send = (message: unknown) => {
+    const text = JSON.stringify(message);
+    if (ready && socket?.readyState === WebSocket.OPEN) socket.send(text);
+    else outbox.push(text);
+  };
+
+  function connect() {
+    if (stopping) return;
+    const ws = new WebSocket(connectUrl(options.url, options.companyId), { headers: { authorization: `Bearer ${options.token}` } });
+    socket = ws;
+    ws.on("open", () => {
+      ws.send(JSON.stringify({ type: "hello", version: 1, agents: options.agents, name: options.name, runs: [...running.keys()] }));
+      ping = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: "ping" })), PING_MS);
+    });
+    ws.on("unexpected-response", (_req, res) => {
+      let body = "";
+      res.on("data", (d: Buffer) => (body += d));
+      res.on("end", () => {
+        let error = body;
+        try {
+          error = JSON.parse(body).error ?? body;
+        } catch {
+          /* not JSON */
+        }
+        log(`runner: connection refused (HTTP ${res.statusCode}): ${error}`);
+        if (res.statusCode === 401 || res.statusCode === 403 || res.statusCode === 404) return stop(1);
+        reconnect();
+      });
+    });
+    ws.on("message", (data) => handle(String(data)));
+    ws.on("error", (err) => log(`runner: ${err.message}`));
+    ws.on("close", () => {
+      if (ping) clearInterval(ping);
+      ready = false;
+      if (socket === ws) reconnect();
+    });
+  }
+
+  function reconnect() {
+    if (stopping) return;
+    socket = null;
+    attempt += 1;
+    const delay = Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6)) * (0.75 + Math.random() * 0.5);
+    log(`runner: disconnected; reconnecting in ${Math.round(delay)} ms`);
+    setTimeout(connect, delay).unref?.();
+  }
+
+  function handle(text: string) {
+    let message: Record<string, any>;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    switch (message.type) {
+      case "ready":
+        ready = true;
+        attempt = 0;
+        log(`runner: connected as ${message.runnerId}; serving ${message.agents.length} agent(s)${message.refused?.length ? `; refused ${message.refused.map((r: any) => `${r.agentId} (${r.reason})`).join(", ")}` : ""}`);
+        while (outbox.length && socket?.readyState === WebSocket.OPEN) socket.send(outbox.shift()!);
+        if (!message.agents.length) {
+          log("runner: no agent to serve");
+          stop(1);
+        }
+        return;
+      case "run.start":
+        return startRun(message as unknown as RunStart);
+      case "run.cancel": {
+        const run = running.get(message.runId);
+        if (run) {
+          log(`runner: run ${message.runId} cancelled`);
+          run.cancel();
+        }
+        return;
+      }
+      case "error":
+        log(`runner: service says: ${message.error}${message.runId ? ` (run ${message.runId})` : ""}`);
+        return;
+    }
+  }
+
+  function startRun(start: RunStart) {
+    if (running.has(start.runId)) return;
+    log(`runner: run ${start.runId} started (agent ${start.agentId})`);
+    const buffers = { stdout: "", stderr: "" };
+    let timer: NodeJS.Timeout | null = null;
+    const flush = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      for (const stream of ["stdout", "stderr"] as const) {
+        if (!buffers[stream]) continue;
+        send({ type: "run.event", runId: start.runId, kind: "log", message: buffers[stream], data: { stream } });
+        buffers[stream] = "";
+      }
+    };
+    let cancelled = false;
+    const child = startProcess(start, (stream, text) => {
+      buffers[stream] += text;
+      if (buffers[stream].length >= FLUSH_BYTES) flush();
+      else if (!timer) timer = setTimeout(flush, FLUSH_MS);
+    });
+    running.set(start.runId, {
+      done: child.done,
+      cancel: () => {
+        cancelled = true;
+        child.cancel();
+      },
+    });
+    void child.done.then((outcome) => {
+      flush();
+      running.delete(start.runId);
+      if (!cancelled) {
+        send({ type: "run.complete", runId: start.runId, status: outcome.status, exitCode: outcome.exitCode, summary: outcome.summary, ...(outcome.error ? { error: outcome.error } : {}) });
+        log(`runner: run ${start.runId} ${outcome.status}${outcome.exitCode !== null ? ` (exit ${outcome.exitCode})` : ""}`);
+      }
+      finished += 1;
+      if (options.maxRuns !== undefined && finished >= options.maxRuns) setTimeout(() => stop(0), 200);
+    });
+  }
+
+  function stop(code = 0) {
+    if (stopping) return;
+    stopping = true;
+    for (const run of running.values()) run.cancel();
+    if (ping) clearInterval(ping);
+    process.exitCode = code;
+    const ws = socket;
+    socket = null;
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      // Let queued messages (a last completion) leave first.
+      ws.close(1000, "runner stopped");
+    }
+    resolveStopped();
+  }
+
+  connect();
+  return { stopped, stop: () => stop(0) };
+}

@@ -1,0 +1,77 @@
+// The runner's process handling: environment, exit-code mapping, and killing the whole process
+// group on timeout and on cancel (a grandchild must not survive).
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { commandLine, runEnvironment, startProcess, type RunStart } from "../../src/cli/process-run";
+import { connectUrl } from "../../src/cli/runner";
+
+const start = (adapterConfig: Record<string, unknown>, adapterType = "process"): RunStart => ({
+  runId: "run-1",
+  agentId: "agent-1",
+  companyId: "company-1",
+  adapterType,
+  adapterConfig,
+  context: { issueId: "issue-1", wakeReason: "issue_assigned" },
+  env: { SECRET_THING: "s3cret", SERVICE_APPROVAL_ID: "ap-1" },
+  apiUrl: "https://api.example.com",
+  apiToken: "jwt-token",
+});
+
+const alive = (marker: string) => {
+  try {
+    return execFileSync("pgrep", ["-f", marker]).toString().trim().length > 0;
+  } catch {
+    return false;
+  }
+};
+
+describe("runner processes", () => {
+  it("the environment carries the run's variables and resolved env over the runner's own", () => {
+    const env = runEnvironment(start({ command: "x" }), { PATH: "/bin", SERVICE_RUN_ID: "spoofed" });
+    expect(env).toMatchObject({
+      PATH: "/bin",
+      SECRET_THING: "s3cret",
+      SERVICE_APPROVAL_ID: "ap-1",
+      SERVICE_AGENT_ID: "agent-1",
+      SERVICE_COMPANY_ID: "company-1",
+      SERVICE_RUN_ID: "run-1",
+      SERVICE_API_URL: "https://api.example.com",
+      SERVICE_API_KEY: "jwt-token",
+      SERVICE_TASK_ID: "issue-1",
+      SERVICE_WAKE_REASON: "issue_assigned",
+    });
+    expect(commandLine({ adapterType: "claude_local", adapterConfig: { extraArgs: ["--print"] } })).toEqual({ command: "claude", args: ["--print"] });
+    expect(commandLine({ adapterType: "process", adapterConfig: { command: "/bin/agent", args: ["--once", 3] } })).toEqual({ command: "/bin/agent", args: ["--once"] });
+    expect(connectUrl("https://api.example.com/", "c 1")).toBe("wss://api.example.com/api/companies/c%201/runners/connect");
+    expect(connectUrl("http://127.0.0.1:8787", "c")).toBe("ws://127.0.0.1:8787/api/companies/c/runners/connect");
+  });
+
+  it("exit 0 succeeds with the last stdout line; a non-zero exit fails with its code; a missing command fails", async () => {
+    const output: string[] = [];
+    const ok = await startProcess(start({ command: "sh", args: ["-c", "echo one; echo two >&2; echo last line"] }), (stream, text) => output.push(`${stream}:${text}`)).done;
+    expect(ok).toEqual({ status: "succeeded", exitCode: 0, summary: "last line" });
+    expect(output.join("")).toContain("stderr:two");
+    expect(await startProcess(start({ command: "sh", args: ["-c", "exit 7"] }), () => {}).done).toMatchObject({ status: "failed", exitCode: 7, error: "The process exited with code 7" });
+    expect((await startProcess(start({ command: "/nonexistent/agent-binary" }), () => {}).done).status).toBe("failed");
+  });
+
+  it("past timeoutSec the whole process group is killed and the run is timed_out", async () => {
+    const marker = `sleep 31.${process.pid}1`;
+    const run = startProcess(start({ command: "sh", args: ["-c", `${marker} & ${marker}; echo never`], timeoutSec: 1, graceSec: 1 }), () => {});
+    const outcome = await run.done;
+    expect(outcome.status).toBe("timed_out");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(marker)).toBe(false);
+  });
+
+  it("cancel kills the process group", async () => {
+    const marker = `sleep 32.${process.pid}2`;
+    const run = startProcess(start({ command: "sh", args: ["-c", `${marker} & ${marker}`], graceSec: 1 }), () => {});
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(marker)).toBe(true);
+    run.cancel();
+    expect((await run.done).status).toBe("failed");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(marker)).toBe(false);
+  });
+});
