@@ -492,6 +492,8 @@ describe("surface: tenant isolation", () => {
     for (const r of tenantRoutes().filter((x) => x.method === "GET")) {
       const url = fill(r.path, (n) => paramValue(n, r.path));
       const res = await call("GET", url, { token: ids.ownerToken });
+      // The runner upgrade answers a plain GET 426 once the caller passed its guard.
+      if (r.path.endsWith("/runners/connect") && res.status === 426) continue;
       if (res.status < 200 || res.status >= 300) failures.push(`${url} -> ${res.status} ${res.text.slice(0, 160)}`);
     }
     expect(failures).toEqual([]);
