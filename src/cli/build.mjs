@@ -6,7 +6,18 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-export function buildCli() {
+export async function buildCli() {
+  // The typed client for other projects (`import { createClient } from "agent-control-plane/client"`).
+  await build({
+    entryPoints: [path.join(root, "src/client/index.ts")],
+    outfile: path.join(root, "dist/client.js"),
+    bundle: true,
+    platform: "neutral",
+    format: "esm",
+    target: "es2022",
+    external: ["openapi-fetch"],
+    logLevel: "warning",
+  });
   return build({
     entryPoints: [path.join(root, "src/cli/index.ts")],
     outfile: path.join(root, "dist/cli.cjs"),

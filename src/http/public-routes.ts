@@ -4,6 +4,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { errorBody } from "./errors";
+import { operationIdCandidates } from "./operation-ids";
 
 type Definition = { type: string; route?: { method: string; path: string; security?: unknown[] } };
 
@@ -16,8 +17,8 @@ const patternOf = (template: string) =>
   new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
 
 /**
- * Gives every operation without an explicit operationId a stable one derived from its method and
- * path (`get /api/companies/{companyId}/issues` → `getCompaniesByCompanyIdIssues`), unique in the
+ * Gives every operation without an explicit operationId a stable, readable one derived from its
+ * method and path (src/http/operation-ids.ts: `listIssues`, `checkoutIssue`, …), unique in the
  * document, so generated clients have a name for each call.
  */
 export function assignOperationIds(definitions: readonly unknown[]) {
@@ -26,17 +27,9 @@ export function assignOperationIds(definitions: readonly unknown[]) {
   for (const route of routes) if (route.operationId) taken.add(route.operationId);
   for (const route of routes) {
     if (route.operationId) continue;
-    const words = route.path
-      .replace(/^\/api\//, "")
-      .split("/")
-      .filter(Boolean)
-      .map((part) => (part.startsWith("{") ? `by-${part.slice(1, -1)}` : part))
-      .join("-")
-      .split(/[^A-Za-z0-9]+/)
-      .filter(Boolean);
-    const base = route.method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join("");
-    let id = base;
-    for (let n = 2; taken.has(id); n++) id = `${base}${n}`;
+    const candidates = operationIdCandidates(route.method, route.path);
+    let id = candidates.find((c) => !taken.has(c));
+    for (let n = 2; !id; n++) if (!taken.has(`${candidates[0]}${n}`)) id = `${candidates[0]}${n}`;
     taken.add(id);
     route.operationId = id;
   }

@@ -150,7 +150,25 @@ describe("OpenAPI operation ids", () => {
       }
     }
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toContain("wakeAgent");
-    expect(ids).toContain("getCompaniesByCompanyIdIssues");
+    // Readable names (derived from method and path where a route does not name one).
+    for (const id of ["wakeAgent", "listIssues", "createIssue", "getIssue", "updateIssue", "checkoutIssue", "releaseIssue", "listIssueComments", "createIssueComment", "listApprovals", "approveApproval", "rejectApproval", "listCompanies", "getCostSummary", "listHeartbeatRuns"]) {
+      expect(ids, id).toContain(id);
+    }
+    expect(ids.filter((id) => /By[A-Z][a-z]+Id/.test(id))).toEqual([]);
+  });
+
+  it("request fields with server defaults are optional: an issue create needs only its title", async () => {
+    const doc = (await get("/api/openapi.json")).body;
+    const ref = doc.paths["/api/companies/{companyId}/issues"].post.requestBody.content["application/json"].schema;
+    const schema = ref.$ref ? doc.components.schemas[ref.$ref.split("/").pop()] : ref;
+    expect(schema.required).toEqual(["title"]);
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        let body = op.requestBody?.content?.["application/json"]?.schema;
+        if (body?.$ref) body = doc.components.schemas[body.$ref.split("/").pop()];
+        for (const field of body?.required ?? []) expect(body.properties?.[field]?.default, `${method} ${path} ${field} has a default but is required`).toBeUndefined();
+        for (const param of op.parameters ?? []) if (param.schema?.default !== undefined) expect(param.required ?? false, `${method} ${path} ?${param.name}`).toBe(false);
+      }
+    }
   });
 });
