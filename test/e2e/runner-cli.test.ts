@@ -1,7 +1,7 @@
 // The runner through the real CLI against the real dev server: `acp runner` with an agent key
 // connects over a WebSocket, the agent is assigned an issue, the local process runs with the run's
 // environment, comments through the API with SERVICE_API_KEY, exits 0, and the run is succeeded.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -88,6 +88,12 @@ describe("acp runner (real CLI, real dev server)", () => {
       const output = events.filter((e: any) => e.kind === "log").map((e: any) => `${e.data?.stream}:${e.message}`).join("");
       expect(output).toContain("stdout:working on it");
       expect(output).toContain("stderr:a warning on stderr");
+      // The CLI follows the (finished) run's events.
+      const logs = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, [cli, "run", "logs", run.id, "--follow", "--url", base], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+      );
+      expect(logs).toContain("working on it");
+      expect(logs).toMatch(/status\s+Completed: succeeded/);
     } finally {
       if (child.exitCode === null) child.kill("SIGTERM");
       if (process.env.DEBUG_E2E) console.log(log);

@@ -1,0 +1,221 @@
+// Daily work: companies, agents, issues, approvals, costs, routines.
+import { Command } from "commander";
+import { loadConfig, saveConfig } from "../config";
+import { cliContext, unwrap } from "../context";
+import { CliError } from "../output";
+
+const parseJson = (label: string) => (value: string) => {
+  try {
+    return JSON.parse(value) as Record<string, unknown>;
+  } catch {
+    throw new CliError(`${label} must be JSON`);
+  }
+};
+
+export function companyCommands(program: Command) {
+  const company = program.command("company").description("Companies you reach");
+  company
+    .command("list")
+    .description("List companies")
+    .action(async (_o: unknown, command: Command) => {
+      const ctx = cliContext(command);
+      const companies = await unwrap(ctx.api.GET("/api/companies"));
+      ctx.out.table(companies as unknown as Array<Record<string, unknown>>, ["id", "name", "issuePrefix", "status"]);
+    });
+  company
+    .command("create")
+    .description("Create a company (and select it)")
+    .argument("<name>")
+    .option("--description <text>")
+    .option("--budget <cents>", "monthly budget in cents", (v) => Number.parseInt(v, 10))
+    .action(async (name: string, opts: { description?: string; budget?: number }, command: Command) => {
+      const ctx = cliContext(command);
+      const created = await unwrap(ctx.api.POST("/api/companies", { body: { name, description: opts.description, budgetMonthlyCents: opts.budget } }));
+      saveConfig({ ...loadConfig(), url: ctx.url, companyId: created.id });
+      ctx.out.value(created, () => `Created ${created.name} (${created.id}, prefix ${created.issuePrefix}); now selected`);
+    });
+  company
+    .command("use")
+    .description("Select the company later commands work in")
+    .argument("<companyId>")
+    .action(async (companyId: string, _o: unknown, command: Command) => {
+      const ctx = cliContext(command);
+      const found = await unwrap(ctx.api.GET("/api/companies/{companyId}", { params: { path: { companyId } } }));
+      saveConfig({ ...loadConfig(), url: ctx.url, companyId: found.id });
+      ctx.out.value({ companyId: found.id, name: found.name }, () => `Now working in ${found.name} (${found.id})`);
+    });
+}
+
+export function agentCommands(program: Command) {
+  const agent = program.command("agent").description("Agents of the selected company");
+  agent
+    .command("list")
+    .action(async (_o: unknown, command: Command) => {
+      const ctx = cliContext(command);
+      const agents = await unwrap(ctx.api.GET("/api/companies/{companyId}/agents", { params: { path: { companyId: ctx.companyId() } } }));
+      ctx.out.table(agents as unknown as Array<Record<string, unknown>>, ["id", "name", "role", "adapterType", "status"]);
+    });
+  agent
+    .command("create")
+    .argument("<name>")
+    .requiredOption("--adapter <type>", "adapterType (http, process, claude_local, remote_gateway, …)")
+    .option("--config <json>", "adapterConfig as JSON", parseJson("--config"), {})
+    .option("--role <role>", "role", "general")
+    .option("--title <title>")
+    .action(async (name: string, opts: { adapter: string; config: Record<string, unknown>; role: string; title?: string }, command: Command) => {
+      const ctx = cliContext(command);
+      const created = await unwrap(
+        ctx.api.POST("/api/companies/{companyId}/agents", { params: { path: { companyId: ctx.companyId() } }, body: { name, adapterType: opts.adapter as never, adapterConfig: opts.config, role: opts.role, title: opts.title } }),
+      );
+      ctx.out.value(created, () => `Created agent ${created.name} (${created.id})`);
+    });
+  for (const action of ["pause", "resume"] as const) {
+    agent
+      .command(action)
+      .argument("<agentId>")
+      .action(async (agentId: string, _o: unknown, command: Command) => {
+        const ctx = cliContext(command);
+        const result = await unwrap(ctx.api.POST(action === "pause" ? "/api/agents/{agentId}/pause" : "/api/agents/{agentId}/resume", { params: { path: { agentId } } }));
+        ctx.out.value(result, () => `${result.name}: ${result.status}`);
+      });
+  }
+  agent
+    .command("keys")
+    .description("Create an API key for the agent (shown once)")
+    .argument("<agentId>")
+    .option("--name <name>", "key name", "cli")
+    .action(async (agentId: string, opts: { name: string }, command: Command) => {
+      const ctx = cliContext(command);
+      const key = await unwrap(ctx.api.POST("/api/agents/{agentId}/keys", { params: { path: { agentId } }, body: { name: opts.name } }));
+      ctx.out.value(key, () => `Key ${key.id} (shown once): ${key.token}`);
+    });
+}
+
+const issueColumns = ["identifier", "title", "status", "priority", "assigneeAgentId"];
+
+export function issueCommands(program: Command) {
+  const issue = program.command("issue").description("Issues (by UUID or identifier such as ABC-12)");
+  issue
+    .command("list")
+    .option("--status <status>", "filter by status (comma-separated)")
+    .option("--assignee <agentId>", "filter by assignee agent")
+    .option("-q, --query <text>", "search")
+    .action(async (opts: { status?: string; assignee?: string; query?: string }, command: Command) => {
+      const ctx = cliContext(command);
+      const issues = await unwrap(
+        ctx.api.GET("/api/companies/{companyId}/issues", { params: { path: { companyId: ctx.companyId() }, query: { status: opts.status, assigneeAgentId: opts.assignee, q: opts.query } } }),
+      );
+      ctx.out.table(issues as unknown as Array<Record<string, unknown>>, issueColumns);
+    });
+  issue
+    .command("create")
+    .argument("<title>")
+    .option("--description <text>")
+    .option("--assignee <agentId>")
+    .option("--priority <priority>")
+    .option("--status <status>")
+    .action(async (title: string, opts: { description?: string; assignee?: string; priority?: string; status?: string }, command: Command) => {
+      const ctx = cliContext(command);
+      const created = await unwrap(
+        ctx.api.POST("/api/companies/{companyId}/issues", {
+          params: { path: { companyId: ctx.companyId() } },
+          body: { title, description: opts.description, assigneeAgentId: opts.assignee, priority: opts.priority as never, status: opts.status as never },
+        }),
+      );
+      ctx.out.value(created, () => `Created ${created.identifier}: ${created.title}`);
+    });
+  issue
+    .command("show")
+    .argument("<issue>")
+    .action(async (ref: string, _o: unknown, command: Command) => {
+      const ctx = cliContext(command);
+      const found = await unwrap(ctx.api.GET("/api/issues/{issueId}", { params: { path: { issueId: ref } } }));
+      ctx.out.value(found, () =>
+        [`${found.identifier}  ${found.title}`, `status: ${found.status}   priority: ${found.priority}   assignee: ${found.assigneeAgentId ?? "-"}`, "", found.description ?? ""].join("\n").trimEnd(),
+      );
+    });
+  issue
+    .command("comment")
+    .argument("<issue>")
+    .argument("<body>")
+    .action(async (ref: string, body: string, _o: unknown, command: Command) => {
+      const ctx = cliContext(command);
+      const comment = await unwrap(ctx.api.POST("/api/issues/{issueId}/comments", { params: { path: { issueId: ref } }, body: { body } }));
+      ctx.out.value(comment, () => `Commented on ${ref} (${comment.id})`);
+    });
+  issue
+    .command("assign")
+    .argument("<issue>")
+    .argument("<agentId>")
+    .action(async (ref: string, agentId: string, _o: unknown, command: Command) => {
+      const ctx = cliContext(command);
+      const updated = await unwrap(ctx.api.PATCH("/api/issues/{issueId}", { params: { path: { issueId: ref } }, body: { assigneeAgentId: agentId } }));
+      ctx.out.value(updated, () => `${updated.identifier} assigned to ${agentId}`);
+    });
+  issue
+    .command("done")
+    .argument("<issue>")
+    .action(async (ref: string, _o: unknown, command: Command) => {
+      const ctx = cliContext(command);
+      const updated = await unwrap(ctx.api.PATCH("/api/issues/{issueId}", { params: { path: { issueId: ref } }, body: { status: "done" } }));
+      ctx.out.value(updated, () => `${updated.identifier} is done`);
+    });
+}
+
+export function approvalCommands(program: Command) {
+  const approval = program.command("approval").description("Approvals of the selected company");
+  approval
+    .command("list")
+    .option("--status <status>", "pending, approved, rejected, …")
+    .action(async (opts: { status?: string }, command: Command) => {
+      const ctx = cliContext(command);
+      const approvals = await unwrap(ctx.api.GET("/api/companies/{companyId}/approvals", { params: { path: { companyId: ctx.companyId() }, query: { status: opts.status as never } } }));
+      ctx.out.table(approvals as unknown as Array<Record<string, unknown>>, ["id", "type", "status", "requestedByAgentId", "createdAt"]);
+    });
+  for (const decision of ["approve", "reject"] as const) {
+    approval
+      .command(decision)
+      .argument("<approvalId>")
+      .option("--note <text>", "decision note")
+      .action(async (approvalId: string, opts: { note?: string }, command: Command) => {
+        const ctx = cliContext(command);
+        const path = decision === "approve" ? "/api/approvals/{approvalId}/approve" : "/api/approvals/{approvalId}/reject";
+        const result = await unwrap(ctx.api.POST(path, { params: { path: { approvalId } }, body: { decisionNote: opts.note } }));
+        ctx.out.value(result, () => `${approvalId}: ${result.status}`);
+      });
+  }
+}
+
+export function costCommands(program: Command) {
+  program
+    .command("cost")
+    .description("Costs of the selected company")
+    .command("summary")
+    .option("--from <iso>")
+    .option("--to <iso>")
+    .action(async (opts: { from?: string; to?: string }, command: Command) => {
+      const ctx = cliContext(command);
+      const summary = await unwrap(ctx.api.GET("/api/companies/{companyId}/costs/summary", { params: { path: { companyId: ctx.companyId() }, query: { from: opts.from, to: opts.to } } }));
+      ctx.out.value(summary, () => `spent $${(summary.spendCents / 100).toFixed(2)} of $${(summary.budgetCents / 100).toFixed(2)} (${summary.utilizationPercent}%)`);
+    });
+}
+
+export function routineCommands(program: Command) {
+  const routine = program.command("routine").description("Routines of the selected company");
+  routine
+    .command("list")
+    .action(async (_o: unknown, command: Command) => {
+      const ctx = cliContext(command);
+      const routines = await unwrap(ctx.api.GET("/api/companies/{companyId}/routines", { params: { path: { companyId: ctx.companyId() } } }));
+      ctx.out.table(routines as unknown as Array<Record<string, unknown>>, ["id", "title", "status", "assigneeAgentId", "concurrencyPolicy"]);
+    });
+  routine
+    .command("run")
+    .argument("<routineId>")
+    .option("--variables <json>", "template variables as JSON", parseJson("--variables"))
+    .action(async (routineId: string, opts: { variables?: Record<string, unknown> }, command: Command) => {
+      const ctx = cliContext(command);
+      const run = await unwrap(ctx.api.POST("/api/routines/{routineId}/run", { params: { path: { routineId } }, body: { variables: opts.variables as never } }));
+      ctx.out.value(run);
+    });
+}
