@@ -9,6 +9,7 @@ import { errorBody, renderError } from "./http/errors";
 import { bodyLimitMiddleware } from "./http/body-limit";
 import { resolveActorMiddleware } from "./http/actor";
 import { routeModules } from "./routes";
+import { mountMcp } from "./routes/mcp";
 import { currentRoundTrips } from "./db/round-trips";
 import { BOOKMARK_HEADER, validBookmark, withD1Session, type RequestSession } from "./db/sessions";
 import { assignOperationIds, OWN_CREDENTIAL_SCHEME, registerPublicRoutes, requireCredentialsMiddleware } from "./http/public-routes";
@@ -57,6 +58,9 @@ export function createApp() {
   app.use("/api/*", d1SessionMiddleware);
 
   for (const module of routeModules) app.route("/", module);
+  // MCP: the same keys and the same routes, as tools (src/routes/mcp.ts).
+  app.use("/mcp", resolveActorMiddleware);
+  mountMcp(app, (c) => (request) => app.fetch(request, c.env, c.executionCtx));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
@@ -75,6 +79,22 @@ export function createApp() {
     tags: ["Service"],
     summary: "This OpenAPI 3.1 document",
     responses: { 200: { description: "OpenAPI document" } },
+  });
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: "/mcp",
+    operationId: "mcp",
+    tags: ["MCP"],
+    summary: "Model Context Protocol endpoint (streamable HTTP, stateless, JSON responses)",
+    description:
+      "JSON-RPC messages of the Model Context Protocol, authenticated with the same bearer keys as the API. Tools: whoami, list_issues, show_issue, create_issue, update_issue, comment_issue, checkout_issue and release_issue (agent keys), list_approvals, decide_approval (board keys), costs_summary. " +
+      "Each tool calls the matching API route with the caller's credentials, so authorization and company scoping are the routes'. GET and DELETE answer 405 (no sessions).",
+    request: { body: { required: true, content: { "application/json": { schema: { type: "object", description: "A JSON-RPC 2.0 request, notification or batch" } } } } },
+    responses: {
+      200: { description: "JSON-RPC response", content: { "application/json": { schema: { type: "object" } } } },
+      202: { description: "Accepted (a notification)" },
+      401: { description: "No valid caller identity", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+    },
   });
   registerPublicRoutes(app.openAPIRegistry.definitions);
   assignOperationIds(app.openAPIRegistry.definitions);

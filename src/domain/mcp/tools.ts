@@ -1,0 +1,106 @@
+// The MCP tools: the daily operations as Model Context Protocol tools. Each tool is one call of
+// this API's own HTTP route, made with the MCP caller's credentials — so authorization, company
+// scoping, validation and errors are exactly the routes' (an agent key reaches only its company;
+// board-only actions refuse agents; another company's ids are 403/404 as over HTTP).
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Actor } from "../actor";
+
+/** One request to this API as the MCP caller (the route layer supplies it). */
+export type ApiCall = (method: string, path: string, body?: unknown, runId?: string) => Promise<{ status: number; body: unknown }>;
+
+const ISSUE_STATUSES = ["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"] as const;
+const enc = encodeURIComponent;
+
+function result(response: { status: number; body: unknown }): CallToolResult {
+  const ok = response.status >= 200 && response.status < 300;
+  const body = response.body as { error?: unknown; details?: unknown } | null;
+  if (!ok) {
+    const message = typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
+    return { isError: true, content: [{ type: "text", text: `${message} (HTTP ${response.status})${body?.details ? `\n${JSON.stringify(body.details)}` : ""}` }] };
+  }
+  return { content: [{ type: "text", text: JSON.stringify(response.body, null, 2) }] };
+}
+
+/** The company a tool works in: the argument, else the agent's own company, else the board user's only company. */
+function companyOf(actor: Actor, companyId: string | undefined): string | CallToolResult {
+  if (companyId) return companyId;
+  if (actor.type === "agent") return actor.companyId;
+  if (actor.type === "board" && actor.companyIds.length === 1) return actor.companyIds[0];
+  return { isError: true, content: [{ type: "text", text: "companyId is required (this key reaches more than one company)" }] };
+}
+
+const companyArg = { companyId: z.string().optional().describe("Company id (defaults to the agent's company, or the board user's only company)") };
+const issueArg = { issue: z.string().min(1).describe("Issue UUID or identifier such as ABC-12") };
+const runArg = { runId: z.string().optional().describe("The run id, for agent API keys acting inside a run (run JWTs carry it)") };
+
+export function buildMcpServer(actor: Actor, api: ApiCall): McpServer {
+  const server = new McpServer({ name: "agent-control-plane", version: "0.1.0" });
+  const inCompany = async (companyId: string | undefined, call: (companyId: string) => Promise<{ status: number; body: unknown }>) => {
+    const company = companyOf(actor, companyId);
+    return typeof company === "string" ? result(await call(company)) : company;
+  };
+
+  server.registerTool("whoami", { description: "Who this key is: the agent (agent keys) or the board user and their companies" }, async () =>
+    result(actor.type === "agent" ? await api("GET", "/api/agents/me") : await api("GET", "/api/cli-auth/me")),
+  );
+  server.registerTool(
+    "list_issues",
+    {
+      description: "List a company's issues (filters: status, assignee, search)",
+      inputSchema: { ...companyArg, status: z.string().optional().describe(`Comma-separated statuses (${ISSUE_STATUSES.join(", ")})`), assigneeAgentId: z.string().optional(), q: z.string().optional(), limit: z.number().int().min(1).max(500).optional() },
+    },
+    async ({ companyId, status, assigneeAgentId, q, limit }) =>
+      inCompany(companyId, (id) => {
+        const query = new URLSearchParams();
+        if (status) query.set("status", status);
+        if (assigneeAgentId) query.set("assigneeAgentId", assigneeAgentId);
+        if (q) query.set("q", q);
+        if (limit) query.set("limit", String(limit));
+        return api("GET", `/api/companies/${enc(id)}/issues${query.size ? `?${query}` : ""}`);
+      }),
+  );
+  server.registerTool("show_issue", { description: "An issue with its related objects", inputSchema: issueArg }, async ({ issue }) => result(await api("GET", `/api/issues/${enc(issue)}`)));
+  server.registerTool(
+    "create_issue",
+    {
+      description: "Create an issue",
+      inputSchema: { ...companyArg, title: z.string().min(1), description: z.string().optional(), assigneeAgentId: z.string().optional(), priority: z.enum(["critical", "high", "medium", "low"]).optional(), status: z.enum(ISSUE_STATUSES).optional(), parentId: z.string().optional() },
+    },
+    async ({ companyId, ...body }) => inCompany(companyId, (id) => api("POST", `/api/companies/${enc(id)}/issues`, body)),
+  );
+  server.registerTool(
+    "update_issue",
+    { description: "Change an issue's status, priority, assignee or title", inputSchema: { ...issueArg, ...runArg, status: z.enum(ISSUE_STATUSES).optional(), priority: z.enum(["critical", "high", "medium", "low"]).optional(), assigneeAgentId: z.string().nullable().optional(), title: z.string().min(1).optional() } },
+    async ({ issue, runId, ...body }) => result(await api("PATCH", `/api/issues/${enc(issue)}`, body, runId)),
+  );
+  server.registerTool("comment_issue", { description: "Comment on an issue", inputSchema: { ...issueArg, ...runArg, body: z.string().min(1) } }, async ({ issue, runId, body }) =>
+    result(await api("POST", `/api/issues/${enc(issue)}/comments`, { body }, runId)),
+  );
+  server.registerTool(
+    "checkout_issue",
+    { description: "Check out an issue for the calling agent (agent keys; needs the run id)", inputSchema: { ...issueArg, ...runArg, expectedStatuses: z.array(z.enum(ISSUE_STATUSES)).optional().describe("Statuses the issue may be in (default todo, backlog, blocked)") } },
+    async ({ issue, runId, expectedStatuses }) => {
+      if (actor.type !== "agent") return { isError: true, content: [{ type: "text", text: "checkout_issue is for agent keys: an agent checks out issues as itself" }] };
+      return result(await api("POST", `/api/issues/${enc(issue)}/checkout`, { agentId: actor.agentId, expectedStatuses: expectedStatuses ?? ["todo", "backlog", "blocked"] }, runId));
+    },
+  );
+  server.registerTool("release_issue", { description: "Release an issue the caller has checked out", inputSchema: { ...issueArg, ...runArg } }, async ({ issue, runId }) =>
+    result(await api("POST", `/api/issues/${enc(issue)}/release`, {}, runId)),
+  );
+  server.registerTool(
+    "list_approvals",
+    { description: "A company's approvals", inputSchema: { ...companyArg, status: z.string().optional().describe("pending, revision_requested, approved, rejected, cancelled") } },
+    async ({ companyId, status }) => inCompany(companyId, (id) => api("GET", `/api/companies/${enc(id)}/approvals${status ? `?status=${enc(status)}` : ""}`)),
+  );
+  server.registerTool(
+    "decide_approval",
+    { description: "Approve or reject a pending approval (board keys)", inputSchema: { approvalId: z.string().min(1), decision: z.enum(["approve", "reject"]), note: z.string().optional() } },
+    async ({ approvalId, decision, note }) => result(await api("POST", `/api/approvals/${enc(approvalId)}/${decision}`, note ? { decisionNote: note } : {})),
+  );
+  server.registerTool("costs_summary", { description: "A company's spend against its monthly budget", inputSchema: { ...companyArg } }, async ({ companyId }) =>
+    inCompany(companyId, (id) => api("GET", `/api/companies/${enc(id)}/costs/summary`)),
+  );
+  return server;
+}

@@ -1,0 +1,45 @@
+// `/mcp`: the Model Context Protocol over streamable HTTP (the MCP TypeScript SDK's web-standard
+// transport, stateless: a server per request, JSON responses), authenticated with the same bearer
+// keys as the API. Tools (src/domain/mcp/tools.ts) call this API's own routes with the caller's
+// credentials, so they are authorised and company-scoped exactly like HTTP calls.
+import type { Context, Hono } from "hono";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { AppEnv } from "../env";
+import { buildMcpServer, type ApiCall } from "../domain/mcp/tools";
+import { errorBody } from "../http/errors";
+
+type Fetcher = (request: Request) => Response | Promise<Response>;
+
+/** Calls this API (the app's own fetch) as the MCP caller. */
+function apiAs(c: Context<AppEnv>, fetcher: Fetcher): ApiCall {
+  const origin = new URL(c.req.url).origin;
+  const authorization = c.req.header("authorization");
+  return async (method, path, body, runId) => {
+    const headers = new Headers();
+    if (authorization) headers.set("authorization", authorization);
+    const run = runId ?? c.req.header("x-service-run-id");
+    if (run) headers.set("x-service-run-id", run);
+    if (body !== undefined) headers.set("content-type", "application/json");
+    const response = await fetcher(new Request(`${origin}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
+    return { status: response.status, body: parsed };
+  };
+}
+
+export function mountMcp(app: Hono<AppEnv>, fetcher: (c: Context<AppEnv>) => Fetcher) {
+  app.all("/mcp", async (c) => {
+    const actor = c.get("actor");
+    if (!actor || actor.type === "none") return c.json(errorBody("Authentication required: send Authorization: Bearer <board key, agent key or run JWT>"), 401);
+    if (c.req.method !== "POST") return c.json(errorBody("This MCP endpoint is stateless: POST JSON-RPC messages (no server-sent event stream or session to open or close)"), 405, { allow: "POST" });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = buildMcpServer(actor, apiAs(c, fetcher(c)));
+    await server.connect(transport);
+    return transport.handleRequest(c.req.raw);
+  });
+}
