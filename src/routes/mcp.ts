@@ -40,6 +40,9 @@ export function mountMcp(app: Hono<AppEnv>, fetcher: (c: Context<AppEnv>) => Fet
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const server = buildMcpServer(actor, apiAs(c, fetcher(c)));
     await server.connect(transport);
-    return transport.handleRequest(c.req.raw);
+    // Answers are JSON either way: a client that accepts only application/json is served too.
+    const headers = new Headers(c.req.raw.headers);
+    headers.set("accept", "application/json, text/event-stream");
+    return transport.handleRequest(new Request(c.req.raw, { headers }));
   });
 }
