@@ -2,7 +2,7 @@
 // spec's run protocol. The company object's dispatcher hands the run to its GatewayRunObject; the
 // tests fire that object's alarm by hand (it follows the stream to the end), so nothing sleeps.
 import { env } from "cloudflare:workers";
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { AUTHENTICATED, get, post, unique } from "../helpers/api";
@@ -97,6 +97,23 @@ describe("remote_gateway adapter", () => {
     const log = await events(runId);
     expect(log.filter((e) => e.message.startsWith("Event stream disconnected"))).toHaveLength(2);
     expect(log.filter((e) => e.data?.event === "message").map((e) => e.data.id)).toEqual(["1", "2"]);
+  });
+
+  it("an object evicted mid-run resumes from its storage: no second create, the stream reopens from the last event id", async () => {
+    const company = await createCompany();
+    const { agent, gatewayId } = await gatewayAgent(company.id, "drops");
+    const runId = await startRun(company.id, agent.id);
+    const stub = env.GATEWAY_RUNS.getByName(runId);
+    // What a previous instance had stored when it was evicted: the remote run, event 2 relayed.
+    await runInDurableObject(stub, async (_instance, state) => {
+      const stored = (await state.storage.get<Record<string, unknown>>("state"))!;
+      await state.storage.put("state", { ...stored, remoteRunId: `remote-${gatewayId}-1`, lastEventId: "2" });
+    });
+    expect(await followRun(runId)).toBe(true);
+    const { calls } = await gatewayCalls(gatewayId);
+    expect(calls.filter((c) => c.method === "POST" && c.path === "/v1/runs")).toHaveLength(0);
+    expect(calls.map((c) => [c.path, c.headers["last-event-id"] ?? null])).toEqual([[`/v1/runs/remote-${gatewayId}-1/events`, "2"]]);
+    expect(await run(runId)).toMatchObject({ status: "succeeded", summary: "done after reconnects" });
   });
 
   it("a stream that cannot be opened falls back to polling GET /v1/runs/{id} until a terminal status", async () => {
