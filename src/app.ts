@@ -59,6 +59,7 @@ export function createApp() {
 
   for (const module of routeModules) app.route("/", module);
   // MCP: the same keys and the same routes, as tools (src/routes/mcp.ts).
+  app.use("/mcp", bodyLimitMiddleware);
   app.use("/mcp", resolveActorMiddleware);
   mountMcp(app, (c) => (request) => app.fetch(request, c.env, c.executionCtx));
 

@@ -94,6 +94,9 @@ export function gatewayUsage(source: unknown): RunUsage | null {
 
 export type Fetcher = typeof fetch;
 
+/** The largest single SSE event the adapter reads (bytes). */
+export const MAX_EVENT_BYTES = 1024 * 1024;
+
 export type CreateOutcome =
   | { kind: "created"; remoteRunId: string; attempts: number }
   | { kind: "failed"; error: string; attempts: number };
@@ -193,30 +196,43 @@ export async function followRemoteEvents(
   }
   // Everything parsed from one chunk of the stream is one batch (one write for a burst of events).
   let batch: GatewayEvent[] = [];
-  const parser = createParser({ onEvent: (message) => batch.push(toEvent(message)) });
+  let pendingBytes = 0;
+  const parser = createParser({
+    onEvent: (message) => {
+      pendingBytes = 0;
+      batch.push(toEvent(message));
+    },
+  });
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   // An abort (cancel, deadline) ends a read that is waiting on a silent stream.
   const onAbort = () => void reader.cancel().catch(() => undefined);
   options.signal.addEventListener("abort", onAbort, { once: true });
   try {
     for (;;) {
-      const chunk = await reader.read();
+      let chunk: ReadableStreamReadResult<string>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        if (options.signal.aborted) return { kind: "aborted" };
+        return { kind: "disconnected", error: (err as Error)?.message ?? String(err) };
+      }
       if (options.signal.aborted) return { kind: "aborted" };
       if (chunk.done) return { kind: "disconnected" };
+      pendingBytes += chunk.value.length;
       parser.feed(chunk.value);
+      // One event may not grow without bound (a stream that never ends a line): poll instead.
+      if (pendingBytes > MAX_EVENT_BYTES) return { kind: "unavailable", error: `An event exceeded ${MAX_EVENT_BYTES} bytes` };
       if (!batch.length) continue;
       const events = batch;
       batch = [];
       const end = events.findIndex((event) => isRecord(event.data) && terminalStatusOf(event.data.status));
+      // Errors recording the events are not a disconnect: they propagate (the events must not be skipped).
       await onEvents(end >= 0 ? events.slice(0, end + 1) : events);
       if (end >= 0) {
         const final = events[end].data as Record<string, unknown>;
         return { kind: "terminal", status: terminalStatusOf(final.status)!, final };
       }
     }
-  } catch (err) {
-    if (options.signal.aborted) return { kind: "aborted" };
-    return { kind: "disconnected", error: (err as Error)?.message ?? String(err) };
   } finally {
     options.signal.removeEventListener("abort", onAbort);
     reader.cancel().catch(() => undefined);

@@ -27,6 +27,14 @@ export function isPrivateTarget(hostname: string): boolean {
     if (/^f[cd][0-9a-f]{2}:/.test(host) || /^fe[89ab][0-9a-f]:/.test(host)) return true; // unique local, link-local
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
     if (mapped) return isPrivateTarget(mapped[1]);
+    // IPv4 embedded in hex (URL parsing writes ::ffff:127.0.0.1 as ::ffff:7f00:1): IPv4-mapped,
+    // IPv4-compatible and NAT64 addresses carry their IPv4 target in the last 32 bits.
+    const embedded = /^(?:::ffff:|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+    if (embedded) {
+      const hi = parseInt(embedded[1], 16);
+      const lo = parseInt(embedded[2], 16);
+      return isPrivateTarget([hi >> 8, hi & 255, lo >> 8, lo & 255].join("."));
+    }
   }
   return false;
 }

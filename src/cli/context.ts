@@ -27,7 +27,9 @@ export function cliContext(command: Command): CliContext {
   const config = loadConfig();
   const url = (options.url || config.url || "").replace(/\/+$/, "");
   if (!url) throw new CliError("No service URL: pass --url, set ACP_URL, or run `acp login --url <api>`");
-  const token = options.token || config.token || undefined;
+  // The saved key goes only to the service it was issued by (never to another --url).
+  const savedUrl = (config.url ?? "").replace(/\/+$/, "");
+  const token = options.token || (savedUrl === url ? config.token : undefined) || undefined;
   return {
     url,
     token,

@@ -25,6 +25,9 @@ export interface ProcessOutcome {
 /** Default executables of the `<runtime>_local` adapters. */
 const RUNTIME_COMMANDS: Record<string, string> = { claude: "claude", codex: "codex", gemini: "gemini", opencode: "opencode", cursor: "cursor-agent", pi: "pi" };
 
+/** How long output may keep arriving after the main process exited. */
+const DRAIN_MS = 1000;
+
 const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 
 /** The command line for a run: `command` + `args` for process, the runtime CLI + `extraArgs` for `<runtime>_local`. */
@@ -84,13 +87,37 @@ export function startProcess(start: RunStart, onOutput: (stream: "stdout" | "std
       if (timer) clearTimeout(timer);
       resolve({ status: "failed", exitCode: null, summary: null, error: `Could not start ${command}: ${err.message}` });
     });
-    child.on("close", (code, signal) => {
+    // A background grandchild holding stdout keeps "close" from firing: after the main process
+    // exits, the group is ended and the outcome is taken after a short drain.
+    child.on("exit", (code, signal) => {
+      setTimeout(() => {
+        killGroup("SIGTERM");
+        setTimeout(() => finish(code, signal), DRAIN_MS);
+      }, DRAIN_MS);
+    });
+    let settled = false;
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
       if (timer) clearTimeout(timer);
       if (ended === "timeout") return resolve({ status: "timed_out", exitCode: code, summary: lastLine || null, error: `Killed after ${timeoutSec} s (timeoutSec)` });
       if (code === 0) return resolve({ status: "succeeded", exitCode: 0, summary: lastLine.slice(0, 1000) || null });
       resolve({ status: "failed", exitCode: code, summary: lastLine.slice(0, 1000) || null, error: signal ? `The process was killed by ${signal}` : `The process exited with code ${code}` });
+    };
+    child.on("close", (code, signal) => {
+      if (settled) return;
+      if (timer) clearTimeout(timer);
+      finish(code, signal);
     });
   });
+  function killGroup(signal: NodeJS.Signals) {
+    if (!child?.pid) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      /* already gone */
+    }
+  }
   function kill(reason: "timeout" | "cancel") {
     if (!child?.pid || ended) return;
     ended = reason;

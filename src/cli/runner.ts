@@ -3,6 +3,7 @@
 // run.cancel, and reconnects with back-off — reclaiming the runs still going (hello `runs`), with
 // messages queued while disconnected so no completion is lost.
 import WebSocket from "ws";
+import { randomUUID } from "node:crypto";
 import { startProcess, type RunningProcess, type RunStart } from "./process-run";
 
 export interface RunnerOptions {
@@ -17,8 +18,11 @@ export interface RunnerOptions {
 }
 
 const FLUSH_MS = 200;
+/** Output is sent in messages of at most this many characters. */
 const FLUSH_BYTES = 8 * 1024;
 const PING_MS = 30_000;
+/** While disconnected, at most this many output messages wait (completions always do). */
+const MAX_QUEUED_EVENTS = 2_000;
 
 export function connectUrl(base: string, companyId: string): string {
   const url = new URL(`${base.replace(/\/+$/, "")}/api/companies/${encodeURIComponent(companyId)}/runners/connect`);
@@ -31,6 +35,9 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const running = new Map<string, RunningProcess>();
   const outbox: string[] = [];
+  /** Completions sent but not yet confirmed (`run.completed`): sent again after a reconnect. */
+  const unconfirmed = new Map<string, string>();
+  const instanceId = randomUUID();
   let socket: WebSocket | null = null;
   let ready = false;
   let attempt = 0;
@@ -40,10 +47,11 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
   let ping: NodeJS.Timeout | null = null;
 
-  const send = (message: unknown) => {
+  const send = (message: { type: string; runId?: string; [key: string]: unknown }) => {
     const text = JSON.stringify(message);
+    if (message.type === "run.complete" && message.runId) unconfirmed.set(message.runId, text);
     if (ready && socket?.readyState === WebSocket.OPEN) socket.send(text);
-    else outbox.push(text);
+    else if (message.type === "run.complete" || outbox.length < MAX_QUEUED_EVENTS) outbox.push(text);
   };
 
   function connect() {
@@ -51,7 +59,7 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
     const ws = new WebSocket(connectUrl(options.url, options.companyId), { headers: { authorization: `Bearer ${options.token}` } });
     socket = ws;
     ws.on("open", () => {
-      ws.send(JSON.stringify({ type: "hello", version: 1, agents: options.agents, name: options.name, runs: [...running.keys()] }));
+      ws.send(JSON.stringify({ type: "hello", version: 1, agents: options.agents, name: options.name, instanceId, runs: [...running.keys()] }));
       ping = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: "ping" })), PING_MS);
     });
     ws.on("unexpected-response", (_req, res) => {
@@ -99,6 +107,15 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
         ready = true;
         attempt = 0;
         log(`runner: connected as ${message.runnerId}; serving ${message.agents.length} agent(s)${message.refused?.length ? `; refused ${message.refused.map((r: any) => `${r.agentId} (${r.reason})`).join(", ")}` : ""}`);
+        // Runs the service did not give back (cancelled or retried elsewhere while we were away) stop here.
+        for (const [runId, run] of running) {
+          if (!(message.runs ?? []).includes(runId)) {
+            log(`runner: run ${runId} was not given back after the reconnect; stopping it`);
+            run.cancel();
+          }
+        }
+        // Completions not confirmed before the disconnect go again (the service ignores a repeat).
+        for (const text of unconfirmed.values()) if (!outbox.includes(text)) outbox.push(text);
         while (outbox.length && socket?.readyState === WebSocket.OPEN) socket.send(outbox.shift()!);
         if (!message.agents.length) {
           log("runner: no agent to serve");
@@ -115,8 +132,14 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
         }
         return;
       }
+      case "run.completed":
+        unconfirmed.delete(message.runId);
+        maybeDone();
+        return;
       case "error":
         log(`runner: service says: ${message.error}${message.runId ? ` (run ${message.runId})` : ""}`);
+        // A completion the service no longer knows the run of was recorded before, or is moot.
+        if (message.runId && unconfirmed.delete(message.runId)) maybeDone();
         return;
     }
   }
@@ -130,8 +153,9 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
       if (timer) clearTimeout(timer);
       timer = null;
       for (const stream of ["stdout", "stderr"] as const) {
-        if (!buffers[stream]) continue;
-        send({ type: "run.event", runId: start.runId, kind: "log", message: buffers[stream], data: { stream } });
+        for (let at = 0; at < buffers[stream].length; at += FLUSH_BYTES) {
+          send({ type: "run.event", runId: start.runId, kind: "log", message: buffers[stream].slice(at, at + FLUSH_BYTES), data: { stream } });
+        }
         buffers[stream] = "";
       }
     };
@@ -156,8 +180,13 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
         log(`runner: run ${start.runId} ${outcome.status}${outcome.exitCode !== null ? ` (exit ${outcome.exitCode})` : ""}`);
       }
       finished += 1;
-      if (options.maxRuns !== undefined && finished >= options.maxRuns) setTimeout(() => stop(0), 200);
+      maybeDone();
     });
+  }
+
+  /** With --max-runs: stop once that many runs finished and their completions are confirmed. */
+  function maybeDone() {
+    if (options.maxRuns !== undefined && finished >= options.maxRuns && unconfirmed.size === 0) setTimeout(() => stop(0), 50);
   }
 
   function stop(code = 0) {

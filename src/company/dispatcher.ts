@@ -69,7 +69,8 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
     ),
   );
   const again = step.ended || outcomes.some((ended) => ended);
-  if (step.ended || outcomes.some((ended) => ended)) await sweepRemoteRuns(host);
+  // Runs that ended (or were cancelled while being handed out) are stopped where they run.
+  if (again || step.invoke.some(({ run }) => run.adapterType !== "http")) await sweepRemoteRuns(host);
   const lostAt = host.storage.remoteRuns.earliestLost();
   const next = await host.serialise(async () =>
     earliest(await nextDueAt(host.db, companyId, [...host.runners.servedAgents().keys()]), host.storage.timers.earliest(), step.backoffUntil, lostAt === null ? null : lostAt + runnerGraceMs(host.env)),
@@ -80,8 +81,12 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
 
 export { dispatchDelayMs } from "./dispatch-delay";
 
-/** Agents the dispatcher starts runs for: adapters the service runs itself, and agents a connected runner serves. */
-const dispatchable = (served: readonly string[]) => or(inArray(schema.agents.adapterType, [...DISPATCHED_ADAPTERS]), inIds(schema.agents.id, served));
+/** Agents the dispatcher starts runs for: adapters the service runs itself, and runner-type agents a connected runner serves. */
+const dispatchable = (served: readonly string[]) =>
+  or(
+    inArray(schema.agents.adapterType, [...DISPATCHED_ADAPTERS]),
+    and(inIds(schema.agents.id, served), sql`(${schema.agents.adapterType} = 'process' OR ${schema.agents.adapterType} LIKE '%\_local' ESCAPE '\')`),
+  );
 
 async function dispatchStep(ctx: CommandContext, runners: RunnerHub): Promise<DispatchStep> {
   const { db, companyId, now } = ctx;

@@ -10,13 +10,13 @@ import { CompanyStorage, migrateCompanyStorage } from "./storage";
 import { commandRegistry } from "./commands";
 import { dispatchDelayMs, runDispatch, type DispatcherHost } from "./dispatcher";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
-import { newRunnerAttachment, onRunnerClosed, onRunnerMessage, Runners, RUNNER_TAG, type ConnectedRunner, type RunnerHost, type RunnerPrincipal } from "./runners";
+import { newRunnerAttachment, onRunnerClosed, onRunnerMessage, Runners, RUNNER_TAG, type ConnectedRunner, type RunnerCredential, type RunnerHost, type RunnerPrincipal } from "./runners";
 import { runnerGraceMs, sweepRemoteRuns } from "./remote-attempts";
 import type { RemoteRunReport } from "../domain/runs/remote";
 
 const SYSTEM: Actor = { type: "none", runId: null };
 /** Headers the Worker sets on a runner's upgrade after authenticating it (the object is reachable only from the Worker). */
-export const RUNNER_HEADERS = { principal: "x-runner-principal", company: "x-runner-company", apiUrl: "x-runner-api-url" } as const;
+export const RUNNER_HEADERS = { principal: "x-runner-principal", credential: "x-runner-credential", company: "x-runner-company", apiUrl: "x-runner-api-url" } as const;
 
 export class CompanyDurableObject extends DurableObject<Env> {
   private tail: Promise<unknown> = Promise.resolve();
@@ -75,7 +75,8 @@ export class CompanyDurableObject extends DurableObject<Env> {
           value = await run(ctx, actor, input, snapshot);
         }
         if (ctx.dispatchRequested) await this.wakeAt(Date.now() + dispatchDelayMs(this.env));
-        if (ctx.runsEnded) await sweepRemoteRuns({ env: this.countedEnv, db: ctx.db, storage: this.storage, runners: this.runners });
+        // Stopping runs where they execute (remote calls) happens after the serialised section.
+        if (ctx.runsEnded) this.ctx.waitUntil(this.sweepAfter());
         return { ok: true, value, credentialsChanged: ctx.changedCredentials || undefined };
       } catch (err) {
         if (err instanceof HttpError) return { ok: false, status: err.status, error: err.message, details: err.details };
@@ -113,12 +114,13 @@ export class CompanyDurableObject extends DurableObject<Env> {
   async fetch(request: Request): Promise<Response> {
     const companyId = request.headers.get(RUNNER_HEADERS.company);
     const principal = request.headers.get(RUNNER_HEADERS.principal);
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !companyId || !principal) return new Response("Not found", { status: 404 });
+    const credential = request.headers.get(RUNNER_HEADERS.credential);
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !companyId || !principal || !credential) return new Response("Not found", { status: 404 });
     if (this.storage.facts.get("companyId") !== companyId) this.storage.facts.set("companyId", companyId);
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
     this.ctx.acceptWebSocket(server, [RUNNER_TAG]);
-    server.serializeAttachment(newRunnerAttachment(JSON.parse(principal) as RunnerPrincipal, request.headers.get(RUNNER_HEADERS.apiUrl) ?? "", new Date().toISOString()));
+    server.serializeAttachment(newRunnerAttachment(JSON.parse(principal) as RunnerPrincipal, JSON.parse(credential) as RunnerCredential, request.headers.get(RUNNER_HEADERS.apiUrl) ?? "", new Date()));
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -137,6 +139,12 @@ export class CompanyDurableObject extends DurableObject<Env> {
 
   async webSocketError(ws: WebSocket): Promise<void> {
     this.runnerGone(ws);
+  }
+
+  /** Sweeps remote runs once the command queue has moved on (never delays the command's caller). */
+  private async sweepAfter(): Promise<void> {
+    await this.tail;
+    await sweepRemoteRuns({ env: this.countedEnv, db: createDb(this.countedEnv.DB), storage: this.storage, runners: this.runners });
   }
 
   /** Connected runners and the agents they serve. */
@@ -166,7 +174,8 @@ export class CompanyDurableObject extends DurableObject<Env> {
   }
 
   /** Sets the alarm for `at` unless one is due sooner. */
-  private async wakeAt(at: number): Promise<void> {
+  private async wakeAt(when: number): Promise<void> {
+    const at = Math.max(when, Date.now());
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }

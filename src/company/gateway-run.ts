@@ -9,7 +9,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Actor } from "../domain/actor";
 import { resolveEnvBindings } from "../domain/secrets/bindings";
 import { createDb } from "../db/client";
-import type { RemoteRunReport } from "../domain/runs/remote";
+import { boundedEvent, type RemoteRunReport } from "../domain/runs/remote";
 import type { RunEventInput } from "../domain/runs/events";
 import {
   createRemoteRun,
@@ -25,6 +25,7 @@ import {
   type TerminalStatus,
 } from "../adapters/remote-gateway";
 import { companyObject } from "./client";
+import { isPrivateTarget } from "../adapters/targets";
 import type { CommandResult } from "./command";
 import { dispatchDelayMs } from "./dispatch-delay";
 
@@ -32,6 +33,13 @@ import { dispatchDelayMs } from "./dispatch-delay";
 const ALARM_BUDGET_MS = 10 * 60_000;
 /** Polling never goes faster than this, whatever eventReconnectMs says. */
 const MIN_POLL_MS = 250;
+/** Reconnect delays: at least this, doubling while a stream keeps closing without events, at most that. */
+const MIN_RECONNECT_MS = 20;
+const MAX_RECONNECT_MS = 30_000;
+/** Disconnects recorded as run events per alarm (the rest are only counted). */
+const LOGGED_RECONNECTS = 10;
+/** A finished run's object forgets its state this long after the end. */
+const RETAIN_DONE_MS = 24 * 3600_000;
 const SYSTEM: Actor = { type: "none", runId: null };
 
 export interface GatewayRunSpec {
@@ -79,7 +87,7 @@ export class GatewayRunObject extends DurableObject<Env> {
     state.done = true;
     this.cancelRequested = true;
     await this.ctx.storage.put("state", state);
-    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.setAlarm(Date.now() + RETAIN_DONE_MS);
     this.interrupt?.abort();
     if (state.remoteRunId) await this.stopRemote(state);
   }
@@ -94,9 +102,19 @@ export class GatewayRunObject extends DurableObject<Env> {
 
   async alarm(): Promise<void> {
     const state = await this.state();
-    if (!state || state.done) return;
+    if (!state) return;
+    if (state.done) {
+      // The retention alarm: the run is long over, its context and token go.
+      await this.ctx.storage.deleteAll();
+      return;
+    }
     const started = Date.now();
     const config = readGatewayConfig(state.adapterConfig);
+    // The deployment policy again at run time (the config may predate it): no private targets when public.
+    if (this.env.SERVER_EXPOSURE === "public" && isPrivateTarget(new URL(config.apiBaseUrl).hostname)) {
+      await this.finish(state, { status: "failed", errorCode: "adapter_refused", error: "Refusing to call a loopback or private-network address" });
+      return;
+    }
     let headers: Headers;
     try {
       headers = await this.headers(state, config);
@@ -104,6 +122,8 @@ export class GatewayRunObject extends DurableObject<Env> {
       await this.finish(state, { status: "failed", errorCode: "adapter_refused", error: `Could not resolve the gateway apiKey: ${(err as Error)?.message ?? err}` });
       return;
     }
+    let emptyStreak = 0;
+    let reconnects = 0;
     for (;;) {
       if (state.done || state.cancelled || this.cancelRequested) return;
       const now = Date.now();
@@ -138,10 +158,12 @@ export class GatewayRunObject extends DurableObject<Env> {
           state.remoteRunId,
           state.lastEventId,
           async (events) => {
+            // Recorded first, then remembered: a failed report is read again after a reconnect.
+            await this.report(state, config, headers, events.map(relayedEvent));
             const last = [...events].reverse().find((e) => e.id !== null);
             if (last) state.lastEventId = last.id;
+            if (last) emptyStreak = 0;
             await this.save(state);
-            await this.report(state, config, headers, events.map(relayedEvent));
           },
           { signal: interrupt.signal },
         );
@@ -154,10 +176,16 @@ export class GatewayRunObject extends DurableObject<Env> {
           continue;
         }
         if (outcome.kind === "disconnected") {
-          await this.report(state, config, headers, [
-            { kind: "status", message: `Event stream disconnected${outcome.error ? ` (${outcome.error})` : ""}; reconnecting in ${config.eventReconnectMs} ms`, data: { lastEventId: state.lastEventId } },
-          ]);
-          await this.sleep(config.eventReconnectMs, until);
+          // eventReconnectMs after a disconnect; a stream that keeps closing without events backs off (to 30 s).
+          const delay = Math.min(Math.max(config.eventReconnectMs, MIN_RECONNECT_MS) * 2 ** Math.min(emptyStreak, 10), MAX_RECONNECT_MS);
+          emptyStreak += 1;
+          reconnects += 1;
+          if (reconnects <= LOGGED_RECONNECTS) {
+            await this.report(state, config, headers, [
+              { kind: "status", message: `Event stream disconnected${outcome.error ? ` (${outcome.error})` : ""}; reconnecting in ${delay} ms${reconnects === LOGGED_RECONNECTS ? " (further reconnects are not logged)" : ""}`, data: { lastEventId: state.lastEventId } },
+            ]);
+          }
+          await this.sleep(delay, until);
         }
         continue;
       }
@@ -173,6 +201,8 @@ export class GatewayRunObject extends DurableObject<Env> {
   }
 
   private save(state: GatewayRunState) {
+    // A cancel() that ran meanwhile wins over the alarm's copy of the state.
+    if (this.cancelRequested) Object.assign(state, { cancelled: true, done: true });
     return this.ctx.storage.put("state", state);
   }
 
@@ -198,7 +228,9 @@ export class GatewayRunObject extends DurableObject<Env> {
     if (answer.live) return;
     state.cancelled = true;
     state.done = true;
+    this.cancelRequested = true;
     await this.save(state);
+    this.interrupt?.abort();
     if (state.remoteRunId) await stopRemoteRun(config, headers, state.remoteRunId);
   }
 
@@ -220,6 +252,7 @@ export class GatewayRunObject extends DurableObject<Env> {
     await this.toCompany(state, { runId: state.runId, ending });
     state.done = true;
     await this.save(state);
+    await this.ctx.storage.setAlarm(Date.now() + RETAIN_DONE_MS);
   }
 
   private async toCompany(state: GatewayRunState, report: RemoteRunReport): Promise<{ live: boolean }> {
@@ -252,6 +285,10 @@ export class GatewayRunObject extends DurableObject<Env> {
 
 /** A relayed SSE event as a run event: its name as the message (with data.message when given), `id:` and data kept. */
 function relayedEvent(event: GatewayEvent): RunEventInput {
+  return boundedEvent(relayedEventOf(event));
+}
+
+function relayedEventOf(event: GatewayEvent): RunEventInput {
   const data = event.data && typeof event.data === "object" ? (event.data as Record<string, unknown>) : null;
   const detail = typeof data?.message === "string" ? data.message : typeof data?.text === "string" ? data.text : typeof event.data === "string" ? event.data : "";
   return {

@@ -13,7 +13,7 @@ import { agentContext, runInvocationBody } from "../domain/runs/invocation";
 import { storedDesiredSkills } from "../domain/agents/skills";
 import { readGatewayConfig } from "../adapters/remote-gateway";
 import { gatewayRunObject } from "./gateway-run";
-import { RUNNER_PROTOCOL_VERSION } from "./runners";
+import { RUNNER_PROTOCOL_VERSION, runnerStillAuthorized } from "./runners";
 
 /** The service's own deadline past the gateway's timeout (the gateway object ends the run first; this is the net). */
 const GATEWAY_DEADLINE_SLACK_SEC = 300;
@@ -71,26 +71,32 @@ export async function attemptGatewayRun(host: DispatcherHost, ctx: CommandContex
 export async function attemptRunnerRun(host: DispatcherHost, ctx: CommandContext, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {
   const runner = host.runners.pick(run.agentId);
   const timeoutSec = typeof adapterConfig.timeoutSec === "number" && adapterConfig.timeoutSec > 0 ? adapterConfig.timeoutSec : 0;
+  // Bound before anything is awaited, so the other runs of this dispatch see this runner as busier.
+  host.storage.remoteRuns.add({ runId: run.id, kind: "runner", agentId: run.agentId, runnerId: runner?.runnerId ?? null, startedAt: Date.now() });
   let sent = false;
   if (runner) {
     try {
-      const invocation = await runInvocationBody(host.env, host.db, run, {}, adapterConfig.env, timeoutSec > 0 ? timeoutSec + 300 : RUNNER_TOKEN_SEC, storedDesiredSkills(adapterConfig));
-      const { env: _bindings, paperclipSkillSync: _skills, ...config } = adapterConfig;
-      host.storage.remoteRuns.add({ runId: run.id, kind: "runner", agentId: run.agentId, runnerId: runner.runnerId, startedAt: Date.now() });
-      sent = host.runners.send(runner.runnerId, {
-        type: "run.start",
-        version: RUNNER_PROTOCOL_VERSION,
-        runId: run.id,
-        agentId: run.agentId,
-        companyId: run.companyId,
-        adapterType: run.adapterType,
-        adapterConfig: config,
-        context: invocation.context,
-        env: invocation.env,
-        apiUrl: host.env.AUTH_PUBLIC_BASE_URL?.trim() ? invocation.apiUrl : runner.apiUrl,
-        apiToken: invocation.apiToken,
-        skills: invocation.skills,
-      });
+      if (!(await runnerStillAuthorized(host.db, run.companyId, runner))) {
+        // Revoked key, removed member, terminated agent: no more runs (or secrets) for this socket.
+        host.runners.close(runner.runnerId, 4003, "The runner's credential is no longer valid");
+      } else {
+        const invocation = await runInvocationBody(host.env, host.db, run, {}, adapterConfig.env, timeoutSec > 0 ? timeoutSec + 300 : RUNNER_TOKEN_SEC, storedDesiredSkills(adapterConfig));
+        const { env: _bindings, paperclipSkillSync: _skills, ...config } = adapterConfig;
+        sent = host.runners.send(runner.runnerId, {
+          type: "run.start",
+          version: RUNNER_PROTOCOL_VERSION,
+          runId: run.id,
+          agentId: run.agentId,
+          companyId: run.companyId,
+          adapterType: run.adapterType,
+          adapterConfig: config,
+          context: invocation.context,
+          env: invocation.env,
+          apiUrl: host.env.AUTH_PUBLIC_BASE_URL?.trim() ? invocation.apiUrl : runner.apiUrl,
+          apiToken: invocation.apiToken,
+          skills: invocation.skills,
+        });
+      }
     } catch (err) {
       host.storage.remoteRuns.forget(run.id);
       return host.serialise(async () => {
@@ -100,9 +106,8 @@ export async function attemptRunnerRun(host: DispatcherHost, ctx: CommandContext
     }
   }
   if (!sent) {
-    // The runner left between the decision and the send: the run is lost at once (retry policy).
-    host.storage.remoteRuns.add({ runId: run.id, kind: "runner", agentId: run.agentId, runnerId: runner?.runnerId ?? null, startedAt: Date.now() });
-    host.storage.remoteRuns.markRunLost(run.id, 0);
+    // No runner could take it after all (it left, went silent, or lost its credential): lost now (retry policy).
+    host.storage.remoteRuns.markRunLost(run.id, Date.now() - runnerGraceMs(host.env));
     return false;
   }
   return host.serialise(async () => {
@@ -152,6 +157,15 @@ export function lostRunnerRunStatements(ctx: CommandContext, live: RunRow[], los
  * runs are stopped remotely, runners are told `run.cancel`; the object forgets them.
  */
 export async function sweepRemoteRuns(host: Pick<DispatcherHost, "env" | "db" | "storage" | "runners">): Promise<void> {
+  try {
+    await sweep(host);
+  } catch (err) {
+    // Best effort: the next sweep (or the run's own deadline) catches what this one missed.
+    console.error("sweeping remote runs failed", err);
+  }
+}
+
+async function sweep(host: Pick<DispatcherHost, "env" | "db" | "storage" | "runners">): Promise<void> {
   const tracked = host.storage.remoteRuns.all();
   if (!tracked.length) return;
   const r = schema.heartbeatRuns;

@@ -5,14 +5,19 @@
 // object sleeps. Pings are answered by the runtime itself (auto-response) without waking it.
 //
 // Protocol v1 (JSON text messages with a `type`):
-//   runner → { type: "hello", version: 1, agents: [agentId…], name?, runs?: [runId…] }
+//   runner → { type: "hello", version: 1, agents: [agentId…], name?, instanceId?, runs?: [runId…] }
 //   object → { type: "ready", version: 1, runnerId, agents: [...], refused: [{ agentId, reason }], runs: [...] }
 //   object → { type: "run.start", version: 1, runId, agentId, companyId, adapterType, adapterConfig, context, env, apiUrl, apiToken, skills }
 //   runner → { type: "run.event", runId, kind: "log" | "progress" | "status", message, data? }
 //   runner → { type: "run.complete", runId, status: "succeeded" | "failed" | "timed_out", summary?, usage?, exitCode?, error? }
+//   object → { type: "run.completed", runId }   (the completion is recorded: the runner may forget it)
 //   object → { type: "run.cancel", runId }
 //   either → { type: "ping" } answered by { type: "pong" };  object → { type: "error", error, runId? }
-// `runs` in hello reclaims runs the runner still executes after a reconnect (within the grace period).
+// `runs` in hello reclaims runs the runner still executes after a reconnect: runs already lost
+// (their socket closed), or bound to an earlier socket of the same runner process (`instanceId`).
+// Events and completions are accepted only from the socket a run is bound to. The credential a
+// socket connected with is checked again before every run.start (a revoked key, a removed member
+// or a terminated agent gets no more runs and its socket is closed); run tokens cannot connect.
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { schema, type Db } from "../db/client";
@@ -21,6 +26,7 @@ import type { CompanyStorage } from "./storage";
 import type { RunEventInput } from "../domain/runs/events";
 import type { RemoteRunReport } from "../domain/runs/remote";
 import { newId } from "../crypto/random";
+import { isNull } from "drizzle-orm";
 
 export const RUNNER_PROTOCOL_VERSION = 1;
 export const RUNNER_TAG = "runner";
@@ -31,10 +37,26 @@ export const isRunnerAdapter = (adapterType: string) => adapterType === "process
 /** Who opened the socket, as the Worker authenticated it before the upgrade. */
 export type RunnerPrincipal = { type: "board"; userId: string } | { type: "agent"; agentId: string };
 
+/** The credential a socket connected with (re-checked before each run.start). */
+export interface RunnerCredential {
+  source: "local_implicit" | "board_key" | "agent_key";
+  keyId: string | null;
+}
+
+/** A socket silent (no message, no answered ping) for this long is dead: its runs are lost. */
+export const RUNNER_STALE_MS = 90_000;
+/** At most this many event messages are recorded per run (a chatty or hostile runner cannot flood the company). */
+export const MAX_EVENT_MESSAGES_PER_RUN = 5_000;
+
 export interface RunnerAttachment {
   runnerId: string;
   name: string;
   principal: RunnerPrincipal;
+  credential: RunnerCredential;
+  /** Stable id of the runner process across its reconnects (hello). */
+  instanceId: string | null;
+  /** Last message from the runner (ms). */
+  lastSeenAt: number;
   /** Agents this runner serves (after hello). */
   agents: string[];
   /** The API origin the runner reached (run.start's apiUrl when no public URL is configured). */
@@ -55,8 +77,10 @@ export interface ConnectedRunner {
 export interface RunnerHub {
   /** agentId → ids of the runners serving it. */
   servedAgents(): Map<string, string[]>;
-  /** The least busy runner serving `agentId`, or null. */
+  /** The least busy live runner serving `agentId`, or null. */
   pick(agentId: string): RunnerAttachment | null;
+  /** Closes a runner's socket (its credential is no longer valid, or it went silent). */
+  close(runnerId: string, code: number, reason: string): void;
   /** Sends a message to one runner; false when it is not connected. */
   send(runnerId: string, message: unknown): boolean;
 }
@@ -76,18 +100,53 @@ export class Runners implements RunnerHub {
     return out;
   }
 
+  /** When the runner last showed it is alive: a message, or a ping the runtime answered for it. */
+  private lastSeen(ws: WebSocket, attachment: RunnerAttachment): number {
+    const pinged = this.state.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? 0;
+    return Math.max(attachment.lastSeenAt ?? 0, pinged);
+  }
+
+  /** Closes sockets silent for longer than RUNNER_STALE_MS (their runs become lost); the live ones. */
+  private live(now = Date.now()): Array<{ ws: WebSocket; attachment: RunnerAttachment }> {
+    const live: Array<{ ws: WebSocket; attachment: RunnerAttachment }> = [];
+    for (const socket of this.sockets()) {
+      if (now - this.lastSeen(socket.ws, socket.attachment) > RUNNER_STALE_MS) this.closeSocket(socket, 4008, "No message or ping for too long");
+      else live.push(socket);
+    }
+    return live;
+  }
+
+  private closeSocket({ ws, attachment }: { ws: WebSocket; attachment: RunnerAttachment }, code: number, reason: string) {
+    this.storage.remoteRuns.markLost(attachment.runnerId, Date.now());
+    try {
+      ws.close(code, reason);
+    } catch {
+      /* already closed */
+    }
+  }
+
+  close(runnerId: string, code: number, reason: string): void {
+    const socket = this.sockets().find(({ attachment }) => attachment.runnerId === runnerId);
+    if (socket) this.closeSocket(socket, code, reason);
+  }
+
+  /** The attachment of a connected runner socket, or null. */
+  find(runnerId: string): RunnerAttachment | null {
+    return this.sockets().find(({ attachment }) => attachment.runnerId === runnerId)?.attachment ?? null;
+  }
+
   list(): ConnectedRunner[] {
     return this.sockets().map(({ attachment: a }) => ({ runnerId: a.runnerId, name: a.name, principal: a.principal, agents: a.agents, connectedAt: a.connectedAt, activeRuns: this.storage.remoteRuns.countFor(a.runnerId) }));
   }
 
   servedAgents(): Map<string, string[]> {
     const served = new Map<string, string[]>();
-    for (const { attachment } of this.sockets()) for (const agentId of attachment.agents) served.set(agentId, [...(served.get(agentId) ?? []), attachment.runnerId]);
+    for (const { attachment } of this.live()) for (const agentId of attachment.agents) served.set(agentId, [...(served.get(agentId) ?? []), attachment.runnerId]);
     return served;
   }
 
   pick(agentId: string): RunnerAttachment | null {
-    const candidates = this.sockets()
+    const candidates = this.live()
       .filter(({ attachment }) => attachment.agents.includes(agentId))
       .map(({ attachment }) => ({ attachment, load: this.storage.remoteRuns.countFor(attachment.runnerId) }))
       .sort((x, y) => x.load - y.load);
@@ -107,27 +166,66 @@ export class Runners implements RunnerHub {
 }
 
 /** A new socket's attachment (before hello it serves nothing). */
-export const newRunnerAttachment = (principal: RunnerPrincipal, apiUrl: string, now: string): RunnerAttachment => ({
+export const newRunnerAttachment = (principal: RunnerPrincipal, credential: RunnerCredential, apiUrl: string, now: Date): RunnerAttachment => ({
   runnerId: newId(),
   name: "runner",
   principal,
+  credential,
+  instanceId: null,
+  lastSeenAt: now.getTime(),
   agents: [],
   apiUrl,
-  connectedAt: now,
+  connectedAt: now.toISOString(),
 });
+
+/**
+ * Whether the credential a runner connected with still holds: the key is neither revoked nor
+ * expired, a board user is still a non-viewer member (or an instance admin), an agent is still
+ * active in this company. One D1 round trip; checked before each run.start.
+ */
+export async function runnerStillAuthorized(db: Db, companyId: string, attachment: RunnerAttachment, now = new Date().toISOString()): Promise<boolean> {
+  const { credential, principal } = attachment;
+  if (credential.source === "local_implicit") return true;
+  if (!credential.keyId) return false;
+  if (credential.source === "agent_key" && principal.type === "agent") {
+    const k = schema.agentApiKeys;
+    const rows = await db
+      .select({ status: schema.agents.status })
+      .from(k)
+      .innerJoin(schema.agents, eq(schema.agents.id, k.agentId))
+      .where(and(eq(k.id, credential.keyId), isNull(k.revokedAt), eq(k.agentId, principal.agentId), eq(schema.agents.companyId, companyId)));
+    return !!rows[0] && !["terminated", "pending_approval"].includes(rows[0].status);
+  }
+  if (credential.source === "board_key" && principal.type === "board") {
+    const k = schema.boardApiKeys;
+    const m = schema.companyMemberships;
+    const [key, membership, admin] = await db.batch([
+      db.select({ expiresAt: k.expiresAt }).from(k).where(and(eq(k.id, credential.keyId), isNull(k.revokedAt), eq(k.userId, principal.userId))),
+      db
+        .select({ role: m.membershipRole })
+        .from(m)
+        .where(and(eq(m.companyId, companyId), eq(m.principalType, "user"), eq(m.principalId, principal.userId), eq(m.status, "active"))),
+      db.select({ userId: schema.instanceAdmins.userId }).from(schema.instanceAdmins).where(eq(schema.instanceAdmins.userId, principal.userId)),
+    ]);
+    if (!key[0] || key[0].expiresAt <= now) return false;
+    return !!admin[0] || ["owner", "admin", "member"].includes(String(membership[0]?.role));
+  }
+  return false;
+}
 
 const Hello = z.object({
   type: z.literal("hello"),
   version: z.literal(RUNNER_PROTOCOL_VERSION, { error: `Unsupported protocol version; this service speaks version ${RUNNER_PROTOCOL_VERSION}` }),
   agents: z.array(z.string().min(1).max(200)).max(200),
   name: z.string().trim().min(1).max(100).optional(),
+  instanceId: z.string().trim().min(8).max(100).optional(),
   runs: z.array(z.string().min(1).max(200)).max(200).optional(),
 });
 const RunEventMessage = z.object({
   type: z.literal("run.event"),
   runId: z.string().min(1),
   kind: z.enum(["log", "progress", "status"]).default("log"),
-  message: z.string(),
+  message: z.string().max(64 * 1024),
   data: z.unknown().optional(),
 });
 const RunCompleteMessage = z.object({
@@ -164,6 +262,8 @@ const send = (ws: WebSocket, message: unknown) => {
 export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
   const attachment = ws.deserializeAttachment() as RunnerAttachment | null;
   if (!attachment) return;
+  attachment.lastSeenAt = Date.now();
+  ws.serializeAttachment(attachment);
   let json: unknown;
   try {
     json = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
@@ -186,13 +286,19 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
     case "run.event":
     case "run.complete": {
       const tracked = host.storage.remoteRuns.get(message.runId);
-      if (!tracked || tracked.kind !== "runner" || !attachment.agents.includes(tracked.agentId)) {
-        return send(ws, { type: "error", runId: message.runId, error: "Unknown run, or not a run of an agent this runner serves" });
+      // Only the socket the run is bound to reports on it (a reconnecting runner reclaims it in its hello).
+      if (!tracked || tracked.kind !== "runner" || tracked.runnerId !== attachment.runnerId || !attachment.agents.includes(tracked.agentId)) {
+        return send(ws, { type: "error", runId: message.runId, error: "Unknown run, or not a run bound to this runner" });
       }
-      // A reconnected runner reporting on its run reclaims it.
-      if (tracked.runnerId !== attachment.runnerId || tracked.lostAt !== null) host.storage.remoteRuns.bind(message.runId, attachment.runnerId);
       if (message.type === "run.event") {
-        const event: RunEventInput = { kind: message.kind, message: message.message, data: message.data ?? null };
+        const counter = `run_events:${message.runId}`;
+        const seen = host.storage.counters.get(counter);
+        if (seen >= MAX_EVENT_MESSAGES_PER_RUN) return;
+        host.storage.counters.raise(counter, seen + 1);
+        const event: RunEventInput =
+          seen + 1 === MAX_EVENT_MESSAGES_PER_RUN
+            ? { kind: "status", message: `Event limit reached (${MAX_EVENT_MESSAGES_PER_RUN} messages); further output of this run is not recorded` }
+            : { kind: message.kind, message: message.message, data: message.data ?? null };
         const answer = await host.report({ runId: message.runId, events: [event] });
         if (!answer.live) {
           host.storage.remoteRuns.forget(message.runId);
@@ -201,8 +307,6 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
         return;
       }
       const failed = message.status !== "succeeded";
-      // Forgotten first: the ending is the runner's own news, not something to cancel back to it.
-      host.storage.remoteRuns.forget(message.runId);
       await host.report({
         runId: message.runId,
         ending: {
@@ -218,7 +322,9 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
             : {}),
         },
       });
-      return;
+      // Recorded (the report forgot the run): the runner may drop its copy of the completion.
+      host.storage.remoteRuns.forget(message.runId);
+      return send(ws, { type: "run.completed", runId: message.runId });
     }
   }
 }
@@ -240,15 +346,19 @@ async function hello(host: RunnerHost, ws: WebSocket, attachment: RunnerAttachme
     else if (row.status === "terminated") refused.push({ agentId, reason: "Agent is terminated" });
     else agents.push(agentId);
   }
-  const next: RunnerAttachment = { ...attachment, agents, name: message.name ?? attachment.name };
+  const next: RunnerAttachment = { ...attachment, agents, name: message.name ?? attachment.name, instanceId: message.instanceId ?? attachment.instanceId };
   ws.serializeAttachment(next);
   const reclaimed: string[] = [];
   for (const runId of message.runs ?? []) {
     const tracked = host.storage.remoteRuns.get(runId);
-    if (tracked?.kind === "runner" && agents.includes(tracked.agentId)) {
-      host.storage.remoteRuns.bind(runId, next.runnerId);
-      reclaimed.push(runId);
-    }
+    if (tracked?.kind !== "runner" || !agents.includes(tracked.agentId)) continue;
+    // Reclaimable: lost (its socket closed), bound to a socket that is gone, or to an earlier socket of this same runner process.
+    const bound = tracked.runnerId ? host.runners.find(tracked.runnerId) : null;
+    const sameProcess = !!bound && !!next.instanceId && bound.instanceId === next.instanceId && bound.runnerId !== next.runnerId;
+    if (tracked.lostAt === null && bound && !sameProcess) continue;
+    if (sameProcess) host.runners.close(bound!.runnerId, 4009, "Replaced by a newer connection of the same runner");
+    host.storage.remoteRuns.bind(runId, next.runnerId);
+    reclaimed.push(runId);
   }
   send(ws, { type: "ready", version: RUNNER_PROTOCOL_VERSION, runnerId: next.runnerId, agents, refused, runs: reclaimed });
   if (agents.length) await host.requestDispatch();

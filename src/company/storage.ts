@@ -182,8 +182,10 @@ export class RemoteRuns {
     return row?.at === null || row?.at === undefined ? null : Number(row.at);
   }
 
+  /** Forgets the run (and its event-message counter). */
   forget(runId: string): void {
     this.sql.exec("DELETE FROM remote_runs WHERE run_id = ?", runId);
+    this.sql.exec("DELETE FROM counters WHERE name = ?", `run_events:${runId}`);
   }
 }
 

@@ -11,19 +11,20 @@ import { CompanyIdParam, ErrorSchema, errors, jsonContent } from "../schemas/com
 import { ConnectedRunnerSchema, RunnerConnectQuery } from "../schemas/runners";
 import { publicBaseUrl } from "./access/shared";
 import { HttpError } from "../domain/errors";
-import type { RunnerPrincipal } from "../company/runners";
+import type { RunnerCredential, RunnerPrincipal } from "../company/runners";
+import { forbidden } from "../domain/errors";
 
 const tags = ["Runners"];
 const RUNNER_ROLES = ["owner", "admin", "member"] as const;
 export const runnersRouter = createRouter();
 
 const PROTOCOL =
-  "Messages are JSON text with a `type` (protocol version 1). Runner → `{ type: \"hello\", version: 1, agents: [agentId…], name?, runs?: [runId…] }`; " +
+  "Messages are JSON text with a `type` (protocol version 1). Runner → `{ type: \"hello\", version: 1, agents: [agentId…], name?, instanceId?, runs?: [runId…] }`; " +
   "object → `{ type: \"ready\", version: 1, runnerId, agents, refused: [{ agentId, reason }], runs }` (an agent key serves only its own agent; only `process` and `<runtime>_local` agents); " +
   "object → `{ type: \"run.start\", version: 1, runId, agentId, companyId, adapterType, adapterConfig, context, env, apiUrl, apiToken, skills }`; " +
   "runner → `{ type: \"run.event\", runId, kind: \"log\"|\"progress\"|\"status\", message, data? }` and `{ type: \"run.complete\", runId, status: \"succeeded\"|\"failed\"|\"timed_out\", summary?, usage?, exitCode?, error? }`; " +
-  "object → `{ type: \"run.cancel\", runId }`; either side `{ type: \"ping\" }` → `{ type: \"pong\" }`; bad messages get `{ type: \"error\", error, runId? }`. " +
-  "A runner that disconnects mid-run has a grace period (30 s) to reconnect and reclaim its runs (`runs` in hello); after it the run fails with `process_lost` and is retried with back-off.";
+  "object → `{ type: \"run.completed\", runId }` once a completion is recorded; object → `{ type: \"run.cancel\", runId }`; either side `{ type: \"ping\" }` → `{ type: \"pong\" }`; bad messages get `{ type: \"error\", error, runId? }`. " +
+  "Only the socket a run is bound to reports on it. A runner that disconnects mid-run has a grace period (30 s) to reconnect and reclaim its runs (`runs` in hello: lost runs, or runs of an earlier socket with the same `instanceId`); after it the run fails with `process_lost` and is retried with back-off. A socket silent for 90 s (no message, no answered ping) counts as gone.";
 
 runnersRouter.openapi(
   createRoute({
@@ -32,7 +33,7 @@ runnersRouter.openapi(
     operationId: "connectRunner",
     tags,
     summary: "Connect a runner (WebSocket upgrade)",
-    description: `Authenticate with \`Authorization: Bearer <key>\` or \`?token=<key>\`: a board key of a member (not a viewer) or an agent key of this company. ${PROTOCOL}`,
+    description: `Authenticate with \`Authorization: Bearer <key>\` or \`?token=<key>\`: a board key of a member (not a viewer) or an agent key of this company (not a run token, not a browser session; a foreign \`Origin\` is refused). The key is checked again before every run.start. ${PROTOCOL}`,
     request: { params: CompanyIdParam, query: RunnerConnectQuery },
     responses: {
       101: { description: "Switching protocols: the runner's WebSocket" },
@@ -44,11 +45,20 @@ runnersRouter.openapi(
     const { companyId } = c.req.valid("param");
     const actor = requireActor(c);
     await requireCompanyAccess(c, companyId, actor.type === "board" ? { roles: [...RUNNER_ROLES] } : {});
+    // Runners hold long-lived sockets: they connect with an API key (a run token or a browser session cannot).
+    if (actor.type === "agent" && actor.source !== "agent_key") throw forbidden("Runners connect with an agent API key, not a run token");
+    if (actor.type === "board" && actor.source === "session") throw forbidden("Runners connect with a board API key, not a browser session");
+    // Browsers do not apply CORS to WebSockets: a page of another origin may not open one in the user's name.
+    const origin = c.req.header("origin");
+    if (origin && origin !== new URL(c.req.url).origin && origin !== publicBaseUrl(c)) throw forbidden("Cross-origin runner connections are refused");
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new HttpError(426, "Expected a WebSocket upgrade (Upgrade: websocket)");
     const principal: RunnerPrincipal = actor.type === "agent" ? { type: "agent", agentId: actor.agentId } : { type: "board", userId: actor.type === "board" ? actor.userId : "" };
+    const credential: RunnerCredential =
+      actor.type === "agent" ? { source: "agent_key", keyId: actor.keyId } : { source: actor.type === "board" && actor.source === "board_key" ? "board_key" : "local_implicit", keyId: actor.type === "board" ? actor.keyId : null };
     const headers = new Headers({ upgrade: "websocket" });
     headers.set(RUNNER_HEADERS.company, companyId);
     headers.set(RUNNER_HEADERS.principal, JSON.stringify(principal));
+    headers.set(RUNNER_HEADERS.credential, JSON.stringify(credential));
     headers.set(RUNNER_HEADERS.apiUrl, publicBaseUrl(c));
     for (const name of ["sec-websocket-key", "sec-websocket-version", "sec-websocket-protocol", "sec-websocket-extensions"]) {
       const value = c.req.header(name);

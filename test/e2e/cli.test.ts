@@ -2,6 +2,8 @@
 // test approves the code), daily commands in --json mode with their output parsed, a bad command's
 // exit code and message, and logout revoking the key.
 import { execFile, spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -48,6 +50,19 @@ describe("acp CLI (scripted session against the dev server)", () => {
     const saved = JSON.parse(readFileSync(configFile, "utf8"));
     expect(saved).toMatchObject({ url: base, keyId: signedIn.keyId });
     expect(saved.token).toMatch(/^svc_board_/);
+
+    // The saved key goes only to the service it came from: another --url gets no Authorization header.
+    const seen: Array<string | undefined> = [];
+    const elsewhere = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "who are you" }));
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
+    const other = await acp("whoami", "--url", `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`);
+    elsewhere.close();
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain("who are you");
+    expect(seen).toEqual([undefined]);
 
     const me = await json("whoami");
     expect(me).toMatchObject({ authSource: "board_key", keyId: signedIn.keyId });

@@ -152,6 +152,8 @@ describe("remote_gateway adapter", () => {
     const cancelled = await post(`/api/heartbeat-runs/${runId}/cancel`);
     expect(cancelled.status).toBe(200);
     await following;
+    // The stop is sent once the cancel has been answered (outside the company's command queue).
+    for (let i = 0; i < 100 && !(await gatewayCalls(gatewayId)).calls.some((c) => c.path.endsWith("/stop")); i++) await new Promise((r) => setTimeout(r, 20));
     const { calls } = await gatewayCalls(gatewayId);
     expect(calls.filter((c) => c.path.endsWith("/stop"))).toHaveLength(1);
     expect(await run(runId)).toMatchObject({ status: "cancelled" });
@@ -169,9 +171,14 @@ describe("remote_gateway adapter", () => {
     expect(creates.map((c) => c.headers["idempotency-key"])).toEqual([runId, runId]);
     expect(runs).toBe(1);
     expect(await run(runId)).toMatchObject({ status: "succeeded" });
-    // Starting the same run again (an alarm delivered twice) changes nothing.
-    await env.GATEWAY_RUNS.getByName(runId).start({ companyId: company.id, runId, agentId: agent.id, issueId: null, adapterConfig: {}, body: {}, deadline: Date.now() });
-    expect(await followRun(runId)).toBe(false);
+    // Starting the same run again (a dispatch delivered twice) changes nothing.
+    const stub = env.GATEWAY_RUNS.getByName(runId);
+    await stub.start({ companyId: company.id, runId, agentId: agent.id, issueId: null, adapterConfig: {}, body: {}, deadline: Date.now() });
+    expect(await stub.describe()).toMatchObject({ done: true, remoteRunId: `remote-${gatewayId}-1` });
+    // The finished run's only alarm is its retention: it forgets the state (context, token).
+    expect(await followRun(runId)).toBe(true);
+    expect(await stub.describe()).toBeNull();
+    expect((await gatewayCalls(gatewayId)).calls.filter((c) => c.method === "POST" && c.path === "/v1/runs")).toHaveLength(2);
   });
 
   it("a remote failure status ends the run failed with the remote's error", async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import worker from "../../src/index";
 import { AUTHENTICATED, get, post, unique, type EnvOverrides } from "../helpers/api";
-import { boardUser, createCompany, insertAgentKey, schema, testDb, updateRow } from "../helpers/fixtures";
+import { agentJwt, boardUser, createCompany, insertAgentKey, schema, testDb, updateRow } from "../helpers/fixtures";
 
 async function dispatch(companyId: string) {
   const stub = env.COMPANY.getByName(companyId);
@@ -63,8 +63,9 @@ class RunnerClient {
 }
 
 /** Opens the upgrade; returns the client, or the refusal. */
-async function connect(companyId: string, options: { token?: string; query?: boolean; env?: EnvOverrides; upgrade?: boolean } = {}) {
+async function connect(companyId: string, options: { token?: string; query?: boolean; env?: EnvOverrides; upgrade?: boolean; origin?: string } = {}) {
   const headers = new Headers();
+  if (options.origin) headers.set("origin", options.origin);
   if (options.upgrade !== false) headers.set("upgrade", "websocket");
   if (options.token && !options.query) headers.set("authorization", `Bearer ${options.token}`);
   const url = `http://localhost/api/companies/${companyId}/runners/connect${options.token && options.query ? `?token=${encodeURIComponent(options.token)}` : ""}`;
@@ -107,6 +108,15 @@ describe("runner connection", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBeTruthy();
     expect((await connect(company.id, { env: AUTHENTICATED, token: member.token, upgrade: false })).status).toBe(426);
+
+    // A run token cannot hold a runner socket; nor may a page of another origin open one.
+    const runToken = await agentJwt(agent.id, company.id, { runId: crypto.randomUUID() });
+    const byRunToken = await connect(company.id, { env: AUTHENTICATED, token: runToken });
+    expect(byRunToken.status).toBe(403);
+    expect(byRunToken.body.error).toMatch(/run token/);
+    const crossOrigin = await connect(company.id, { env: AUTHENTICATED, token: member.token, origin: "https://evil.example" });
+    expect(crossOrigin.status).toBe(403);
+    expect((await connect(company.id, { origin: "https://evil.example" })).status).toBe(403);
 
     const viaQuery = await connect(company.id, { env: AUTHENTICATED, token: ownKey.token, query: true });
     expect(viaQuery.status).toBe(101);
@@ -178,7 +188,7 @@ describe("runs on a runner", () => {
 
     client!.send({ type: "run.event", runId: start.runId, kind: "log", message: "hello from stdout", data: { stream: "stdout" } });
     client!.send({ type: "run.complete", runId: start.runId, status: "succeeded", summary: "echoed", exitCode: 0, usage: { provider: "local", model: "m", costCents: 3 } });
-    for (let i = 0; i < 50 && (await run(start.runId)).status === "running"; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await client!.next((m) => m.type === "run.completed")).toEqual({ type: "run.completed", runId: start.runId });
     expect(await run(start.runId)).toMatchObject({ status: "succeeded", summary: "echoed" });
     const events = (await get(`/api/heartbeat-runs/${start.runId}/events`)).body as any[];
     expect(events.find((e) => e.message === "hello from stdout")).toMatchObject({ kind: "log", data: { stream: "stdout" } });
@@ -307,5 +317,58 @@ describe("runs on a runner", () => {
     await dispatch(company.id);
     expect((await client.next((m) => m.type === "run.start")).runId).toBe(woke.body.id);
     client.close();
+  });
+
+  it("a runner whose key is revoked gets no more runs: its socket is closed before run.start and the run goes to a valid runner", async () => {
+    const company = await createCompany();
+    const agent = await processAgent(company.id);
+    const key = await insertAgentKey(agent.id, company.id);
+    const revoked = (await connect(company.id, { env: AUTHENTICATED, token: key.token })).client!;
+    await revoked.hello([agent.id]);
+    await updateRow(schema.agentApiKeys, key.id, { revokedAt: new Date().toISOString() });
+    const woke = await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    for (let i = 0; i < 50 && !revoked.closed; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(revoked.closed).toBe(true);
+    expect(revoked.received.filter((m) => m.type === "run.start")).toEqual([]);
+    await dispatch(company.id); // the alarm that follows at once: the lost attempt goes through the retry policy
+    expect(await run(woke.body.id)).toMatchObject({ status: "scheduled_retry", errorCode: "process_lost" });
+
+    const fresh = await insertAgentKey(agent.id, company.id);
+    const valid = (await connect(company.id, { env: AUTHENTICATED, token: fresh.token })).client!;
+    await valid.hello([agent.id]);
+    await updateRow(schema.heartbeatRuns, woke.body.id, { nextRetryAt: new Date(Date.now() - 1000).toISOString() });
+    await dispatch(company.id);
+    expect((await valid.next((m) => m.type === "run.start")).runId).toBe(woke.body.id);
+    valid.close();
+  });
+
+  it("a run bound to a live runner cannot be completed or reclaimed by another; the same runner process reconnecting reclaims it", async () => {
+    const company = await createCompany();
+    const agent = await processAgent(company.id);
+    const bound = (await connect(company.id)).client!;
+    await bound.hello([agent.id], { instanceId: "runner-process-aaaa" });
+    const woke = await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    await bound.next((m) => m.type === "run.start");
+
+    const other = (await connect(company.id)).client!;
+    const otherReady = await other.hello([agent.id], { instanceId: "runner-process-bbbb", runs: [woke.body.id] });
+    expect(otherReady.runs).toEqual([]);
+    other.send({ type: "run.complete", runId: woke.body.id, status: "succeeded" });
+    expect((await other.next((m) => m.type === "error")).runId).toBe(woke.body.id);
+    expect((await run(woke.body.id)).status).toBe("running");
+
+    // The same process on a new socket (its old one not noticed closed yet) takes the run back; the old socket is closed.
+    const again = (await connect(company.id)).client!;
+    const ready = await again.hello([agent.id], { instanceId: "runner-process-aaaa", runs: [woke.body.id] });
+    expect(ready.runs).toEqual([woke.body.id]);
+    for (let i = 0; i < 50 && !bound.closed; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(bound.closed).toBe(true);
+    again.send({ type: "run.complete", runId: woke.body.id, status: "succeeded", summary: "reclaimed" });
+    expect((await again.next((m) => m.type === "run.completed")).runId).toBe(woke.body.id);
+    expect(await run(woke.body.id)).toMatchObject({ status: "succeeded", summary: "reclaimed" });
+    other.close();
+    again.close();
   });
 });

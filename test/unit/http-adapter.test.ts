@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { isPrivateTarget } from "../../src/adapters/targets";
 import { invokeHttpAgent, readHttpConfig, retryAfterSeconds } from "../../src/adapters/http";
 import { httpAdapter } from "../../src/domain/adapters/http";
+import { remoteGatewayAdapter } from "../../src/domain/adapters/remote-gateway";
 import { decideWakeups, type DispatchAgent } from "../../src/domain/runs/dispatch";
 import { backoffSeconds } from "../../src/domain/runs/lifecycle";
 
@@ -11,8 +12,19 @@ describe("private-network targets", () => {
   it.each(["localhost", "127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "[::1]", "fd00::1", "api.internal", "::ffff:127.0.0.1", "100.64.0.1"])("%s is private", (host) => {
     expect(isPrivateTarget(host)).toBe(true);
   });
-  it.each(["agents.example.com", "8.8.8.8", "172.32.0.1", "192.169.0.1", "2001:db8::1"])("%s is public", (host) => {
+  it.each(["[::ffff:7f00:1]", "::ffff:a00:1", "::7f00:1", "64:ff9b::a9fe:a9fe"].map((h) => new URL(`http://${h.startsWith("[") ? h : `[${h}]`}`).hostname))("%s (IPv4 written in hex, as URL parsing normalises it) is private", (host) => {
+    expect(isPrivateTarget(host)).toBe(true);
+  });
+  it.each(["agents.example.com", "8.8.8.8", "172.32.0.1", "192.169.0.1", "2001:db8::1", "::ffff:808:808"])("%s is public", (host) => {
     expect(isPrivateTarget(host)).toBe(false);
+  });
+  it("a publicly exposed service refuses loopback and private-network gateways and callback URLs", () => {
+    for (const apiBaseUrl of ["http://127.0.0.1:9/api", "https://10.1.2.3/api", "https://metadata.internal/api", "https://[::ffff:7f00:1]/api"]) {
+      expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl }, { exposure: "public" }), apiBaseUrl).toThrow(/private-network/);
+      expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl }, { exposure: "private" })).not.toThrow();
+    }
+    expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl: "https://gw.example.com/api", paperclipApiUrl: "http://192.168.1.5" }, { exposure: "public" })).toThrow(/paperclipApiUrl/);
+    expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl: "https://gw.example.com/api" }, { exposure: "public" })).not.toThrow();
   });
   it("a publicly exposed service refuses to store a private target (422); a private one allows it", () => {
     expect(() => httpAdapter.checkPolicy!({ url: "http://127.0.0.1:9/x" }, { exposure: "public" })).toThrow(/private-network/);

@@ -74,4 +74,12 @@ describe("runner processes", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(alive(marker)).toBe(false);
   });
+
+  it("a background grandchild holding stdout does not hang the run: the group is ended after the main process exits", async () => {
+    const marker = `sleep 33.${process.pid}3`;
+    const outcome = await startProcess(start({ command: "sh", args: ["-c", `${marker} & echo started`] }), () => {}).done;
+    expect(outcome).toMatchObject({ status: "succeeded", exitCode: 0, summary: "started" });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(marker)).toBe(false);
+  });
 });

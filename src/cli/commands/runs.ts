@@ -42,6 +42,7 @@ export function runCommands(program: Command) {
 
 async function printEvents(ctx: CliContext, runId: string, follow: boolean) {
   let afterSeq = 0;
+  let finished: string | null = null;
   const all: unknown[] = [];
   for (;;) {
     const events = await unwrap(ctx.api.GET("/api/heartbeat-runs/{runId}/events", { params: { path: { runId }, query: { afterSeq, limit: 500 } } }));
@@ -51,13 +52,15 @@ async function printEvents(ctx: CliContext, runId: string, follow: boolean) {
       else process.stdout.write(`${event.createdAt} ${event.kind.padEnd(8)} ${(event.message ?? "").replace(/\n$/, "")}\n`);
     }
     if (events.length === 500) continue;
-    if (!follow) break;
+    if (!follow || finished) break;
     const current = await unwrap(ctx.api.GET("/api/heartbeat-runs/{runId}", { params: { path: { runId } } }));
     if (!LIVE.has(current.status)) {
-      ctx.out.note(`run ${runId} ${current.status}${current.error ? `: ${current.error}` : ""}`);
-      break;
+      // One more read: the events written with the run's end.
+      finished = `run ${runId} ${current.status}${current.error ? `: ${current.error}` : ""}`;
+      continue;
     }
     await sleep(1000);
   }
+  if (finished) ctx.out.note(finished);
   if (ctx.out.json) ctx.out.value(all);
 }

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { unprocessable } from "../errors";
 import type { AdapterDefinition } from "./types";
+import { isPrivateTarget } from "../../adapters/targets";
 
 /** Headers the adapter sets itself; configured headers may not override them. */
 export const PROTECTED_GATEWAY_HEADERS = ["authorization", "cookie", "host", "content-length", "x-gateway-session-key", "idempotency-key"];
@@ -68,6 +69,14 @@ export const remoteGatewayAdapter: AdapterDefinition = {
     headers: z.record(z.string(), z.string()).optional(),
     instructions: z.string().optional(),
   }),
+  checkPolicy: (config, { exposure }) => {
+    if (exposure === "public" && isPrivateTarget(new URL(String(config.apiBaseUrl)).hostname)) {
+      throw unprocessable("adapterConfig.apiBaseUrl points at a loopback or private-network address, which a publicly exposed service refuses", { field: "apiBaseUrl" });
+    }
+    if (exposure === "public" && typeof config.paperclipApiUrl === "string" && isPrivateTarget(new URL(config.paperclipApiUrl).hostname)) {
+      throw unprocessable("adapterConfig.paperclipApiUrl points at a loopback or private-network address, which a publicly exposed service refuses", { field: "paperclipApiUrl" });
+    }
+  },
   skillsMode: "unsupported",
   secretFields: ["apiKey"],
   normalize: (config) => {
