@@ -61,7 +61,9 @@ export default defineConfig(async () => {
           root,
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
-          globalSetup: ["test/setup/e2e-global.ts"],
+          // One worker for all files: they share one dev server (test/e2e/dev-server.ts).
+          isolate: false,
+          fileParallelism: false,
           testTimeout: 90_000,
           hookTimeout: 90_000,
         },

@@ -7,9 +7,10 @@ import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { devBase } from "./dev-server";
 
-const base = inject("devBase");
+let base = "";
 const root = path.resolve(import.meta.dirname, "../..");
 const cli = path.join(root, "dist/cli.cjs");
 const configDir = mkdtempSync(path.join(tmpdir(), "acp-cli-"));
@@ -30,6 +31,10 @@ async function json(...args: string[]): Promise<any> {
 }
 
 describe("acp CLI (scripted session against the dev server)", () => {
+  beforeAll(async () => {
+    base = await devBase();
+  }, 120_000);
+
   it("login (device flow), daily commands in --json mode, errors, logout", async () => {
     // login: the CLI prints the code and waits; the test approves it as the (local) board.
     const login = spawn(process.execPath, [cli, "login", "--url", base, "--json", "--name", "e2e laptop"], { env });

@@ -5,9 +5,10 @@ import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { devBase } from "./dev-server";
 
-const base = inject("devBase");
+let base = "";
 const root = path.resolve(import.meta.dirname, "../..");
 const cli = path.join(root, "dist/cli.cjs");
 
@@ -33,6 +34,10 @@ async function until<T>(what: string, fn: () => Promise<T | null | undefined | f
 }
 
 describe("acp runner (real CLI, real dev server)", () => {
+  beforeAll(async () => {
+    base = await devBase();
+  }, 120_000);
+
   it("runs an assigned issue as a local process with the run's environment; the process comments with SERVICE_API_KEY; the run succeeds", async () => {
     const company = await api("POST", "/api/companies", { name: `Runner Co ${Date.now()}` });
     const secret = await api("POST", `/api/companies/${company.id}/secrets`, { name: `RUNNER_SECRET_${Date.now()}`, value: "from-the-vault" });

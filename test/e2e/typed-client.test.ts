@@ -4,12 +4,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { devBase } from "./dev-server";
 // @ts-expect-error plain JavaScript tool module
 import { generateTypes, normalizeDocument } from "../tools/client-types.mjs";
 import { createClient } from "../../src/client";
 
-const base = inject("devBase");
+let base = "";
 const root = path.resolve(import.meta.dirname, "../..");
 
 const SAMPLE = `
@@ -54,6 +55,10 @@ function typeErrors(dir: string, file: string): string[] {
 }
 
 describe("typed client (generated from the live document)", () => {
+  beforeAll(async () => {
+    base = await devBase();
+  }, 120_000);
+
   it("the committed types are fresh, a sample program type-checks, a broken one does not", async () => {
     const document = normalizeDocument(await (await fetch(`${base}/api/openapi.json`)).json());
     const types = await generateTypes(document);

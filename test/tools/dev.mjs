@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run dev`: creates .dev.vars with random secrets if missing, applies local D1
 // migrations, then serves the Worker with wrangler dev on 127.0.0.1:$PORT (default 8787).
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -43,4 +43,24 @@ const child = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", port, "--sh
   stdio: "inherit",
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code) => process.exit(code ?? 0));
+let parentGone = false;
+child.on("exit", (code) => {
+  // The temporary state directory of a test or tool that is gone goes with it.
+  if (parentGone && process.env.WRANGLER_PERSIST_DIR) rmSync(process.env.WRANGLER_PERSIST_DIR, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});
+
+// Started by a test or tool (test/tools/server.mjs): end with it, even if it is killed without
+// cleaning up (a vitest worker is terminated, not exited).
+const parent = Number(process.env.WATCH_PARENT_PID);
+if (parent) {
+  setInterval(() => {
+    try {
+      process.kill(parent, 0);
+    } catch {
+      parentGone = true;
+      child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), 2000).unref();
+    }
+  }, 1000).unref();
+}

@@ -31,7 +31,7 @@ export async function startDevServer({ quiet = true, beforeStart } = {}) {
   if (beforeStart) await beforeStart(persistDir);
   const child = spawn(process.execPath, [path.join(root, "test/tools/dev.mjs")], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), WRANGLER_PERSIST_DIR: persistDir, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    env: { ...process.env, PORT: String(port), WRANGLER_PERSIST_DIR: persistDir, CI: "true", WRANGLER_SEND_METRICS: "false", WATCH_PARENT_PID: String(process.pid) },
     stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
     detached: true,
   });
