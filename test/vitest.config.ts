@@ -49,6 +49,8 @@ export default defineConfig(async () => {
   const fakeAgent = await startFakeAgentServer();
   return {
   test: {
+    // Both cores: the http project's worker and the other projects' run side by side.
+    maxWorkers: 2,
     projects: [
       // Pure logic: no Workers runtime, milliseconds per file.
       { test: { name: "unit", root, include: ["test/unit/**/*.test.ts"], environment: "node" } },
@@ -61,9 +63,11 @@ export default defineConfig(async () => {
           root,
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
-          // One worker for all files: they share one dev server (test/e2e/dev-server.ts).
+          // One worker for all files: they share one dev server (test/e2e/dev-server.ts). After the
+          // other projects (a dev server competing for the 2 cores slows everything else down).
           isolate: false,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 90_000,
           hookTimeout: 90_000,
         },
