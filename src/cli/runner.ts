@@ -59,7 +59,9 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
     const ws = new WebSocket(connectUrl(options.url, options.companyId), { headers: { authorization: `Bearer ${options.token}` } });
     socket = ws;
     ws.on("open", () => {
-      ws.send(JSON.stringify({ type: "hello", version: 1, agents: options.agents, name: options.name, instanceId, runs: [...running.keys()] }));
+      // Reclaim what is still running here and what finished while the connection was down.
+      const runs = [...new Set([...running.keys(), ...unconfirmed.keys()])];
+      ws.send(JSON.stringify({ type: "hello", version: 1, agents: options.agents, name: options.name, instanceId, runs }));
       ping = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: "ping" })), PING_MS);
     });
     ws.on("unexpected-response", (_req, res) => {

@@ -1,0 +1,110 @@
+// The runner's side of the protocol (src/cli/runner.ts) against a scripted fake service (a `ws`
+// server): hello with instanceId, a run started and streamed, the connection dropped mid-run, the
+// reconnect reclaiming the run and delivering its completion until confirmed; and a run the
+// service does not give back after a reconnect being stopped.
+import { describe, expect, it } from "vitest";
+import { WebSocketServer, type WebSocket } from "ws";
+import type { AddressInfo } from "node:net";
+import { execFileSync } from "node:child_process";
+import { startRunner } from "../../src/cli/runner";
+
+const alive = (marker: string) => {
+  try {
+    return execFileSync("pgrep", ["-f", marker]).toString().trim().length > 0;
+  } catch {
+    return false;
+  }
+};
+
+interface FakeService {
+  url: string;
+  connections: Array<{ ws: WebSocket; received: any[] }>;
+  next(index: number, match: (m: any) => boolean): Promise<any>;
+  close(): Promise<void>;
+}
+
+async function fakeService(): Promise<FakeService> {
+  const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const connections: FakeService["connections"] = [];
+  server.on("connection", (ws, req) => {
+    expect(req.headers.authorization).toBe("Bearer svc_agent_test");
+    const entry = { ws, received: [] as any[] };
+    connections.push(entry);
+    ws.on("message", (data) => entry.received.push(JSON.parse(String(data))));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections,
+    async next(index, match) {
+      for (let i = 0; i < 200; i++) {
+        const found = connections[index]?.received.find(match);
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`connection ${index}: nothing matched; got ${JSON.stringify(connections[index]?.received)}`);
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const runStart = (runId: string, script: string) => ({
+  type: "run.start",
+  version: 1,
+  runId,
+  agentId: "agent-1",
+  companyId: "company-1",
+  adapterType: "process",
+  adapterConfig: { command: "sh", args: ["-c", script], graceSec: 0 },
+  context: { issueId: null, wakeReason: "on_demand" },
+  env: {},
+  apiUrl: "http://127.0.0.1:1",
+  apiToken: "jwt",
+  skills: [],
+});
+
+describe("runner client", () => {
+  it("a connection dropped mid-run: the reconnect reclaims the run and the completion is sent until confirmed", async () => {
+    const service = await fakeService();
+    const logs: string[] = [];
+    const runner = startRunner({ url: service.url, token: "svc_agent_test", companyId: "company-1", agents: ["agent-1"], name: "t", maxRuns: 1, log: (l) => logs.push(l) });
+    const hello = await service.next(0, (m) => m.type === "hello");
+    expect(hello).toMatchObject({ version: 1, agents: ["agent-1"], runs: [], instanceId: expect.any(String) });
+    service.connections[0].ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
+    service.connections[0].ws.send(JSON.stringify(runStart("run-1", "echo first; sleep 1; echo done")));
+    expect((await service.next(0, (m) => m.type === "run.event")).message).toContain("first");
+    service.connections[0].ws.terminate();
+
+    const again = await service.next(1, (m) => m.type === "hello");
+    expect(again.instanceId).toBe(hello.instanceId);
+    expect(again.runs).toEqual(["run-1"]);
+    service.connections[1].ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r2", agents: ["agent-1"], refused: [], runs: ["run-1"] }));
+    const complete = await service.next(1, (m) => m.type === "run.complete");
+    expect(complete).toMatchObject({ runId: "run-1", status: "succeeded", exitCode: 0, summary: "done" });
+    // Not confirmed yet: the runner keeps going; confirmed: with --max-runs 1 it stops.
+    service.connections[1].ws.send(JSON.stringify({ type: "run.completed", runId: "run-1" }));
+    await runner.stopped;
+    await service.close();
+  });
+
+  it("a run the service does not give back after a reconnect is stopped, and reports nothing", async () => {
+    const service = await fakeService();
+    const runner = startRunner({ url: service.url, token: "svc_agent_test", companyId: "company-1", agents: ["agent-1"], name: "t", log: () => {} });
+    await service.next(0, (m) => m.type === "hello");
+    service.connections[0].ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
+    const marker = `sleep 34.${process.pid}4`;
+    service.connections[0].ws.send(JSON.stringify(runStart("run-2", `echo started; ${marker}`)));
+    await service.next(0, (m) => m.type === "run.event");
+    service.connections[0].ws.terminate();
+    expect((await service.next(1, (m) => m.type === "hello")).runs).toEqual(["run-2"]);
+    const started = Date.now();
+    service.connections[1].ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r2", agents: ["agent-1"], refused: [], runs: [] }));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(service.connections[1].received.filter((m) => m.type === "run.complete")).toEqual([]);
+    expect(alive(marker)).toBe(false);
+    runner.stop();
+    await runner.stopped;
+    await service.close();
+  });
+});
