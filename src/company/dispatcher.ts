@@ -25,7 +25,7 @@ import { runEvent } from "../domain/runs/events";
 import { dispatchDelayMs } from "./dispatch-delay";
 import { inIds } from "../db/id-list";
 import { attemptGatewayRun, attemptRunnerRun, lostRunnerRunStatements, runnerGraceMs, sweepRemoteRuns } from "./remote-attempts";
-import type { RunnerHub } from "./runners";
+import { RUNNER_STALE_MS, type RunnerHub } from "./runners";
 
 /** Adapter types this service runs itself; wake-ups of other agents wait for a runner serving them. */
 export const DISPATCHED_ADAPTERS = ["http", "remote_gateway"] as const;
@@ -72,8 +72,16 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
   // Runs that ended (or were cancelled while being handed out) are stopped where they run.
   if (again || step.invoke.some(({ run }) => run.adapterType !== "http")) await sweepRemoteRuns(host);
   const lostAt = host.storage.remoteRuns.earliestLost();
+  // While runners execute runs, look again after RUNNER_STALE_MS: a socket that went silent loses its runs.
+  const runnerCheck = host.storage.remoteRuns.all().some((r) => r.kind === "runner" && r.lostAt === null) ? Date.now() + RUNNER_STALE_MS + dispatchDelayMs(host.env) : null;
   const next = await host.serialise(async () =>
-    earliest(await nextDueAt(host.db, companyId, [...host.runners.servedAgents().keys()]), host.storage.timers.earliest(), step.backoffUntil, lostAt === null ? null : lostAt + runnerGraceMs(host.env)),
+    earliest(
+      await nextDueAt(host.db, companyId, [...host.runners.servedAgents().keys()]),
+      host.storage.timers.earliest(),
+      step.backoffUntil,
+      lostAt === null ? null : lostAt + runnerGraceMs(host.env),
+      runnerCheck,
+    ),
   );
   if (again) await host.wakeAt(Date.now() + dispatchDelayMs(host.env));
   else if (next !== null) await host.wakeAt(next);

@@ -3,7 +3,7 @@
 // run.complete, cancel, a disconnect mid-run (grace period 0 in tests: RUNNER_GRACE_MS), reclaiming
 // a run after a reconnect, two runners for different agents, and an idle period.
 import { env, exports } from "cloudflare:workers";
-import { createExecutionContext, runDurableObjectAlarm, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import worker from "../../src/index";
@@ -370,5 +370,26 @@ describe("runs on a runner", () => {
     expect(await run(woke.body.id)).toMatchObject({ status: "succeeded", summary: "reclaimed" });
     other.close();
     again.close();
+  });
+
+  it("a runner silent for longer than the stale limit counts as gone: its socket is closed and its run lost", async () => {
+    const company = await createCompany();
+    const agent = await processAgent(company.id);
+    const silent = (await connect(company.id)).client!;
+    await silent.hello([agent.id]);
+    const woke = await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    await silent.next((m) => m.type === "run.start");
+    // Nothing heard from it for 100 s (no message, no answered ping).
+    const stub = env.COMPANY.getByName(company.id);
+    await runInDurableObject(stub, async (_instance, state) => {
+      for (const ws of state.getWebSockets("runner")) ws.serializeAttachment({ ...ws.deserializeAttachment(), lastSeenAt: Date.now() - 100_000 });
+    });
+    await dispatch(company.id);
+    for (let i = 0; i < 50 && !silent.closed; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(silent.closed).toBe(true);
+    expect((await get(`/api/companies/${company.id}/runners`)).body).toEqual([]);
+    await dispatch(company.id);
+    expect(await run(woke.body.id)).toMatchObject({ status: "scheduled_retry", errorCode: "process_lost" });
   });
 });
