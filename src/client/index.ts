@@ -5,9 +5,9 @@
 //   const api = createClient({ baseUrl: "https://control.example.com", token: process.env.ACP_TOKEN });
 //   const { data, error } = await api.POST("/api/companies/{companyId}/issues", { params: { path: { companyId } }, body: { title: "Ship it" } });
 import createFetchClient, { type Client, type Middleware } from "openapi-fetch";
-import type { paths } from "./schema";
+import type { paths } from "./schema.js";
 
-export type { paths, components, operations } from "./schema";
+export type { paths, components, operations } from "./schema.js";
 export type ApiClient = Client<paths>;
 
 export interface ClientOptions {
