@@ -2,6 +2,7 @@
 // keys, users, issues, projects, approvals, runs, …) as typed drizzle inserts straight into D1,
 // and typed row updates for states a test needs to arrange (a paused agent, an expired token, …).
 import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { eq, sql, type InferInsertModel } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createDb, schema } from "../../src/db/client";
@@ -271,4 +272,10 @@ export async function insertGrant(companyId: string, principalType: "user" | "ag
     scope: scope as never,
     createdAt: nowIso(),
   } as InferInsertModel<typeof schema.principalPermissionGrants>);
+}
+
+/** Fires the company object's alarm (the run dispatcher) once: deterministic, no waiting for it. */
+export async function dispatch(companyId: string) {
+  const stub = env.COMPANY.getByName(companyId);
+  if (!(await runDurableObjectAlarm(stub))) await stub.dispatchNow();
 }

@@ -2,18 +2,11 @@
 // agents, dispatched by the company object's alarm (fired by hand here: deterministic, no sleeps)
 // against the fake agent endpoint served by the test run (test/setup/fake-agent-server.ts).
 import { env } from "cloudflare:workers";
-import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgentKey, insertApproval, schema, updateRow } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgentKey, insertApproval, schema, updateRow, dispatch } from "../helpers/fixtures";
 
 const FAKE = env.FAKE_AGENT_URL;
-
-/** Fires the company object's alarm (the dispatcher) once. */
-async function dispatch(companyId: string) {
-  const stub = env.COMPANY.getByName(companyId);
-  if (!(await runDurableObjectAlarm(stub))) await stub.dispatchNow();
-}
 
 async function received(endpointId: string): Promise<Array<{ method: string; headers: Record<string, string>; body: any }>> {
   return (await fetch(`${FAKE}/__received/${endpointId}`)).json();

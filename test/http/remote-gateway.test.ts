@@ -6,14 +6,9 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { AUTHENTICATED, get, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgentKey, schema, testDb } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgentKey, schema, testDb, dispatch } from "../helpers/fixtures";
 
 const FAKE = env.FAKE_AGENT_URL;
-
-async function dispatch(companyId: string) {
-  const stub = env.COMPANY.getByName(companyId);
-  if (!(await runDurableObjectAlarm(stub))) await stub.dispatchNow();
-}
 
 const gatewayCalls = async (id: string): Promise<{ calls: Array<{ method: string; path: string; headers: Record<string, string>; body: any }>; runs: number }> =>
   (await fetch(`${FAKE}/__gw/${id}`)).json();

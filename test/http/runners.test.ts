@@ -3,17 +3,12 @@
 // run.complete, cancel, a disconnect mid-run (grace period 0 in tests: RUNNER_GRACE_MS), reclaiming
 // a run after a reconnect, two runners for different agents, and an idle period.
 import { env, exports } from "cloudflare:workers";
-import { createExecutionContext, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import worker from "../../src/index";
 import { AUTHENTICATED, get, post, unique, type EnvOverrides } from "../helpers/api";
-import { agentJwt, boardUser, createCompany, insertAgentKey, schema, testDb, updateRow } from "../helpers/fixtures";
-
-async function dispatch(companyId: string) {
-  const stub = env.COMPANY.getByName(companyId);
-  if (!(await runDurableObjectAlarm(stub))) await stub.dispatchNow();
-}
+import { agentJwt, boardUser, createCompany, insertAgentKey, schema, testDb, updateRow, dispatch } from "../helpers/fixtures";
 
 class RunnerClient {
   readonly received: any[] = [];

@@ -3,18 +3,11 @@
 // reconnect reclaiming the run and delivering its completion until confirmed; and a run the
 // service does not give back after a reconnect being stopped.
 import { describe, expect, it } from "vitest";
+import { alive } from "../helpers/processes";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { AddressInfo } from "node:net";
-import { execFileSync } from "node:child_process";
 import { startRunner } from "../../src/cli/runner";
 
-const alive = (marker: string) => {
-  try {
-    return execFileSync("pgrep", ["-f", marker]).toString().trim().length > 0;
-  } catch {
-    return false;
-  }
-};
 
 interface FakeService {
   url: string;

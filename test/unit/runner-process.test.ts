@@ -1,7 +1,7 @@
 // The runner's process handling: environment, exit-code mapping, and killing the whole process
 // group on timeout and on cancel (a grandchild must not survive).
-import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { alive } from "../helpers/processes";
 import { commandLine, runEnvironment, startProcess, type RunStart } from "../../src/cli/process-run";
 import { connectUrl } from "../../src/cli/runner";
 
@@ -17,13 +17,6 @@ const start = (adapterConfig: Record<string, unknown>, adapterType = "process"):
   apiToken: "jwt-token",
 });
 
-const alive = (marker: string) => {
-  try {
-    return execFileSync("pgrep", ["-f", marker]).toString().trim().length > 0;
-  } catch {
-    return false;
-  }
-};
 
 describe("runner processes", () => {
   it("the environment carries the run's variables and resolved env over the runner's own", () => {
