@@ -8,6 +8,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { PROTECTED_GATEWAY_HEADERS } from "../domain/adapters/remote-gateway";
 import type { RunUsage } from "../domain/runs/usage";
 import { retryAfterSeconds } from "./http";
+import { isRecord } from "../domain/records";
 
 export interface GatewayConfig {
   apiBaseUrl: string;
@@ -75,7 +76,6 @@ export function terminalStatusOf(raw: unknown): TerminalStatus | null {
   return null;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 const nonNegative = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined);
 
 /** The remote `usage` as a run usage (costUsd becomes whole cents); null when absent. */

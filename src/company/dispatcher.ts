@@ -89,7 +89,7 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
 
 export { dispatchDelayMs } from "./dispatch-delay";
 
-/** Agents the dispatcher starts runs for: adapters the service runs itself, and runner-type agents a connected runner serves. */
+/** Agents the dispatcher starts runs for: adapters the service runs itself, and runner-type agents (isRunnerAdapter, in SQL) a connected runner serves. */
 const dispatchable = (served: readonly string[]) =>
   or(
     inArray(schema.agents.adapterType, [...DISPATCHED_ADAPTERS]),

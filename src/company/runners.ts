@@ -26,13 +26,12 @@ import type { CompanyStorage } from "./storage";
 import type { RunEventInput } from "../domain/runs/events";
 import type { RemoteRunReport } from "../domain/runs/remote";
 import { newId } from "../crypto/random";
+import { isRunnerAdapter } from "../domain/adapters/runner-types";
 import { isNull } from "drizzle-orm";
 
 export const RUNNER_PROTOCOL_VERSION = 1;
 export const RUNNER_TAG = "runner";
 
-/** Adapter types a runner executes (the rest run at the edge). */
-export const isRunnerAdapter = (adapterType: string) => adapterType === "process" || adapterType.endsWith("_local");
 
 /** Who opened the socket, as the Worker authenticated it before the upgrade. */
 export type RunnerPrincipal = { type: "board"; userId: string } | { type: "agent"; agentId: string };

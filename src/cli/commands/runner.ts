@@ -4,8 +4,7 @@ import { hostname } from "node:os";
 import { cliContext, unwrap } from "../context";
 import { CliError } from "../output";
 import { startRunner } from "../runner";
-
-const isRunnerAdapter = (type: string) => type === "process" || type.endsWith("_local");
+import { isRunnerAdapter } from "../../domain/adapters/runner-types";
 
 export function runnerCommand(program: Command) {
   program

@@ -10,8 +10,8 @@ import { unprocessable } from "../errors";
 import { budgetPolicySyncStatement } from "../budgets/policy-sync";
 import { createAgent } from "../agents/commands";
 import type { ApprovalRow } from "./view";
+import { isRecord } from "../records";
 
-const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
 
 function budgetOf(payload: Record<string, unknown>) {

@@ -1,6 +1,7 @@
 // Authorization policy blocks (agentVisibility, assignmentPolicy, protectedAgent) read from an
 // agent's `permissions`, a project's `executionWorkspacePolicy` or an issue's `executionPolicy`.
 // Anything this module cannot evaluate is classified `unknown` and blocks assignment.
+import { isRecord } from "../records";
 
 export type PolicyEffect =
   | { kind: "none" }
@@ -23,7 +24,6 @@ const BLOCK_KEYS: Record<(typeof BLOCK_NAMES)[number], Set<string>> = {
 const VISIBILITY_MODES = new Set(["discoverable", "private"]);
 const ASSIGNMENT_MODES = new Set(["company_default", "protected"]);
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The policy blocks of a container: blocks written directly in it (`{ assignmentPolicy: {...} }`)

@@ -11,6 +11,7 @@ import { badRequest, unprocessable } from "../errors";
 import { isSensitiveKey } from "../redaction";
 import { checkSecretValue, newSecretStatements, readSecretVersion, SECRET_NAME_PATTERN, type SecretRow } from "./store";
 import { defaultProvider } from "./providers";
+import { isRecord } from "../records";
 
 /** A stored env value: a plain variable or a reference to a company secret. */
 export type SecretRefBinding = { type: "secret_ref"; secretId: string; version: "latest" | number };
@@ -20,7 +21,6 @@ export type EnvBindingValue = string | PlainBinding | SecretRefBinding;
 const ENV_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
 function parseVersion(key: string, raw: unknown): "latest" | number {
   if (raw === undefined || raw === null || raw === "latest") return "latest";
