@@ -2,6 +2,7 @@
 import { createApp } from "./app";
 import { runScheduledTick } from "./scheduler/tick";
 import { RoundTrips, withCountedD1, withRoundTrips } from "./db/round-trips";
+import { FAULT_HEADER, Faults, faultsEnabled, parseFaults } from "./db/faults";
 
 export { CompanyDurableObject } from "./company/durable-object";
 export { GatewayRunObject } from "./company/gateway-run";
@@ -11,6 +12,14 @@ const app = createApp();
 export default {
   async fetch(request, env, ctx) {
     const roundTrips = new RoundTrips();
+    // Test-only: a request may arm faults (src/db/faults.ts); never honoured outside the test configuration.
+    if (faultsEnabled(env) && request.headers.has(FAULT_HEADER)) {
+      try {
+        roundTrips.faults = new Faults(parseFaults(request.headers.get(FAULT_HEADER)!));
+      } catch (err) {
+        return Response.json({ error: (err as Error).message }, { status: 400 });
+      }
+    }
     const response = await withRoundTrips(roundTrips, () => app.fetch(request, withCountedD1(env), ctx));
     return withServerTiming(response, roundTrips);
   },

@@ -30,6 +30,8 @@ async function workersProject(name: string, isolate: boolean, fakeAgentUrl: stri
             DISPATCH_DELAY_MS: "3600000",
             // A disconnected runner's runs are lost at the next dispatch (no grace period to wait out).
             RUNNER_GRACE_MS: "0",
+            // Test-only fault injection (src/db/faults.ts): the x-test-fault header and armFaults. Never in wrangler.toml.
+            TEST_FAULTS: "1",
           },
         },
       }),

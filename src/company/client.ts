@@ -24,8 +24,13 @@ export async function runCompanyCommand<I, O, L>(
   loaded?: L,
 ): Promise<O> {
   const snapshot = loaded === undefined && command.load ? await command.load(createDb(env.DB), { env, actor, now: new Date().toISOString(), companyId }, input) : loaded;
-  const result = (await companyObject(env, companyId).execute(companyId, command.name, actor, input, snapshot)) as CommandResult<O>;
   const roundTrips = currentRoundTrips();
+  // Test-only faults armed for this request go along (and their counts come back).
+  const faults = roundTrips?.faults;
+  const result = (await (faults
+    ? companyObject(env, companyId).execute(companyId, command.name, actor, input, snapshot, faults.rules)
+    : companyObject(env, companyId).execute(companyId, command.name, actor, input, snapshot))) as CommandResult<O>;
+  faults?.absorb(result.faults);
   if (roundTrips) {
     roundTrips.companyObjectCalls += 1;
     roundTrips.d1.command += result.roundTrips ?? 0;

@@ -13,6 +13,7 @@ import { runBatch, type BatchResults, type Statement } from "../db/batch";
 import type { Actor } from "../domain/actor";
 import { activityInsert, type ActivityEntry } from "../domain/activity/record";
 import type { CompanyStorage } from "./storage";
+import type { FaultRule } from "../db/faults";
 
 /** An activity entry as a command writes it: company, time and (by default) actor come from the command. */
 export type CommandActivity = Omit<ActivityEntry, "companyId" | "now" | "actor"> & { actor?: Actor };
@@ -78,6 +79,8 @@ export type CommandResult<O> = (
   credentialsChanged?: boolean;
   /** D1 bookmark after the command (src/db/sessions.ts): reads sending it see the command's writes. */
   bookmark?: string | null;
+  /** Test-only: the request's fault rules with the object's counts (src/db/faults.ts). */
+  faults?: FaultRule[];
 };
 
 /** The data a guarded batch was decided on changed before it was written. */

@@ -7,6 +7,10 @@
 //   3. accepted (202) runs past their completion deadline end `timed_out`.
 // The adapter calls then happen outside the serialised section, concurrently; each answer is
 // recorded serialised again. The alarm is set for the earliest moment something is due.
+// A dispatch cut short (the object evicted, a write failing) loses nothing: the alarm is re-armed
+// before it starts (DISPATCH_RESUME_MS), and runs it decided to start are journaled in the
+// object's storage (starting_runs) before its batch, so the next dispatch hands out the ones that
+// were written but not handed out (at least once: an agent may see a run id twice, never two runs).
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, lte, min, or, sql } from "drizzle-orm";
 import { schema, type Db } from "../db/client";
 import { ReadBatch } from "../db/read-batch";
@@ -24,13 +28,16 @@ import { recordRunUsage } from "../domain/runs/usage";
 import { runEvent } from "../domain/runs/events";
 import { dispatchDelayMs } from "./dispatch-delay";
 import { inIds } from "../db/id-list";
-import { attemptGatewayRun, attemptRunnerRun, lostRunnerRunStatements, runnerGraceMs, sweepRemoteRuns } from "./remote-attempts";
+import { attemptGatewayRun, attemptRunnerRun, lostRunnerRunStatements, resendUnacknowledgedStarts, runnerGraceMs, runStartAckMs, sweepRemoteRuns } from "./remote-attempts";
 import { RUNNER_STALE_MS, type RunnerHub } from "./runners";
+import { isRunnerAdapter } from "../domain/adapters/runner-types";
 
 /** Adapter types this service runs itself; wake-ups of other agents wait for a runner serving them. */
 export const DISPATCHED_ADAPTERS = ["http", "remote_gateway"] as const;
 const SYSTEM: Actor = { type: "none", runId: null };
 const QUEUE_BATCH = 200;
+/** A dispatch that does not finish (object evicted, a write failed) runs again this long after it began (plus DISPATCH_DELAY_MS). */
+export const DISPATCH_RESUME_MS = 30_000;
 
 export interface DispatchStep {
   /** Runs to call now (new, or retried). */
@@ -47,10 +54,12 @@ export interface DispatcherHost {
   storage: CompanyStorage;
   /** Runs `fn` serialised with the company's commands, reading and writing the primary. */
   serialise<T>(fn: () => Promise<T>): Promise<T>;
-  /** Asks for an alarm at `at` (ms) unless one is due earlier. */
-  wakeAt(at: number): Promise<void>;
+  /** The end of a dispatch: the next alarm at `at` (ms), or none (unless asked for meanwhile). */
+  settleAlarm(at: number | null): Promise<void>;
   /** The connected runners (src/company/runners.ts). */
   runners: RunnerHub;
+  /** Runs this instance's dispatches are handing out right now (their journal entries are not left over). */
+  handingOut: Set<string>;
 }
 
 const context = (host: DispatcherHost, companyId: string): CommandContext =>
@@ -58,22 +67,33 @@ const context = (host: DispatcherHost, companyId: string): CommandContext =>
 
 /** One alarm: a dispatch step, the adapter calls, and the next alarm. */
 export async function runDispatch(host: DispatcherHost, companyId: string): Promise<void> {
-  const step = await host.serialise(() => dispatchStep(context(host, companyId), host.runners));
-  const outcomes = await Promise.all(
-    step.invoke.map(({ run, adapterConfig }) =>
-      run.adapterType === "http"
-        ? attempt(host, companyId, run, adapterConfig)
-        : run.adapterType === "remote_gateway"
-          ? attemptGatewayRun(host, context(host, companyId), run, adapterConfig)
-          : attemptRunnerRun(host, context(host, companyId), run, adapterConfig),
-    ),
-  );
+  const step = await host.serialise(() => dispatchStep(context(host, companyId), host.runners, host.handingOut));
+  let outcomes: boolean[];
+  try {
+    outcomes = await Promise.all(
+      step.invoke.map(async ({ run, adapterConfig }) => {
+        const ended = await (run.adapterType === "http"
+          ? attempt(host, companyId, run, adapterConfig)
+          : run.adapterType === "remote_gateway"
+            ? attemptGatewayRun(host, context(host, companyId), run, adapterConfig)
+            : attemptRunnerRun(host, context(host, companyId), run, adapterConfig));
+        // Handed out and recorded: no longer the next dispatch's to hand out.
+        host.storage.startingRuns.forget(run.id);
+        return ended;
+      }),
+    );
+  } finally {
+    for (const { run } of step.invoke) host.handingOut.delete(run.id);
+  }
+  // run.start messages a runner did not acknowledge in time go again, or to another runner.
+  await resendUnacknowledgedStarts(host, context(host, companyId));
   const again = step.ended || outcomes.some((ended) => ended);
   // Runs that ended (or were cancelled while being handed out) are stopped where they run.
   if (again || step.invoke.some(({ run }) => run.adapterType !== "http")) await sweepRemoteRuns(host);
   const lostAt = host.storage.remoteRuns.earliestLost();
   // While runners execute runs, look again after RUNNER_STALE_MS: a socket that went silent loses its runs.
   const runnerCheck = host.storage.remoteRuns.all().some((r) => r.kind === "runner" && r.lostAt === null) ? Date.now() + RUNNER_STALE_MS + dispatchDelayMs(host.env) : null;
+  const unacknowledged = host.storage.remoteRuns.earliestUnacknowledged();
   const next = await host.serialise(async () =>
     earliest(
       await nextDueAt(host.db, companyId, [...host.runners.servedAgents().keys()]),
@@ -81,10 +101,10 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
       step.backoffUntil,
       lostAt === null ? null : lostAt + runnerGraceMs(host.env),
       runnerCheck,
+      unacknowledged === null ? null : unacknowledged + runStartAckMs(host.env),
     ),
   );
-  if (again) await host.wakeAt(Date.now() + dispatchDelayMs(host.env));
-  else if (next !== null) await host.wakeAt(next);
+  await host.settleAlarm(again ? Date.now() + dispatchDelayMs(host.env) : next);
 }
 
 export { dispatchDelayMs } from "./dispatch-delay";
@@ -96,7 +116,7 @@ const dispatchable = (served: readonly string[]) =>
     and(inIds(schema.agents.id, served), sql`(${schema.agents.adapterType} = 'process' OR ${schema.agents.adapterType} LIKE '%\_local' ESCAPE '\')`),
   );
 
-async function dispatchStep(ctx: CommandContext, runners: RunnerHub): Promise<DispatchStep> {
+async function dispatchStep(ctx: CommandContext, runners: RunnerHub, handingOut: Set<string>): Promise<DispatchStep> {
   const { db, companyId, now } = ctx;
   const r = schema.heartbeatRuns;
   const w = schema.agentWakeupRequests;
@@ -162,6 +182,15 @@ async function dispatchStep(ctx: CommandContext, runners: RunnerHub): Promise<Di
   });
 
   const invoke: DispatchStep["invoke"] = [];
+  // Runs an earlier dispatch started (its batch written) but did not hand out: it was cut short.
+  const leftOver = new Map<string, RunRow>();
+  const liveById = new Map(live.value.map((run) => [run.id, run]));
+  for (const runId of ctx.storage.startingRuns.all()) {
+    if (handingOut.has(runId)) continue;
+    const run = liveById.get(runId);
+    if (run?.status === "running") leftOver.set(runId, run);
+    else ctx.storage.startingRuns.forget(runId); // its batch was never written, or the run ended meanwhile
+  }
   const contexts = new Map(live.value.map((run) => [run.id, { ...(run.context ?? {}) }]));
   const touched = new Set<string>();
   for (const decision of decisions) {
@@ -226,6 +255,15 @@ async function dispatchStep(ctx: CommandContext, runners: RunnerHub): Promise<Di
   statements.push(...lost.statements);
   if (lost.ended) ended = true;
 
+  // Left-over runs are handed out now; one of an agent no runner serves any more is lost (the retry policy).
+  for (const run of leftOver.values()) {
+    if (lost.runIds.has(run.id) || (run.deadlineAt !== null && run.deadlineAt <= now)) continue;
+    const agent = agentRows.get(run.agentId);
+    if (agent) invoke.push({ run, adapterConfig: agent.adapterConfig });
+    else if (isRunnerAdapter(run.adapterType)) invoke.push({ run, adapterConfig: {} });
+    else ctx.storage.startingRuns.forget(run.id);
+  }
+
   // Retries whose time has come, and accepted runs past their completion deadline.
   for (const run of live.value) {
     if (lost.runIds.has(run.id)) continue;
@@ -239,7 +277,16 @@ async function dispatchStep(ctx: CommandContext, runners: RunnerHub): Promise<Di
       ended = true;
     }
   }
-  await ctx.batch(statements);
+  // Journaled before the batch that makes them running: a dispatch cut short after it leaves them to the next.
+  const starting = invoke.map(({ run }) => run.id);
+  try {
+    ctx.storage.startingRuns.add(starting, Date.parse(now));
+    for (const runId of starting) handingOut.add(runId);
+    await ctx.batch(statements);
+  } catch (err) {
+    for (const runId of starting) handingOut.delete(runId);
+    throw err;
+  }
   for (const runId of lost.runIds) ctx.storage.remoteRuns.forget(runId);
   const waitingOnBackoff = [...consecutiveFailureBackoff(recent.value).values()].filter((t) => t > Date.parse(now));
   return { invoke, ended, backoffUntil: waitingOnBackoff.length ? Math.min(...waitingOnBackoff) : null };

@@ -6,10 +6,11 @@ import { withD1Session, type RequestSession } from "../db/sessions";
 import { HttpError } from "../domain/errors";
 import type { Actor } from "../domain/actor";
 import { commandContext, StaleRead, type CommandResult, type CommandRule } from "./command";
-import { CompanyStorage, migrateCompanyStorage } from "./storage";
+import { CompanyStorage, failableSql, migrateCompanyStorage } from "./storage";
 import { commandRegistry } from "./commands";
-import { dispatchDelayMs, runDispatch, type DispatcherHost } from "./dispatcher";
+import { DISPATCH_RESUME_MS, dispatchDelayMs, runDispatch, type DispatcherHost } from "./dispatcher";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
+import { Faults, faultsEnabled, parseFaults, type FaultRule } from "../db/faults";
 import { newRunnerAttachment, onRunnerClosed, onRunnerMessage, Runners, RUNNER_TAG, type ConnectedRunner, type RunnerCredential, type RunnerHost, type RunnerPrincipal } from "./runners";
 import { runnerGraceMs, sweepRemoteRuns } from "./remote-attempts";
 import type { RemoteRunReport } from "../domain/runs/remote";
@@ -25,23 +26,57 @@ export class CompanyDurableObject extends DurableObject<Env> {
   /** env with D1 round trips counted. */
   private readonly countedEnv: Env;
   private readonly runners: Runners;
+  /** Test-only fault injection (src/db/faults.ts) is on: TEST_FAULTS = "1", never in a deployment. */
+  private readonly faultsOn: boolean;
+  /** Faults armed on this object (armFaults), until each has fired. */
+  private armed: FaultRule[] = [];
+  /** Dispatches running in this instance, and the earliest alarm asked for since the first of them began (ms). */
+  private dispatching = 0;
+  private wakeAsked: number | null = null;
+  /** Runs a dispatch of this instance is handing out now (their starting_runs entries are not orphans). */
+  private readonly handingOut = new Set<string>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.countedEnv = withCountedD1(env);
+    this.faultsOn = faultsEnabled(env);
     migrateCompanyStorage(ctx.storage.sql);
-    this.storage = new CompanyStorage(ctx.storage.sql);
+    this.storage = new CompanyStorage(this.faultsOn ? failableSql(ctx.storage.sql) : ctx.storage.sql);
     this.runners = new Runners(ctx, this.storage);
     // Runner keep-alives are answered by the runtime without waking a hibernated object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(JSON.stringify({ type: "ping" }), JSON.stringify({ type: "pong" })));
   }
 
   /** Runs one named command for `companyId` after every earlier one has finished. */
-  async execute(companyId: string, name: string, actor: Actor, input: unknown, loaded?: unknown): Promise<CommandResult<unknown>> {
+  async execute(companyId: string, name: string, actor: Actor, input: unknown, loaded?: unknown, faults?: FaultRule[]): Promise<CommandResult<unknown>> {
     const roundTrips = new RoundTrips();
     roundTrips.phase = "command";
+    roundTrips.faults = this.faultsFor(faults);
     const result = await withRoundTrips(roundTrips, () => this.executeSerially(companyId, name, actor, input, loaded));
-    return { ...result, roundTrips: roundTrips.d1.command };
+    return { ...result, roundTrips: roundTrips.d1.command, ...(faults && this.faultsOn ? { faults } : {}) };
+  }
+
+  /** Test-only (TEST_FAULTS = "1"): arms fault rules on this object, for everything it does until each fired. */
+  async armFaults(spec: string): Promise<void> {
+    if (!this.faultsOn) throw new Error("Fault injection is off (TEST_FAULTS is not set)");
+    this.armed = [...this.armed.filter((rule) => !rule.fired), ...parseFaults(spec)];
+  }
+
+  /** The faults a request carried and the ones armed here; undefined (no cost) when fault injection is off. */
+  private faultsFor(carried?: FaultRule[]): Faults | undefined {
+    if (!this.faultsOn) return undefined;
+    const rules = [...(carried ?? []), ...this.armed.filter((rule) => !rule.fired)];
+    return rules.length ? new Faults(rules) : undefined;
+  }
+
+  /** Runs `fn` with this object's armed faults (alarms and runner messages have no request to carry any). */
+  private withArmedFaults<T>(fn: () => Promise<T>): Promise<T> {
+    const faults = this.faultsFor();
+    if (!faults) return fn();
+    const roundTrips = new RoundTrips();
+    roundTrips.phase = "command";
+    roundTrips.faults = faults;
+    return withRoundTrips(roundTrips, fn);
   }
 
   private executeSerially(companyId: string, name: string, actor: Actor, input: unknown, loaded: unknown): Promise<CommandResult<unknown>> {
@@ -91,7 +126,20 @@ export class CompanyDurableObject extends DurableObject<Env> {
   async alarm(): Promise<void> {
     const companyId = this.storage.facts.get("companyId");
     if (!companyId) return;
-    await runDispatch(this.dispatcherHost(), companyId);
+    if (this.dispatching++ === 0) this.wakeAsked = null;
+    try {
+      await this.withArmedFaults(async () => {
+        // Re-armed before any work: if the object is evicted or a write fails half-way, the alarm
+        // fires again and the dispatch (every step safe to repeat) resumes. A dispatch that
+        // finishes replaces this with the next alarm it needs (settleAlarm).
+        const resumeAt = Date.now() + DISPATCH_RESUME_MS + dispatchDelayMs(this.env);
+        const current = await this.ctx.storage.getAlarm();
+        if (current === null || current <= Date.now() || current > resumeAt) await this.ctx.storage.setAlarm(resumeAt);
+        await runDispatch(this.dispatcherHost(), companyId);
+      });
+    } finally {
+      this.dispatching--;
+    }
   }
 
   /** Runs the dispatcher now (tests and the bench use it instead of waiting for the alarm). */
@@ -105,8 +153,9 @@ export class CompanyDurableObject extends DurableObject<Env> {
       db: createDb(this.countedEnv.DB),
       storage: this.storage,
       serialise: (fn) => this.serialise(() => withD1Session({ session: this.countedEnv.DB.withSession("first-primary") }, fn)),
-      wakeAt: (at) => this.wakeAt(at),
+      settleAlarm: (at) => this.settleAlarm(at),
       runners: this.runners,
+      handingOut: this.handingOut,
     };
   }
 
@@ -125,7 +174,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
   }
 
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    await onRunnerMessage(this.runnerHost(), ws, message);
+    await this.withArmedFaults(() => onRunnerMessage(this.runnerHost(), ws, message));
   }
 
   async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
@@ -176,8 +225,25 @@ export class CompanyDurableObject extends DurableObject<Env> {
   /** Sets the alarm for `at` unless one is due sooner. */
   private async wakeAt(when: number): Promise<void> {
     const at = Math.max(when, Date.now());
+    // Asked while a dispatch runs: that dispatch's settleAlarm keeps it.
+    if (this.dispatching > 0) this.wakeAsked = Math.min(this.wakeAsked ?? at, at);
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+  }
+
+  /**
+   * The end of a dispatch: the alarm becomes `at` (or none) — unless something asked for an earlier
+   * one meanwhile — replacing the resume alarm set when it began. While another dispatch of this
+   * instance still runs, only an earlier alarm is set (the last one to finish settles).
+   */
+  private async settleAlarm(at: number | null): Promise<void> {
+    if (this.dispatching > 1) {
+      if (at !== null) await this.wakeAt(at);
+      return;
+    }
+    const wanted = at === null ? this.wakeAsked : this.wakeAsked === null ? at : Math.min(at, this.wakeAsked);
+    if (wanted === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Math.max(wanted, Date.now()));
   }
 
   /** Forgets everything this object stored (the company was deleted). */

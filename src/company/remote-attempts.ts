@@ -13,7 +13,7 @@ import { agentContext, runInvocationBody } from "../domain/runs/invocation";
 import { storedDesiredSkills } from "../domain/agents/skills";
 import { readGatewayConfig } from "../adapters/remote-gateway";
 import { gatewayRunObject } from "./gateway-run";
-import { RUNNER_PROTOCOL_VERSION, runnerStillAuthorized } from "./runners";
+import { RUNNER_PROTOCOL_VERSION, runnerStillAuthorized, type RunnerAttachment } from "./runners";
 
 /** The service's own deadline past the gateway's timeout (the gateway object ends the run first; this is the net). */
 const GATEWAY_DEADLINE_SLACK_SEC = 300;
@@ -24,6 +24,13 @@ const RUNNER_TOKEN_SEC = 6 * 3600;
 export const runnerGraceMs = (env: Env) => {
   const configured = Number((env as unknown as Record<string, unknown>).RUNNER_GRACE_MS);
   return Number.isFinite(configured) && configured >= 0 ? configured : 30_000;
+};
+
+/** How long a runner has to acknowledge run.start (run.started) before it is sent again or handed to another runner. */
+export const RUN_START_ACK_MS = 10_000;
+export const runStartAckMs = (env: Env) => {
+  const configured = Number((env as unknown as Record<string, unknown>).RUNNER_ACK_MS);
+  return Number.isFinite(configured) && configured >= 0 ? configured : RUN_START_ACK_MS;
 };
 
 const isoAfter = (now: string, seconds: number) => new Date(Date.parse(now) + seconds * 1000).toISOString();
@@ -68,35 +75,49 @@ export async function attemptGatewayRun(host: DispatcherHost, ctx: CommandContex
 }
 
 /** Pushes a run to the least busy runner serving its agent; true when the run ended here. */
+const runnerTimeoutSec = (adapterConfig: Record<string, unknown>) => (typeof adapterConfig.timeoutSec === "number" && adapterConfig.timeoutSec > 0 ? adapterConfig.timeoutSec : 0);
+
+/**
+ * Sends run.start (with a fresh run token and resolved env) to `runner`, after checking again the
+ * credential it connected with; true when sent (then awaiting its run.started).
+ */
+async function sendRunStart(host: DispatcherHost, run: RunRow, adapterConfig: Record<string, unknown>, runner: RunnerAttachment): Promise<boolean> {
+  if (!(await runnerStillAuthorized(host.db, run.companyId, runner))) {
+    // Revoked key, removed member, terminated agent: no more runs (or secrets) for this socket.
+    host.runners.close(runner.runnerId, 4003, "The runner's credential is no longer valid");
+    return false;
+  }
+  const timeoutSec = runnerTimeoutSec(adapterConfig);
+  const invocation = await runInvocationBody(host.env, host.db, run, {}, adapterConfig.env, timeoutSec > 0 ? timeoutSec + 300 : RUNNER_TOKEN_SEC, storedDesiredSkills(adapterConfig));
+  const { env: _bindings, paperclipSkillSync: _skills, ...config } = adapterConfig;
+  const sent = host.runners.send(runner.runnerId, {
+    type: "run.start",
+    version: RUNNER_PROTOCOL_VERSION,
+    runId: run.id,
+    agentId: run.agentId,
+    companyId: run.companyId,
+    adapterType: run.adapterType,
+    adapterConfig: config,
+    context: invocation.context,
+    env: invocation.env,
+    apiUrl: host.env.AUTH_PUBLIC_BASE_URL?.trim() ? invocation.apiUrl : runner.apiUrl,
+    apiToken: invocation.apiToken,
+    skills: invocation.skills,
+  });
+  // Before anything else can run: the runner's run.started cannot arrive before this is noted.
+  if (sent) host.storage.remoteRuns.startSent(run.id, Date.now());
+  return sent;
+}
+
 export async function attemptRunnerRun(host: DispatcherHost, ctx: CommandContext, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {
   const runner = host.runners.pick(run.agentId);
-  const timeoutSec = typeof adapterConfig.timeoutSec === "number" && adapterConfig.timeoutSec > 0 ? adapterConfig.timeoutSec : 0;
+  const timeoutSec = runnerTimeoutSec(adapterConfig);
   // Bound before anything is awaited, so the other runs of this dispatch see this runner as busier.
   host.storage.remoteRuns.add({ runId: run.id, kind: "runner", agentId: run.agentId, runnerId: runner?.runnerId ?? null, startedAt: Date.now() });
   let sent = false;
   if (runner) {
     try {
-      if (!(await runnerStillAuthorized(host.db, run.companyId, runner))) {
-        // Revoked key, removed member, terminated agent: no more runs (or secrets) for this socket.
-        host.runners.close(runner.runnerId, 4003, "The runner's credential is no longer valid");
-      } else {
-        const invocation = await runInvocationBody(host.env, host.db, run, {}, adapterConfig.env, timeoutSec > 0 ? timeoutSec + 300 : RUNNER_TOKEN_SEC, storedDesiredSkills(adapterConfig));
-        const { env: _bindings, paperclipSkillSync: _skills, ...config } = adapterConfig;
-        sent = host.runners.send(runner.runnerId, {
-          type: "run.start",
-          version: RUNNER_PROTOCOL_VERSION,
-          runId: run.id,
-          agentId: run.agentId,
-          companyId: run.companyId,
-          adapterType: run.adapterType,
-          adapterConfig: config,
-          context: invocation.context,
-          env: invocation.env,
-          apiUrl: host.env.AUTH_PUBLIC_BASE_URL?.trim() ? invocation.apiUrl : runner.apiUrl,
-          apiToken: invocation.apiToken,
-          skills: invocation.skills,
-        });
-      }
+      sent = await sendRunStart(host, run, adapterConfig, runner);
     } catch (err) {
       host.storage.remoteRuns.forget(run.id);
       return host.serialise(async () => {
@@ -118,6 +139,54 @@ export async function attemptRunnerRun(host: DispatcherHost, ctx: CommandContext
     ]);
     return false;
   });
+}
+
+/**
+ * Runner runs whose run.start was not acknowledged (run.started, or any report on the run) within
+ * runStartAckMs: sent once more to the same runner while its socket is open; then, or when it is
+ * gone, handed to another live runner serving the agent (the first is told run.cancel, in case it
+ * did start it); with none, the run is lost now (the retry policy, after the grace period) instead
+ * of waiting for the socket to go stale.
+ */
+export async function resendUnacknowledgedStarts(host: DispatcherHost, ctx: CommandContext): Promise<void> {
+  const due = host.storage.remoteRuns.unacknowledged(Date.now() - runStartAckMs(host.env));
+  if (!due.length) return;
+  const r = schema.heartbeatRuns;
+  const rows = await host.db
+    .select({ run: r, adapterConfig: schema.agents.adapterConfig })
+    .from(r)
+    .innerJoin(schema.agents, eq(schema.agents.id, r.agentId))
+    .where(inIds(r.id, due.map((t) => t.runId)));
+  const byId = new Map(rows.map((row) => [row.run.id, row]));
+  const events: Statement[] = [];
+  const seconds = Math.round(runStartAckMs(host.env) / 1000);
+  for (const tracked of due) {
+    const row = byId.get(tracked.runId);
+    if (!row || row.run.status !== "running") continue; // ended meanwhile: the sweep stops it
+    const { run, adapterConfig } = row;
+    const current = tracked.runnerId ? host.runners.find(tracked.runnerId) : null;
+    try {
+      if (current && tracked.startSends < 2 && (await sendRunStart(host, run, adapterConfig, current))) {
+        events.push(runEvent(ctx, run, "status", `Runner ${current.name} (${current.runnerId}) did not acknowledge run.start within ${seconds} s; sent again`));
+        continue;
+      }
+      const other = host.runners.pick(run.agentId, tracked.runnerId);
+      if (tracked.runnerId) host.runners.send(tracked.runnerId, { type: "run.cancel", runId: run.id });
+      if (other) {
+        host.storage.remoteRuns.add({ runId: run.id, kind: "runner", agentId: run.agentId, runnerId: other.runnerId, startedAt: tracked.startedAt });
+        if (await sendRunStart(host, run, adapterConfig, other)) {
+          events.push(runEvent(ctx, run, "status", `run.start not acknowledged within ${seconds} s; handed to runner ${other.name} (${other.runnerId})`));
+          continue;
+        }
+      }
+      host.storage.remoteRuns.markRunLost(run.id, Date.now());
+      events.push(runEvent(ctx, run, "status", `run.start not acknowledged within ${seconds} s and no other runner could take it`));
+    } catch (err) {
+      console.error(`sending run ${run.id} again failed`, err);
+      host.storage.remoteRuns.markRunLost(run.id, Date.now());
+    }
+  }
+  if (events.length) await host.serialise(() => ctx.batch(events));
 }
 
 /**

@@ -8,9 +8,12 @@
 //   runner → { type: "hello", version: 1, agents: [agentId…], name?, instanceId?, runs?: [runId…] }
 //   object → { type: "ready", version: 1, runnerId, agents: [...], refused: [{ agentId, reason }], runs: [...] }
 //   object → { type: "run.start", version: 1, runId, agentId, companyId, adapterType, adapterConfig, context, env, apiUrl, apiToken, skills }
+//   runner → { type: "run.started", runId }   (acknowledges run.start; unacknowledged for 10 s it is sent
+//            once more, then handed to another runner serving the agent — see resendUnacknowledgedStarts)
 //   runner → { type: "run.event", runId, kind: "log" | "progress" | "status", message, data? }
 //   runner → { type: "run.complete", runId, status: "succeeded" | "failed" | "timed_out", summary?, usage?, exitCode?, error? }
 //   object → { type: "run.completed", runId }   (the completion is recorded: the runner may forget it)
+//   object → { type: "error", runId, error, retryable: true }   (recording failed: send the completion again)
 //   object → { type: "run.cancel", runId }
 //   either → { type: "ping" } answered by { type: "pong" };  object → { type: "error", error, runId? }
 // `runs` in hello reclaims runs the runner still executes after a reconnect: runs already lost
@@ -76,8 +79,10 @@ export interface ConnectedRunner {
 export interface RunnerHub {
   /** agentId → ids of the runners serving it. */
   servedAgents(): Map<string, string[]>;
-  /** The least busy live runner serving `agentId`, or null. */
-  pick(agentId: string): RunnerAttachment | null;
+  /** The least busy live runner serving `agentId` (other than `except`), or null. */
+  pick(agentId: string, except?: string | null): RunnerAttachment | null;
+  /** The attachment of a connected runner socket, or null. */
+  find(runnerId: string): RunnerAttachment | null;
   /** Closes a runner's socket (its credential is no longer valid, or it went silent). */
   close(runnerId: string, code: number, reason: string): void;
   /** Sends a message to one runner; false when it is not connected. */
@@ -144,9 +149,9 @@ export class Runners implements RunnerHub {
     return served;
   }
 
-  pick(agentId: string): RunnerAttachment | null {
+  pick(agentId: string, except: string | null = null): RunnerAttachment | null {
     const candidates = this.live()
-      .filter(({ attachment }) => attachment.agents.includes(agentId))
+      .filter(({ attachment }) => attachment.agents.includes(agentId) && attachment.runnerId !== except)
       .map(({ attachment }) => ({ attachment, load: this.storage.remoteRuns.countFor(attachment.runnerId) }))
       .sort((x, y) => x.load - y.load);
     return candidates[0]?.attachment ?? null;
@@ -236,7 +241,8 @@ const RunCompleteMessage = z.object({
   exitCode: z.number().int().nullish(),
   usage: z.record(z.string(), z.unknown()).nullish(),
 });
-const RunnerMessage = z.discriminatedUnion("type", [Hello, RunEventMessage, RunCompleteMessage, z.object({ type: z.literal("ping") }), z.object({ type: z.literal("pong") })]);
+const RunStartedMessage = z.object({ type: z.literal("run.started"), runId: z.string().min(1) });
+const RunnerMessage = z.discriminatedUnion("type", [Hello, RunEventMessage, RunCompleteMessage, RunStartedMessage, z.object({ type: z.literal("ping") }), z.object({ type: z.literal("pong") })]);
 
 /** What handling a runner's message needs from the company object. */
 export interface RunnerHost {
@@ -282,6 +288,7 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
       return;
     case "hello":
       return hello(host, ws, attachment, message);
+    case "run.started":
     case "run.event":
     case "run.complete": {
       const tracked = host.storage.remoteRuns.get(message.runId);
@@ -289,6 +296,9 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
       if (!tracked || tracked.kind !== "runner" || tracked.runnerId !== attachment.runnerId || !attachment.agents.includes(tracked.agentId)) {
         return send(ws, { type: "error", runId: message.runId, error: "Unknown run, or not a run bound to this runner" });
       }
+      // run.started, or any report on the run, acknowledges its run.start.
+      if (tracked.startSentAt !== null) host.storage.remoteRuns.acknowledge(message.runId);
+      if (message.type === "run.started") return;
       if (message.type === "run.event") {
         const counter = `run_events:${message.runId}`;
         const seen = host.storage.counters.get(counter);
@@ -306,21 +316,27 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
         return;
       }
       const failed = message.status !== "succeeded";
-      await host.report({
-        runId: message.runId,
-        ending: {
-          status: message.status,
-          summary: message.summary ?? null,
-          usage: message.usage ?? null,
-          result: { exitCode: message.exitCode ?? null, runner: attachment.name },
-          ...(failed
-            ? {
-                errorCode: message.status === "timed_out" ? "timeout" : "process_failed",
-                error: message.error ?? (message.exitCode !== undefined && message.exitCode !== null ? `The process exited with code ${message.exitCode}` : "The process failed"),
-              }
-            : {}),
-        },
-      });
+      try {
+        await host.report({
+          runId: message.runId,
+          ending: {
+            status: message.status,
+            summary: message.summary ?? null,
+            usage: message.usage ?? null,
+            result: { exitCode: message.exitCode ?? null, runner: attachment.name },
+            ...(failed
+              ? {
+                  errorCode: message.status === "timed_out" ? "timeout" : "process_failed",
+                  error: message.error ?? (message.exitCode !== undefined && message.exitCode !== null ? `The process exited with code ${message.exitCode}` : "The process failed"),
+                }
+              : {}),
+          },
+        });
+      } catch (err) {
+        // Not recorded (the run is still tracked): the runner keeps the completion and sends it again on this socket.
+        console.error(`recording the completion of run ${message.runId} failed`, err);
+        return send(ws, { type: "error", runId: message.runId, error: "The completion could not be recorded; send it again", retryable: true });
+      }
       // Recorded (the report forgot the run): the runner may drop its copy of the completion.
       host.storage.remoteRuns.forget(message.runId);
       return send(ws, { type: "run.completed", runId: message.runId });

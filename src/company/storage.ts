@@ -2,6 +2,8 @@
 // versioned steps recorded in `schema_version`; commands use the typed helpers, never raw SQL.
 // Synchronous and transactional with the object, so hot state read on every command (counters,
 // the fence) costs no D1 round trip.
+import { isWrite } from "../db/faults";
+import { currentFaults } from "../db/round-trips";
 
 /** Ordered schema steps; append only (a deployed object has applied the earlier ones). */
 const STEPS: readonly string[][] = [
@@ -24,6 +26,14 @@ const STEPS: readonly string[][] = [
   // 5: runs handed to a remote gateway (a GatewayRunObject) or to a connected runner, until they
   //    end; a runner's run whose socket closed carries lost_at (ms) until it is reclaimed or lost.
   ["CREATE TABLE IF NOT EXISTS remote_runs (run_id TEXT PRIMARY KEY, kind TEXT NOT NULL, agent_id TEXT NOT NULL, runner_id TEXT, lost_at INTEGER, started_at INTEGER NOT NULL)"],
+  // 6: a runner's acknowledgement of run.start (start_sent_at: the last unacknowledged run.start, ms;
+  //    start_sends: how often it went to the bound runner), and runs a dispatch started but has not
+  //    handed out yet (a dispatch cut short — the object evicted — hands them out on the next one).
+  [
+    "ALTER TABLE remote_runs ADD COLUMN start_sent_at INTEGER",
+    "ALTER TABLE remote_runs ADD COLUMN start_sends INTEGER NOT NULL DEFAULT 0",
+    "CREATE TABLE IF NOT EXISTS starting_runs (run_id TEXT PRIMARY KEY, since INTEGER NOT NULL)",
+  ],
 ];
 
 export const COMPANY_STORAGE_VERSION = STEPS.length;
@@ -38,6 +48,22 @@ export function migrateCompanyStorage(sql: SqlStorage): number {
     sql.exec("INSERT INTO schema_version (id, version) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET version = excluded.version", version + 1);
   }
   return STEPS.length;
+}
+
+/** `sql` whose writes fail when a test fault names them (src/db/faults.ts); used only with TEST_FAULTS = "1". */
+export function failableSql(sql: SqlStorage): SqlStorage {
+  return new Proxy(sql, {
+    get(target, property) {
+      if (property === "exec") {
+        return (query: string, ...bindings: unknown[]) => {
+          if (isWrite(query)) currentFaults()?.hit(["storage-write"], [query]);
+          return target.exec(query, ...(bindings as []));
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** Named monotonic counters (issue numbers, ...). */
@@ -129,26 +155,41 @@ export interface RemoteRun {
   runnerId: string | null;
   lostAt: number | null;
   startedAt: number;
+  /** When the last run.start went to the bound runner without an acknowledgement yet (ms), or null. */
+  startSentAt: number | null;
+  /** How many run.start messages the bound runner was sent for this attempt. */
+  startSends: number;
 }
+
+type RemoteRunRow = { run_id: string; kind: string; agent_id: string; runner_id: string | null; lost_at: number | null; started_at: number; start_sent_at: number | null; start_sends: number };
+const remoteRun = (r: RemoteRunRow): RemoteRun => ({
+  runId: r.run_id,
+  kind: r.kind as RemoteRun["kind"],
+  agentId: r.agent_id,
+  runnerId: r.runner_id,
+  lostAt: r.lost_at === null ? null : Number(r.lost_at),
+  startedAt: Number(r.started_at),
+  startSentAt: r.start_sent_at === null ? null : Number(r.start_sent_at),
+  startSends: Number(r.start_sends ?? 0),
+});
 
 /** Runs executing outside the object (remote gateway, runner): what to stop when they end early. */
 export class RemoteRuns {
   constructor(private readonly sql: SqlStorage) {}
 
   all(): RemoteRun[] {
-    return this.sql
-      .exec<{ run_id: string; kind: string; agent_id: string; runner_id: string | null; lost_at: number | null; started_at: number }>("SELECT * FROM remote_runs")
-      .toArray()
-      .map((r) => ({ runId: r.run_id, kind: r.kind as RemoteRun["kind"], agentId: r.agent_id, runnerId: r.runner_id, lostAt: r.lost_at === null ? null : Number(r.lost_at), startedAt: Number(r.started_at) }));
+    return this.sql.exec<RemoteRunRow>("SELECT * FROM remote_runs").toArray().map(remoteRun);
   }
 
   get(runId: string): RemoteRun | null {
-    return this.all().find((r) => r.runId === runId) ?? null;
+    const row = this.sql.exec<RemoteRunRow>("SELECT * FROM remote_runs WHERE run_id = ?", runId).toArray()[0];
+    return row ? remoteRun(row) : null;
   }
 
-  add(run: Omit<RemoteRun, "lostAt">): void {
+  /** A new attempt handed out (to `runnerId`, or to a gateway): not lost, no run.start sent yet. */
+  add(run: Omit<RemoteRun, "lostAt" | "startSentAt" | "startSends">): void {
     this.sql.exec(
-      "INSERT INTO remote_runs (run_id, kind, agent_id, runner_id, lost_at, started_at) VALUES (?, ?, ?, ?, NULL, ?) ON CONFLICT(run_id) DO UPDATE SET runner_id = excluded.runner_id, lost_at = NULL",
+      "INSERT INTO remote_runs (run_id, kind, agent_id, runner_id, lost_at, started_at) VALUES (?, ?, ?, ?, NULL, ?) ON CONFLICT(run_id) DO UPDATE SET runner_id = excluded.runner_id, lost_at = NULL, start_sent_at = NULL, start_sends = 0",
       run.runId,
       run.kind,
       run.agentId,
@@ -157,9 +198,30 @@ export class RemoteRuns {
     );
   }
 
-  /** The runner serving `runId` is now `runnerId` (a reconnected runner reclaimed it). */
+  /** The runner serving `runId` is now `runnerId` (a reconnected runner reclaimed it: it has the run). */
   bind(runId: string, runnerId: string): void {
-    this.sql.exec("UPDATE remote_runs SET runner_id = ?, lost_at = NULL WHERE run_id = ?", runnerId, runId);
+    this.sql.exec("UPDATE remote_runs SET runner_id = ?, lost_at = NULL, start_sent_at = NULL WHERE run_id = ?", runnerId, runId);
+  }
+
+  /** run.start went to the bound runner at `at` (ms); it is acknowledged by run.started (or any report on the run). */
+  startSent(runId: string, at: number): void {
+    this.sql.exec("UPDATE remote_runs SET start_sent_at = ?, start_sends = start_sends + 1 WHERE run_id = ?", at, runId);
+  }
+
+  /** The bound runner acknowledged run.start. */
+  acknowledge(runId: string): void {
+    this.sql.exec("UPDATE remote_runs SET start_sent_at = NULL WHERE run_id = ?", runId);
+  }
+
+  /** Runner runs whose run.start is unacknowledged since `before` (ms) or earlier, and not lost. */
+  unacknowledged(before: number): RemoteRun[] {
+    return this.sql.exec<RemoteRunRow>("SELECT * FROM remote_runs WHERE kind = 'runner' AND lost_at IS NULL AND start_sent_at <= ?", before).toArray().map(remoteRun);
+  }
+
+  /** The earliest unacknowledged run.start (ms), or null. */
+  earliestUnacknowledged(): number | null {
+    const row = this.sql.exec<{ at: number | null }>("SELECT MIN(start_sent_at) AS at FROM remote_runs WHERE lost_at IS NULL").toArray()[0];
+    return row?.at === null || row?.at === undefined ? null : Number(row.at);
   }
 
   /** The runner's socket closed: its runs are lost unless reclaimed before the grace period ends. */
@@ -189,6 +251,27 @@ export class RemoteRuns {
   }
 }
 
+/**
+ * Runs a dispatch decided to start (or retry) and has not handed out yet: written before the
+ * dispatch's D1 batch, forgotten once the attempt is recorded. An entry left behind by a dispatch
+ * cut short (the object evicted, a write failed) is handed out by the next dispatch.
+ */
+export class StartingRuns {
+  constructor(private readonly sql: SqlStorage) {}
+
+  add(runIds: readonly string[], at: number): void {
+    for (const runId of runIds) this.sql.exec("INSERT INTO starting_runs (run_id, since) VALUES (?, ?) ON CONFLICT(run_id) DO NOTHING", runId, at);
+  }
+
+  all(): string[] {
+    return this.sql.exec<{ run_id: string }>("SELECT run_id FROM starting_runs ORDER BY since").toArray().map((r) => r.run_id);
+  }
+
+  forget(runId: string): void {
+    this.sql.exec("DELETE FROM starting_runs WHERE run_id = ?", runId);
+  }
+}
+
 /** The typed face of the object's storage that commands see. */
 export class CompanyStorage {
   readonly counters: Counters;
@@ -196,9 +279,11 @@ export class CompanyStorage {
   readonly timers: AgentTimers;
   readonly signatures: SeenSignatures;
   readonly remoteRuns: RemoteRuns;
+  readonly startingRuns: StartingRuns;
 
   constructor(readonly sql: SqlStorage) {
     this.remoteRuns = new RemoteRuns(sql);
+    this.startingRuns = new StartingRuns(sql);
     this.signatures = new SeenSignatures(sql);
     this.counters = new Counters(sql);
     this.facts = new CompanyFacts(sql);

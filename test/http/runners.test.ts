@@ -2,84 +2,13 @@
 // Worker's fetch: authentication before the upgrade, hello/ready, run.start → run.event →
 // run.complete, cancel, a disconnect mid-run (grace period 0 in tests: RUNNER_GRACE_MS), reclaiming
 // a run after a reconnect, two runners for different agents, and an idle period.
-import { env, exports } from "cloudflare:workers";
-import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import worker from "../../src/index";
-import { AUTHENTICATED, get, post, unique, type EnvOverrides } from "../helpers/api";
+import { AUTHENTICATED, get, post, unique } from "../helpers/api";
 import { agentJwt, boardUser, createCompany, insertAgentKey, schema, testDb, updateRow, dispatch } from "../helpers/fixtures";
-
-class RunnerClient {
-  readonly received: any[] = [];
-  private waiters: Array<() => void> = [];
-  closed = false;
-
-  constructor(readonly ws: WebSocket) {
-    ws.accept();
-    ws.addEventListener("message", (event) => {
-      this.received.push(JSON.parse(String(event.data)));
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-    ws.addEventListener("close", () => {
-      this.closed = true;
-    });
-  }
-
-  send(message: unknown) {
-    this.ws.send(JSON.stringify(message));
-  }
-
-  /** The first message (from `from` on) matching `match`, waiting for it if needed. */
-  async next(match: (m: any) => boolean, timeoutMs = 5000): Promise<any> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.received.find(match);
-      if (found) {
-        this.received.splice(this.received.indexOf(found), 1);
-        return found;
-      }
-      if (Date.now() > deadline) throw new Error(`no matching message; received ${JSON.stringify(this.received)}`);
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        setTimeout(resolve, 50);
-      });
-    }
-  }
-
-  async hello(agents: string[], extra: Record<string, unknown> = {}) {
-    this.send({ type: "hello", version: 1, agents, name: "test-runner", ...extra });
-    return this.next((m) => m.type === "ready");
-  }
-
-  close() {
-    this.ws.close(1000, "bye");
-  }
-}
-
-/** Opens the upgrade; returns the client, or the refusal. */
-async function connect(companyId: string, options: { token?: string; query?: boolean; env?: EnvOverrides; upgrade?: boolean; origin?: string } = {}) {
-  const headers = new Headers();
-  if (options.origin) headers.set("origin", options.origin);
-  if (options.upgrade !== false) headers.set("upgrade", "websocket");
-  if (options.token && !options.query) headers.set("authorization", `Bearer ${options.token}`);
-  const url = `http://localhost/api/companies/${companyId}/runners/connect${options.token && options.query ? `?token=${encodeURIComponent(options.token)}` : ""}`;
-  const request = new Request(url, { headers });
-  let response: Response;
-  if (options.env) {
-    const ctx = createExecutionContext();
-    response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, ...options.env } as Env, ctx);
-    await waitOnExecutionContext(ctx);
-  } else response = await exports.default.fetch(request);
-  if (response.status !== 101 || !response.webSocket) return { status: response.status, body: (await response.json().catch(() => null)) as any, client: null };
-  return { status: 101, body: null, client: new RunnerClient(response.webSocket) };
-}
-
-async function processAgent(companyId: string, config: Record<string, unknown> = {}) {
-  const res = await post(`/api/companies/${companyId}/agents`, { name: unique("Local"), adapterType: "process", adapterConfig: { command: "/bin/echo", args: ["hi"], ...config } });
-  if (res.status !== 201) throw new Error(`agent create failed: ${res.status} ${res.text}`);
-  return res.body as { id: string };
-}
+import { connect, processAgent, type RunnerClient } from "../helpers/runners";
 
 const run = async (runId: string) => (await get(`/api/heartbeat-runs/${runId}`)).body;
 
@@ -386,5 +315,133 @@ describe("runs on a runner", () => {
     expect((await get(`/api/companies/${company.id}/runners`)).body).toEqual([]);
     await dispatch(company.id);
     expect(await run(woke.body.id)).toMatchObject({ status: "scheduled_retry", errorCode: "process_lost" });
+  });
+});
+
+/** Moves the company's unacknowledged run.start messages `ms` into the past (instead of waiting out the 10 s). */
+const backdateStarts = (companyId: string, ms = 11_000) =>
+  runInDurableObject(env.COMPANY.getByName(companyId), (_instance, state) => {
+    state.storage.sql.exec("UPDATE remote_runs SET start_sent_at = start_sent_at - ? WHERE start_sent_at IS NOT NULL", ms);
+  });
+
+/** Everything the service sent this client before now has arrived (a socket keeps order): a ping's pong comes after it. */
+async function drained(client: RunnerClient) {
+  client.send({ type: "ping" });
+  await client.next((m) => m.type === "pong");
+}
+
+const events = async (runId: string) => ((await get(`/api/heartbeat-runs/${runId}/events`)).body as any[]).map((e) => e.message as string);
+
+describe("run.start acknowledgement (run.started)", () => {
+  it("an unacknowledged run.start goes once more to the same runner after 10 s, then to another runner serving the agent (the first is told run.cancel)", async () => {
+    const company = await createCompany();
+    const agent = await processAgent(company.id);
+    const silent = (await connect(company.id)).client!;
+    await silent.hello([agent.id], { name: "silent" });
+    const woke = await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    const first = await silent.next((m) => m.type === "run.start");
+    expect(first.runId).toBe(woke.body.id);
+    // The object's alarm is what looks again: due when the acknowledgement is.
+    const alarmAt = await runInDurableObject(env.COMPANY.getByName(company.id), (_instance, state) => state.storage.getAlarm());
+    expect(alarmAt).not.toBeNull();
+    expect(alarmAt!).toBeLessThanOrEqual(Date.now() + 10_000);
+
+    // Within the 10 s nothing is sent again.
+    await dispatch(company.id);
+    await drained(silent);
+    expect(silent.received.filter((m) => m.type === "run.start")).toEqual([]);
+
+    await backdateStarts(company.id);
+    await dispatch(company.id);
+    const again = await silent.next((m) => m.type === "run.start");
+    expect(again).toMatchObject({ runId: woke.body.id, agentId: agent.id });
+    expect((await run(woke.body.id)).status).toBe("running");
+
+    // Still nothing: the next runner serving the agent gets it, the silent one is told to drop it.
+    const other = (await connect(company.id)).client!;
+    await other.hello([agent.id], { name: "other" });
+    await backdateStarts(company.id);
+    await dispatch(company.id);
+    expect((await other.next((m) => m.type === "run.start")).runId).toBe(woke.body.id);
+    expect(await silent.next((m) => m.type === "run.cancel")).toEqual({ type: "run.cancel", runId: woke.body.id });
+    // The first runner can no longer report on it.
+    silent.send({ type: "run.complete", runId: woke.body.id, status: "succeeded" });
+    expect((await silent.next((m) => m.type === "error")).runId).toBe(woke.body.id);
+
+    // Acknowledged: never sent again, however long it runs.
+    other.send({ type: "run.started", runId: woke.body.id });
+    await drained(other);
+    await backdateStarts(company.id, 60_000);
+    await dispatch(company.id);
+    await drained(other);
+    expect(other.received.filter((m) => m.type === "run.start")).toEqual([]);
+    other.send({ type: "run.complete", runId: woke.body.id, status: "succeeded", summary: "on the other runner" });
+    expect((await other.next((m) => m.type === "run.completed")).runId).toBe(woke.body.id);
+    expect(await run(woke.body.id)).toMatchObject({ status: "succeeded", summary: "on the other runner", retryCount: 0 });
+    const log = await events(woke.body.id);
+    expect(log.some((m) => m.includes("did not acknowledge run.start within 10 s; sent again"))).toBe(true);
+    expect(log.some((m) => m.includes("handed to runner other"))).toBe(true);
+    silent.close();
+    other.close();
+  });
+
+  it("a report on the run acknowledges it too; with no other runner an unacknowledged start is lost at once and retried", async () => {
+    const company = await createCompany();
+    const agent = await processAgent(company.id);
+    const client = (await connect(company.id)).client!;
+    await client.hello([agent.id]);
+    const reported = await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    await client.next((m) => m.type === "run.start");
+    client.send({ type: "run.event", runId: reported.body.id, kind: "log", message: "working" });
+    for (let i = 0; i < 50 && !(await events(reported.body.id)).includes("working"); i++) await new Promise((r) => setTimeout(r, 20));
+    await backdateStarts(company.id);
+    await dispatch(company.id);
+    await drained(client);
+    expect(client.received.filter((m) => m.type === "run.start")).toEqual([]);
+    client.send({ type: "run.complete", runId: reported.body.id, status: "succeeded" });
+    await client.next((m) => m.type === "run.completed");
+
+    // A runner that takes the start but never answers, and no other runner: sent twice, then lost (retry policy).
+    const ignored = await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    await client.next((m) => m.type === "run.start" && m.runId === ignored.body.id);
+    await backdateStarts(company.id);
+    await dispatch(company.id);
+    await client.next((m) => m.type === "run.start" && m.runId === ignored.body.id);
+    await backdateStarts(company.id);
+    await dispatch(company.id);
+    expect(await client.next((m) => m.type === "run.cancel")).toEqual({ type: "run.cancel", runId: ignored.body.id });
+    await dispatch(company.id); // the grace period is 0 in tests
+    expect(await run(ignored.body.id)).toMatchObject({ status: "scheduled_retry", errorCode: "process_lost", retryCount: 1 });
+    client.close();
+  });
+});
+
+describe("a completion whose recording fails", () => {
+  it("is answered with a retryable error on the same socket, stays the runner's, and is recorded when sent again", async () => {
+    const company = await createCompany();
+    const agent = await processAgent(company.id);
+    const client = (await connect(company.id)).client!;
+    await client.hello([agent.id]);
+    const woke = await post(`/api/agents/${agent.id}/wakeup`, {});
+    await dispatch(company.id);
+    await client.next((m) => m.type === "run.start");
+    client.send({ type: "run.started", runId: woke.body.id });
+    await drained(client);
+    // The next D1 write of the company object fails: the completion's batch (test-only fault, src/db/faults.ts).
+    await env.COMPANY.getByName(company.id).armFaults("d1-write:1");
+    client.send({ type: "run.complete", runId: woke.body.id, status: "succeeded", summary: "done", usage: { costCents: 2 } });
+    expect(await client.next((m) => m.type === "error")).toMatchObject({ runId: woke.body.id, retryable: true });
+    expect((await run(woke.body.id)).status).toBe("running");
+
+    client.send({ type: "run.complete", runId: woke.body.id, status: "succeeded", summary: "done", usage: { costCents: 2 } });
+    expect(await client.next((m) => m.type === "run.completed")).toEqual({ type: "run.completed", runId: woke.body.id });
+    expect(await run(woke.body.id)).toMatchObject({ status: "succeeded", summary: "done" });
+    const costs = await testDb().select().from(schema.costEvents).where(eq(schema.costEvents.heartbeatRunId, woke.body.id));
+    expect(costs.map((c) => c.costCents)).toEqual([2]);
+    expect(client.closed).toBe(false);
+    client.close();
   });
 });

@@ -43,13 +43,14 @@ export const reportRemoteRun = defineCommand("run.remote.report", async (ctx, _a
     if (events.length) await ctx.batch([runEventsInsert(ctx, run, events), ctx.db.update(r).set({ lastActivityAt: ctx.now }).where(eq(r.id, run.id))]);
     return { live: true, status: run.status };
   }
-  // The remote side ended it: nothing to stop there (the object forgets it before sweeping).
-  ctx.storage.remoteRuns.forget(run.id);
   await ctx.batch([
     ...(events.length ? [runEventsInsert(ctx, run, events)] : []),
     ...endRunStatements(ctx, run.id, { ...ending, usage: (ending.usage ?? null) as Record<string, unknown> | null }),
     runEvent(ctx, run, "status", `Completed: ${ending.status}${ending.error ? ` (${ending.error})` : ""}`),
   ]);
+  // The remote side ended it: nothing to stop there (the object forgets it before sweeping). Only
+  // once recorded: a completion whose batch failed is still the run's, and may be sent again.
+  ctx.storage.remoteRuns.forget(run.id);
   await recordRunUsage(ctx, run, ending.usage);
   ctx.requestDispatch();
   return { live: false, status: ending.status };
