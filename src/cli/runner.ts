@@ -1,7 +1,9 @@
 // `runner`: connects to the company object over a WebSocket (protocol v1, see the README), executes
 // the runs it is sent as child processes, streams their output, reports completion, obeys
 // run.cancel, and reconnects with back-off — reclaiming the runs still going (hello `runs`), with
-// messages queued while disconnected so no completion is lost.
+// messages queued while disconnected so no completion is lost. Every run.start is acknowledged
+// (run.started; a repeated one again, without starting a second process), and a completion the
+// service has not confirmed is sent again on the same connection after `retryMs`, doubling.
 import WebSocket from "ws";
 import { randomUUID } from "node:crypto";
 import { startProcess, type RunningProcess, type RunStart } from "./process-run";
@@ -15,6 +17,8 @@ export interface RunnerOptions {
   log?: (line: string) => void;
   /** Stop after this many runs finished (tests and one-shot use); unlimited when absent. */
   maxRuns?: number;
+  /** A completion not confirmed (`run.completed`) this long after it was sent goes again, without reconnecting; the wait doubles up to a minute. Default 5 s. */
+  retryMs?: number;
 }
 
 const FLUSH_MS = 200;
@@ -23,6 +27,8 @@ const FLUSH_BYTES = 8 * 1024;
 const PING_MS = 30_000;
 /** While disconnected, at most this many output messages wait (completions always do). */
 const MAX_QUEUED_EVENTS = 2_000;
+const RETRY_MS = 5_000;
+const MAX_RETRY_MS = 60_000;
 
 export function connectUrl(base: string, companyId: string): string {
   const url = new URL(`${base.replace(/\/+$/, "")}/api/companies/${encodeURIComponent(companyId)}/runners/connect`);
@@ -35,8 +41,9 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const running = new Map<string, RunningProcess>();
   const outbox: string[] = [];
-  /** Completions sent but not yet confirmed (`run.completed`): sent again after a reconnect. */
-  const unconfirmed = new Map<string, string>();
+  /** Completions sent but not yet confirmed (`run.completed`): sent again after `retryMs` (doubling) and after a reconnect. */
+  const unconfirmed = new Map<string, { text: string; wait: number; timer: NodeJS.Timeout | null }>();
+  const retryMs = options.retryMs ?? RETRY_MS;
   const instanceId = randomUUID();
   let socket: WebSocket | null = null;
   let ready = false;
@@ -49,10 +56,38 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
 
   const send = (message: { type: string; runId?: string; [key: string]: unknown }) => {
     const text = JSON.stringify(message);
-    if (message.type === "run.complete" && message.runId) unconfirmed.set(message.runId, text);
+    if (message.type === "run.complete" && message.runId) {
+      unconfirmed.set(message.runId, { text, wait: retryMs, timer: null });
+      awaitConfirmation(message.runId);
+    }
     if (ready && socket?.readyState === WebSocket.OPEN) socket.send(text);
     else if (message.type === "run.complete" || outbox.length < MAX_QUEUED_EVENTS) outbox.push(text);
   };
+
+  /** Sends the completion of `runId` again in `wait` ms unless confirmed by then (while disconnected, the reconnect sends it). */
+  function awaitConfirmation(runId: string, wait?: number) {
+    const pending = unconfirmed.get(runId);
+    if (!pending || stopping) return;
+    if (pending.timer) clearTimeout(pending.timer);
+    pending.timer = setTimeout(() => {
+      pending.timer = null;
+      if (unconfirmed.get(runId) !== pending) return;
+      if (ready && socket?.readyState === WebSocket.OPEN) {
+        log(`runner: completion of run ${runId} not confirmed yet; sending it again`);
+        socket.send(pending.text);
+      }
+      pending.wait = Math.min(pending.wait * 2, MAX_RETRY_MS);
+      awaitConfirmation(runId);
+    }, wait ?? pending.wait);
+  }
+
+  function confirmed(runId: string): boolean {
+    const pending = unconfirmed.get(runId);
+    if (!pending) return false;
+    if (pending.timer) clearTimeout(pending.timer);
+    unconfirmed.delete(runId);
+    return true;
+  }
 
   function connect() {
     if (stopping) return;
@@ -117,7 +152,7 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
           }
         }
         // Completions not confirmed before the disconnect go again (the service ignores a repeat).
-        for (const text of unconfirmed.values()) if (!outbox.includes(text)) outbox.push(text);
+        for (const { text } of unconfirmed.values()) if (!outbox.includes(text)) outbox.push(text);
         while (outbox.length && socket?.readyState === WebSocket.OPEN) socket.send(outbox.shift()!);
         if (!message.agents.length) {
           log("runner: no agent to serve");
@@ -135,19 +170,24 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
         return;
       }
       case "run.completed":
-        unconfirmed.delete(message.runId);
+        confirmed(message.runId);
         maybeDone();
         return;
       case "error":
         log(`runner: service says: ${message.error}${message.runId ? ` (run ${message.runId})` : ""}`);
-        // A completion the service no longer knows the run of was recorded before, or is moot.
-        if (message.runId && unconfirmed.delete(message.runId)) maybeDone();
+        // Recording a completion failed for now: it goes again (the timer is running). Otherwise a
+        // completion the service no longer knows the run of was recorded before, or is moot.
+        if (message.retryable) return;
+        if (message.runId && confirmed(message.runId)) maybeDone();
         return;
     }
   }
 
   function startRun(start: RunStart) {
-    if (running.has(start.runId)) return;
+    // A repeated run.start (our run.started did not arrive in time): acknowledged again, never a second process.
+    if (running.has(start.runId)) return send({ type: "run.started", runId: start.runId });
+    const finishedHere = unconfirmed.get(start.runId);
+    if (finishedHere) return send(JSON.parse(finishedHere.text));
     log(`runner: run ${start.runId} started (agent ${start.agentId})`);
     const buffers = { stdout: "", stderr: "" };
     let timer: NodeJS.Timeout | null = null;
@@ -174,6 +214,7 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
         child.cancel();
       },
     });
+    send({ type: "run.started", runId: start.runId });
     void child.done.then((outcome) => {
       flush();
       running.delete(start.runId);
@@ -195,6 +236,7 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
     if (stopping) return;
     stopping = true;
     for (const run of running.values()) run.cancel();
+    for (const pending of unconfirmed.values()) if (pending.timer) clearTimeout(pending.timer);
     if (ping) clearInterval(ping);
     process.exitCode = code;
     const ws = socket;

@@ -1,7 +1,8 @@
 // The runner's side of the protocol (src/cli/runner.ts) against a scripted fake service (a `ws`
 // server): hello with instanceId, a run started and streamed, the connection dropped mid-run, the
 // reconnect reclaiming the run and delivering its completion until confirmed; and a run the
-// service does not give back after a reconnect being stopped.
+// service does not give back after a reconnect being stopped; run.start acknowledged (run.started),
+// a repeated one without a second process; a completion resent on the same connection until confirmed.
 import { describe, expect, it } from "vitest";
 import { alive } from "../helpers/processes";
 import { WebSocketServer, type WebSocket } from "ws";
@@ -39,6 +40,15 @@ async function fakeService(): Promise<FakeService> {
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Waits (polling) until `condition` holds. */
+async function until(condition: () => boolean, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 const runStart = (runId: string, script: string) => ({
@@ -98,6 +108,51 @@ describe("runner client", () => {
     expect(alive(marker)).toBe(false);
     runner.stop();
     await runner.stopped;
+    await service.close();
+  });
+
+  it("acknowledges run.start with run.started; a repeated run.start is acknowledged again without a second process", async () => {
+    const service = await fakeService();
+    const runner = startRunner({ url: service.url, token: "svc_agent_test", companyId: "company-1", agents: ["agent-1"], name: "t", maxRuns: 1, log: () => {} });
+    await service.next(0, (m) => m.type === "hello");
+    const ws = service.connections[0].ws;
+    ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
+    ws.send(JSON.stringify(runStart("run-3", "echo begun; sleep 0.6; echo finished")));
+    await service.next(0, (m) => m.type === "run.started" && m.runId === "run-3");
+    // The service did not get the acknowledgement in time and sends the start again.
+    ws.send(JSON.stringify(runStart("run-3", "echo begun; sleep 0.6; echo finished")));
+    await until(() => service.connections[0].received.filter((m) => m.type === "run.started").length === 2);
+    const complete = await service.next(0, (m) => m.type === "run.complete");
+    expect(complete).toMatchObject({ runId: "run-3", status: "succeeded", summary: "finished" });
+    const output = service.connections[0].received.filter((m) => m.type === "run.event").map((m) => m.message).join("");
+    expect(output.match(/begun/g)).toHaveLength(1);
+    // The acknowledgement comes before any output of the run.
+    const kinds = service.connections[0].received.map((m) => m.type);
+    expect(kinds.indexOf("run.started")).toBeLessThan(kinds.indexOf("run.event"));
+    ws.send(JSON.stringify({ type: "run.completed", runId: "run-3" }));
+    await runner.stopped;
+    await service.close();
+  });
+
+  it("a completion the service could not record (retryable error), or does not confirm, is sent again on the same connection until confirmed", async () => {
+    const service = await fakeService();
+    const logs: string[] = [];
+    const runner = startRunner({ url: service.url, token: "svc_agent_test", companyId: "company-1", agents: ["agent-1"], name: "t", maxRuns: 1, retryMs: 150, log: (l) => logs.push(l) });
+    await service.next(0, (m) => m.type === "hello");
+    const ws = service.connections[0].ws;
+    ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
+    ws.send(JSON.stringify(runStart("run-4", "echo ok")));
+    const completions = () => service.connections[0].received.filter((m) => m.type === "run.complete");
+    await until(() => completions().length === 1);
+    ws.send(JSON.stringify({ type: "error", runId: "run-4", error: "The completion could not be recorded; send it again", retryable: true }));
+    await until(() => completions().length === 2);
+    // No answer at all this time: sent again after the (doubled) wait.
+    await until(() => completions().length === 3);
+    expect(completions().every((m) => m.runId === "run-4" && m.status === "succeeded")).toBe(true);
+    ws.send(JSON.stringify({ type: "run.completed", runId: "run-4" }));
+    await runner.stopped;
+    expect(service.connections).toHaveLength(1); // never reconnected
+    expect(logs.some((l) => l.includes("not confirmed yet; sending it again"))).toBe(true);
     await service.close();
   });
 });
