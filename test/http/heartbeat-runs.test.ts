@@ -375,6 +375,28 @@ describe("the storm", () => {
     expect(await received(agent.endpoint)).toHaveLength(30);
   });
 
+  it("50 concurrent manual wake-ups give at most maxRunsPerHour runs (default 30), the rest 202 skipped rate_limited; all on_demand with the caller's reason", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "", { runtimeConfig: { heartbeat: { enabled: false, maxConcurrentRuns: 50 } } });
+    const wakes = await Promise.all(Array.from({ length: 50 }, (_, i) => post(`/api/agents/${agent.id}/wakeup`, { reason: `loop ${i}` })));
+    expect(wakes.every((w) => w.status === 202)).toBe(true);
+    const runs = wakes.filter((w) => w.body.id);
+    const skipped = wakes.filter((w) => w.body.status === "skipped");
+    expect(runs).toHaveLength(30);
+    expect(skipped).toHaveLength(20);
+    expect(skipped.every((w) => w.body.reason === "rate_limited" && typeof w.body.wakeupId === "string")).toBe(true);
+    for (const w of runs) {
+      expect(w.body.invocationSource).toBe("on_demand");
+      expect(w.body.reason).toMatch(/^loop \d+$/);
+      expect(w.body.context.wakeReason).toBe(w.body.reason);
+    }
+    const listed = (await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}&limit=200`)).body.runs;
+    expect(listed).toHaveLength(30);
+    // A lower limit counts the runs already made: nothing more this hour.
+    expect((await patch(`/api/agents/${agent.id}`, { runtimeConfig: { heartbeat: { enabled: false, maxRunsPerHour: 5 } } })).status).toBe(200);
+    expect((await post(`/api/agents/${agent.id}/wakeup`, {})).body).toMatchObject({ status: "skipped", reason: "rate_limited" });
+  });
+
   it("consecutive failures back the agent off: no new run until the back-off has passed", async () => {
     const company = await createCompany();
     const agent = await httpAgent(company.id, "statuses=500", { runtimeConfig: { heartbeat: { enabled: false, maxConcurrentRuns: 5 } } });

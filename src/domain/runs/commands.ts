@@ -1,6 +1,6 @@
 // Heartbeat run commands, serialised in the company object with the dispatcher: a manual wake-up
 // (on_demand), cancel, the agent's own event lines, and the agent's completion callback.
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, eq, gt, sql } from "drizzle-orm";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { schema } from "../../db/client";
 import { ReadBatch } from "../../db/read-batch";
@@ -8,7 +8,7 @@ import { newId } from "../../crypto/random";
 import { actorRef, type Actor } from "../actor";
 import { conflict, forbidden, notFound } from "../errors";
 import { endRunStatements, isLiveRun, newRunRow, type RunRow } from "./lifecycle";
-import { invocationSourceOf, skipReasonOf } from "./dispatch";
+import { maxRunsPerHour, skipReasonOf, type SkipReason } from "./dispatch";
 import { recordRunUsage, type RunUsage } from "./usage";
 import { runView } from "./view";
 import { runEvent, runEventsInsert, type RunEventInput } from "./events";
@@ -46,6 +46,14 @@ export const wakeAgent = defineCommand("run.wakeup", async (ctx, actor, input: W
           .where(and(eq(r.agentId, input.agentId), eq(r.issueId, input.issueId), sql`${r.status} IN ('queued', 'running', 'scheduled_retry')`)),
       )
     : null;
+  // Runs the agent started in the last hour: a manual wake-up counts toward maxRunsPerHour too.
+  const hourAgo = new Date(Date.parse(ctx.now) - 3_600_000).toISOString();
+  const lastHour = batch.add(
+    db
+      .select({ n: count() })
+      .from(r)
+      .where(and(eq(r.agentId, input.agentId), gt(r.createdAt, hourAgo), sql`${r.invocationSource} != 'external'`)),
+  );
   await batch.run();
   const target = agent.value[0];
   if (!target) throw notFound("Agent not found");
@@ -68,12 +76,14 @@ export const wakeAgent = defineCommand("run.wakeup", async (ctx, actor, input: W
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  const skip = company.value[0] ? skipReasonOf(company.value[0], target) : "company.inactive";
-  if (skip) {
-    await ctx.batch([db.insert(schema.agentWakeupRequests).values({ ...wakeRow, status: "skipped", skipReason: skip }), wakeActivity(ctx, target.id, wakeupId, reason, { skipped: skip })]);
-    return { skipped: { status: "skipped" as const, reason: skip, wakeupId } };
-  }
   const holder = live?.value[0];
+  const skip: SkipReason | null = company.value[0] ? skipReasonOf(company.value[0], target) : "company.inactive";
+  const limited = !skip && !holder && (lastHour.value[0]?.n ?? 0) >= maxRunsPerHour(target) ? ("rate_limited" as const) : null;
+  const skipped = skip ?? limited;
+  if (skipped) {
+    await ctx.batch([db.insert(schema.agentWakeupRequests).values({ ...wakeRow, status: "skipped", skipReason: skipped }), wakeActivity(ctx, target.id, wakeupId, reason, { skipped })]);
+    return { skipped: { status: "skipped" as const, reason: skipped, wakeupId } };
+  }
   if (holder) {
     await ctx.batch([
       db.insert(schema.agentWakeupRequests).values({ ...wakeRow, status: "coalesced", coalescedIntoRunId: holder.id }),
@@ -87,7 +97,7 @@ export const wakeAgent = defineCommand("run.wakeup", async (ctx, actor, input: W
     agentId: target.id,
     status: "queued",
     adapterType: target.adapterType,
-    invocationSource: invocationSourceOf(reason),
+    invocationSource: "on_demand", // a manual wake-up; the caller's text stays in reason / context.wakeReason
     wakeupRequestId: wakeupId,
     createdAt: ctx.now,
     issueId: input.issueId ?? null,
