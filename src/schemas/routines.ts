@@ -64,7 +64,14 @@ export const UpdateRoutineSchema = z
 export type UpdateRoutineBody = z.infer<typeof UpdateRoutineSchema>;
 
 const replayWindowSec = z.number().int().min(REPLAY_WINDOW.min).max(REPLAY_WINDOW.max);
-const cronExpression = z.string().trim().min(1).max(200).openapi({ description: "Five fields (minute hour day month weekday), or six with seconds", example: "0 9 * * 1-5" });
+// Five fields only: Cron Triggers tick once a minute, so a seconds (or years) field cannot be honoured.
+const cronExpression = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^\S+(\s+\S+){4}$/, "Five fields: minute hour day-of-month month day-of-week (no seconds or years field: schedules fire at most once a minute)")
+  .openapi({ description: "Five fields: minute hour day-of-month month day-of-week (lists, ranges, steps and names allowed)", example: "0 9 * * 1-5" });
 const timezone = z.string().trim().min(1).max(100).openapi({ description: "IANA time zone name; default UTC", example: "America/New_York" });
 
 export const CreateTriggerSchema = z

@@ -259,6 +259,18 @@ describe("triggers", () => {
     expect(moved.status).toBe(200);
     expect(moved.body.nextRunAt).toMatch(/T1[67]:00:00\.000Z$/);
     expect((await patch(`/api/routine-triggers/${created.body.id}`, { cronExpression: "nope" })).status).toBe(400);
+    // Five fields only: a seconds or years field is refused on create and on PATCH, nothing stored.
+    for (const cronExpression of ["0 0 9 * * *", "0 0 9 1 1 * 2030"]) {
+      const created6 = await post(`/api/routines/${routine.id}/triggers`, { kind: "schedule", cronExpression });
+      expect(created6.status).toBe(400);
+      expect(JSON.stringify(created6.body)).toContain("cronExpression");
+      const patched6 = await patch(`/api/routine-triggers/${created.body.id}`, { cronExpression });
+      expect(patched6.status).toBe(400);
+      expect(JSON.stringify(patched6.body)).toContain("cronExpression");
+    }
+    expect((await get(`/api/routines/${routine.id}`)).body.triggers.map((t: any) => t.cronExpression)).toEqual(["0 12 * * *"]);
+    expect((await patch(`/api/routine-triggers/${created.body.id}`, { cronExpression: "*/15 9-17 * JAN-MAR mon,wed" })).status).toBe(200);
+    expect((await patch(`/api/routine-triggers/${created.body.id}`, { cronExpression: "0 12 * * *" })).status).toBe(200);
     expect((await patch(`/api/routine-triggers/${created.body.id}`, { signingMode: "none" })).status).toBe(422);
     expect((await patch(`/api/routine-triggers/${created.body.id}`, {})).status).toBe(400);
 
