@@ -15,7 +15,7 @@ describe("POST /api/companies", () => {
       name: "Zephyr Works",
       description: "wind",
       status: "active",
-      issuePrefix: "ZEP",
+      issuePrefix: "ZEPH",
       issueCounter: 0,
       budgetMonthlyCents: 5000,
       spentMonthlyCents: 0,
@@ -34,18 +34,30 @@ describe("POST /api/companies", () => {
     expect(activity.body.map((a: any) => a.action)).toContain("company.created");
   });
 
-  it("appends A on prefix clashes and falls back to CMP without letters", async () => {
+  it("prefixes stay short on clashes: initials, the first three letters with a later letter, then a number; CMP without letters", async () => {
     // Storage is shared with other test files: pick three letters no company's prefix starts with yet.
     let base = "";
     do {
       base = Array.from({ length: 3 }, () => String.fromCharCode(66 + Math.floor(Math.random() * 25))).join("");
-    } while (await env.DB.prepare("SELECT 1 FROM companies WHERE issue_prefix LIKE ?1").bind(`${base}%`).first());
-    const a = await post("/api/companies", { name: `${base.toLowerCase()}kka One` });
-    const b = await post("/api/companies", { name: `${base}kka two` });
-    const c = await post("/api/companies", { name: `${base.split("").join("-")} 3` });
-    expect([a.body.issuePrefix, b.body.issuePrefix, c.body.issuePrefix]).toEqual([base, `${base}A`, `${base}AA`]);
+    } while (await env.DB.prepare("SELECT 1 FROM companies WHERE issue_prefix LIKE ?1 OR issue_prefix = ?2").bind(`${base}%`, `${base[0]}Q`).first());
+    const name = `${base.toLowerCase()}k quay`;
+    const created: Array<{ id: string; issuePrefix: string }> = [];
+    for (let i = 0; i < 30; i++) {
+      const res = await post("/api/companies", { name });
+      expect(res.status).toBe(201);
+      created.push(res.body);
+    }
+    const prefixes = created.map((c) => c.issuePrefix);
+    expect(prefixes.slice(0, 8)).toEqual([`${base}K`, `${base[0]}Q`, `${base}Q`, `${base}U`, `${base}A`, `${base}Y`, `${base}2`, `${base}3`]);
+    expect(new Set(prefixes).size).toBe(30);
+    expect(prefixes.every((p) => /^[A-Z][A-Z0-9]{0,9}$/.test(p))).toBe(true);
+    // Issues of a numbered prefix are found by their identifier.
+    const numbered = created.find((c) => c.issuePrefix === `${base}9`)!;
+    const issue = (await post(`/api/companies/${numbered.id}/issues`, { title: "Numbered" })).body;
+    expect(issue.identifier).toBe(`${base}9-1`);
+    expect((await get(`/api/issues/${base.toLowerCase()}9-1`)).body.id).toBe(issue.id);
     const digits = await post("/api/companies", { name: "1234" });
-    expect(digits.body.issuePrefix).toMatch(/^CMP/);
+    expect(digits.body.issuePrefix).toMatch(/^CMP\d*$/);
   });
 
   it("concurrent creates with the same name get distinct prefixes", async () => {

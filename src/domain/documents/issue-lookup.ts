@@ -3,9 +3,11 @@
 import { eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { notFound } from "../errors";
+import { ISSUE_IDENTIFIER_PATTERN } from "../companies/issue-prefix";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const IDENTIFIER = /^[A-Za-z]+-\d+$/;
+// Prefixes may end in digits (ACM2-5).
+const ISSUE_IDENTIFIER = ISSUE_IDENTIFIER_PATTERN;
 
 export type IssueRow = typeof schema.issues.$inferSelect;
 
@@ -14,7 +16,7 @@ export async function findIssue(db: Db, issueIdOrIdentifier: string): Promise<Is
   if (UUID.test(issueIdOrIdentifier)) {
     return db.query.issues.findFirst({ where: eq(schema.issues.id, issueIdOrIdentifier.toLowerCase()) });
   }
-  if (IDENTIFIER.test(issueIdOrIdentifier)) {
+  if (ISSUE_IDENTIFIER.test(issueIdOrIdentifier)) {
     return db.query.issues.findFirst({ where: eq(schema.issues.identifier, issueIdOrIdentifier.toUpperCase()) });
   }
   return undefined;

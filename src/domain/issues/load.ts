@@ -4,12 +4,14 @@ import { asc, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { notFound } from "../errors";
 import { issueView, type IssueRelations, type IssueRow } from "./view";
+import { ISSUE_IDENTIFIER_PATTERN } from "../companies/issue-prefix";
 
-const IDENTIFIER = /^[A-Za-z]+-\d+$/;
+// Prefixes may end in digits (ACM2-5).
+const ISSUE_IDENTIFIER = ISSUE_IDENTIFIER_PATTERN;
 
 /** The issue with this UUID or identifier (identifiers are case-insensitive), or undefined. */
 export async function findIssue(db: Db, idOrIdentifier: string): Promise<IssueRow | undefined> {
-  if (IDENTIFIER.test(idOrIdentifier)) {
+  if (ISSUE_IDENTIFIER.test(idOrIdentifier)) {
     return db.query.issues.findFirst({ where: eq(schema.issues.identifier, idOrIdentifier.toUpperCase()) });
   }
   return db.query.issues.findFirst({ where: eq(schema.issues.id, idOrIdentifier) });

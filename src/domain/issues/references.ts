@@ -8,12 +8,14 @@ import { idList, inIds } from "../../db/id-list";
 import type { ReadBatch } from "../../db/read-batch";
 import { unprocessable } from "../errors";
 import type { IssueRow } from "./view";
+import { ISSUE_IDENTIFIER_PATTERN } from "../companies/issue-prefix";
 
-const IDENTIFIER = /^[A-Za-z]+-\d+$/;
+// Prefixes may end in digits (ACM2-5).
+const ISSUE_IDENTIFIER = ISSUE_IDENTIFIER_PATTERN;
 
 /** SQL for "this issue ref" (UUID or case-insensitive identifier) among a company's issues. */
 export function issueRefCondition(ref: string): SQL {
-  return IDENTIFIER.test(ref) ? eq(schema.issues.identifier, ref.toUpperCase()) : eq(schema.issues.id, ref);
+  return ISSUE_IDENTIFIER.test(ref) ? eq(schema.issues.identifier, ref.toUpperCase()) : eq(schema.issues.id, ref);
 }
 
 /** The id of the issue `ref` names, as a scalar subquery (so other reads in the batch can key on it). */
@@ -154,8 +156,8 @@ export function addReferenceChecks(
   }
   if (fields.blockedByIssueIds !== undefined) {
     const refs = [...new Set(fields.blockedByIssueIds)];
-    const uuids = refs.filter((r) => !IDENTIFIER.test(r));
-    const identifiers = refs.filter((r) => IDENTIFIER.test(r)).map((r) => r.toUpperCase());
+    const uuids = refs.filter((r) => !ISSUE_IDENTIFIER.test(r));
+    const identifiers = refs.filter((r) => ISSUE_IDENTIFIER.test(r)).map((r) => r.toUpperCase());
     const rows = refs.length
       ? batch.add(
           db
@@ -181,7 +183,7 @@ export function addReferenceChecks(
         byRef.set(r.id, r.id);
         byRef.set(r.identifier, r.id);
       }
-      const key = (r: string) => (IDENTIFIER.test(r) ? r.toUpperCase() : r);
+      const key = (r: string) => (ISSUE_IDENTIFIER.test(r) ? r.toUpperCase() : r);
       const missing = refs.filter((r) => !byRef.has(key(r)));
       if (missing.length) throw unprocessable("blockedByIssueIds must reference issues of this company", { missingIssueIds: missing });
       const ids = [...new Set(refs.map((r) => byRef.get(key(r))!))];
