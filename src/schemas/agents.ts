@@ -4,7 +4,7 @@ import { adapterTypes } from "../domain/adapters";
 import { agentIconNames } from "../domain/agents/icons";
 import { agentStatuses } from "../db/schema/agents";
 import { PATCHABLE_STATUSES } from "../domain/agents/lifecycle";
-import { JsonObject, Timestamp, atLeastOneField } from "./common";
+import { JsonObject, Timestamp, atLeastOneField, Uuid } from "./common";
 
 const Cents = z.number().int().min(0).max(1_000_000_000_00);
 
@@ -63,8 +63,8 @@ export const CreateAgentSchema = z.object(agentFields).openapi("CreateAgent");
 export const HireAgentSchema = z
   .object({
     ...agentFields,
-    sourceIssueId: z.string().min(1).optional(),
-    sourceIssueIds: z.array(z.string().min(1)).max(50).optional(),
+    sourceIssueId: Uuid.optional(),
+    sourceIssueIds: z.array(Uuid).max(50).optional(),
   })
   .openapi("HireAgent");
 

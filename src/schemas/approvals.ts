@@ -1,6 +1,6 @@
 // Approval request and response schemas.
 import { z } from "@hono/zod-openapi";
-import { JsonObject, Timestamp } from "./common";
+import { JsonObject, Timestamp, Uuid } from "./common";
 
 export const approvalTypes = ["hire_agent", "approve_ceo_strategy", "budget_override_required", "request_board_approval"] as const;
 export const approvalStatuses = ["pending", "revision_requested", "approved", "rejected"] as const;
@@ -31,8 +31,8 @@ export const CreateApprovalSchema = z
         "{ name, role, title, adapterType, adapterConfig, reportsTo, budgetMonthlyCents } to create one on approval; " +
         "approve_ceo_strategy: { summary, goalId, ... }",
     }),
-    requestedByAgentId: z.string().min(1).nullable().optional().openapi({ description: "Agents: defaults to (and may only be) themselves" }),
-    issueIds: z.array(z.string().min(1)).max(100).optional().openapi({ description: "Issues to link; duplicates ignored" }),
+    requestedByAgentId: Uuid.nullable().optional().openapi({ description: "Agents: defaults to (and may only be) themselves" }),
+    issueIds: z.array(Uuid).max(100).optional().openapi({ description: "Issues to link; duplicates ignored" }),
   })
   .openapi("CreateApproval");
 

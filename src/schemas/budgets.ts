@@ -1,7 +1,7 @@
 // Budget policy, incident and overview schemas.
 import { z } from "@hono/zod-openapi";
 import { budgetIncidentKinds, budgetIncidentResolutions, budgetIncidentStatuses } from "../db/schema/budgets";
-import { Timestamp } from "./common";
+import { Timestamp, Uuid } from "./common";
 
 const Cents = z.number().int().min(0).max(1_000_000_000_00);
 const ScopeType = z.enum(["company", "agent", "project"]);
@@ -10,7 +10,7 @@ const WindowKind = z.enum(["calendar_month_utc", "lifetime"]);
 export const UpsertBudgetPolicySchema = z
   .object({
     scopeType: ScopeType,
-    scopeId: z.string().trim().min(1).max(200).optional().openapi({
+    scopeId: Uuid.optional().openapi({
       description: "The company, agent or project id (must belong to the company); optional for company scope",
     }),
     amountCents: Cents.openapi({ description: "Budget in cents; 0 = no budget. A changed positive amount must be above the window's observed spend (422)" }),

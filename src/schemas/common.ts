@@ -33,7 +33,8 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
 }
 
 export const Timestamp = z.string().openapi({ format: "date-time", example: "2026-11-21T09:30:00.000Z" });
-export const Uuid = z.string().uuid();
+/** An entity id in a request body: a UUID (8-4-4-4-12 hex); anything else is a 400 validation error. */
+export const Uuid = z.guid().openapi({ format: "uuid", example: "9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10" });
 export const CompanyIdParam = z.object({
   companyId: z.string().min(1).openapi({ param: { name: "companyId", in: "path" }, example: "9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10" }),
 });

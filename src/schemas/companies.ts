@@ -1,6 +1,6 @@
 // Company request and response schemas.
 import { z } from "@hono/zod-openapi";
-import { Timestamp, atLeastOneField } from "./common";
+import { Timestamp, atLeastOneField, Uuid } from "./common";
 
 const HexColor = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "must be a hex colour such as #1a2b3c");
 const Cents = z.number().int().min(0).max(1_000_000_000_00);
@@ -45,7 +45,7 @@ export const UpdateCompanySchema = z
     budgetMonthlyCents: Cents.optional(),
     status: z.enum(["active", "paused", "archived"]).optional(),
     brandColor: HexColor.nullable().optional(),
-    logoAssetId: z.string().min(1).nullable().optional(),
+    logoAssetId: Uuid.nullable().optional(),
     requireBoardApprovalForNewAgents: z.boolean().optional(),
     feedbackSharingConsent: z
       .object({ enabled: z.boolean(), note: z.string().max(1000).optional() })
@@ -62,7 +62,7 @@ export const BrandingSchema = z
     name: z.string().trim().min(1).max(200).optional(),
     description: z.string().max(10_000).nullable().optional(),
     brandColor: HexColor.nullable().optional(),
-    logoAssetId: z.string().min(1).nullable().optional(),
+    logoAssetId: Uuid.nullable().optional(),
   })
   .refine(...atLeastOneField)
   .openapi("UpdateCompanyBranding");

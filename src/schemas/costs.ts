@@ -1,7 +1,7 @@
 // Cost-event, cost-report and finance-event request and response schemas.
 import { z } from "@hono/zod-openapi";
 import { billingTypes, financeDirections, financeEventKinds } from "../db/schema/costs";
-import { JsonObject, Timestamp } from "./common";
+import { JsonObject, Timestamp, Uuid } from "./common";
 
 const Cents = z.number().int().min(0).max(1_000_000_000_00);
 const Tokens = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -11,7 +11,7 @@ const IsoDatetime = z.iso
   .datetime({ offset: true })
   .transform((v) => new Date(v).toISOString())
   .openapi({ type: "string", format: "date-time", example: "2026-11-21T09:30:00.000Z" });
-const RefId = z.string().trim().min(1).max(200);
+const RefId = Uuid;
 
 export const CreateCostEventSchema = z
   .object({

@@ -1,6 +1,6 @@
 // Issue documents, revisions and annotation threads: request and response schemas.
 import { z } from "@hono/zod-openapi";
-import { Timestamp } from "./common";
+import { Timestamp, Uuid } from "./common";
 import { DOCUMENT_KEY_MAX_LENGTH, DOCUMENT_KEY_PATTERN } from "../domain/documents/keys";
 
 export const IssueIdParam = z.object({
@@ -67,9 +67,7 @@ export const PutDocumentSchema = z
     format: z.literal("markdown").optional().openapi({ description: "Only markdown (the default)" }),
     body: z.string().openapi({ description: "Markdown, at most 512 KiB (UTF-8); larger bodies get 413" }),
     changeSummary: z.string().max(1000).nullable().optional(),
-    baseRevisionId: z
-      .string()
-      .min(1)
+    baseRevisionId: Uuid
       .nullable()
       .optional()
       .openapi({ description: "Omit to create; to update, the document's current latestRevisionId" }),
@@ -98,7 +96,7 @@ export const RevisionSchema = z
 export const RestoreRevisionSchema = z
   .object({
     changeSummary: z.string().max(1000).nullable().optional(),
-    baseRevisionId: z.string().min(1).nullable().optional().openapi({ description: "Optional guard: 409 if the document moved past it" }),
+    baseRevisionId: Uuid.nullable().optional().openapi({ description: "Optional guard: 409 if the document moved past it" }),
   })
   .openapi("RestoreIssueDocumentRevision");
 
@@ -154,7 +152,7 @@ const CommentBody = z.string().trim().min(1).max(20_000);
 
 export const CreateAnnotationSchema = z
   .object({
-    revisionId: z.string().min(1).openapi({ description: "Must be the document's current latestRevisionId (else 409)" }),
+    revisionId: Uuid.openapi({ description: "Must be the document's current latestRevisionId (else 409)" }),
     start: z.number().int().min(0).openapi({ description: "UTF-16 code-unit offset into the revision body (inclusive)" }),
     end: z.number().int().min(1).openapi({ description: "Offset (exclusive); end > start" }),
     quote: z.string().min(1).openapi({ description: "The text between start and end (checked)" }),

@@ -1,6 +1,6 @@
 // Execution workspace schemas.
 import { z } from "@hono/zod-openapi";
-import { JsonObject, Timestamp, atLeastOneField } from "./common";
+import { JsonObject, Timestamp, atLeastOneField, Uuid } from "./common";
 import { LeaseSchema } from "./environments";
 import { WorkspaceOperationSchema } from "./projects";
 
@@ -39,7 +39,7 @@ export const ExecutionWorkspaceSchema = z
 
 export const OpenedExecutionWorkspaceSchema = ExecutionWorkspaceSchema.extend({ lease: LeaseSchema.nullable() }).openapi("OpenedExecutionWorkspace");
 
-const Ref = z.string().min(1).max(100);
+const Ref = Uuid;
 
 export const OpenExecutionWorkspaceSchema = z
   .object({

@@ -1,6 +1,6 @@
 // Goal request and response schemas.
 import { z } from "@hono/zod-openapi";
-import { Timestamp, atLeastOneField } from "./common";
+import { Timestamp, atLeastOneField, Uuid } from "./common";
 
 export const goalLevels = ["company", "team", "agent", "task"] as const;
 export const goalStatuses = ["planned", "active", "achieved", "cancelled"] as const;
@@ -23,7 +23,7 @@ export const GoalSchema = z
 
 const Title = z.string().trim().min(1).max(500);
 const Description = z.string().max(20_000).nullable();
-const Ref = z.string().min(1).max(100);
+const Ref = Uuid;
 
 export const CreateGoalSchema = z
   .object({

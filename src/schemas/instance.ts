@@ -1,6 +1,6 @@
 // Instance schemas: settings (general, experimental), scheduler heartbeats, liveness recovery, backups.
 import { z } from "@hono/zod-openapi";
-import { Timestamp } from "./common";
+import { Timestamp, Uuid } from "./common";
 
 export const GeneralSettingsSchema = z
   .object({
@@ -69,7 +69,7 @@ export const SchedulerHeartbeatSchema = z
 
 export const LivenessRecoveryRequestSchema = z
   .object({
-    companyId: z.string().min(1).optional().openapi({ description: "Limit to one company (default: every company)" }),
+    companyId: Uuid.optional().openapi({ description: "Limit to one company (default: every company)" }),
     staleAfterMinutes: z
       .number()
       .int()

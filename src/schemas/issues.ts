@@ -1,11 +1,16 @@
 // Issue request and response schemas: issues, comments, labels, checkout, agent views.
 import { z } from "@hono/zod-openapi";
-import { JsonObject, Timestamp, atLeastOneField } from "./common";
+import { JsonObject, Timestamp, atLeastOneField, Uuid } from "./common";
+import { ISSUE_IDENTIFIER_PATTERN } from "../domain/companies/issue-prefix";
 
 export const IssueStatus = z.enum(["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"]);
 export const IssuePriority = z.enum(["critical", "high", "medium", "low"]);
-const Id = z.string().trim().min(1).max(100);
+const Id = Uuid;
+/** An issue named by its UUID or its identifier (`ABC-12`). */
+const IssueRef = z.union([Uuid, z.string().regex(ISSUE_IDENTIFIER_PATTERN, "an issue UUID or identifier such as ABC-12")]);
 const IdList = z.array(Id).max(100);
+/** User ids come from the auth provider (not UUIDs). */
+const UserId = z.string().trim().min(1).max(100);
 
 export const IssueIdParam = z.object({
   issueId: z
@@ -27,16 +32,16 @@ const issueFields = {
   priority: IssuePriority,
   projectId: Id.nullable(),
   goalId: Id.nullable(),
-  parentId: Id.nullable(),
-  blockedByIssueIds: IdList,
+  parentId: IssueRef.nullable(),
+  blockedByIssueIds: z.array(IssueRef).max(100),
   labelIds: IdList,
   executionPolicy: JsonObject.nullable(),
   executionWorkspaceId: Id.nullable(),
   executionWorkspacePreference: z.string().trim().min(1).max(100).nullable(),
   executionWorkspaceSettings: JsonObject.nullable(),
   assigneeAgentId: Id.nullable(),
-  assigneeUserId: Id.nullable(),
-  inheritExecutionWorkspaceFromIssueId: Id.nullable(),
+  assigneeUserId: UserId.nullable(),
+  inheritExecutionWorkspaceFromIssueId: IssueRef.nullable(),
 };
 
 /** Every issue field, optional: the shared part of the create and update bodies. */

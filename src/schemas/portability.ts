@@ -1,5 +1,6 @@
 // Company portability: export and import bodies (the incumbent's shapes).
 import { z } from "@hono/zod-openapi";
+import { Uuid } from "./common";
 import { INCLUDE_KEYS } from "../domain/portability/format";
 
 export const IncludeSchema = z
@@ -24,7 +25,7 @@ export const ImportBodySchema = z
     target: z
       .discriminatedUnion("mode", [
         z.object({ mode: z.literal("new_company"), newCompanyName: z.string().trim().min(1).max(200) }).strict(),
-        z.object({ mode: z.literal("existing_company"), companyId: z.string().min(1) }).strict(),
+        z.object({ mode: z.literal("existing_company"), companyId: Uuid }).strict(),
       ])
       .optional()
       .openapi({ description: "Company-scoped routes: the route company (the default); `/api/companies/import/preview` also checks a new company" }),

@@ -1,12 +1,12 @@
 // Project and project-workspace request/response schemas.
 import { z } from "@hono/zod-openapi";
-import { JsonObject, Timestamp, atLeastOneField } from "./common";
+import { JsonObject, Timestamp, atLeastOneField, Uuid } from "./common";
 
 export const projectStatuses = ["backlog", "planned", "in_progress", "completed", "cancelled"] as const;
 export const workspaceSourceTypes = ["local_path", "git_repo", "remote_managed", "non_git_path"] as const;
 
 const HexColor = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "must be a hex colour such as #1a2b3c");
-const Ref = z.string().min(1).max(100);
+const Ref = Uuid;
 const Text = (max: number) => z.string().max(max);
 const DateText = z
   .string()
@@ -77,7 +77,7 @@ export const ExecutionWorkspacePolicySchema = z
     enabled: z.boolean().optional(),
     defaultMode: z.enum(["shared", "isolated"]).optional(),
     allowIssueOverride: z.boolean().optional(),
-    environmentId: z.string().nullable().optional(),
+    environmentId: Uuid.nullable().optional(),
   })
   .openapi("ExecutionWorkspacePolicy", { description: "How issues of the project get execution workspaces; extra keys are kept" });
 

@@ -1,6 +1,6 @@
 // Routines: the routine, its variables, triggers (schedule, webhook, api) and runs.
 import { z } from "@hono/zod-openapi";
-import { atLeastOneField, JsonObject, Timestamp } from "./common";
+import { atLeastOneField, JsonObject, Timestamp, Uuid } from "./common";
 import { IssuePriority, IssueSummarySchema } from "./issues";
 
 export const ROUTINE_STATUSES = ["active", "paused", "archived"] as const;
@@ -36,9 +36,9 @@ export const RoutineVariableSchema = z
 const RoutineFields = {
   title: z.string().trim().min(1).max(500).openapi({ description: "May use `{{variable}}` templates" }),
   description: z.string().max(50_000).nullish().openapi({ description: "May use `{{variable}}` templates" }),
-  projectId: z.string().min(1).nullish(),
-  goalId: z.string().min(1).nullish(),
-  parentIssueId: z.string().min(1).nullish(),
+  projectId: Uuid.nullish(),
+  goalId: Uuid.nullish(),
+  parentIssueId: Uuid.nullish(),
   priority: IssuePriority.optional().openapi({ description: "Default `medium`" }),
   status: z.enum(ROUTINE_STATUSES).optional().openapi({ description: "Default `active`" }),
   concurrencyPolicy: z.enum(CONCURRENCY_POLICIES).optional().openapi({ description: "Default `coalesce_if_active`" }),
@@ -47,7 +47,7 @@ const RoutineFields = {
 };
 
 export const CreateRoutineSchema = z
-  .object({ ...RoutineFields, assigneeAgentId: z.string().min(1, "assigneeAgentId is required") })
+  .object({ ...RoutineFields, assigneeAgentId: Uuid })
   .strict()
   .openapi("CreateRoutine");
 export type CreateRoutineBody = z.infer<typeof CreateRoutineSchema>;
@@ -56,7 +56,7 @@ export const UpdateRoutineSchema = z
   .object({
     ...RoutineFields,
     title: RoutineFields.title.optional(),
-    assigneeAgentId: z.string().min(1).nullish().openapi({ description: "null clears it (an active routine then becomes paused)" }),
+    assigneeAgentId: Uuid.nullish().openapi({ description: "null clears it (an active routine then becomes paused)" }),
   })
   .strict()
   .refine(...atLeastOneField)
@@ -194,11 +194,11 @@ export const RoutineDetailSchema = RoutineSchema.extend({
 export const RunRoutineSchema = z
   .object({
     source: z.enum(["manual", "api"]).optional().openapi({ description: "Default `manual`" }),
-    triggerId: z.string().min(1).optional().openapi({ description: "An enabled trigger of this routine" }),
+    triggerId: Uuid.optional().openapi({ description: "An enabled trigger of this routine" }),
     payload: z.unknown().optional().openapi({ description: "Stored as the run's triggerPayload" }),
     variables: z.record(z.string(), VariableValue).optional(),
-    projectId: z.string().min(1).optional(),
-    assigneeAgentId: z.string().min(1).optional(),
+    projectId: Uuid.optional(),
+    assigneeAgentId: Uuid.optional(),
     idempotencyKey: z
       .string()
       .min(1)
@@ -206,7 +206,7 @@ export const RunRoutineSchema = z
       .refine((key) => !key.startsWith(SCHEDULE_KEY_PREFIX), { message: `keys starting with "${SCHEDULE_KEY_PREFIX}" are reserved for schedule slots` })
       .optional()
       .openapi({ description: "The same key returns the first run" }),
-    executionWorkspaceId: z.string().min(1).optional(),
+    executionWorkspaceId: Uuid.optional(),
     executionWorkspacePreference: z.string().max(100).optional(),
     executionWorkspaceSettings: JsonObject.optional(),
   })

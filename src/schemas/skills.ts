@@ -1,6 +1,6 @@
 // Skills: the shipped catalog, the company library, imports and audits.
 import { z } from "@hono/zod-openapi";
-import { Timestamp } from "./common";
+import { Timestamp, Uuid } from "./common";
 
 export const CatalogEntrySchema = z
   .object({
@@ -117,7 +117,7 @@ export const ImportResultSchema = z
   .openapi("SkillImportResult");
 
 export const ScanProjectsSchema = z
-  .object({ projectIds: z.array(z.string().min(1)).max(100).optional(), workspaceIds: z.array(z.string().min(1)).max(100).optional() })
+  .object({ projectIds: z.array(Uuid).max(100).optional(), workspaceIds: z.array(Uuid).max(100).optional() })
   .strict()
   .openapi("ScanProjects");
 

@@ -43,7 +43,7 @@ describe("goals", () => {
     const cross = await post(`/api/companies/${company.id}/goals`, { title: "x", parentId: foreign.id });
     expect(cross.status).toBe(422);
     expect(cross.body.error).toMatch(/parentId/);
-    expect((await post(`/api/companies/${company.id}/goals`, { title: "x", parentId: "nope" })).status).toBe(422);
+    expect((await post(`/api/companies/${company.id}/goals`, { title: "x", parentId: "nope" })).status).toBe(400);
 
     const self = await patch(`/api/goals/${root.id}`, { parentId: root.id });
     expect(self.status).toBe(422);

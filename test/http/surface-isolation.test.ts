@@ -738,6 +738,75 @@ describe("surface: robustness", () => {
   }, 600_000);
 });
 
+// Body properties named like ids that are not entity UUIDs, each with its reason; every other
+// `…Id` / `…Ids` property of a request body must be declared `format: uuid` (so "nope" is a 400).
+const NON_UUID_BODY_IDS: Record<string, string> = {
+  assigneeUserId: "user ids come from the auth provider (`me` on filters)",
+  actorId: "activity actors: user ids or free text",
+  entityId: "activity entities of any kind",
+  originId: "free text from the origin system",
+  catalogSkillId: "catalog id, key or slug",
+  runId: "runner protocol messages",
+};
+/** Issue references accept an identifier (`ABC-12`) as well as a UUID. */
+const ISSUE_REF_IDS = new Set(["parentId", "blockedByIssueIds", "inheritExecutionWorkspaceFromIssueId"]);
+
+function idFormats(s: Json, path: string, out: Array<{ path: string; name: string; formats: string[] }>, depth = 0) {
+  if (depth > 8) return;
+  s = deref(s);
+  for (const o of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) idFormats(o, path, out, depth + 1);
+  if (s.type === "array" && s.items) idFormats(s.items, `${path}[]`, out, depth + 1);
+  for (const [name, raw] of Object.entries<Json>(s.properties ?? {})) {
+    if (/Ids?$/.test(name)) {
+      let p = deref(raw);
+      if (p.type === "array" || (Array.isArray(p.type) && p.type.includes("array"))) p = deref(p.items);
+      const opts = [p, ...(p.anyOf ?? []), ...(p.oneOf ?? [])].map(deref);
+      out.push({ path: `${path}.${name}`, name, formats: opts.map((o: Json) => o.format ?? (o.type === "null" ? "null" : "none")) });
+    }
+    idFormats(raw, `${path}.${name}`, out, depth + 1);
+  }
+}
+
+describe("surface: ids in request bodies", () => {
+  it("every id property of a request body is declared a UUID (issue references: a UUID or an identifier)", () => {
+    const loose: string[] = [];
+    let checked = 0;
+    for (const r of routes) {
+      const schema = jsonSchemaOf(r);
+      if (!schema) continue;
+      const found: Array<{ path: string; name: string; formats: string[] }> = [];
+      idFormats(schema, "", found);
+      for (const f of found) {
+        if (NON_UUID_BODY_IDS[f.name]) continue;
+        checked++;
+        if (!f.formats.includes("uuid")) loose.push(`${key(r)} ${f.path} (${f.formats.join("|")})`);
+        else if (!ISSUE_REF_IDS.has(f.name) && f.formats.some((x) => x === "none")) loose.push(`${key(r)} ${f.path} also takes any string`);
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    expect(loose).toEqual([]);
+  });
+
+  it('a malformed id in a body ("nope") is a 400 naming the field, on every route, before anything else', async () => {
+    const wrong: string[] = [];
+    let probes = 0;
+    for (const r of routes) {
+      const schema = jsonSchemaOf(r);
+      if (!schema || r.path.startsWith("/api/auth/")) continue;
+      const props = Object.keys(firstOption(schema).properties ?? {}).filter((n) => /Ids?$/.test(n) && !NON_UUID_BODY_IDS[n]);
+      const base = (validBody(r).body ?? {}) as Record<string, unknown>;
+      const url = paramsOf(r.path).length ? unknownUrl(r) : r.path;
+      for (const n of props) {
+        probes++;
+        const res = await call(r.method, url, { body: { ...base, [n]: n.endsWith("Ids") ? ["nope"] : "nope" } });
+        if (res.status !== 400 || !res.text.includes(n)) wrong.push(`${key(r)} ${n}: ${res.status} ${res.text.slice(0, 160)}`);
+      }
+    }
+    expect(probes).toBeGreaterThan(40);
+    expect(wrong).toEqual([]);
+  }, 300_000);
+});
+
 describe("surface: company A is untouched", () => {
   it("every row of company A is as it was after seeding", async () => {
     const after = await snapshotCompany(A.id);

@@ -5,7 +5,7 @@ import { z } from "@hono/zod-openapi";
 export const SecretRefSchema = z
   .object({
     type: z.literal("secret_ref"),
-    secretId: z.string().min(1),
+    secretId: z.guid().openapi({ format: "uuid" }),
     version: z.union([z.literal("latest"), z.number().int().min(1)]).optional(),
   })
   .openapi("EnvironmentSecretRef", { description: "Reference to a company secret; version defaults to latest" });

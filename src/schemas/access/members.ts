@@ -1,7 +1,7 @@
 // Member, join-request, admin and board-claim schemas.
 import { z } from "@hono/zod-openapi";
 import { permissionKeys } from "../../domain/authorization/permission-keys";
-import { CompanyIdParam, Timestamp } from "../common";
+import { CompanyIdParam, Timestamp, Uuid } from "../common";
 import { MembershipRole } from "./invites";
 
 const atLeastOne = (v: Record<string, unknown>) => Object.values(v).some((x) => x !== undefined);
@@ -147,7 +147,7 @@ export const CompanyAccessSchema = z
 export const PutCompanyAccessSchema = z
   .object({
     memberships: z
-      .array(z.object({ companyId: z.string().min(1), membershipRole: MembershipRole }).strict())
+      .array(z.object({ companyId: Uuid, membershipRole: MembershipRole }).strict())
       .max(200)
       .openapi({ description: "The user's complete set of active memberships; memberships of other companies become inactive" }),
   })
