@@ -1,5 +1,5 @@
-// The command-line interface of this package (`acp`): see `acp --help`. Built to dist/cli.cjs
-// by `npm run build:cli` (esbuild; Node does not strip types inside node_modules). Every request
+// The command-line interface of this package (`acp`): see `acp --help`. Built to the standalone
+// package dist/cli/ by `npm run build:cli` (esbuild, every dependency inlined). Every request
 // goes through the typed client (src/client), so no request shape is written by hand here.
 import { Command, CommanderError, Option } from "commander";
 import { authCommands } from "./commands/auth";
@@ -8,11 +8,12 @@ import { runCommands } from "./commands/runs";
 import { portabilityCommands, skillCommands } from "./commands/files";
 import { runnerCommand } from "./commands/runner";
 import { CliError } from "./output";
+import { cliVersion } from "./version";
 
 const program = new Command()
   .name("acp")
   .description("Agent control plane from the terminal: sign in, work with companies, agents, issues, approvals, costs, routines, runs and skills, and run local agents")
-  .version("0.1.0")
+  .version(cliVersion)
   .addOption(new Option("--url <url>", "API base URL (saved by login)").env("ACP_URL"))
   .addOption(new Option("--token <key>", "API key (saved by login)").env("ACP_TOKEN"))
   .addOption(new Option("--company <id>", "company to work in (saved by company use)").env("ACP_COMPANY"))
