@@ -14,7 +14,7 @@ import { exportCompany } from "../domain/portability/export";
 import { MAX_PACKAGE_BYTES, resolveInclude, type Include, type PackageFiles } from "../domain/portability/format";
 import { allowLargerBodies } from "../http/body-limit";
 import { parsePackage } from "../domain/portability/parse";
-import { EMPTY_TARGET, loadTarget, planImport, planView } from "../domain/portability/plan";
+import { previewImport, type PreviewTarget } from "../domain/portability/preview";
 import { applyCompanyImport } from "../domain/portability/apply";
 import { isCompanyCeoAgent } from "../domain/agents/queries";
 import { forbidden, notFound, unprocessable } from "../domain/errors";
@@ -169,7 +169,9 @@ portabilityRouter.openapi(
     operationId: "previewCompanyImport",
     tags,
     summary: "Validate a package for a new or an existing company (board only)",
-    description: "Reports what would be created and skipped, collisions and unbound secret placeholders. Malformed packages are 422 with the path of the problem.",
+    description:
+      "Reports, per entity, what the import would do (`create`, `skip` or `rename` with the new name), the counts, collisions and unbound secret placeholders. " +
+      "For a new company (the default target) `company` is the company it would create: company.md's settings, named `newCompanyName` when given. Malformed packages are 422 with the path of the problem.",
     request: { body: jsonBody(ImportBodySchema) },
     responses: { 200: jsonContent(ImportPlanSchema, "The preview"), ...errors(400, 401, 403, 404, 422) },
   }),
@@ -178,16 +180,9 @@ portabilityRouter.openapi(
     const body = c.req.valid("json");
     const options = importOptions(body, null);
     const pkg = parsePackage(options.files);
-    let target = EMPTY_TARGET;
-    let companyId: string | null = null;
-    if (body.target?.mode === "existing_company") {
-      companyId = body.target.companyId;
-      await requireCompanyAccess(c, companyId, { board: true });
-      target = await loadTarget(dbOf(c), companyId);
-    }
-    const plan = planImport(pkg, target, { collisionStrategy: options.collisionStrategy, secretBindings: body.secretBindings });
-    const name = body.target?.mode === "new_company" ? body.target.newCompanyName : null;
-    return c.json({ target: { mode: body.target?.mode ?? "new_company", companyId, name }, ...planView(plan) }, 200);
+    const target: PreviewTarget = body.target?.mode === "existing_company" ? body.target : { mode: "new_company", name: body.target?.newCompanyName ?? null };
+    if (target.mode === "existing_company") await requireCompanyAccess(c, target.companyId, { board: true });
+    return c.json(await previewImport(dbOf(c), pkg, target, { collisionStrategy: options.collisionStrategy, secretBindings: body.secretBindings }), 200);
   },
 );
 
@@ -198,7 +193,9 @@ portabilityRouter.openapi(
     operationId: "previewCompanyScopedImport",
     tags,
     summary: "Preview importing a package into this company (board or CEO)",
-    description: "Only the route company; `replace` is refused (422). Strategies `skip` (default: an entity whose name exists maps to it) and `rename`.",
+    description:
+      "Only the route company; `replace` is refused (422). Strategies `skip` (default: an entity whose name exists maps to it) and `rename`. " +
+      "Reports, per entity, what the import would do (`create`, `skip` or `rename` with the new name), the counts and collisions; company.md does not change the company.",
     request: { params: CompanyIdParam, body: jsonBody(ImportBodySchema) },
     responses: { 200: jsonContent(ImportPlanSchema, "The preview"), ...errors(400, 401, 403, 404, 422) },
   }),
@@ -207,8 +204,8 @@ portabilityRouter.openapi(
     await requireBoardOrCeo(c, companyId);
     const body = c.req.valid("json");
     const options = importOptions(body, companyId);
-    const plan = planImport(parsePackage(options.files), await loadTarget(dbOf(c), companyId), { collisionStrategy: options.collisionStrategy, secretBindings: body.secretBindings });
-    return c.json({ target: { mode: "existing_company", companyId, name: null }, ...planView(plan) }, 200);
+    const preview = await previewImport(dbOf(c), parsePackage(options.files), { mode: "existing_company", companyId }, { collisionStrategy: options.collisionStrategy, secretBindings: body.secretBindings });
+    return c.json(preview, 200);
   },
 );
 

@@ -38,6 +38,12 @@ export function resolveInclude(given: Partial<Record<string, boolean>> | undefin
   return include;
 }
 
+/** The kinds of entity an import preview lists, and what an import does with each entity. */
+export const ENTITY_KINDS = ["agents", "goals", "projects", "labels", "issues", "routines", "skills"] as const;
+export type EntityKind = (typeof ENTITY_KINDS)[number];
+export const ENTITY_ACTIONS = ["create", "skip", "rename"] as const;
+export type EntityAction = (typeof ENTITY_ACTIONS)[number];
+
 export interface Manifest {
   format: typeof PACKAGE_FORMAT;
   version: number;

@@ -1,13 +1,14 @@
 // What importing a package into a company would do: every old id mapped to a new one (or, on a
 // `skip` collision, to the existing entity), names made unique on `rename`, secret placeholders
-// bound to the target's secrets. Pure: the target's names come from one read (loadTarget).
+// bound to the target's secrets, and what happens to each entity (create, skip, rename) for the
+// preview. Pure: the target's names come from one read (loadTarget).
 import { eq } from "drizzle-orm";
 import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import { newId } from "../../crypto/random";
 import { HttpError, unprocessable } from "../errors";
 import { validateAdapterConfig } from "../adapters";
-import { bindPlaceholders, placeholdersIn } from "./format";
+import { bindPlaceholders, placeholdersIn, readMarkdown, type EntityAction, type EntityKind } from "./format";
 import type { ParsedPackage } from "./parse";
 
 export type CollisionStrategy = "skip" | "rename";
@@ -18,7 +19,7 @@ export interface TargetSnapshot {
   projects: Array<{ id: string; name: string; urlKey: string }>;
   labels: Array<{ id: string; name: string }>;
   routines: Array<{ id: string; title: string }>;
-  skills: Array<{ key: string }>;
+  skills: Array<{ id: string; key: string }>;
   secrets: Array<{ id: string; name: string }>;
 }
 
@@ -29,7 +30,7 @@ export async function loadTarget(db: Db, companyId: string): Promise<TargetSnaps
   const projects = batch.add(db.select({ id: schema.projects.id, name: schema.projects.name, urlKey: schema.projects.urlKey }).from(schema.projects).where(eq(schema.projects.companyId, companyId)));
   const labels = batch.add(db.select({ id: schema.labels.id, name: schema.labels.name }).from(schema.labels).where(eq(schema.labels.companyId, companyId)));
   const routines = batch.add(db.select({ id: schema.routines.id, title: schema.routines.title }).from(schema.routines).where(eq(schema.routines.companyId, companyId)));
-  const skills = batch.add(db.select({ key: schema.companySkills.key }).from(schema.companySkills).where(eq(schema.companySkills.companyId, companyId)));
+  const skills = batch.add(db.select({ id: schema.companySkills.id, key: schema.companySkills.key }).from(schema.companySkills).where(eq(schema.companySkills.companyId, companyId)));
   const secrets = batch.add(db.select({ id: schema.companySecrets.id, name: schema.companySecrets.name }).from(schema.companySecrets).where(eq(schema.companySecrets.companyId, companyId)));
   await batch.run();
   return { agents: agents.value, goals: goals.value, projects: projects.value, labels: labels.value, routines: routines.value, skills: skills.value, secrets: secrets.value };
@@ -39,6 +40,22 @@ export const EMPTY_TARGET: TargetSnapshot = { agents: [], goals: [], projects: [
 
 type Kind = "agent" | "goal" | "project" | "label" | "routine" | "skill";
 
+/** One entity of the package and what the import does with it. */
+export interface PlannedEntity {
+  /** Its key in the package: an agent's or project's URL key (its file name), an issue's identifier, a skill's key, otherwise its id. */
+  key: string;
+  path: string;
+  /** Its name (agents, projects, labels, skills) or title (goals, issues, routines). */
+  name: string;
+  /** `skip`: maps to the existing entity (existingId); `rename`: created as newName. */
+  action: EntityAction;
+  newName?: string;
+  existingId?: string;
+}
+
+/** Names are kept within what the package format reads back (src/domain/portability/parse.ts). */
+const NAME_MAX: Record<Exclude<Kind, "skill">, number> = { agent: 200, goal: 500, project: 200, label: 100, routine: 500 };
+
 export interface ImportPlan {
   /** Old id → new id (or the existing entity's id when skipped), per kind. */
   ids: Record<"agents" | "goals" | "projects" | "labels" | "issues" | "routines", Map<string, string>>;
@@ -47,71 +64,110 @@ export interface ImportPlan {
   /** What is created (old ids / skill keys). */
   create: Record<"agents" | "goals" | "projects" | "labels" | "issues" | "routines" | "skills", Set<string>>;
   collisions: Array<{ kind: Kind; name: string; existingId: string | null; resolution: "skipped" | "renamed"; newName?: string }>;
+  /** Every entity of the package with its action, per kind. */
+  entities: Record<EntityKind, PlannedEntity[]>;
   secretBindings: Map<string, string>;
   unboundSecrets: string[];
   warnings: string[];
   counts: { create: Record<string, number>; skip: Record<string, number> };
 }
 
-/** A name not in `taken` (case-insensitive): `name`, else `name (2)`, `name (3)`, … */
-function freeName(name: string, taken: Set<string>): string {
+/** A name not in `taken` (case-insensitive): `name`, else `name (2)`, `name (3)`, … shortened to stay within `max`. */
+function freeName(name: string, taken: Set<string>, max: number): string {
   let candidate = name;
-  for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${name} (${n})`;
+  for (let n = 2; taken.has(candidate.toLowerCase()); n++) {
+    const suffix = ` (${n})`;
+    candidate = `${name.slice(0, max - suffix.length).trimEnd()}${suffix}`;
+  }
   taken.add(candidate.toLowerCase());
   return candidate;
 }
 
-export function planImport(pkg: ParsedPackage, target: TargetSnapshot, options: { collisionStrategy: CollisionStrategy; secretBindings?: Record<string, string> }): ImportPlan {
+/** A package file's name without its folder and extension (`agents/chief.md` → `chief`). */
+const fileKey = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/, "");
+
+/** A skill's name from its SKILL.md frontmatter, else its key. */
+function skillName(skill: ParsedPackage["skills"][number]): string {
+  try {
+    const name = readMarkdown("SKILL.md", skill.files["SKILL.md"] ?? "").fields.name;
+    return typeof name === "string" && name.trim() ? name.trim() : skill.key;
+  } catch {
+    return skill.key;
+  }
+}
+
+export interface PlanOptions {
+  collisionStrategy: CollisionStrategy;
+  secretBindings?: Record<string, string>;
+  /** Importing into a company made from the package (its company.md settings apply). */
+  newCompany?: boolean;
+}
+
+export function planImport(pkg: ParsedPackage, target: TargetSnapshot, options: PlanOptions): ImportPlan {
   const plan: ImportPlan = {
     ids: { agents: new Map(), goals: new Map(), projects: new Map(), labels: new Map(), issues: new Map(), routines: new Map() },
     names: new Map(),
     create: { agents: new Set(), goals: new Set(), projects: new Set(), labels: new Set(), issues: new Set(), routines: new Set(), skills: new Set() },
     collisions: [],
+    entities: { agents: [], goals: [], projects: [], labels: [], issues: [], routines: [], skills: [] },
     secretBindings: new Map(),
     unboundSecrets: [],
     warnings: [],
     counts: { create: {}, skip: {} },
   };
   const place = <T extends { id: string }>(
-    kind: Kind,
+    kind: Exclude<Kind, "skill">,
+    entities: PlannedEntity[],
     items: T[],
-    nameOf: (item: T) => string,
+    describe: (item: T) => { name: string; key: string; path: string },
     existing: Array<{ id: string; name: string }>,
     ids: Map<string, string>,
     create: Set<string>,
   ) => {
     const taken = new Set(existing.map((e) => e.name.toLowerCase()));
     for (const item of items) {
-      const name = nameOf(item);
+      const entity = describe(item);
+      const name = entity.name;
       const clash = existing.find((e) => e.name.toLowerCase() === name.toLowerCase());
       if (clash && options.collisionStrategy === "skip") {
         ids.set(item.id, clash.id);
         plan.collisions.push({ kind, name, existingId: clash.id, resolution: "skipped" });
+        entities.push({ ...entity, action: "skip", existingId: clash.id });
         continue;
       }
-      const finalName = freeName(name, taken);
+      // Also renamed without a clash in the target: a second entity of the same name in the package.
+      const finalName = freeName(name, taken, NAME_MAX[kind]);
       if (clash) plan.collisions.push({ kind, name, existingId: clash.id, resolution: "renamed", newName: finalName });
+      entities.push(finalName === name ? { ...entity, action: "create" } : { ...entity, action: "rename", newName: finalName, ...(clash ? { existingId: clash.id } : {}) });
       ids.set(item.id, newId());
       plan.names.set(item.id, finalName);
       create.add(item.id);
     }
   };
-  place("agent", pkg.agents, (a) => a.name, target.agents, plan.ids.agents, plan.create.agents);
-  place("goal", pkg.goals, (g) => g.title, target.goals.map((g) => ({ id: g.id, name: g.title })), plan.ids.goals, plan.create.goals);
-  place("project", pkg.projects, (p) => p.name, target.projects, plan.ids.projects, plan.create.projects);
-  place("label", pkg.labels, (l) => l.name, target.labels, plan.ids.labels, plan.create.labels);
-  place("routine", pkg.routines, (r) => r.title, target.routines.map((r) => ({ id: r.id, name: r.title })), plan.ids.routines, plan.create.routines);
+  const byFile = (name: string, path: string) => ({ name, key: fileKey(path), path });
+  const byId = (name: string, id: string, path: string) => ({ name, key: id, path });
+  const { entities } = plan;
+  place("agent", entities.agents, pkg.agents, (a) => byFile(a.name, a.path), target.agents, plan.ids.agents, plan.create.agents);
+  place("goal", entities.goals, pkg.goals, (g) => byId(g.title, g.id, g.path), target.goals.map((g) => ({ id: g.id, name: g.title })), plan.ids.goals, plan.create.goals);
+  place("project", entities.projects, pkg.projects, (p) => byFile(p.name, p.path), target.projects, plan.ids.projects, plan.create.projects);
+  place("label", entities.labels, pkg.labels, (l) => byId(l.name, l.id, "labels.json"), target.labels, plan.ids.labels, plan.create.labels);
+  place("routine", entities.routines, pkg.routines, (r) => byId(r.title, r.id, r.path), target.routines.map((r) => ({ id: r.id, name: r.title })), plan.ids.routines, plan.create.routines);
   for (const issue of pkg.issues) {
     plan.ids.issues.set(issue.id, newId());
     plan.create.issues.add(issue.id);
+    entities.issues.push({ key: issue.identifier ?? fileKey(issue.path), path: issue.path, name: issue.title, action: "create" });
   }
   for (const skill of pkg.skills) {
-    if (target.skills.some((s) => s.key === skill.key)) {
+    const entity = { key: skill.key, path: `skills/${skill.key}/SKILL.md`, name: skillName(skill) };
+    const existing = target.skills.find((s) => s.key === skill.key);
+    if (existing) {
       // Skills are keyed: a `rename` cannot give two skills one key, so an existing key is kept either way.
-      plan.collisions.push({ kind: "skill", name: skill.key, existingId: null, resolution: "skipped" });
+      plan.collisions.push({ kind: "skill", name: skill.key, existingId: existing.id, resolution: "skipped" });
+      entities.skills.push({ ...entity, action: "skip", existingId: existing.id });
       continue;
     }
     plan.create.skills.add(skill.key);
+    entities.skills.push({ ...entity, action: "create" });
   }
   // Secret placeholders: bound by the caller (name → secret id or name), else by a target secret of the same name.
   const wanted = new Set<string>();
@@ -134,7 +190,7 @@ export function planImport(pkg: ParsedPackage, target: TargetSnapshot, options: 
       throw err;
     }
   }
-  if (pkg.company) plan.warnings.push("company.md: a company-scoped import does not change the company's own settings");
+  if (pkg.company && !options.newCompany) plan.warnings.push("company.md: a company-scoped import does not change the company's own settings");
   for (const [kind, set] of Object.entries(plan.create)) plan.counts.create[kind] = set.size;
   for (const c of plan.collisions.filter((c) => c.resolution === "skipped")) plan.counts.skip[c.kind] = (plan.counts.skip[c.kind] ?? 0) + 1;
   return plan;
