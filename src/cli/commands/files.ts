@@ -36,7 +36,7 @@ export function skillCommands(program: Command) {
     .action(async (_o: unknown, command: Command) => {
       const ctx = cliContext(command);
       const skills = await unwrap(ctx.api.GET("/api/companies/{companyId}/skills", { params: { path: { companyId: ctx.companyId() } } }));
-      ctx.out.table(skills as unknown as Array<Record<string, unknown>>, ["key", "name", "trustLevel", "sourceType"]);
+      ctx.out.table(skills, [["Key", "key"], ["Name", "name"], ["Trust", "trustLevel"], ["Source", "sourceType"]]);
     });
   skill
     .command("import")

@@ -1,6 +1,8 @@
 // Heartbeat runs: list, show, and logs (following a live run's events until it ends).
 import { Command } from "commander";
 import { cliContext, unwrap, type CliContext } from "../context";
+import { agentNames, issueIdentifiers } from "../names";
+import { minute } from "../output";
 
 const LIVE = new Set(["queued", "running", "scheduled_retry"]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,7 +22,15 @@ export function runCommands(program: Command) {
           params: { path: { companyId: ctx.companyId() }, query: { agentId: opts.agent, status: opts.status as never, issueId: opts.issue, limit: opts.limit } },
         }),
       );
-      ctx.out.table(page.runs as unknown as Array<Record<string, unknown>>, ["id", "agentId", "status", "invocationSource", "issueId", "createdAt"]);
+      const [agentName, issueIdentifier] = await Promise.all([agentNames(ctx, page.runs.map((r) => r.agentId)), issueIdentifiers(ctx, page.runs.map((r) => r.issueId))]);
+      ctx.out.table(page.runs, [
+        ["Id", "id"],
+        ["Agent", (r) => agentName(r.agentId)],
+        ["Status", "status"],
+        ["Source", "invocationSource"],
+        ["Issue", (r) => issueIdentifier(r.issueId)],
+        ["Created", (r) => minute(r.createdAt)],
+      ]);
     });
   run
     .command("show")

@@ -2,7 +2,8 @@
 import { Command } from "commander";
 import { loadConfig, saveConfig } from "../config";
 import { cliContext, unwrap } from "../context";
-import { CliError } from "../output";
+import { agentNames } from "../names";
+import { CliError, minute } from "../output";
 
 const parseJson = (label: string) => (value: string) => {
   try {
@@ -20,7 +21,7 @@ export function companyCommands(program: Command) {
     .action(async (_o: unknown, command: Command) => {
       const ctx = cliContext(command);
       const companies = await unwrap(ctx.api.GET("/api/companies"));
-      ctx.out.table(companies as unknown as Array<Record<string, unknown>>, ["id", "name", "issuePrefix", "status"]);
+      ctx.out.table(companies, [["Id", "id"], ["Name", "name"], ["Prefix", "issuePrefix"], ["Status", "status"]]);
     });
   company
     .command("create")
@@ -53,7 +54,7 @@ export function agentCommands(program: Command) {
     .action(async (_o: unknown, command: Command) => {
       const ctx = cliContext(command);
       const agents = await unwrap(ctx.api.GET("/api/companies/{companyId}/agents", { params: { path: { companyId: ctx.companyId() } } }));
-      ctx.out.table(agents as unknown as Array<Record<string, unknown>>, ["id", "name", "role", "adapterType", "status"]);
+      ctx.out.table(agents, [["Id", "id"], ["Name", "name"], ["Role", "role"], ["Adapter", "adapterType"], ["Status", "status"]]);
     });
   agent
     .command("create")
@@ -91,8 +92,6 @@ export function agentCommands(program: Command) {
     });
 }
 
-const issueColumns = ["identifier", "title", "status", "priority", "assigneeAgentId"];
-
 export function issueCommands(program: Command) {
   const issue = program.command("issue").description("Issues (by UUID or identifier such as ABC-12)");
   issue
@@ -105,7 +104,8 @@ export function issueCommands(program: Command) {
       const issues = await unwrap(
         ctx.api.GET("/api/companies/{companyId}/issues", { params: { path: { companyId: ctx.companyId() }, query: { status: opts.status, assigneeAgentId: opts.assignee, q: opts.query } } }),
       );
-      ctx.out.table(issues as unknown as Array<Record<string, unknown>>, issueColumns);
+      const agentName = await agentNames(ctx, issues.map((i) => i.assigneeAgentId));
+      ctx.out.table(issues, [["Issue", "identifier"], ["Title", "title"], ["Status", "status"], ["Priority", "priority"], ["Assignee", (i) => agentName(i.assigneeAgentId)]]);
     });
   issue
     .command("create")
@@ -130,8 +130,9 @@ export function issueCommands(program: Command) {
     .action(async (ref: string, _o: unknown, command: Command) => {
       const ctx = cliContext(command);
       const found = await unwrap(ctx.api.GET("/api/issues/{issueId}", { params: { path: { issueId: ref } } }));
+      const agentName = await agentNames(ctx, [found.assigneeAgentId]);
       ctx.out.value(found, () =>
-        [`${found.identifier}  ${found.title}`, `status: ${found.status}   priority: ${found.priority}   assignee: ${found.assigneeAgentId ?? "-"}`, "", found.description ?? ""].join("\n").trimEnd(),
+        [`${found.identifier}  ${found.title}`, `status: ${found.status}   priority: ${found.priority}   assignee: ${agentName(found.assigneeAgentId) || "-"}`, "", found.description ?? ""].join("\n").trimEnd(),
       );
     });
   issue
@@ -150,7 +151,8 @@ export function issueCommands(program: Command) {
     .action(async (ref: string, agentId: string, _o: unknown, command: Command) => {
       const ctx = cliContext(command);
       const updated = await unwrap(ctx.api.PATCH("/api/issues/{issueId}", { params: { path: { issueId: ref } }, body: { assigneeAgentId: agentId } }));
-      ctx.out.value(updated, () => `${updated.identifier} assigned to ${agentId}`);
+      const agentName = await agentNames(ctx, [updated.assigneeAgentId]);
+      ctx.out.value(updated, () => `${updated.identifier} assigned to ${agentName(updated.assigneeAgentId)}`);
     });
   issue
     .command("done")
@@ -170,7 +172,14 @@ export function approvalCommands(program: Command) {
     .action(async (opts: { status?: string }, command: Command) => {
       const ctx = cliContext(command);
       const approvals = await unwrap(ctx.api.GET("/api/companies/{companyId}/approvals", { params: { path: { companyId: ctx.companyId() }, query: { status: opts.status as never } } }));
-      ctx.out.table(approvals as unknown as Array<Record<string, unknown>>, ["id", "type", "status", "requestedByAgentId", "createdAt"]);
+      const agentName = await agentNames(ctx, approvals.map((a) => a.requestedByAgentId));
+      ctx.out.table(approvals, [
+        ["Id", "id"],
+        ["Type", "type"],
+        ["Status", "status"],
+        ["Requested by", (a) => agentName(a.requestedByAgentId) || (a.requestedByUserId ? "board" : "")],
+        ["Created", (a) => minute(a.createdAt)],
+      ]);
     });
   for (const decision of ["approve", "reject"] as const) {
     approval
@@ -207,7 +216,8 @@ export function routineCommands(program: Command) {
     .action(async (_o: unknown, command: Command) => {
       const ctx = cliContext(command);
       const routines = await unwrap(ctx.api.GET("/api/companies/{companyId}/routines", { params: { path: { companyId: ctx.companyId() } } }));
-      ctx.out.table(routines as unknown as Array<Record<string, unknown>>, ["id", "title", "status", "assigneeAgentId", "concurrencyPolicy"]);
+      const agentName = await agentNames(ctx, routines.map((r) => r.assigneeAgentId));
+      ctx.out.table(routines, [["Id", "id"], ["Title", "title"], ["Status", "status"], ["Assignee", (r) => agentName(r.assigneeAgentId)], ["Concurrency", "concurrencyPolicy"]]);
     });
   routine
     .command("run")
