@@ -2,6 +2,8 @@
 // one batch; issues, their comments and documents are read in pages of ISSUE_PAGE, so a company
 // of 10,000 issues is never loaded in one query. Nothing secret leaves: secret references become
 // placeholders, webhook secrets and public ids are left out, keys and sessions are never read.
+// A reference to something the package leaves out (a terminated agent, a kind not included) is
+// written as null: the importer refuses references that resolve to nothing in the package.
 import { and, asc, eq, gt, ne } from "drizzle-orm";
 import { inIds } from "../../db/id-list";
 import { ReadBatch } from "../../db/read-batch";
@@ -55,6 +57,22 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
     if (!options.countsOnly) files[path] = text;
   };
   /** Literal secret-looking values are redacted and secret references become placeholders (noted against `path`). */
+  // What the package holds, per kind (issues: every issue of the company, when included).
+  const holds = {
+    agents: new Set(include.agents ? agents.value.map((a) => a.id) : []),
+    goals: new Set(include.goals ? goals.value.map((g) => g.id) : []),
+    projects: new Set(include.projects ? projects.value.map((p) => p.id) : []),
+    labels: new Set(include.labels ? labels.value.map((l) => l.id) : []),
+  };
+  let dropped = 0;
+  /** `id` when the package holds it, else null (counted for the warning). */
+  const held = (kind: keyof typeof holds | "issues", id: string | null): string | null => {
+    if (!id) return null;
+    if (kind === "issues" ? include.issues : holds[kind].has(id)) return id;
+    dropped++;
+    return null;
+  };
+  const heldAll = (kind: keyof typeof holds, ids: string[]) => ids.map((id) => held(kind, id)).filter((id): id is string => id !== null);
   const scrub = (value: unknown, path: string) => {
     const found = new Set<string>();
     const out = withPlaceholders(redactSecrets(value), (id) => secretName.get(id), found);
@@ -85,7 +103,7 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
             role: agent.role,
             title: agent.title,
             icon: agent.icon,
-            reportsTo: agent.reportsTo,
+            reportsTo: held("agents", agent.reportsTo),
             adapterType: agent.adapterType,
             adapterConfig: scrub(adapterConfig, path),
             runtimeConfig: scrub(agent.runtimeConfig, path),
@@ -103,7 +121,7 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
     for (const goal of goals.value) {
       put(
         uniquePath(taken, "goals", goal.id, ".md"),
-        markdownWith({ id: goal.id, title: goal.title, level: goal.level, status: goal.status, parentId: goal.parentId, ownerAgentId: goal.ownerAgentId, isCompanyDefault: goal.isCompanyDefault }, goal.description),
+        markdownWith({ id: goal.id, title: goal.title, level: goal.level, status: goal.status, parentId: goal.parentId, ownerAgentId: held("agents", goal.ownerAgentId), isCompanyDefault: goal.isCompanyDefault }, goal.description),
       );
     }
   }
@@ -118,8 +136,8 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
             id: project.id,
             name: project.name,
             status: project.status,
-            goalIds: projectGoals.value.filter((g) => g.projectId === project.id).map((g) => g.goalId),
-            leadAgentId: project.leadAgentId,
+            goalIds: heldAll("goals", projectGoals.value.filter((g) => g.projectId === project.id).map((g) => g.goalId)),
+            leadAgentId: held("agents", project.leadAgentId),
             targetDate: project.targetDate,
             color: project.color,
             env: scrub(project.env, path),
@@ -177,11 +195,11 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
               status: issue.status,
               priority: issue.priority,
               parentId: issue.parentId,
-              projectId: issue.projectId,
-              goalId: issue.goalId,
-              assigneeAgentId: issue.assigneeAgentId,
+              projectId: held("projects", issue.projectId),
+              goalId: held("goals", issue.goalId),
+              assigneeAgentId: held("agents", issue.assigneeAgentId),
               blockedByIssueIds: blockers.value.filter((b) => b.issueId === issue.id).map((b) => b.blockerIssueId),
-              labelIds: issueLabels.value.filter((l) => l.issueId === issue.id).map((l) => l.labelId),
+              labelIds: heldAll("labels", issueLabels.value.filter((l) => l.issueId === issue.id).map((l) => l.labelId)),
               originKind: issue.originKind,
               originId: issue.originId,
             },
@@ -210,10 +228,10 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
           {
             id: routine.id,
             title: routine.title,
-            assigneeAgentId: routine.assigneeAgentId,
-            projectId: routine.projectId,
-            goalId: routine.goalId,
-            parentIssueId: routine.parentIssueId,
+            assigneeAgentId: held("agents", routine.assigneeAgentId),
+            projectId: held("projects", routine.projectId),
+            goalId: held("goals", routine.goalId),
+            parentIssueId: held("issues", routine.parentIssueId),
             priority: routine.priority,
             status: routine.status,
             concurrencyPolicy: routine.concurrencyPolicy,
@@ -253,6 +271,7 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
     counts,
     secretPlaceholders: [...placeholders].map(([name, usedBy]) => ({ name, usedBy: [...usedBy].sort() })).sort((a, b) => (a.name < b.name ? -1 : 1)),
   };
+  if (dropped) warnings.push(`${dropped} reference${dropped === 1 ? "" : "s"} to terminated agents or to things the package leaves out ${dropped === 1 ? "was" : "were"} written as empty`);
   if (manifest.secretPlaceholders.length) warnings.push(`Secret references became placeholders the importer must bind: ${manifest.secretPlaceholders.map((p) => p.name).join(", ")}`);
   put("manifest.json", JSON.stringify(manifest, null, 2));
   return { rootPath: slugOf(row.name), files, manifest, warnings };

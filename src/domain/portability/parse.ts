@@ -1,14 +1,21 @@
 // Reading a company package: the manifest's format and version, every file's frontmatter checked
 // by a schema, and every reference between files resolved inside the package. Problems are 422s
 // naming the file (`details.path`), before anything is written.
+//
+// Every limit here is at least the limit of the route that writes the same field (or, where no
+// route bounds it, large enough for what the service stores): whatever an export writes, an
+// import reads. Collections only the package's own size bounds get generous counts.
 import { z } from "zod";
 import { unprocessable } from "../errors";
+import { DOCUMENT_KEY_PATTERN } from "../documents/keys";
 import { MAX_PACKAGE_BYTES, PACKAGE_FORMAT, PACKAGE_VERSION, readJson, readMarkdown, type Manifest, type PackageFiles } from "./format";
 
 const id = z.string().min(1).max(200);
 const nullableId = id.nullish().transform((v) => v ?? null);
 const text = (max: number) => z.string().max(max).nullish().transform((v) => v ?? null);
 const record = z.record(z.string(), z.unknown());
+/** Lists whose length no route bounds (labels of a company, comments of an issue, …). */
+const MANY = 100_000;
 
 const CompanySchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -27,7 +34,8 @@ const AgentSchema = z.object({
   adapterConfig: record.nullish().transform((v) => v ?? {}),
   runtimeConfig: record.nullish().transform((v) => v ?? {}),
   budgetMonthlyCents: z.number().int().min(0).nullish().transform((v) => v ?? 0),
-  desiredSkills: z.array(z.string().max(200)).max(100).nullish().transform((v) => v ?? []),
+  // Skill keys come from SKILL.md frontmatter or the source (github/<owner>/<repo>/<slug>): longer than a slug.
+  desiredSkills: z.array(z.string().max(2000)).max(1000).nullish().transform((v) => v ?? []),
   metadata: record.nullish().transform((v) => v ?? null),
 });
 const GoalSchema = z.object({
@@ -42,29 +50,30 @@ const GoalSchema = z.object({
 const WorkspaceSchema = z.object({
   name: z.string().min(1).max(200),
   sourceType: z.enum(["local_path", "git_repo", "remote_managed", "non_git_path"]),
-  cwd: text(1000),
-  repoUrl: text(1000),
-  repoRef: text(200),
-  defaultRef: text(200),
-  setupCommand: text(2000),
-  cleanupCommand: text(2000),
+  cwd: text(4000),
+  repoUrl: text(2000),
+  repoRef: text(500),
+  defaultRef: text(500),
+  setupCommand: text(4000),
+  cleanupCommand: text(4000),
   isPrimary: z.boolean().nullish().transform((v) => v ?? false),
 });
 const ProjectSchema = z.object({
   id,
   name: z.string().trim().min(1).max(200),
   status: z.enum(["backlog", "planned", "in_progress", "completed", "cancelled"]),
-  goalIds: z.array(id).max(100).nullish().transform((v) => v ?? []),
+  goalIds: z.array(id).max(1000).nullish().transform((v) => v ?? []),
   leadAgentId: nullableId,
-  targetDate: text(40),
+  targetDate: text(1000),
   color: text(20),
   env: record.nullish().transform((v) => v ?? null),
-  workspaces: z.array(WorkspaceSchema).max(50).nullish().transform((v) => v ?? []),
+  workspaces: z.array(WorkspaceSchema).max(1000).nullish().transform((v) => v ?? []),
 });
 const LabelSchema = z.object({ id, name: z.string().trim().min(1).max(100), color: text(20) });
 const IssueSchema = z.object({
   id,
-  identifier: z.string().max(50).nullish(),
+  // Informational (the target numbers issues itself); prefixes from before the 10-character rule may be long.
+  identifier: z.string().nullish(),
   title: z.string().trim().min(1).max(500),
   status: z.enum(["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"]),
   priority: z.enum(["critical", "high", "medium", "low"]),
@@ -72,13 +81,14 @@ const IssueSchema = z.object({
   projectId: nullableId,
   goalId: nullableId,
   assigneeAgentId: nullableId,
-  blockedByIssueIds: z.array(id).max(100).nullish().transform((v) => v ?? []),
-  labelIds: z.array(id).max(100).nullish().transform((v) => v ?? []),
-  originKind: z.string().max(50).nullish(),
+  blockedByIssueIds: z.array(id).max(MANY).nullish().transform((v) => v ?? []),
+  labelIds: z.array(id).max(MANY).nullish().transform((v) => v ?? []),
+  originKind: z.string().max(100).nullish(),
   originId: nullableId,
 });
 const CommentSchema = z.object({ authorAgentId: nullableId, authorUserId: nullableId, body: z.string().min(1).max(100_000), createdAt: z.string().max(40).nullish() });
-const DocumentSchema = z.object({ key: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/), title: text(300), format: z.string().max(20).nullish() });
+// Keys of 64 characters get `-2`, `-3`, … when an agent's write is redirected from a locked document.
+const DocumentSchema = z.object({ key: z.string().max(200).regex(DOCUMENT_KEY_PATTERN), title: text(300), format: z.string().max(20).nullish() });
 const TriggerSchema = z.object({
   kind: z.enum(["schedule", "webhook", "api"]),
   label: text(200),
@@ -100,7 +110,7 @@ const RoutineSchema = z.object({
   concurrencyPolicy: z.enum(["coalesce_if_active", "always_enqueue", "skip_if_active"]),
   catchUpPolicy: z.enum(["skip_missed", "enqueue_missed_with_cap"]),
   variables: z.array(z.object({ name: z.string(), label: z.string().nullish(), type: z.string(), required: z.boolean(), defaultValue: z.union([z.string(), z.number(), z.boolean()]).nullish() })).max(50).nullish().transform((v) => v ?? []),
-  triggers: z.array(TriggerSchema).max(50).nullish().transform((v) => v ?? []),
+  triggers: z.array(TriggerSchema).max(1000).nullish().transform((v) => v ?? []),
 });
 
 export type PkgAgent = z.infer<typeof AgentSchema> & { path: string; capabilities: string | null };
@@ -165,12 +175,12 @@ export function parsePackage(files: PackageFiles): ParsedPackage {
   const agents = under("agents", ".md").map((path) => { const { fields, body } = md(path); return { ...check(AgentSchema, fields, path), path, capabilities: bounded(body, path) }; });
   const goals = under("goals", ".md").map((path) => { const { fields, body } = md(path); return { ...check(GoalSchema, fields, path), path, description: bounded(body, path) }; });
   const projects = under("projects", ".md").map((path) => { const { fields, body } = md(path); return { ...check(ProjectSchema, fields, path), path, description: bounded(body, path) }; });
-  const labels = files["labels.json"] !== undefined ? check(z.array(LabelSchema).max(1000), readJson("labels.json", files["labels.json"]), "labels.json") : [];
+  const labels = files["labels.json"] !== undefined ? check(z.array(LabelSchema).max(MANY), readJson("labels.json", files["labels.json"]), "labels.json") : [];
   const issues = under("issues", ".md").map((path): PkgIssue => {
     const { fields, body } = md(path);
     const base = path.slice(0, -3);
     const commentsPath = `${base}/comments.json`;
-    const comments = files[commentsPath] !== undefined ? check(z.array(CommentSchema).max(10_000), readJson(commentsPath, files[commentsPath]), commentsPath) : [];
+    const comments = files[commentsPath] !== undefined ? check(z.array(CommentSchema).max(MANY), readJson(commentsPath, files[commentsPath]), commentsPath) : [];
     const documents = Object.keys(files)
       .filter((p) => p.startsWith(`${base}/documents/`) && p.endsWith(".md"))
       .sort()
