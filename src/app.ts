@@ -8,6 +8,7 @@ import { createRouter } from "./http/router";
 import { errorBody, renderError } from "./http/errors";
 import { bodyLimitMiddleware } from "./http/body-limit";
 import { resolveActorMiddleware } from "./http/actor";
+import { sameOriginForSessionsMiddleware } from "./http/origin-check";
 import { routeModules } from "./routes";
 import { mountMcp } from "./routes/mcp";
 import { currentRoundTrips } from "./db/round-trips";
@@ -53,6 +54,7 @@ export function createApp() {
   app.use("*", configMiddleware);
   app.use("/api/*", bodyLimitMiddleware);
   app.use("/api/*", resolveActorMiddleware);
+  app.use("/api/*", sameOriginForSessionsMiddleware);
   app.use("/api/*", requireCredentialsMiddleware);
   app.use("/api/*", handlerPhaseMiddleware);
   app.use("/api/*", d1SessionMiddleware);

@@ -6,6 +6,7 @@ import { FAULT_HEADER, Faults, faultsEnabled, parseFaults } from "./db/faults";
 
 export { CompanyDurableObject } from "./company/durable-object";
 export { GatewayRunObject } from "./company/gateway-run";
+export { AttemptLimiter } from "./auth/attempt-limiter";
 
 const app = createApp();
 

@@ -5,6 +5,7 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { createDb, schema } from "../db/client";
 import type { DeploymentConfig } from "../config";
+import { trustedOrigins } from "../http/origin-check";
 
 export function createAuth(env: Env, config: DeploymentConfig, requestUrl: string) {
   const origin = new URL(requestUrl).origin;
@@ -14,13 +15,14 @@ export function createAuth(env: Env, config: DeploymentConfig, requestUrl: strin
     baseURL,
     basePath: "/api/auth",
     secret: env.BETTER_AUTH_SECRET,
-    trustedOrigins: [baseURL, origin],
+    trustedOrigins: [...new Set([baseURL, origin, ...trustedOrigins(env, config, requestUrl)])],
     database: drizzleAdapter(createDb(env.DB), {
       provider: "sqlite",
       schema: { user: schema.users, session: schema.sessions, account: schema.accounts, verification: schema.verifications },
     }),
     emailAndPassword: { enabled: true, minPasswordLength: 8 },
-    // In-memory rate limiting is per isolate on Workers and so gives no real protection; leave it to the edge (WAF rules).
+    // Its in-memory rate limiting is per isolate on Workers and so gives no real protection; sign-in and
+    // sign-up attempts are limited by AttemptLimiter objects instead (src/http/attempt-limits.ts).
     rateLimit: { enabled: false },
     advanced: { database: { generateId: () => crypto.randomUUID() } },
     telemetry: { enabled: false },

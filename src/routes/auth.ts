@@ -9,6 +9,7 @@ import { boardProfile, companyMemberProfile, findUser } from "../domain/users/qu
 import { updateUserProfile } from "../domain/users/store";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { CompanyUserProfileSchema, ProfileSchema, SessionSchema, UpdateProfileSchema } from "../schemas/auth";
+import { clientAddress, limitedAttempt } from "../http/attempt-limits";
 
 const tags = ["Auth"];
 export const authRouter = createRouter();
@@ -93,7 +94,7 @@ authRouter.openAPIRegistry.registerPath({
   tags,
   summary: "Sign up with email and password (better-auth); sets the session cookie",
   request: { body: jsonBody(credentials.extend({ name: z.string().min(1) })) },
-  responses: { 200: { description: "Signed up: { token, user }" }, 400: { description: "Invalid input" }, 422: { description: "User exists" } },
+  responses: { 200: { description: "Signed up: { token, user }" }, 400: { description: "Invalid input" }, 422: { description: "User exists" }, 429: { description: "Too many sign-ups from this address (Retry-After)" } },
 });
 authRouter.openAPIRegistry.registerPath({
   method: "post",
@@ -102,7 +103,11 @@ authRouter.openAPIRegistry.registerPath({
   tags,
   summary: "Sign in with email and password (better-auth); sets the session cookie",
   request: { body: jsonBody(credentials) },
-  responses: { 200: { description: "Signed in: { token, user }" }, 401: { description: "Invalid email or password" } },
+  responses: {
+    200: { description: "Signed in: { token, user }" },
+    401: { description: "Invalid email or password" },
+    429: { description: "Too many failed sign-ins for this account or from this address (Retry-After)" },
+  },
 });
 authRouter.openAPIRegistry.registerPath({
   method: "post",
@@ -114,6 +119,25 @@ authRouter.openAPIRegistry.registerPath({
 });
 
 authRouter.on(["GET", "POST"], "/api/auth/*", async (c) => {
-  const auth = await loadSessionAuth(c.env, c.get("config"), c.req.url);
-  return inServiceErrorShape(await auth.handler(c.req.raw));
+  const serve = async () => {
+    const auth = await loadSessionAuth(c.env, c.get("config"), c.req.url);
+    return inServiceErrorShape(await auth.handler(c.req.raw));
+  };
+  const address = `address:${clientAddress(c)}`;
+  if (c.req.method === "POST" && c.req.path === "/api/auth/sign-in/email") {
+    const email = await emailOf(c.req.raw);
+    return limitedAttempt(c, "sign_in", email ? [`account:${email}`, address] : [address], serve);
+  }
+  if (c.req.method === "POST" && c.req.path === "/api/auth/sign-up/email") return limitedAttempt(c, "sign_up", [address], serve);
+  return serve();
 });
+
+/** The (lower-cased) email of a sign-in body, read from a copy so better-auth still reads the body. */
+async function emailOf(request: Request): Promise<string | null> {
+  try {
+    const body = (await request.clone().json()) as { email?: unknown };
+    return typeof body?.email === "string" && body.email.trim() ? body.email.trim().toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}

@@ -3,6 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 import { forgetCachedCredentials } from "../http/credential-cache";
 import { dbOf } from "../http/db";
+import { clientAddress, limitedAttempt } from "../http/attempt-limits";
 import { requireBoard } from "../http/access";
 import { forbidden, notFound } from "../domain/errors";
 import {
@@ -43,15 +44,14 @@ cliAuthRouter.openapi(
     tags,
     summary: "Start a CLI sign-in: returns a user code to approve and a poll secret (no auth needed)",
     request: { body: { required: false, content: { "application/json": { schema: CreateChallengeSchema } } } },
-    responses: { 201: jsonContent(CreatedChallengeSchema, "Challenge; pollSecret is shown once"), ...errors(400) },
+    responses: { 201: jsonContent(CreatedChallengeSchema, "Challenge; pollSecret is shown once"), ...errors(400, 429) },
   }),
   async (c) => {
     const body = c.req.valid("json") ?? {};
-    const { row, pollSecret } = await createChallenge(dbOf(c), {
-      clientName: body.clientName ?? "cli",
-      keyName: body.keyName,
-    });
-    return c.json({ ...challengeView(row, new Date().toISOString()), pollSecret }, 201);
+    return limitedAttempt(c, "cli_challenge", [`address:${clientAddress(c)}`], async () => {
+      const { row, pollSecret } = await createChallenge(dbOf(c), { clientName: body.clientName ?? "cli", keyName: body.keyName });
+      return c.json({ ...challengeView(row, new Date().toISOString()), pollSecret }, 201);
+    }) as never;
   },
 );
 
@@ -88,13 +88,16 @@ cliAuthRouter.openapi(
     tags,
     summary: "Approve a pending challenge as the signed-in board user, confirming its user code",
     request: { params: ChallengeParam, body: jsonBody(ApproveChallengeSchema) },
-    responses: { 200: jsonContent(ChallengeSchema, "Approved"), ...errors(400, 401, 403, 404, 409) },
+    responses: { 200: jsonContent(ChallengeSchema, "Approved"), ...errors(400, 401, 403, 404, 409, 429) },
   }),
   async (c) => {
     const actor = requireBoard(c);
     const { id } = c.req.valid("param");
     const { userCode } = c.req.valid("json");
-    return c.json(await approveChallenge(dbOf(c), id, actor.userId, userCode), 200);
+    // A wrong user code counts against the user and the address; a right one does not.
+    return limitedAttempt(c, "cli_approve", [`user:${actor.userId}`, `address:${clientAddress(c)}`], async () =>
+      c.json(await approveChallenge(dbOf(c), id, actor.userId, userCode), 200),
+    ) as never;
   },
 );
 

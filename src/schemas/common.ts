@@ -13,11 +13,12 @@ const errorDescriptions: Record<number, string> = {
   409: "Conflict",
   413: "Request body too large",
   422: "Unprocessable: valid shape but breaks a rule",
+  429: "Too many attempts: wait the Retry-After seconds (hosted mode limits sign-in, sign-up and CLI login attempts)",
   503: "Unavailable",
 };
 
 /** Error responses for a route, all in the `{ error, details? }` shape. */
-export function errors(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 422 | 503>) {
+export function errors(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503>) {
   return Object.fromEntries(
     statuses.map((s) => [s, { description: errorDescriptions[s], content: { "application/json": { schema: ErrorSchema } } }]),
   ) as Record<(typeof statuses)[number], { description: string; content: { "application/json": { schema: typeof ErrorSchema } } }>;

@@ -32,7 +32,11 @@ export async function call<T = any>(method: string, path: string, options: CallO
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   if (options.token) headers.set("authorization", `Bearer ${options.token}`);
-  if (options.cookie) headers.set("cookie", options.cookie);
+  if (options.cookie) {
+    headers.set("cookie", options.cookie);
+    // A browser sends its page's origin with every unsafe request: the service's own pages here.
+    if (!headers.has("origin") && !headers.has("referer")) headers.set("origin", "http://localhost");
+  }
   if (options.runId) headers.set("x-service-run-id", options.runId);
   const request = new Request(`http://localhost${path}`, { method, headers, body });
   let response: Response;

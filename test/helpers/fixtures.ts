@@ -125,13 +125,17 @@ export async function boardUser(companyId?: string, role = "owner") {
   return { ...user, token: key.token, keyId: key.id };
 }
 
+/** A random client address (the limits on sign-in, sign-up and CLI login attempts are per address). */
+export const randomAddress = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 256)).join(".")}`;
+
 /** Signs up through better-auth in authenticated mode; returns the session cookie. */
 export async function signUp(name = unique("Person")) {
   const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, ".")}.${crypto.randomUUID().slice(0, 8)}@example.com`;
   const res = await post(
     "/api/auth/sign-up/email",
     { email, password: "correct horse battery", name },
-    { env: AUTHENTICATED },
+    // Each sign-up from its own address: sign-ups are limited per client address.
+    { env: AUTHENTICATED, headers: { "cf-connecting-ip": randomAddress() } },
   );
   if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
   const setCookie = res.headers.get("set-cookie") ?? "";
