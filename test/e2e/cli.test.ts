@@ -75,6 +75,11 @@ describe("acp CLI (scripted session against the dev server)", () => {
     const company = await json("company", "create", `CLI Co ${Date.now()}`, "--budget", "10000");
     expect(JSON.parse(readFileSync(configFile, "utf8")).companyId).toBe(company.id);
     expect((await json("company", "list")).map((c: any) => c.id)).toContain(company.id);
+    // Read by a person: the user's name, the companies by name, the key in words.
+    const whoami = await acp("whoami");
+    expect(whoami.stdout).toMatch(/^Local Board <local-board@localhost>\n/);
+    expect(whoami.stdout).toContain(company.name);
+    expect(whoami.stdout).toContain(`auth: board key ${signedIn.keyId}`);
 
     const agent = await json("agent", "create", "Worker", "--adapter", "process", "--config", JSON.stringify({ command: "/bin/true" }), "--role", "engineer");
     expect(agent).toMatchObject({ name: "Worker", adapterType: "process" });
@@ -91,6 +96,11 @@ describe("acp CLI (scripted session against the dev server)", () => {
     const comment = await json("issue", "comment", issue.identifier, "Looks good");
     expect(comment.body).toBe("Looks good");
     expect((await json("issue", "assign", issue.identifier, agent.id)).assigneeAgentId).toBe(agent.id);
+    // Tables head their columns in words and show the agent's name, not its id.
+    const table = (await acp("issue", "list")).stdout.split("\n");
+    expect(table[0]).toMatch(/^Issue +Title +Status +Priority +Assignee$/);
+    expect(table[1]).toMatch(new RegExp(`^${issue.identifier} +First task +\\S+ +\\S+ +Worker$`));
+    expect(table.join("\n")).not.toContain(agent.id);
     expect((await json("issue", "done", issue.identifier)).status).toBe("done");
     const listed = await json("issue", "list", "--status", "done");
     expect(listed.map((i: any) => i.identifier)).toEqual([issue.identifier]);
@@ -129,5 +139,9 @@ describe("acp CLI (scripted session against the dev server)", () => {
     const revoked = await acp("whoami", "--token", saved.token);
     expect(revoked.code).toBe(1);
     expect(revoked.stderr).toMatch(/HTTP 401/);
+    // Signed out, in local mode: the implicit local board, by name.
+    const local = await acp("whoami");
+    expect(local.stdout).toMatch(/^Local Board <local-board@localhost> \(instance admin\)\n/);
+    expect(local.stdout).toContain("auth: local mode (no sign-in needed)");
   });
 });
