@@ -179,7 +179,7 @@ portabilityRouter.openapi(
     requireBoard(c);
     const body = c.req.valid("json");
     const options = importOptions(body, null);
-    const pkg = parsePackage(options.files);
+    const pkg = parsePackage(options.files, options.include);
     const target: PreviewTarget = body.target?.mode === "existing_company" ? body.target : { mode: "new_company", name: body.target?.newCompanyName ?? null };
     if (target.mode === "existing_company") await requireCompanyAccess(c, target.companyId, { board: true });
     return c.json(await previewImport(dbOf(c), pkg, target, { collisionStrategy: options.collisionStrategy, secretBindings: body.secretBindings }), 200);
@@ -204,7 +204,7 @@ portabilityRouter.openapi(
     await requireBoardOrCeo(c, companyId);
     const body = c.req.valid("json");
     const options = importOptions(body, companyId);
-    const preview = await previewImport(dbOf(c), parsePackage(options.files), { mode: "existing_company", companyId }, { collisionStrategy: options.collisionStrategy, secretBindings: body.secretBindings });
+    const preview = await previewImport(dbOf(c), parsePackage(options.files, options.include), { mode: "existing_company", companyId }, { collisionStrategy: options.collisionStrategy, secretBindings: body.secretBindings });
     return c.json(preview, 200);
   },
 );
@@ -227,10 +227,11 @@ portabilityRouter.openapi(
     await requireBoardOrCeo(c, companyId);
     const body = c.req.valid("json");
     const options = importOptions(body, companyId);
-    parsePackage(options.files); // malformed packages are refused before the company object is involved
+    parsePackage(options.files, options.include); // malformed packages are refused before the company object is involved
     const canonical = JSON.stringify({ files: Object.entries(options.files).sort(([a], [b]) => (a < b ? -1 : 1)), strategy: options.collisionStrategy, bindings: body.secretBindings ?? {} });
     const result = await runCompanyCommand(c.env, companyId, applyCompanyImport, requireActor(c), {
       files: options.files,
+      include: options.include,
       packageHash: sha256Hex(canonical),
       collisionStrategy: options.collisionStrategy,
       secretBindings: body.secretBindings,

@@ -23,7 +23,7 @@ import { compileSchedule, DEFAULT_TIMEZONE, nextSlot } from "../routines/schedul
 import { newPublicId, newWebhookSecret, sealWebhookSecret } from "../routines/webhook-signature";
 import { installPackage } from "../skills/library";
 import { buildSkillPackage, utf8 } from "../skills/package";
-import { bindPlaceholders, uniqueKey, type PackageFiles } from "./format";
+import { bindPlaceholders, uniqueKey, type Include, type PackageFiles } from "./format";
 import { parsePackage } from "./parse";
 import { loadTarget, planImport, planView, type CollisionStrategy, type ImportPlan } from "./plan";
 
@@ -50,6 +50,8 @@ function parentsFirst<T extends { id: string }>(items: T[], parentOf: (item: T) 
 
 export interface ApplyImportInput {
   files: PackageFiles;
+  /** What the import takes from the package (references to what it leaves out are dropped). */
+  include?: Partial<Include>;
   packageHash: string;
   collisionStrategy: CollisionStrategy;
   secretBindings?: Record<string, string>;
@@ -64,7 +66,7 @@ export const applyCompanyImport = defineCommand("company.import_apply", async (c
   ]);
   if (previous[0]) return { ...(previous[0].result as Record<string, unknown>), importId: previous[0].id, duplicate: true };
 
-  const pkg = parsePackage(input.files);
+  const pkg = parsePackage(input.files, input.include);
   const target = await loadTarget(ctx.db, ctx.companyId);
   const plan = planImport(pkg, target, { collisionStrategy: input.collisionStrategy, secretBindings: input.secretBindings });
   if (plan.unboundSecrets.length) {

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { unprocessable } from "../errors";
 import { DOCUMENT_KEY_PATTERN } from "../documents/keys";
-import { MAX_PACKAGE_BYTES, PACKAGE_FORMAT, PACKAGE_VERSION, readJson, readMarkdown, type Manifest, type PackageFiles } from "./format";
+import { MAX_PACKAGE_BYTES, PACKAGE_FORMAT, PACKAGE_VERSION, readJson, readMarkdown, type Include, type Manifest, type PackageFiles } from "./format";
 
 const id = z.string().min(1).max(200);
 const nullableId = id.nullish().transform((v) => v ?? null);
@@ -155,8 +155,11 @@ function check<T extends z.ZodType>(schema: T, value: unknown, path: string): z.
   return result.data;
 }
 
-/** Parses and validates a package (422 naming the file on any problem). */
-export function parsePackage(files: PackageFiles): ParsedPackage {
+/**
+ * Parses and validates a package (422 naming the file on any problem). Kinds the import's `include`
+ * leaves out are not in `files`; references to them are dropped rather than refused.
+ */
+export function parsePackage(files: PackageFiles, include: Partial<Include> = {}): ParsedPackage {
   const total = Object.entries(files).reduce((n, [p, t]) => n + p.length + (typeof t === "string" ? t.length : 0), 0);
   if (total > MAX_PACKAGE_BYTES) throw unprocessable(`The package is larger than ${MAX_PACKAGE_BYTES} bytes`, { path: "", totalBytes: total });
   for (const [path, content] of Object.entries(files)) {
@@ -203,8 +206,31 @@ export function parsePackage(files: PackageFiles): ParsedPackage {
   if (orphan) throw unprocessable(`${orphan}: not inside a skill folder (no SKILL.md)`, { path: orphan });
 
   const parsed: ParsedPackage = { manifest, company, agents, goals, projects, labels, issues, routines, skills };
+  dropReferencesToLeftOut(parsed, include);
   checkReferences(parsed);
   return parsed;
+}
+
+/** References to kinds the import leaves out become null (or empty lists). */
+function dropReferencesToLeftOut(p: ParsedPackage, include: Partial<Include>) {
+  const out = (kind: "agents" | "goals" | "projects" | "labels" | "issues") => include[kind] === false;
+  for (const g of p.goals) if (out("agents")) g.ownerAgentId = null;
+  for (const pr of p.projects) {
+    if (out("agents")) pr.leadAgentId = null;
+    if (out("goals")) pr.goalIds = [];
+  }
+  for (const i of p.issues) {
+    if (out("agents")) i.assigneeAgentId = null;
+    if (out("goals")) i.goalId = null;
+    if (out("projects")) i.projectId = null;
+    if (out("labels")) i.labelIds = [];
+  }
+  for (const r of p.routines) {
+    if (out("agents")) r.assigneeAgentId = null;
+    if (out("goals")) r.goalId = null;
+    if (out("projects")) r.projectId = null;
+    if (out("issues")) r.parentIssueId = null;
+  }
 }
 
 /** Every id a file names must be in the package (or be null). */
