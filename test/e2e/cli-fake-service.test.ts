@@ -18,7 +18,7 @@ const companyId = "11111111-1111-4111-8111-111111111111";
 const agentId = "22222222-2222-4222-8222-222222222222";
 
 type Route = (req: IncomingMessage, url: URL) => unknown;
-let routes: Record<string, Route> = {};
+let routes: Record<string, Route | undefined> = {};
 const seen: string[] = [];
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   const url = new URL(req.url ?? "/", "http://fake");
