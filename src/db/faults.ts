@@ -27,7 +27,7 @@ export interface FaultRule {
 /** The request header that arms faults for one request (when TEST_FAULTS = "1"). */
 export const FAULT_HEADER = "x-test-fault";
 
-export const faultsEnabled = (env: Env): boolean => (env as unknown as Record<string, unknown>).TEST_FAULTS === "1";
+export const faultsEnabled = (env: Env): boolean => env.TEST_FAULTS === "1";
 
 /** The error an injected fault throws. */
 export class InjectedFault extends Error {

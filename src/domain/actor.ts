@@ -25,6 +25,9 @@ export type Actor = BoardActor | AgentActor | NoActor;
 
 export const LOCAL_BOARD_USER_ID = "local-board";
 
+/** The service itself (cron ticks, budget enforcement, maintenance, a gateway run's reports): no caller. */
+export const SYSTEM_ACTOR: Actor = { type: "none", runId: null };
+
 /** Full trust: local implicit board and instance admins bypass company membership. */
 export const hasInstanceWideAccess = (actor: Actor) =>
   actor.type === "board" && (actor.source === "local_implicit" || actor.isInstanceAdmin);

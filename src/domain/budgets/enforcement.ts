@@ -5,7 +5,7 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { schema } from "../../db/client";
 import { pendingWakeupStatuses } from "../../db/schema/runs";
 import type { CommandContext } from "../../company/command";
-import type { Actor } from "../actor";
+import { SYSTEM_ACTOR } from "../actor";
 import { newId } from "../../crypto/random";
 import { cancelPendingWakeupsStatement } from "../wakeups/enqueue";
 import { cancelLiveRunsStatements } from "../runs/lifecycle";
@@ -23,7 +23,6 @@ export interface PolicySpend {
 }
 
 /** Budget incidents are opened by the system, not by whoever reported the cost. */
-export const SYSTEM_ACTOR: Actor = { type: "none", runId: null };
 
 /** Agent statuses a hard stop pauses (terminated and pending-approval agents are left alone). */
 const PAUSABLE_AGENT_STATUSES = ["active", "idle", "running", "error"] as const;

@@ -4,13 +4,12 @@ import { eq } from "drizzle-orm";
 import { createDb, schema, type Db } from "../../db/client";
 import { readDeploymentConfig } from "../../config";
 import { runCompanyCommand } from "../../company/client";
-import type { Actor } from "../actor";
+import { SYSTEM_ACTOR, type Actor } from "../actor";
 import { notFound } from "../errors";
 import { boardClaimPath, mintBoardClaimTokenIfNeeded } from "../access/board-claim";
 import { findStuckIssues, recoverStuckIssues } from "./liveness";
 import { readSettings } from "./settings";
 
-export const SYSTEM_ACTOR: Actor = { type: "none", runId: null };
 
 /** Releases stuck issues company by company; returns what was released. */
 export async function runLivenessRecovery(env: Env, actor: Actor, options: { companyId?: string; staleAfterMinutes: number; now?: Date }) {

@@ -209,7 +209,7 @@ export interface CreateTriggerInput {
   publicBaseUrl: string;
 }
 
-export const createTrigger = defineCommand("routine.trigger_create", {
+export const createTrigger = defineCommand("routine.triggerCreate", {
   load: (db: Db, scope, input: CreateTriggerInput) => loadRoutineForWrite(db, scope, input.routineId),
   run: async (ctx, actor, input, loaded): Promise<TriggerWithSecret> => {
     const routine = routineOf(ctx, loaded.routine);
@@ -283,7 +283,7 @@ export interface UpdateTriggerInput {
   body: UpdateTriggerBody;
 }
 
-export const updateTrigger = defineCommand("routine.trigger_update", {
+export const updateTrigger = defineCommand("routine.triggerUpdate", {
   load: (db: Db, scope, input: UpdateTriggerInput) => loadTriggerForWrite(db, scope, input.triggerId),
   run: async (ctx, actor, input, loaded) => {
     const { trigger: before, routine } = triggerOf(ctx, actor, loaded);
@@ -330,7 +330,7 @@ export const updateTrigger = defineCommand("routine.trigger_update", {
   },
 });
 
-export const deleteTrigger = defineCommand("routine.trigger_delete", {
+export const deleteTrigger = defineCommand("routine.triggerDelete", {
   load: (db: Db, scope, input: { triggerId: string }) => loadTriggerForWrite(db, scope, input.triggerId),
   run: async (ctx, actor, _input, loaded) => {
     const { trigger, routine } = triggerOf(ctx, actor, loaded);
@@ -344,7 +344,7 @@ export const deleteTrigger = defineCommand("routine.trigger_delete", {
   },
 });
 
-export const rotateTriggerSecret = defineCommand("routine.trigger_rotate_secret", {
+export const rotateTriggerSecret = defineCommand("routine.triggerRotateSecret", {
   load: (db: Db, scope, input: { triggerId: string; publicBaseUrl: string }) => loadTriggerForWrite(db, scope, input.triggerId),
   run: async (ctx, actor, input, loaded): Promise<TriggerWithSecret> => {
     const { trigger, routine } = triggerOf(ctx, actor, loaded);

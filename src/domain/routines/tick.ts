@@ -29,7 +29,7 @@ export interface TickResult {
   fired: Array<{ triggerId: string; slot: string; runId: string | null; status: string; error?: string }>;
 }
 
-export const fireDueSchedules = defineCommand("routine.fire_due_schedules", async (ctx, actor, input: TickInput): Promise<TickResult> => {
+export const fireDueSchedules = defineCommand("routine.fireDueSchedules", async (ctx, actor, input: TickInput): Promise<TickResult> => {
   const at = new Date(input.at);
   const fired: TickResult["fired"] = [];
   for (const triggerId of input.triggerIds) {

@@ -7,9 +7,8 @@ export const LIVE_RUN_STATUSES = ["queued", "running", "scheduled_retry"] as con
 
 type RunRow = Pick<typeof schema.heartbeatRuns.$inferSelect, "status" | "lastActivityAt" | "startedAt" | "createdAt">;
 
-export function runLeaseMs(env: unknown): number {
-  const raw = (env as Record<string, unknown> | undefined)?.RUN_LEASE_SECONDS;
-  const seconds = typeof raw === "string" || typeof raw === "number" ? Number(raw) : NaN;
+export function runLeaseMs(env: Pick<Env, "RUN_LEASE_SECONDS"> | undefined): number {
+  const seconds = env?.RUN_LEASE_SECONDS ? Number(env.RUN_LEASE_SECONDS) : NaN;
   return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_RUN_LEASE_SECONDS) * 1000;
 }
 

@@ -13,7 +13,7 @@ const FINISHED_RUNS = ["succeeded", "failed", "cancelled", "timed_out"] as const
 const SETTLED_WAKEUPS = ["skipped", "coalesced", "completed", "failed", "cancelled"] as const;
 
 export function retentionDays(env: Env): number {
-  const raw = Number((env as unknown as Record<string, unknown>).RUN_RETENTION_DAYS);
+  const raw = Number(env.RUN_RETENTION_DAYS);
   return Number.isFinite(raw) && raw >= 1 ? Math.floor(raw) : DEFAULT_RUN_RETENTION_DAYS;
 }
 

@@ -54,7 +54,7 @@ export function requireConfiguredProvider(env: Pick<Env, "SECRETS_MASTER_KEY">, 
  * when set to a configured provider, else `local_encrypted`.
  */
 export function defaultProvider(env: Env): SecretProviderId {
-  const wanted = (env as unknown as Record<string, unknown>).SECRETS_DEFAULT_PROVIDER;
+  const wanted = env.SECRETS_DEFAULT_PROVIDER;
   if (typeof wanted === "string" && providerDescriptor(wanted) && isProviderConfigured(env, wanted)) return wanted as SecretProviderId;
   return "local_encrypted";
 }

@@ -40,7 +40,7 @@ async function commit(ctx: CommandContext, installed: Awaited<ReturnType<typeof 
 // ---------------------------------------------------------------------------------------------
 
 /** Bundled skills missing from the library or older than the shipped ones are (re)installed; ids stay stable. */
-export const syncBundledSkills = defineCommand("skills.sync_bundled", async (ctx) => {
+export const syncBundledSkills = defineCommand("skills.syncBundled", async (ctx) => {
   const library = await loadLibrary(ctx.db, ctx.companyId);
   const statements: Statement[] = [];
   const stale: string[] = [];
@@ -73,7 +73,7 @@ export function bundledOutOfDate(rows: Array<Pick<SkillRow, "key" | "sourceType"
   return bundledCatalog().some((s) => !rows.some((r) => r.key === s.entry.key && r.sourceType === "bundled" && r.contentHash === s.entry.contentHash));
 }
 
-export const createManagedSkill = defineCommand("skills.create_managed", async (ctx, _actor, input: { name: string; description?: string | null; slug?: string | null }) => {
+export const createManagedSkill = defineCommand("skills.createManaged", async (ctx, _actor, input: { name: string; description?: string | null; slug?: string | null }) => {
   const slug = slugify(input.slug ?? input.name);
   const key = `company/${slug}`;
   const yamlString = (s: string) => JSON.stringify(s);
@@ -85,7 +85,7 @@ export const createManagedSkill = defineCommand("skills.create_managed", async (
   return commit(ctx, installed, "company.skill_created", { name: pkg.name });
 });
 
-export const patchSkillFile = defineCommand("skills.patch_file", async (ctx, _actor, input: { skillId: string; path: string; content: string }) => {
+export const patchSkillFile = defineCommand("skills.patchFile", async (ctx, _actor, input: { skillId: string; path: string; content: string }) => {
   const skill = await requireSkill(ctx, input.skillId);
   if (!skill.row.editable) throw conflict("Bundled skills cannot be edited: they are re-imported from the service's catalog", { sourceType: skill.row.sourceType });
   const path = normalisePath(input.path);
@@ -152,7 +152,7 @@ async function installFromCatalog(ctx: CommandContext, catalogSkill: CatalogSkil
   return { action, skill, catalogSkill: catalogSkill.entry, warnings };
 }
 
-export const installCatalogSkill = defineCommand("skills.install_catalog", async (ctx, _actor, input: { catalogSkillId: string; slug?: string | null; force?: boolean }) => {
+export const installCatalogSkill = defineCommand("skills.installCatalog", async (ctx, _actor, input: { catalogSkillId: string; slug?: string | null; force?: boolean }) => {
   const catalogSkill = findCatalogSkill(input.catalogSkillId);
   const library = await loadLibrary(ctx.db, ctx.companyId);
   const existing = library.find((s) => s.row.key === catalogSkill.entry.key) ?? null;
@@ -168,7 +168,7 @@ function catalogOrigin(skill: LoadedSkill, what: string): CatalogSkill {
   return findCatalogSkill(skill.row.sourceRef ?? skill.row.key);
 }
 
-export const installSkillUpdate = defineCommand("skills.install_update", async (ctx, _actor, input: { skillId: string; force?: boolean }) => {
+export const installSkillUpdate = defineCommand("skills.installUpdate", async (ctx, _actor, input: { skillId: string; force?: boolean }) => {
   const skill = await requireSkill(ctx, input.skillId);
   return installFromCatalog(ctx, catalogOrigin(skill, "install-update"), skill, input.force ?? false);
 });
@@ -236,7 +236,7 @@ export interface ImportedPackage {
 /** Keys under `service/` belong to the shipped catalog. */
 const RESERVED_KEY_PREFIX = "service/";
 
-export const recordSkillImport = defineCommand("skills.record_import", async (ctx, _actor, input: { packages: ImportedPackage[]; source: string; force?: boolean }) => {
+export const recordSkillImport = defineCommand("skills.recordImport", async (ctx, _actor, input: { packages: ImportedPackage[]; source: string; force?: boolean }) => {
   // Decide everything first (any refusal leaves the library untouched), then write.
   const library = await loadLibrary(ctx.db, ctx.companyId);
   const skipped: Array<{ key: string; reason: string }> = [];

@@ -140,10 +140,9 @@ const trusted: UrlCheck = () => undefined;
 
 /** GitHub's API and raw-content hosts (configurable so tests serve a fake repository). */
 function githubHosts(env: Env) {
-  const vars = env as unknown as Record<string, string | undefined>;
   return {
-    api: (vars.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, ""),
-    raw: (vars.GITHUB_RAW_URL ?? "https://raw.githubusercontent.com").replace(/\/+$/, ""),
+    api: (env.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, ""),
+    raw: (env.GITHUB_RAW_URL ?? "https://raw.githubusercontent.com").replace(/\/+$/, ""),
   };
 }
 
