@@ -1,13 +1,13 @@
 // The typed client of this API: openapi-fetch over the types openapi-typescript generated from
-// /api/openapi.json (src/client/schema.d.ts, `npm run client:generate`). Paths, parameters,
+// /api/openapi.json (src/client/generated/schema.d.ts, `npm run client:generate`). Paths, parameters,
 // bodies and responses are all checked by TypeScript:
 //
 //   const api = createClient({ baseUrl: "https://control.example.com", token: process.env.ACP_TOKEN });
 //   const { data, error } = await api.POST("/api/companies/{companyId}/issues", { params: { path: { companyId } }, body: { title: "Ship it" } });
 import createFetchClient, { type Client, type Middleware } from "openapi-fetch";
-import type { paths } from "./schema.js";
+import type { paths } from "./generated/schema.js";
 
-export type { paths, components, operations } from "./schema.js";
+export type { paths, components, operations } from "./generated/schema.js";
 export type ApiClient = Client<paths>;
 
 export interface ClientOptions {

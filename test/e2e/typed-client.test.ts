@@ -1,5 +1,5 @@
 // The typed client against the real dev server: the types generated from the live document equal
-// the committed src/client/schema.d.ts; a sample program type-checks against them (and a broken one
+// the committed src/client/generated/schema.d.ts; a sample program type-checks against them (and a broken one
 // does not, so the check has teeth); and the client works at runtime.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -62,7 +62,7 @@ describe("typed client (generated from the live document)", () => {
   it("the committed types are fresh, a sample program type-checks, a broken one does not", async () => {
     const document = normalizeDocument(await (await fetch(`${base}/api/openapi.json`)).json());
     const types = await generateTypes(document);
-    expect(types, "src/client/schema.d.ts is stale: run npm run client:generate").toBe(readFileSync(path.join(root, "src/client/schema.d.ts"), "utf8"));
+    expect(types, "src/client/generated/schema.d.ts is stale: run npm run client:generate").toBe(readFileSync(path.join(root, "src/client/generated/schema.d.ts"), "utf8"));
     const dir = mkdtempSync(path.join(root, "node_modules/.acp-typed-client-"));
     writeFileSync(path.join(dir, "schema.d.ts"), types);
     writeFileSync(path.join(dir, "sample.ts"), SAMPLE);
