@@ -8,11 +8,13 @@ import type { Actor } from "../domain/actor";
 import { commandContext, StaleRead, type CommandResult, type CommandRule } from "./command";
 import { CompanyStorage, failableSql, migrateCompanyStorage } from "./storage";
 import { commandRegistry } from "./commands";
-import { DISPATCH_RESUME_MS, dispatchDelayMs, runDispatch, type DispatcherHost } from "./dispatcher";
+import { runDispatch } from "./runs/dispatcher";
+import type { DispatcherHost } from "./runs/host";
+import { DISPATCH_RESUME_MS, dispatchDelayMs, runnerGraceMs } from "./runs/timing";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
 import { Faults, faultsEnabled, parseFaults, type FaultRule } from "../db/faults";
-import { newRunnerAttachment, onRunnerClosed, onRunnerMessage, Runners, RUNNER_TAG, type ConnectedRunner, type RunnerCredential, type RunnerHost, type RunnerPrincipal } from "./runners";
-import { runnerGraceMs, sweepRemoteRuns } from "./remote-attempts";
+import { newRunnerAttachment, onRunnerClosed, onRunnerMessage, Runners, RUNNER_TAG, type ConnectedRunner, type RunnerCredential, type RunnerHost, type RunnerPrincipal } from "./runs/runners";
+import { sweepRemoteRuns } from "./runs/remote-sweep";
 import type { RemoteRunReport } from "../domain/runs/remote";
 
 const SYSTEM: Actor = { type: "none", runId: null };
@@ -122,7 +124,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
     }
   }
 
-  /** The dispatcher (src/company/dispatcher.ts): queued wake-ups become runs, retries, deadlines. */
+  /** The dispatcher (src/company/runs/dispatcher.ts): queued wake-ups become runs, retries, deadlines. */
   async alarm(): Promise<void> {
     const companyId = this.storage.facts.get("companyId");
     if (!companyId) return;

@@ -27,7 +27,7 @@ import {
 import { companyObject } from "./client";
 import { isPrivateTarget } from "../adapters/targets";
 import type { CommandResult } from "./command";
-import { dispatchDelayMs } from "./dispatch-delay";
+import { dispatchDelayMs } from "./runs/timing";
 
 /** Wall time one alarm spends on a run before handing over to the next alarm. */
 const ALARM_BUDGET_MS = 10 * 60_000;

@@ -1,5 +1,5 @@
 // Runners: a process on a user's machine executes the company's `process` and `<runtime>_local`
-// agents over a WebSocket to the company object (protocol in src/company/runners.ts and the
+// agents over a WebSocket to the company object (protocol in src/company/runs/runners.ts and the
 // README). The Worker authenticates the upgrade — board members (not viewers: runners receive run
 // tokens and resolved secrets) or an agent key of this company — then hands it to the object.
 import { createRoute, z } from "@hono/zod-openapi";
@@ -11,7 +11,7 @@ import { CompanyIdParam, ErrorSchema, errors, jsonContent } from "../schemas/com
 import { ConnectedRunnerSchema, RunnerConnectQuery } from "../schemas/runners";
 import { publicBaseUrl } from "./access/shared";
 import { HttpError } from "../domain/errors";
-import type { RunnerCredential, RunnerPrincipal } from "../company/runners";
+import type { RunnerCredential, RunnerPrincipal } from "../company/runs/runners";
 import { forbidden } from "../domain/errors";
 
 const tags = ["Runners"];

@@ -9,7 +9,7 @@
 //   object → { type: "ready", version: 1, runnerId, agents: [...], refused: [{ agentId, reason }], runs: [...] }
 //   object → { type: "run.start", version: 1, runId, agentId, companyId, adapterType, adapterConfig, context, env, apiUrl, apiToken, skills }
 //   runner → { type: "run.started", runId }   (acknowledges run.start; unacknowledged for 10 s it is sent
-//            once more, then handed to another runner serving the agent — see resendUnacknowledgedStarts)
+//            once more, then handed to another runner serving the agent — see resendUnacknowledgedStarts in runner-attempt.ts)
 //   runner → { type: "run.event", runId, kind: "log" | "progress" | "status", message, data? }
 //   runner → { type: "run.complete", runId, status: "succeeded" | "failed" | "timed_out", summary?, usage?, exitCode?, error? }
 //   object → { type: "run.completed", runId }   (the completion is recorded: the runner may forget it)
@@ -23,13 +23,13 @@
 // or a terminated agent gets no more runs and its socket is closed); run tokens cannot connect.
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { schema, type Db } from "../db/client";
-import { inIds } from "../db/id-list";
-import type { CompanyStorage } from "./storage";
-import type { RunEventInput } from "../domain/runs/events";
-import type { RemoteRunReport } from "../domain/runs/remote";
-import { newId } from "../crypto/random";
-import { isRunnerAdapter } from "../domain/adapters/runner-types";
+import { schema, type Db } from "../../db/client";
+import { inIds } from "../../db/id-list";
+import type { CompanyStorage } from "../storage";
+import type { RunEventInput } from "../../domain/runs/events";
+import type { RemoteRunReport } from "../../domain/runs/remote";
+import { newId } from "../../crypto/random";
+import { isRunnerAdapter } from "../../domain/adapters/runner-types";
 import { isNull } from "drizzle-orm";
 
 export const RUNNER_PROTOCOL_VERSION = 1;

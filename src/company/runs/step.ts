@@ -1,43 +1,25 @@
-// The company object's run dispatcher, driven by its alarm (at-least-once: every step re-reads
-// the queue and is safe to repeat). One step, serialised with the company's commands:
-//   1. queued wake-ups of agents this service runs itself (adapter `http`) become runs, are
-//      coalesced into a live run of the same agent and issue, wait for a free slot, or are
-//      skipped with a reason (src/domain/runs/dispatch.ts);
-//   2. runs in `scheduled_retry` whose time has come are attempted again;
-//   3. accepted (202) runs past their completion deadline end `timed_out`.
-// The adapter calls then happen outside the serialised section, concurrently; each answer is
-// recorded serialised again. The alarm is set for the earliest moment something is due.
-// A dispatch cut short (the object evicted, a write failing) loses nothing: the alarm is re-armed
-// before it starts (DISPATCH_RESUME_MS), and runs it decided to start are journaled in the
-// object's storage (starting_runs) before its batch, so the next dispatch hands out the ones that
-// were written but not handed out (at least once: an agent may see a run id twice, never two runs).
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, lte, min, or, sql } from "drizzle-orm";
-import { schema, type Db } from "../db/client";
-import { ReadBatch } from "../db/read-batch";
-import type { Statement } from "../db/batch";
-import { commandContext, type CommandContext } from "./command";
-import type { CompanyStorage } from "./storage";
-import type { Actor } from "../domain/actor";
-import { newId } from "../crypto/random";
-import { decideWakeups, invocationSourceOf, maxConcurrentRuns, skipReasonOf, type DispatchAgent, type QueuedWakeup } from "../domain/runs/dispatch";
-import { backoffSeconds, endRunStatements, LIVE_RUN_STATUSES, MAX_RETRIES, newRunRow, type RunRow } from "../domain/runs/lifecycle";
-import { invokeHttpAgent, readHttpConfig, type HttpOutcome } from "../adapters/http";
-import { runInvocationBody } from "../domain/runs/invocation";
-import { storedDesiredSkills } from "../domain/agents/skills";
-import { recordRunUsage } from "../domain/runs/usage";
-import { runEvent } from "../domain/runs/events";
-import { dispatchDelayMs } from "./dispatch-delay";
-import { inIds } from "../db/id-list";
-import { attemptGatewayRun, attemptRunnerRun, lostRunnerRunStatements, resendUnacknowledgedStarts, runnerGraceMs, runStartAckMs, sweepRemoteRuns } from "./remote-attempts";
-import { RUNNER_STALE_MS, type RunnerHub } from "./runners";
-import { isRunnerAdapter } from "../domain/adapters/runner-types";
+// One dispatch step, serialised with the company's commands (at-least-once: it re-reads the queue
+// and is safe to repeat): timer heartbeats due, queued wake-ups become runs (coalesced, waiting or
+// skipped: src/domain/runs/dispatch.ts), queued runs start, lost runner runs go through the retry
+// policy, left-over starts are handed out again, retries due start, runs past their deadline end
+// `timed_out`. One read batch, one write batch.
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { schema } from "../../db/client";
+import { ReadBatch } from "../../db/read-batch";
+import type { Statement } from "../../db/batch";
+import { inIds } from "../../db/id-list";
+import type { CommandContext } from "../command";
+import { newId } from "../../crypto/random";
+import { decideWakeups, invocationSourceOf, maxConcurrentRuns, skipReasonOf, type DispatchAgent, type QueuedWakeup } from "../../domain/runs/dispatch";
+import { backoffSeconds, endRunStatements, LIVE_RUN_STATUSES, MAX_RETRIES, newRunRow, type RunRow } from "../../domain/runs/lifecycle";
+import { runEvent } from "../../domain/runs/events";
+import { isRunnerAdapter } from "../../domain/adapters/runner-types";
+import type { RunnerHub } from "./runners";
+import { runnerGraceMs } from "./timing";
 
 /** Adapter types this service runs itself; wake-ups of other agents wait for a runner serving them. */
 export const DISPATCHED_ADAPTERS = ["http", "remote_gateway"] as const;
-const SYSTEM: Actor = { type: "none", runId: null };
 const QUEUE_BATCH = 200;
-/** A dispatch that does not finish (object evicted, a write failed) runs again this long after it began (plus DISPATCH_DELAY_MS). */
-export const DISPATCH_RESUME_MS = 30_000;
 
 export interface DispatchStep {
   /** Runs to call now (new, or retried). */
@@ -48,75 +30,16 @@ export interface DispatchStep {
   backoffUntil: number | null;
 }
 
-export interface DispatcherHost {
-  env: Env;
-  db: Db;
-  storage: CompanyStorage;
-  /** Runs `fn` serialised with the company's commands, reading and writing the primary. */
-  serialise<T>(fn: () => Promise<T>): Promise<T>;
-  /** The end of a dispatch: the next alarm at `at` (ms), or none (unless asked for meanwhile). */
-  settleAlarm(at: number | null): Promise<void>;
-  /** The connected runners (src/company/runners.ts). */
-  runners: RunnerHub;
-  /** Runs this instance's dispatches are handing out right now (their journal entries are not left over). */
-  handingOut: Set<string>;
-}
-
-const context = (host: DispatcherHost, companyId: string): CommandContext =>
-  commandContext({ env: host.env, db: host.db, companyId, actor: SYSTEM, storage: host.storage, now: new Date().toISOString() });
-
-/** One alarm: a dispatch step, the adapter calls, and the next alarm. */
-export async function runDispatch(host: DispatcherHost, companyId: string): Promise<void> {
-  const step = await host.serialise(() => dispatchStep(context(host, companyId), host.runners, host.handingOut));
-  let outcomes: boolean[];
-  try {
-    outcomes = await Promise.all(
-      step.invoke.map(async ({ run, adapterConfig }) => {
-        const ended = await (run.adapterType === "http"
-          ? attempt(host, companyId, run, adapterConfig)
-          : run.adapterType === "remote_gateway"
-            ? attemptGatewayRun(host, context(host, companyId), run, adapterConfig)
-            : attemptRunnerRun(host, context(host, companyId), run, adapterConfig));
-        // Handed out and recorded: no longer the next dispatch's to hand out.
-        host.storage.startingRuns.forget(run.id);
-        return ended;
-      }),
-    );
-  } finally {
-    for (const { run } of step.invoke) host.handingOut.delete(run.id);
-  }
-  // run.start messages a runner did not acknowledge in time go again, or to another runner.
-  await resendUnacknowledgedStarts(host, context(host, companyId));
-  const again = step.ended || outcomes.some((ended) => ended);
-  // Runs that ended (or were cancelled while being handed out) are stopped where they run.
-  if (again || step.invoke.some(({ run }) => run.adapterType !== "http")) await sweepRemoteRuns(host);
-  const lostAt = host.storage.remoteRuns.earliestLost();
-  // While runners execute runs, look again after RUNNER_STALE_MS: a socket that went silent loses its runs.
-  const runnerCheck = host.storage.remoteRuns.all().some((r) => r.kind === "runner" && r.lostAt === null) ? Date.now() + RUNNER_STALE_MS + dispatchDelayMs(host.env) : null;
-  const unacknowledged = host.storage.remoteRuns.earliestUnacknowledged();
-  const next = await host.serialise(async () =>
-    earliest(
-      await nextDueAt(host.db, companyId, [...host.runners.servedAgents().keys()]),
-      host.storage.timers.earliest(),
-      step.backoffUntil,
-      lostAt === null ? null : lostAt + runnerGraceMs(host.env),
-      runnerCheck,
-      unacknowledged === null ? null : unacknowledged + runStartAckMs(host.env),
-    ),
-  );
-  await host.settleAlarm(again ? Date.now() + dispatchDelayMs(host.env) : next);
-}
-
-export { dispatchDelayMs } from "./dispatch-delay";
+const isoAfter = (now: string, seconds: number) => new Date(Date.parse(now) + seconds * 1000).toISOString();
 
 /** Agents the dispatcher starts runs for: adapters the service runs itself, and runner-type agents (isRunnerAdapter, in SQL) a connected runner serves. */
-const dispatchable = (served: readonly string[]) =>
+export const dispatchable = (served: readonly string[]) =>
   or(
     inArray(schema.agents.adapterType, [...DISPATCHED_ADAPTERS]),
     and(inIds(schema.agents.id, served), sql`(${schema.agents.adapterType} = 'process' OR ${schema.agents.adapterType} LIKE '%\_local' ESCAPE '\')`),
   );
 
-async function dispatchStep(ctx: CommandContext, runners: RunnerHub, handingOut: Set<string>): Promise<DispatchStep> {
+export async function dispatchStep(ctx: CommandContext, runners: RunnerHub, handingOut: Set<string>): Promise<DispatchStep> {
   const { db, companyId, now } = ctx;
   const r = schema.heartbeatRuns;
   const w = schema.agentWakeupRequests;
@@ -359,76 +282,34 @@ function mergeWakeContext(context: Record<string, unknown>, wakeup: QueuedWakeup
   context.coalescedReasons = reasons;
 }
 
-/** Calls the agent's endpoint once and records the answer; true when the run ended. */
-async function attempt(host: DispatcherHost, companyId: string, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {
-  const config = readHttpConfig(adapterConfig);
-  let outcome: HttpOutcome;
-  try {
-    const body = await runInvocationBody(host.env, host.db, run, config.payloadTemplate, adapterConfig.env, config.completionTimeoutSec, storedDesiredSkills(adapterConfig));
-    outcome = await invokeHttpAgent(config, run.id, body, { exposure: host.env.SERVER_EXPOSURE === "public" ? "public" : "private" });
-  } catch (err) {
-    outcome = { kind: "failed", errorCode: "adapter_refused", error: `Could not prepare the run: ${(err as Error)?.message ?? err}` };
-  }
-  return host.serialise(() => recordOutcome(context(host, companyId), run, outcome, config.completionTimeoutSec));
-}
-
-async function recordOutcome(ctx: CommandContext, run: RunRow, outcome: HttpOutcome, completionTimeoutSec: number): Promise<boolean> {
+/**
+ * Runner runs lost longer than the grace period (lost at or before `lostBefore`, ms): the attempt
+ * fails with `process_lost` and goes through the retry policy — scheduled again with back-off
+ * (any runner serving the agent takes it), failed after MAX_RETRIES.
+ */
+export function lostRunnerRunStatements(ctx: CommandContext, live: RunRow[], lostBefore: number): { statements: Statement[]; runIds: Set<string>; ended: boolean } {
   const r = schema.heartbeatRuns;
-  const stillRunning = and(eq(r.id, run.id), eq(r.status, "running"));
-  const current = (await ctx.db.select({ status: r.status, retryCount: r.retryCount }).from(r).where(eq(r.id, run.id)))[0];
-  if (!current || current.status !== "running") return false; // cancelled (or completed) while the call was out
-  switch (outcome.kind) {
-    case "accepted": {
-      const deadlineAt = new Date(Date.parse(ctx.now) + completionTimeoutSec * 1000).toISOString();
-      await ctx.batch([ctx.db.update(r).set({ deadlineAt, lastActivityAt: ctx.now, updatedAt: ctx.now }).where(stillRunning), runEvent(ctx, run, "status", "Accepted by the agent endpoint (202); waiting for completion")]);
-      return false;
+  const statements: Statement[] = [];
+  const runIds = new Set<string>();
+  let ended = false;
+  const byId = new Map(live.map((run) => [run.id, run]));
+  for (const tracked of ctx.storage.remoteRuns.all()) {
+    if (tracked.kind !== "runner" || tracked.lostAt === null || tracked.lostAt > lostBefore) continue;
+    runIds.add(tracked.runId);
+    const run = byId.get(tracked.runId);
+    if (!run || run.status !== "running") continue;
+    const error = "The runner executing this run disconnected and did not come back";
+    const retryCount = run.retryCount + 1;
+    if (retryCount > MAX_RETRIES) {
+      statements.push(...endRunStatements(ctx, run.id, { status: "failed", errorCode: "process_lost", error: `${error} (${retryCount} attempts)` }));
+      ended = true;
+    } else {
+      const nextRetryAt = isoAfter(ctx.now, backoffSeconds(retryCount));
+      statements.push(
+        ctx.db.update(r).set({ status: "scheduled_retry", retryCount, nextRetryAt, deadlineAt: null, errorCode: "process_lost", error, lastActivityAt: ctx.now, updatedAt: ctx.now }).where(and(eq(r.id, run.id), eq(r.status, "running"))),
+        runEvent(ctx, run, "status", `${error}; retry ${retryCount} at ${nextRetryAt}`, { errorCode: "process_lost" }),
+      );
     }
-    case "retry": {
-      const retryCount = current.retryCount + 1;
-      if (retryCount > MAX_RETRIES) {
-        await ctx.batch(endRunStatements(ctx, run.id, { status: "failed", errorCode: "adapter_unavailable", error: `Agent endpoint answered HTTP ${outcome.status} ${retryCount} times` }));
-        return true;
-      }
-      const wait = outcome.retryAfterSec ?? backoffSeconds(retryCount);
-      const nextRetryAt = new Date(Date.parse(ctx.now) + wait * 1000).toISOString();
-      await ctx.batch([
-        ctx.db.update(r).set({ status: "scheduled_retry", retryCount, nextRetryAt, lastActivityAt: ctx.now, updatedAt: ctx.now }).where(stillRunning),
-        runEvent(ctx, run, "status", `Agent endpoint answered HTTP ${outcome.status}; retry ${retryCount} at ${nextRetryAt}`),
-      ]);
-      return false;
-    }
-    case "succeeded": {
-      const statements = endRunStatements(ctx, run.id, { status: "succeeded", summary: outcome.summary, usage: outcome.usage, result: outcome.result });
-      await ctx.batch(statements);
-      await recordRunUsage(ctx, run, outcome.usage);
-      return true;
-    }
-    case "failed":
-      await ctx.batch(endRunStatements(ctx, run.id, { status: "failed", errorCode: outcome.errorCode, error: outcome.error }));
-      return true;
-    case "timed_out":
-      await ctx.batch(endRunStatements(ctx, run.id, { status: "timed_out", errorCode: "timeout", error: outcome.error }));
-      return true;
   }
-}
-
-const earliest = (...times: Array<number | null>) => {
-  const known = times.filter((t): t is number => t !== null);
-  return known.length ? Math.min(...known) : null;
-};
-
-/** The earliest retry (of agents that can run now) or completion deadline of the company's runs (ms), or null. */
-async function nextDueAt(db: Db, companyId: string, served: readonly string[]): Promise<number | null> {
-  const r = schema.heartbeatRuns;
-  const a = schema.agents;
-  const [retry, deadline] = await db.batch([
-    db
-      .select({ at: min(r.nextRetryAt) })
-      .from(r)
-      .innerJoin(a, eq(a.id, r.agentId))
-      .where(and(eq(r.companyId, companyId), eq(r.status, "scheduled_retry"), isNotNull(r.nextRetryAt), dispatchable(served))),
-    db.select({ at: min(r.deadlineAt) }).from(r).where(and(eq(r.companyId, companyId), eq(r.status, "running"), isNotNull(r.deadlineAt), lte(r.deadlineAt, "9999"))),
-  ]);
-  const times = [retry[0]?.at, deadline[0]?.at].filter((t): t is string => Boolean(t)).map((t) => Date.parse(t));
-  return times.length ? Math.min(...times) : null;
+  return { statements, runIds, ended };
 }
