@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { JsonObject, Timestamp, atLeastOneField, Uuid } from "./common";
 import { ISSUE_IDENTIFIER_PATTERN } from "../domain/companies/issue-prefix";
+import { ISSUE_DESCRIPTION_MAX, ISSUE_TITLE_MAX } from "../domain/issues/limits";
 
 export const IssueStatus = z.enum(["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"]);
 export const IssuePriority = z.enum(["critical", "high", "medium", "low"]);
@@ -26,8 +27,8 @@ export const RunIdParam = z.object({
 });
 
 const issueFields = {
-  title: z.string().trim().min(1).max(500),
-  description: z.string().max(100_000).nullable(),
+  title: z.string().trim().min(1).max(ISSUE_TITLE_MAX),
+  description: z.string().max(ISSUE_DESCRIPTION_MAX).nullable(),
   status: IssueStatus,
   priority: IssuePriority,
   projectId: Id.nullable(),

@@ -235,6 +235,17 @@ describe("agent access and other companies", () => {
   });
 });
 
+describe("routine-made issues", () => {
+  it("variables that make the text longer than an issue allows are cut to the issue limits (so the issue exports and imports)", async () => {
+    const { routine } = await setup({ title: "Report {{topic}}", description: "{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}", variables: [{ name: "topic" }, { name: "body" }] });
+    const run = await post(`/api/routines/${routine.id}/run`, { variables: { topic: "t".repeat(2000), body: "b".repeat(10_000) } });
+    expect(run.status).toBe(202);
+    const issue = (await get(`/api/issues/${run.body.linkedIssueId}`)).body;
+    expect(issue.title).toBe(`Report ${"t".repeat(493)}`);
+    expect(issue.description).toHaveLength(100_000);
+  });
+});
+
 describe("triggers", () => {
   it("schedule: validates cron and time zone, computes nextRunAt in the zone, recomputes on PATCH, and stops while the routine is paused", async () => {
     const { routine } = await setup();

@@ -18,6 +18,7 @@ import type { Actor } from "../actor";
 import { conflict, HttpError, notFound, unprocessable } from "../errors";
 import { newId } from "../../crypto/random";
 import { TERMINAL_ISSUE_STATUSES } from "../issues/view";
+import { ISSUE_DESCRIPTION_MAX, ISSUE_TITLE_MAX } from "../issues/limits";
 import { newIssueRow } from "../issues/commands";
 import { commitIssueNumber, companyCounterStatement, isNumberClash, issueNumbering, recountIssueNumbers } from "../issues/numbering";
 import { wakeupStatementsFrom } from "../wakeups/enqueue";
@@ -223,8 +224,9 @@ export async function recordFire(ctx: CommandContext, actor: Actor, facts: FireF
     return routineRunView(row);
   }
 
-  const title = renderTemplate(routine.title, outcome.values).trim() || routine.title;
-  const description = routine.description === null ? null : renderTemplate(routine.description, outcome.values);
+  // Filled-in variables may make the text longer than an issue allows: cut it to the issue limits.
+  const title = (renderTemplate(routine.title, outcome.values).trim() || routine.title).slice(0, ISSUE_TITLE_MAX);
+  const description = routine.description === null ? null : renderTemplate(routine.description, outcome.values).slice(0, ISSUE_DESCRIPTION_MAX);
   for (let attempt = 0; ; attempt++) {
     const numbering = await issueNumbering(ctx);
     const projectId = input.projectId ?? routine.projectId;
