@@ -2,18 +2,19 @@
 // run in one batch before the serialised section; inside it, one guarded batch writes the lock
 // only while the issue is as it was read (`status`, `checkout_run_id`, `assignee_agent_id`). When
 // it is not (a racing checkout won), the object reads again and answers with the current state.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Statement } from "../../db/batch";
 import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
+import { noRowExists } from "../../db/guards";
 import { defineCommand, type CommandContext, type LoadScope } from "../../company/command";
 import { conflict, forbidden, notFound } from "../errors";
 import { actorRunFrom, actorRunSeen, addActorRunRead, requireRunId, type ActorRunFacts } from "../runs/actor-run";
 import { isLiveStatus, leaseExpired, runIsStale, runLeaseMs } from "../runs/lease";
 import { closedIsolatedWorkspace } from "../execution-workspaces/checkout-guard";
 import { OWNERSHIP_CONFLICT, runLinkStatement } from "./ownership";
-import { RELEASED_ISSUE_FIELDS } from "./locks";
+import { lockAsRead, RELEASED_ISSUE_FIELDS } from "./locks";
 import { issueIdOf, issueRefCondition } from "./references";
 import { addIssueSnapshotReads, type IssueSnapshot } from "./snapshot";
 import { issueView, type IssueRow } from "./view";
@@ -28,10 +29,7 @@ const conflictDetails = (issue: IssueRow) => ({
 });
 
 /** Holds while the issue's lock state is what the rule read. */
-const lockUnchanged = (ctx: CommandContext, issue: IssueRow) =>
-  ctx.guard(
-    sql`EXISTS (SELECT 1 FROM issues WHERE id = ${issue.id} AND status = ${issue.status} AND checkout_run_id IS ${issue.checkoutRunId} AND assignee_agent_id IS ${issue.assigneeAgentId})`,
-  );
+const lockUnchanged = (ctx: CommandContext, issue: IssueRow) => ctx.guard(lockAsRead(issue));
 
 function requireSnapshot(scope: LoadScope | { companyId: string }, snapshot: IssueSnapshot | null): IssueSnapshot {
   if (!snapshot || (scope.companyId && snapshot.issue.companyId !== scope.companyId)) throw notFound("Issue not found");
@@ -119,7 +117,7 @@ export const checkoutIssue = defineCommand("issue.checkout", {
       throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
     }
     // Project pause and workspace closing do not go through this object: the batch re-checks them.
-    if (issue.projectId) statements.push(ctx.guard(sql`NOT EXISTS (SELECT 1 FROM projects WHERE id = ${issue.projectId} AND paused_at IS NOT NULL)`));
+    if (issue.projectId) statements.push(ctx.guard(noRowExists(schema.projects, and(eq(schema.projects.id, issue.projectId), isNotNull(schema.projects.pausedAt))!)));
     if (issue.executionWorkspaceId) statements.push(ctx.guard(sql`NOT ${closedIsolatedWorkspace(issue.executionWorkspaceId)}`));
 
     const set = {

@@ -5,6 +5,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Statement } from "../../db/batch";
 import { ReadBatch } from "../../db/read-batch";
 import { schema } from "../../db/client";
+import { sameVersion } from "../../db/guards";
 import { defineCommand, type CommandContext, type LoadScope } from "../../company/command";
 import type { Actor } from "../actor";
 import { badRequest, conflict, forbidden, notFound } from "../errors";
@@ -22,7 +23,7 @@ import { addCompanyAgentsRead, addDependentsRead, addIssueSnapshotReads, type Co
 import { assignmentWakeups, blockerResolvedWakeups, commentWakeups } from "./wakeups";
 import { commentView, issueView, isTerminalStatus, labelView, type IssueRelations, type IssueRow } from "./view";
 import { LIVE_RUN_STATUSES } from "../runs/lease";
-import { CLEARED_LOCK_FIELDS } from "./locks";
+import { CLEARED_LOCK_FIELDS, lockAsRead } from "./locks";
 import { routineRunOutcomeStatement } from "../routines/outcome";
 
 export { CLEARED_LOCK_FIELDS } from "./locks";
@@ -87,7 +88,7 @@ function wakeFacts(ctx: CommandContext, company: CompanyAgents, issue: IssueSnap
 }
 
 /** Statement that holds only while the issue is exactly the version the rule read. */
-const unchanged = (ctx: CommandContext, issue: IssueRow) => ctx.guard(sql`EXISTS (SELECT 1 FROM issues WHERE id = ${issue.id} AND version = ${issue.version})`);
+const unchanged = (ctx: CommandContext, issue: IssueRow) => ctx.guard(sameVersion(schema.issues, issue));
 
 /** The row of a new issue: given fields, defaults for the rest, no lock, status timestamps, the creator. */
 export function newIssueRow(
@@ -499,9 +500,7 @@ export const addComment = defineCommand("issue.comment", {
     };
     // The rule read the issue's status, lock and assignee: the comment is written only while they hold.
     const statements: Statement[] = [
-      ctx.guard(
-        sql`EXISTS (SELECT 1 FROM issues WHERE id = ${before.id} AND status = ${before.status} AND checkout_run_id IS ${before.checkoutRunId} AND assignee_agent_id IS ${before.assigneeAgentId})`,
-      ),
+      ctx.guard(lockAsRead(before)),
       ctx.db.insert(schema.issueComments).values(row),
       ctx.db.update(schema.issues).set(set).where(eq(schema.issues.id, before.id)),
       ...(run ? [...run.statements, runLinkStatement(ctx, before.id, run.run.id)] : []),

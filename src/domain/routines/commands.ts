@@ -5,6 +5,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import type { Statement } from "../../db/batch";
+import { sameVersion } from "../../db/guards";
 import { defineCommand, type CommandContext, type LoadScope } from "../../company/command";
 import type { Actor } from "../actor";
 import { forbidden, notFound, unprocessable } from "../errors";
@@ -57,7 +58,7 @@ function requireSchedulable(variables: RoutineVariable[]) {
 }
 
 /** The write batch holds only while the routine is the version the rule decided on. */
-const routineUnchanged = (ctx: CommandContext, routine: RoutineRow) => ctx.guard(sql`EXISTS (SELECT 1 FROM routines WHERE id = ${routine.id} AND version = ${routine.version})`);
+const routineUnchanged = (ctx: CommandContext, routine: RoutineRow) => ctx.guard(sameVersion(r, routine));
 const bumpRoutine = (ctx: CommandContext, routine: RoutineRow) => ctx.db.update(r).set({ version: routine.version + 1, updatedAt: ctx.now }).where(eq(r.id, routine.id));
 
 function routineOf(ctx: { companyId: string }, routine: RoutineRow | undefined): RoutineRow {

@@ -9,10 +9,11 @@
 //     assigned to the routine's agent) is created and the agent woken.
 // The facts are read in one batch (in the Worker for requests, in the object for ticks); the write
 // batch is guarded by the routine's version, the live execution issue and the idempotency key.
-import { and, desc, eq, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, notInArray, sql, type SQL } from "drizzle-orm";
 import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import type { Statement } from "../../db/batch";
+import { noRowExists, sameVersion } from "../../db/guards";
 import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { conflict, HttpError, notFound, unprocessable } from "../errors";
@@ -65,28 +66,25 @@ export interface FireFacts {
   project: { id: string; pausedAt: string | null } | null;
 }
 
+/** SQL: the routine's execution issues that are still open (the newest is the one a fire coalesces into). */
+const openExecutionIssues = (companyId: string | SQL, routineId: string) =>
+  and(eq(issues.companyId, companyId), eq(issues.originKind, "routine_execution"), eq(issues.originId, routineId), notInArray(issues.status, [...TERMINAL_ISSUE_STATUSES]))!;
+
 /** Every fact a fire decides on, in one read batch; 404 when the routine is not in `companyId` (when given). */
 export async function loadFireFacts(db: Db, input: FireInput, companyId?: string): Promise<FireFacts> {
   const batch = new ReadBatch(db);
   const routine = batch.add(db.select().from(r).where(eq(r.id, input.routineId)));
   const trigger = input.triggerId ? batch.add(db.select().from(schema.routineTriggers).where(eq(schema.routineTriggers.id, input.triggerId))) : null;
+  const routineCompany = sql<string>`(SELECT ${r.companyId} FROM ${r} WHERE ${r.id} = ${input.routineId})`;
   const existing = input.idempotencyKey ? batch.add(db.select().from(runs).where(and(eq(runs.routineId, input.routineId), eq(runs.idempotencyKey, input.idempotencyKey)))) : null;
   const active = batch.add(
     db
       .select({ issueId: issues.id, runId: sql<string | null>`(SELECT rr.id FROM routine_runs rr WHERE rr.linked_issue_id = issues.id AND rr.status != 'coalesced' ORDER BY rr.created_at LIMIT 1)` })
       .from(issues)
-      .where(
-        and(
-          sql`${issues.companyId} = (SELECT company_id FROM routines WHERE id = ${input.routineId})`,
-          eq(issues.originKind, "routine_execution"),
-          eq(issues.originId, input.routineId),
-          notInArray(issues.status, [...TERMINAL_ISSUE_STATUSES]),
-        ),
-      )
+      .where(openExecutionIssues(routineCompany, input.routineId))
       .orderBy(desc(issues.createdAt), desc(issues.id))
       .limit(1),
   );
-  const routineCompany = sql<string>`(SELECT ${r.companyId} FROM ${r} WHERE ${r.id} = ${input.routineId})`;
   const company = batch.add(db.select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason }).from(schema.companies).where(sql`${schema.companies.id} = ${routineCompany}`));
   const assigneeRef = input.assigneeAgentId ?? sql<string>`(SELECT ${r.assigneeAgentId} FROM ${r} WHERE ${r.id} = ${input.routineId})`;
   const agent = batch.add(
@@ -164,11 +162,12 @@ export function decideFire(facts: FireFacts, input: FireInput): FireOutcome {
 
 /** The batch holds only on the facts the rule decided on. */
 function factsUnchanged(ctx: CommandContext, facts: FireFacts, input: FireInput): Statement {
-  const activeNow = sql`(SELECT id FROM issues WHERE company_id = ${facts.routine.companyId} AND origin_kind = 'routine_execution' AND origin_id = ${facts.routine.id} AND status NOT IN ('done', 'cancelled') ORDER BY created_at DESC, id DESC LIMIT 1)`;
-  const keyFree = input.idempotencyKey ? sql`NOT EXISTS (SELECT 1 FROM routine_runs WHERE routine_id = ${facts.routine.id} AND idempotency_key = ${input.idempotencyKey})` : sql`1`;
+  const { routine } = facts;
+  const activeNow = sql`(SELECT ${issues.id} FROM ${issues} WHERE ${openExecutionIssues(routine.companyId, routine.id)} ORDER BY ${issues.createdAt} DESC, ${issues.id} DESC LIMIT 1)`;
+  const keyFree = input.idempotencyKey ? noRowExists(runs, { routineId: routine.id, idempotencyKey: input.idempotencyKey }) : undefined;
   // always_enqueue does not look at the live execution issue, so it does not depend on it either.
-  const sameActive = facts.routine.concurrencyPolicy === "always_enqueue" ? sql`1` : sql`IFNULL(${activeNow}, '') = ${facts.active?.issueId ?? ""}`;
-  return ctx.guard(sql`EXISTS (SELECT 1 FROM routines WHERE id = ${facts.routine.id} AND version = ${facts.routine.version}) AND ${sameActive} AND ${keyFree}`);
+  const sameActive = routine.concurrencyPolicy === "always_enqueue" ? undefined : sql`IFNULL(${activeNow}, '') = ${facts.active?.issueId ?? ""}`;
+  return ctx.guard(and(sameVersion(r, routine), sameActive, keyFree)!);
 }
 
 /** Records the fire: one guarded write batch (plus a numbering read when the object is cold). */
