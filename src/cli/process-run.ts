@@ -2,18 +2,7 @@
 // the run's environment, stdout/stderr streamed in chunks, the exit code mapped to the run's
 // status, the whole group killed on cancel or timeout (SIGTERM, then SIGKILL after graceSec).
 import { spawn, type ChildProcess } from "node:child_process";
-
-export interface RunStart {
-  runId: string;
-  agentId: string;
-  companyId: string;
-  adapterType: string;
-  adapterConfig: Record<string, unknown>;
-  context: Record<string, unknown>;
-  env: Record<string, string>;
-  apiUrl: string;
-  apiToken: string;
-}
+import type { RunStart } from "../protocol/runner";
 
 export interface ProcessOutcome {
   status: "succeeded" | "failed" | "timed_out";

@@ -6,7 +6,8 @@
 // service has not confirmed is sent again on the same connection after `retryMs`, doubling.
 import WebSocket from "ws";
 import { randomUUID } from "node:crypto";
-import { startProcess, type RunningProcess, type RunStart } from "./process-run";
+import { startProcess, type RunningProcess } from "./process-run";
+import { parseMessage, RUNNER_PROTOCOL_VERSION, ServiceToRunnerMessage, type RunnerToService, type RunStart } from "../protocol/runner";
 
 export interface RunnerOptions {
   url: string;
@@ -37,6 +38,11 @@ export function connectUrl(base: string, companyId: string): string {
 }
 
 /** Runs until stopped (the returned stop()), or until maxRuns runs finished. */
+/** The hello a runner opens with: the agents it serves and the runs it still holds. */
+export function helloMessage(options: Pick<RunnerOptions, "agents" | "name">, instanceId: string, runs: string[]): RunnerToService {
+  return { type: "hello", version: RUNNER_PROTOCOL_VERSION, agents: options.agents, name: options.name, instanceId, runs };
+}
+
 export function startRunner(options: RunnerOptions): { stopped: Promise<void>; stop: () => void } {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const running = new Map<string, RunningProcess>();
@@ -54,9 +60,9 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
   let ping: NodeJS.Timeout | null = null;
 
-  const send = (message: { type: string; runId?: string; [key: string]: unknown }) => {
+  const send = (message: RunnerToService) => {
     const text = JSON.stringify(message);
-    if (message.type === "run.complete" && message.runId) {
+    if (message.type === "run.complete") {
       unconfirmed.set(message.runId, { text, wait: retryMs, timer: null });
       awaitConfirmation(message.runId);
     }
@@ -96,7 +102,7 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
     ws.on("open", () => {
       // Reclaim what is still running here and what finished while the connection was down.
       const runs = [...new Set([...running.keys(), ...unconfirmed.keys()])];
-      ws.send(JSON.stringify({ type: "hello", version: 1, agents: options.agents, name: options.name, instanceId, runs }));
+      ws.send(JSON.stringify(helloMessage(options, instanceId, runs)));
       ping = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: "ping" })), PING_MS);
     });
     ws.on("unexpected-response", (_req, res) => {
@@ -133,20 +139,17 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
   }
 
   function handle(text: string) {
-    let message: Record<string, any>;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      return;
-    }
+    const parsed = parseMessage(ServiceToRunnerMessage, text);
+    if (!parsed.ok) return log(`runner: ignoring a message from the service: ${parsed.error}`);
+    const { message } = parsed;
     switch (message.type) {
       case "ready":
         ready = true;
         attempt = 0;
-        log(`runner: connected as ${message.runnerId}; serving ${message.agents.length} agent(s)${message.refused?.length ? `; refused ${message.refused.map((r: any) => `${r.agentId} (${r.reason})`).join(", ")}` : ""}`);
+        log(`runner: connected as ${message.runnerId}; serving ${message.agents.length} agent(s)${message.refused.length ? `; refused ${message.refused.map((r) => `${r.agentId} (${r.reason})`).join(", ")}` : ""}`);
         // Runs the service did not give back (cancelled or retried elsewhere while we were away) stop here.
         for (const [runId, run] of running) {
-          if (!(message.runs ?? []).includes(runId)) {
+          if (!message.runs.includes(runId)) {
             log(`runner: run ${runId} was not given back after the reconnect; stopping it`);
             run.cancel();
           }
@@ -160,7 +163,7 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
         }
         return;
       case "run.start":
-        return startRun(message as unknown as RunStart);
+        return startRun(message);
       case "run.cancel": {
         const run = running.get(message.runId);
         if (run) {

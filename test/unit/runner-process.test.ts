@@ -2,10 +2,13 @@
 // group on timeout and on cancel (a grandchild must not survive).
 import { describe, expect, it } from "vitest";
 import { alive } from "../helpers/processes";
-import { commandLine, runEnvironment, startProcess, type RunStart } from "../../src/cli/process-run";
+import { commandLine, runEnvironment, startProcess } from "../../src/cli/process-run";
+import type { RunStart } from "../../src/protocol/runner";
 import { connectUrl } from "../../src/cli/runner";
 
 const start = (adapterConfig: Record<string, unknown>, adapterType = "process"): RunStart => ({
+  type: "run.start",
+  version: 1,
   runId: "run-1",
   agentId: "agent-1",
   companyId: "company-1",

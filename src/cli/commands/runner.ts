@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import { cliContext, unwrap } from "../context";
 import { CliError } from "../output";
 import { startRunner } from "../runner";
-import { isRunnerAdapter } from "../../domain/adapters/runner-types";
+import { isRunnerAdapter } from "../../protocol/runner";
 
 export function runnerCommand(program: Command) {
   program

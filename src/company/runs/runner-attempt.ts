@@ -10,7 +10,8 @@ import { endRunStatements, type RunRow } from "../../domain/runs/lifecycle";
 import { runEvent } from "../../domain/runs/events";
 import { runInvocationBody } from "../../domain/runs/invocation";
 import { storedDesiredSkills } from "../../domain/agents/skills";
-import { RUNNER_PROTOCOL_VERSION, runnerStillAuthorized, type RunnerAttachment } from "./runners";
+import { runnerStillAuthorized, type RunnerAttachment } from "./runners";
+import { RUNNER_PROTOCOL_VERSION } from "../../protocol/runner";
 import { runnerGraceMs, runStartAckMs } from "./timing";
 import type { DispatcherHost } from "./host";
 

@@ -4,35 +4,23 @@
 // lives in its attachment (who connected, which agents it serves), so nothing is lost when the
 // object sleeps. Pings are answered by the runtime itself (auto-response) without waking it.
 //
-// Protocol v1 (JSON text messages with a `type`):
-//   runner → { type: "hello", version: 1, agents: [agentId…], name?, instanceId?, runs?: [runId…] }
-//   object → { type: "ready", version: 1, runnerId, agents: [...], refused: [{ agentId, reason }], runs: [...] }
-//   object → { type: "run.start", version: 1, runId, agentId, companyId, adapterType, adapterConfig, context, env, apiUrl, apiToken, skills }
-//   runner → { type: "run.started", runId }   (acknowledges run.start; unacknowledged for 10 s it is sent
-//            once more, then handed to another runner serving the agent — see resendUnacknowledgedStarts in runner-attempt.ts)
-//   runner → { type: "run.event", runId, kind: "log" | "progress" | "status", message, data? }
-//   runner → { type: "run.complete", runId, status: "succeeded" | "failed" | "timed_out", summary?, usage?, exitCode?, error? }
-//   object → { type: "run.completed", runId }   (the completion is recorded: the runner may forget it)
-//   object → { type: "error", runId, error, retryable: true }   (recording failed: send the completion again)
-//   object → { type: "run.cancel", runId }
-//   either → { type: "ping" } answered by { type: "pong" };  object → { type: "error", error, runId? }
+// The messages both ways are defined in src/protocol/runner.ts (protocol v1).
 // `runs` in hello reclaims runs the runner still executes after a reconnect: runs already lost
 // (their socket closed), or bound to an earlier socket of the same runner process (`instanceId`).
 // Events and completions are accepted only from the socket a run is bound to. The credential a
 // socket connected with is checked again before every run.start (a revoked key, a removed member
 // or a terminated agent gets no more runs and its socket is closed); run tokens cannot connect.
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
 import { schema, type Db } from "../../db/client";
 import { inIds } from "../../db/id-list";
 import type { CompanyStorage } from "../storage";
 import type { RunEventInput } from "../../domain/runs/events";
 import type { RemoteRunReport } from "../../domain/runs/remote";
 import { newId } from "../../crypto/random";
-import { isRunnerAdapter } from "../../domain/adapters/runner-types";
+import type { z } from "zod";
+import { HelloMessage, isRunnerAdapter, parseMessage, RUNNER_PROTOCOL_VERSION, RunnerToServiceMessage, type ServiceToRunner } from "../../protocol/runner";
 import { isNull } from "drizzle-orm";
 
-export const RUNNER_PROTOCOL_VERSION = 1;
 export const RUNNER_TAG = "runner";
 
 
@@ -86,7 +74,7 @@ export interface RunnerHub {
   /** Closes a runner's socket (its credential is no longer valid, or it went silent). */
   close(runnerId: string, code: number, reason: string): void;
   /** Sends a message to one runner; false when it is not connected. */
-  send(runnerId: string, message: unknown): boolean;
+  send(runnerId: string, message: ServiceToRunner): boolean;
 }
 
 export class Runners implements RunnerHub {
@@ -157,7 +145,7 @@ export class Runners implements RunnerHub {
     return candidates[0]?.attachment ?? null;
   }
 
-  send(runnerId: string, message: unknown): boolean {
+  send(runnerId: string, message: ServiceToRunner): boolean {
     const socket = this.sockets().find(({ attachment }) => attachment.runnerId === runnerId);
     if (!socket) return false;
     try {
@@ -217,33 +205,6 @@ export async function runnerStillAuthorized(db: Db, companyId: string, attachmen
   return false;
 }
 
-const Hello = z.object({
-  type: z.literal("hello"),
-  version: z.literal(RUNNER_PROTOCOL_VERSION, { error: `Unsupported protocol version; this service speaks version ${RUNNER_PROTOCOL_VERSION}` }),
-  agents: z.array(z.string().min(1).max(200)).max(200),
-  name: z.string().trim().min(1).max(100).optional(),
-  instanceId: z.string().trim().min(8).max(100).optional(),
-  runs: z.array(z.string().min(1).max(200)).max(200).optional(),
-});
-const RunEventMessage = z.object({
-  type: z.literal("run.event"),
-  runId: z.string().min(1),
-  kind: z.enum(["log", "progress", "status"]).default("log"),
-  message: z.string().max(64 * 1024),
-  data: z.unknown().optional(),
-});
-const RunCompleteMessage = z.object({
-  type: z.literal("run.complete"),
-  runId: z.string().min(1),
-  status: z.enum(["succeeded", "failed", "timed_out"]),
-  summary: z.string().max(10_000).nullish(),
-  error: z.string().max(10_000).nullish(),
-  exitCode: z.number().int().nullish(),
-  usage: z.record(z.string(), z.unknown()).nullish(),
-});
-const RunStartedMessage = z.object({ type: z.literal("run.started"), runId: z.string().min(1) });
-const RunnerMessage = z.discriminatedUnion("type", [Hello, RunEventMessage, RunCompleteMessage, RunStartedMessage, z.object({ type: z.literal("ping") }), z.object({ type: z.literal("pong") })]);
-
 /** What handling a runner's message needs from the company object. */
 export interface RunnerHost {
   companyId: string;
@@ -256,7 +217,7 @@ export interface RunnerHost {
   requestDispatch(): Promise<void>;
 }
 
-const send = (ws: WebSocket, message: unknown) => {
+const send = (ws: WebSocket, message: ServiceToRunner) => {
   try {
     ws.send(JSON.stringify(message));
   } catch {
@@ -269,18 +230,9 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
   if (!attachment) return;
   attachment.lastSeenAt = Date.now();
   ws.serializeAttachment(attachment);
-  let json: unknown;
-  try {
-    json = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
-  } catch {
-    return send(ws, { type: "error", error: "Messages are JSON text" });
-  }
-  const parsed = RunnerMessage.safeParse(json);
-  if (!parsed.success) {
-    const runId = json && typeof json === "object" && typeof (json as Record<string, unknown>).runId === "string" ? (json as Record<string, unknown>).runId : undefined;
-    return send(ws, { type: "error", error: `Invalid message: ${parsed.error.issues.map((i) => `${i.path.join(".") || "message"}: ${i.message}`).join("; ")}`, ...(runId ? { runId } : {}) });
-  }
-  const message = parsed.data;
+  const parsed = parseMessage(RunnerToServiceMessage, typeof raw === "string" ? raw : new TextDecoder().decode(raw));
+  if (!parsed.ok) return send(ws, { type: "error", error: parsed.error, ...(parsed.runId ? { runId: parsed.runId } : {}) });
+  const { message } = parsed;
   switch (message.type) {
     case "ping":
       return send(ws, { type: "pong" });
@@ -344,7 +296,7 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
   }
 }
 
-async function hello(host: RunnerHost, ws: WebSocket, attachment: RunnerAttachment, message: z.infer<typeof Hello>) {
+async function hello(host: RunnerHost, ws: WebSocket, attachment: RunnerAttachment, message: z.output<typeof HelloMessage>) {
   const a = schema.agents;
   const requested = [...new Set(message.agents)];
   const rows = requested.length

@@ -1,2 +1,2 @@
-// Which adapter types runners execute (the rest run at the edge). No imports: the CLI bundles it.
-export const isRunnerAdapter = (adapterType: string) => adapterType === "process" || adapterType.endsWith("_local");
+// Which adapter types runners execute: defined with the runner protocol (src/protocol/runner.ts).
+export { isRunnerAdapter } from "../../protocol/runner";

@@ -20,6 +20,19 @@ export function agentContext(run: Pick<RunRow, "context" | "reason" | "issueId">
   return { context: { ...rest, wakeReason: run.reason ?? rest.wakeReason ?? null, issueId: run.issueId ?? null }, wakeEnv: vars };
 }
 
+/** What an agent is invoked with (the http adapter's body; a runner's run.start carries the same). */
+export interface InvocationBody {
+  [key: string]: unknown;
+  runId: string;
+  agentId: string;
+  companyId: string;
+  context: Record<string, unknown>;
+  apiUrl: string;
+  apiToken: string;
+  env: Record<string, string>;
+  skills: unknown[];
+}
+
 export async function runInvocationBody(
   env: Env,
   db: Db,
@@ -28,7 +41,7 @@ export async function runInvocationBody(
   envBindings: unknown,
   completionTimeoutSec: number,
   desiredSkills: string[] = [],
-): Promise<Record<string, unknown>> {
+): Promise<InvocationBody> {
   const [resolved, skills] = await Promise.all([
     resolveEnvBindings(env, db, run.companyId, (envBindings ?? null) as Record<string, unknown> | null),
     skillsForRun(env, db, run.companyId, desiredSkills),

@@ -1,0 +1,62 @@
+// Import boundaries between the parts that run in different places: the CLI (Node, on users'
+// machines) and the Worker share only the typed client (src/client) and the protocol (src/protocol).
+// The CLI never imports Worker code (it would drag the Worker's dependencies into a Node binary),
+// the Worker never imports the CLI, and the shared parts import nothing of either.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const src = path.join(root, "src");
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return files(full);
+    return /\.(ts|tsx|mjs)$/.test(name) && !name.endsWith(".d.ts") ? [full] : [];
+  });
+}
+
+/** Every module a file imports (static, re-exports and dynamic), relative ones resolved to `src:<path>`. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  return specs.map((spec) => (spec.startsWith(".") ? `src:${path.relative(src, path.resolve(path.dirname(file), spec)).split(path.sep).join("/")}` : spec));
+}
+
+/** The top folder under src/ of an import (`cli`, `domain`, …), or null for a package. */
+const area = (i: string) => (i.startsWith("src:") ? i.slice(4).split("/")[0] : null);
+const SHARED = ["client", "protocol"];
+const table = files(src).map((file) => ({ rel: path.relative(src, file).split(path.sep).join("/"), imports: importsOf(file) }));
+
+describe("import boundaries", () => {
+  it("sees the tree (a broken scan would pass vacuously)", () => {
+    expect(table.filter((f) => f.rel.startsWith("cli/")).length).toBeGreaterThan(5);
+    expect(table.filter((f) => f.rel.startsWith("domain/")).length).toBeGreaterThan(100);
+    expect(table.find((f) => f.rel === "cli/runner.ts")?.imports).toContain("src:protocol/runner");
+  });
+
+  it("the CLI imports only the CLI, the typed client, the protocol and Node-side packages", () => {
+    const allowedPackages = /^(node:|commander$|ws$|openapi-fetch$|zod$)/;
+    const bad = table
+      // build.mjs is the CLI's build script (esbuild), not part of the CLI.
+      .filter((f) => f.rel.startsWith("cli/") && f.rel !== "cli/build.mjs")
+      .flatMap((f) => f.imports.filter((i) => (area(i) ? !["cli", ...SHARED].includes(area(i)!) : !allowedPackages.test(i))).map((i) => `${f.rel} → ${i}`));
+    expect(bad).toEqual([]);
+  });
+
+  it("no Worker module imports the CLI", () => {
+    const bad = table.filter((f) => !f.rel.startsWith("cli/")).flatMap((f) => f.imports.filter((i) => area(i) === "cli").map((i) => `${f.rel} → ${i}`));
+    expect(bad).toEqual([]);
+  });
+
+  it("the shared parts stand alone: the protocol imports only zod, the client only openapi-fetch and its generated types", () => {
+    const protocol = table.filter((f) => f.rel.startsWith("protocol/")).flatMap((f) => f.imports.filter((i) => i !== "zod" && area(i) !== "protocol").map((i) => `${f.rel} → ${i}`));
+    expect(protocol).toEqual([]);
+    const client = table
+      .filter((f) => f.rel.startsWith("client/"))
+      .flatMap((f) => f.imports.filter((i) => i !== "openapi-fetch" && area(i) !== "client").map((i) => `${f.rel} → ${i}`));
+    expect(client).toEqual([]);
+  });
+});
