@@ -7,7 +7,7 @@ import { requireBoard, requireInstanceAdmin } from "../http/access";
 import { patchSettings, readSettings } from "../domain/instance/settings";
 import { listSchedulerHeartbeats, livenessRecoveryRequest } from "../domain/instance/maintenance";
 import { runDatabaseBackup } from "../domain/instance/backups";
-import { errors, jsonBody, jsonContent } from "../schemas/common";
+import { errors, jsonBody, jsonContent, optionalJsonBody } from "../schemas/common";
 import {
   DatabaseBackupSchema,
   ExperimentalSettingsSchema,
@@ -18,7 +18,6 @@ import {
   PatchGeneralSettingsSchema,
   SchedulerHeartbeatSchema,
 } from "../schemas/instance";
-import { optionalJsonBody } from "./access/shared";
 
 const tags = ["Instance"];
 export const instanceRouter = createRouter();

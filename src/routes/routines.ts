@@ -3,9 +3,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createRouter } from "../http/router";
+import { publicBaseUrl } from "../http/public-url";
 import type { AppEnv } from "../env";
 import { dbOf } from "../http/db";
-import { publicBaseUrl } from "./access/shared";
 import { addCompanyAccessCheck, requireActor, requireCompanyAccess, requireEntityAccess } from "../http/access";
 import { ReadBatch } from "../db/read-batch";
 import { runCompanyCommand } from "../company/client";

@@ -4,12 +4,12 @@
 // tokens and resolved secrets) or an agent key of this company — then hands it to the object.
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
+import { publicBaseUrl } from "../http/public-url";
 import { requireActor, requireCompanyAccess } from "../http/access";
 import { companyObject } from "../company/client";
 import { RUNNER_HEADERS } from "../company/durable-object";
 import { CompanyIdParam, ErrorSchema, errors, jsonContent } from "../schemas/common";
 import { ConnectedRunnerSchema, RunnerConnectQuery } from "../schemas/runners";
-import { publicBaseUrl } from "./access/shared";
 import { HttpError } from "../domain/errors";
 import type { RunnerCredential, RunnerPrincipal } from "../company/runs/runners";
 import { forbidden } from "../domain/errors";

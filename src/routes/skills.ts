@@ -6,10 +6,9 @@ import type { Context } from "hono";
 import { createRouter } from "../http/router";
 import type { AppEnv } from "../env";
 import { dbOf } from "../http/db";
-import { optionalJsonBody } from "./access/shared";
 import { requireActor, requireCompanyAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
-import { CompanyIdParam, errors, jsonBody, jsonContent, OkSchema } from "../schemas/common";
+import { CompanyIdParam, errors, jsonBody, jsonContent, OkSchema, optionalJsonBody } from "../schemas/common";
 import {
   AuditResultSchema,
   CatalogEntrySchema,

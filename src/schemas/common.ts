@@ -33,6 +33,11 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
   return { required: true, content: { "application/json": { schema } } } as const;
 }
 
+/** An optional JSON body: sent without Content-Type it reads as `{}` ("body default {}"). */
+export function optionalJsonBody<T extends z.ZodType>(schema: T) {
+  return { required: false, content: { "application/json": { schema } } } as const;
+}
+
 export const Timestamp = z.string().openapi({ format: "date-time", example: "2026-11-21T09:30:00.000Z" });
 /** An entity id in a request body: a UUID (8-4-4-4-12 hex); anything else is a 400 validation error. */
 export const Uuid = z.guid().openapi({ format: "uuid", example: "9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10" });

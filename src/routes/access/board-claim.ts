@@ -10,9 +10,8 @@ import { forbidden } from "../../domain/errors";
 import { runCompanyCommand } from "../../company/client";
 import { boardClaimView, takeBoardClaim } from "../../domain/access/board-claim";
 import { claimFirstInstanceAdmin } from "../../domain/instance/admins";
-import { errors, jsonContent } from "../../schemas/common";
+import { errors, jsonContent, optionalJsonBody } from "../../schemas/common";
 import { BoardClaimResultSchema, BoardClaimSchema, BoardClaimTokenParam, EmptyBodySchema } from "../../schemas/access/members";
-import { optionalJsonBody } from "./shared";
 import { transferLocalBoardOwnership } from "../../domain/access/members";
 
 const tags = ["Board claim"];

@@ -1,6 +1,7 @@
 // Remote gateway integration: an agent invite plus a ready-to-paste prompt for the gateway's operator.
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../http/router";
+import { publicBaseUrl } from "../../http/public-url";
 import { dbOf } from "../../http/db";
 import { requireCompanyAccess } from "../../http/access";
 import { requireCompanyPermission } from "../../domain/access/permissions";
@@ -8,7 +9,6 @@ import { resolveUrlForm } from "../../domain/access/url-resolution";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
 import { GatewayInvitePromptResultSchema, GatewayInvitePromptSchema } from "../../schemas/access/invites";
 import { createInviteWithToken } from "./invites";
-import { publicBaseUrl } from "./shared";
 
 export const REMOTE_GATEWAY_ADAPTER_TYPE = "remote_gateway";
 export const gatewayInviteRouter = createRouter();

@@ -3,6 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { createRouter } from "../../http/router";
+import { publicBaseUrl } from "../../http/public-url";
 import { dbOf } from "../../http/db";
 import { requireCompanyAccess, requireEntityAccess } from "../../http/access";
 import type { Actor } from "../../domain/actor";
@@ -16,7 +17,7 @@ import { readSettings } from "../../domain/instance/settings";
 import { onboardingSteps, onboardingText, skillList } from "../../domain/access/onboarding";
 import { findSkill, renderSkill } from "../../domain/access/onboarding-skills";
 import { resolveUrlForm } from "../../domain/access/url-resolution";
-import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
+import { CompanyIdParam, errors, jsonBody, jsonContent, optionalJsonBody } from "../../schemas/common";
 import {
   AcceptInviteResultSchema,
   AcceptInviteSchema,
@@ -32,7 +33,6 @@ import {
   TestResolutionQuery,
   TestResolutionSchema,
 } from "../../schemas/access/invites";
-import { optionalJsonBody, publicBaseUrl } from "./shared";
 
 const tags = ["Invites"];
 export const invitesRouter = createRouter();

@@ -10,7 +10,7 @@ import { requireCompanyPermission } from "../../domain/access/permissions";
 import { claimJoinRequestApiKey, decideJoinRequest } from "../../domain/access/join-requests";
 import { listJoinRequests, loadJoinRequest } from "../../domain/access/queries";
 import { hashSecret } from "../../domain/access/tokens";
-import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
+import { CompanyIdParam, errors, jsonBody, jsonContent, optionalJsonBody } from "../../schemas/common";
 import { JoinRequestSchema } from "../../schemas/access/invites";
 import {
   ClaimApiKeySchema,
@@ -20,7 +20,6 @@ import {
   JoinRequestIdParam,
   JoinRequestListQuery,
 } from "../../schemas/access/members";
-import { optionalJsonBody } from "./shared";
 
 const tags = ["Join requests"];
 export const joinRequestsRouter = createRouter();

@@ -8,7 +8,7 @@ import { runCompanyCommand } from "../../company/client";
 import { listMembers, updateMember } from "../../domain/access/members";
 import { requireCompanyPermission } from "../../domain/access/permissions";
 import { userDirectory } from "../../domain/access/queries";
-import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
+import { CompanyIdParam, errors, jsonBody, jsonContent, optionalJsonBody } from "../../schemas/common";
 import {
   ArchiveMemberSchema,
   MemberIdParam,
@@ -18,7 +18,6 @@ import {
   UpdateMemberSchema,
   UserDirectoryEntrySchema,
 } from "../../schemas/access/members";
-import { optionalJsonBody } from "./shared";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 
