@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { devBase } from "./dev-server";
+import { eventually } from "../helpers/eventually";
 
 let base = "";
 const root = path.resolve(import.meta.dirname, "../..");
@@ -43,7 +44,7 @@ describe("acp CLI (scripted session against the dev server)", () => {
     login.stderr.on("data", (d) => (stderr += d));
     login.stdout.on("data", (d) => (stdout += d));
     const exited = new Promise<number | null>((resolve) => login.on("exit", resolve));
-    for (let i = 0; i < 100 && !/approve-login \S+ \S+/.test(stderr); i++) await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => /approve-login \S+ \S+/.test(stderr), { timeoutMs: 10_000, what: "the approve-login hint" });
     const [, challengeId, userCode] = /approve-login (\S+) (\S+)/.exec(stderr)!;
     const approved = await fetch(`${base}/api/cli-auth/challenges/${challengeId}/approve`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userCode }) });
     expect(approved.status).toBe(200);

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { devBase } from "./dev-server";
+import { eventually } from "../helpers/eventually";
 
 let base = "";
 const root = path.resolve(import.meta.dirname, "../..");
@@ -23,15 +24,8 @@ async function api(method: string, route: string, body?: unknown, token?: string
   return json;
 }
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polls the dev server (200 ms apart, up to 30 s: the real CLI and processes are slow to start). */
+const until = <T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000) => eventually(fn, { what, timeoutMs, intervalMs: 200 });
 
 describe("acp runner (real CLI, real dev server)", () => {
   beforeAll(async () => {

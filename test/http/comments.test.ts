@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get, patch, post, put, unique } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey, schema, updateRow } from "../helpers/fixtures";
+import { nextMillisecond } from "../helpers/eventually";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -105,7 +106,7 @@ describe("GET comments", () => {
     const made = [];
     for (let n = 0; n < 5; n++) {
       made.push((await post(`/api/issues/${i.id}/comments`, { body: `c${n}` })).body);
-      await new Promise((r) => setTimeout(r, 3));
+      await nextMillisecond();
     }
     const bodies = async (qs: string) => (await get(`/api/issues/${i.id}/comments?${qs}`)).body.map((c: any) => c.body);
     expect(await bodies("")).toEqual(["c0", "c1", "c2", "c3", "c4"]);

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { get, patch, post, unique, type EnvOverrides } from "../helpers/api";
 import { createCompany, dispatch, insertAgentKey } from "../helpers/fixtures";
 import { connect, processAgent } from "../helpers/runners";
+import { eventually } from "../helpers/eventually";
 
 const FAULT = "x-test-fault";
 const FAKE = env.FAKE_AGENT_URL;
@@ -231,7 +232,7 @@ describe("the company object cut short mid-dispatch", () => {
     await object(company.id).armFaults("storage-write/remote_runs:1");
     expect(await fireAlarm(company.id)).toBe("failed");
     runner.close();
-    for (let i = 0; i < 50 && (await get(`/api/companies/${company.id}/runners`)).body.length; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await get(`/api/companies/${company.id}/runners`)).body.length === 0);
     expect(await fireAlarm(company.id)).toBe("ran");
     // The grace period is 0 in tests: the alarm it sets is due at once (it may fire by itself).
     await dispatch(company.id);

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { AUTHENTICATED, get, post, unique } from "../helpers/api";
 import { boardUser, createCompany, insertAgentKey, schema, testDb, dispatch } from "../helpers/fixtures";
+import { eventually } from "../helpers/eventually";
 
 const FAKE = env.FAKE_AGENT_URL;
 
@@ -143,12 +144,12 @@ describe("remote_gateway adapter", () => {
     const { agent, gatewayId } = await gatewayAgent(company.id, "hang");
     const runId = await startRun(company.id, agent.id);
     const following = followRun(runId);
-    for (let i = 0; i < 100 && !(await gatewayCalls(gatewayId)).calls.some((c) => c.path.endsWith("/events")); i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await gatewayCalls(gatewayId)).calls.some((c) => c.path.endsWith("/events")));
     const cancelled = await post(`/api/heartbeat-runs/${runId}/cancel`);
     expect(cancelled.status).toBe(200);
     await following;
     // The stop is sent once the cancel has been answered (outside the company's command queue).
-    for (let i = 0; i < 100 && !(await gatewayCalls(gatewayId)).calls.some((c) => c.path.endsWith("/stop")); i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await gatewayCalls(gatewayId)).calls.some((c) => c.path.endsWith("/stop")));
     const { calls } = await gatewayCalls(gatewayId);
     expect(calls.filter((c) => c.path.endsWith("/stop"))).toHaveLength(1);
     expect(await run(runId)).toMatchObject({ status: "cancelled" });

@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import { AUTHENTICATED, get, post, unique } from "../helpers/api";
 import { agentJwt, boardUser, createCompany, insertAgentKey, schema, testDb, updateRow, dispatch } from "../helpers/fixtures";
 import { connect, processAgent, type RunnerClient } from "../helpers/runners";
+import { eventually } from "../helpers/eventually";
 
 const run = async (runId: string) => (await get(`/api/heartbeat-runs/${runId}`)).body;
 
@@ -130,7 +131,7 @@ describe("runs on a runner", () => {
     await dispatch(company.id);
     const first = await client!.next((m) => m.type === "run.start");
     client!.send({ type: "run.complete", runId: first.runId, status: "failed", exitCode: 3 });
-    for (let i = 0; i < 50 && (await run(first.runId)).status === "running"; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await run(first.runId)).status !== "running");
     expect(await run(first.runId)).toMatchObject({ status: "failed", errorCode: "process_failed", error: "The process exited with code 3" });
 
     await post(`/api/agents/${agent.id}/wakeup`, {});
@@ -179,7 +180,7 @@ describe("runs on a runner", () => {
     await dispatch(company.id);
     await gone.next((m) => m.type === "run.start");
     gone.close();
-    for (let i = 0; i < 50 && (await get(`/api/companies/${company.id}/runners`)).body.length; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await get(`/api/companies/${company.id}/runners`)).body.length === 0);
     await dispatch(company.id);
     const lost = await run(woke.body.id);
     expect(lost).toMatchObject({ status: "scheduled_retry", errorCode: "process_lost", retryCount: 1 });
@@ -191,7 +192,7 @@ describe("runs on a runner", () => {
     const restarted = await next.next((m) => m.type === "run.start");
     expect(restarted.runId).toBe(woke.body.id);
     next.send({ type: "run.complete", runId: woke.body.id, status: "succeeded", summary: "second try" });
-    for (let i = 0; i < 50 && (await run(woke.body.id)).status !== "succeeded"; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await run(woke.body.id)).status === "succeeded");
     expect(await run(woke.body.id)).toMatchObject({ status: "succeeded", summary: "second try", retryCount: 1 });
     next.close();
   });
@@ -211,7 +212,7 @@ describe("runs on a runner", () => {
     await dispatch(company.id);
     expect((await run(woke.body.id)).status).toBe("running");
     again.send({ type: "run.complete", runId: woke.body.id, status: "succeeded" });
-    for (let i = 0; i < 50 && (await run(woke.body.id)).status !== "succeeded"; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await run(woke.body.id)).status === "succeeded");
     expect((await run(woke.body.id)).status).toBe("succeeded");
     again.close();
   });
@@ -221,6 +222,7 @@ describe("runs on a runner", () => {
     const agent = await processAgent(company.id);
     const client = (await connect(company.id)).client!;
     await client.hello([agent.id]);
+    // The idle period is the subject here (the object may hibernate): a deliberate quiet wait.
     await new Promise((r) => setTimeout(r, 1500));
     client.send({ type: "ping" });
     await client.next((m) => m.type === "pong");
@@ -252,7 +254,7 @@ describe("runs on a runner", () => {
     await updateRow(schema.agentApiKeys, key.id, { revokedAt: new Date().toISOString() });
     const woke = await post(`/api/agents/${agent.id}/wakeup`, {});
     await dispatch(company.id);
-    for (let i = 0; i < 50 && !revoked.closed; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => revoked.closed);
     expect(revoked.closed).toBe(true);
     expect(revoked.received.filter((m) => m.type === "run.start")).toEqual([]);
     await dispatch(company.id); // the alarm that follows at once: the lost attempt goes through the retry policy
@@ -287,7 +289,7 @@ describe("runs on a runner", () => {
     const again = (await connect(company.id)).client!;
     const ready = await again.hello([agent.id], { instanceId: "runner-process-aaaa", runs: [woke.body.id] });
     expect(ready.runs).toEqual([woke.body.id]);
-    for (let i = 0; i < 50 && !bound.closed; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => bound.closed);
     expect(bound.closed).toBe(true);
     again.send({ type: "run.complete", runId: woke.body.id, status: "succeeded", summary: "reclaimed" });
     expect((await again.next((m) => m.type === "run.completed")).runId).toBe(woke.body.id);
@@ -310,7 +312,7 @@ describe("runs on a runner", () => {
       for (const ws of state.getWebSockets("runner")) ws.serializeAttachment({ ...ws.deserializeAttachment(), lastSeenAt: Date.now() - 100_000 });
     });
     await dispatch(company.id);
-    for (let i = 0; i < 50 && !silent.closed; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => silent.closed);
     expect(silent.closed).toBe(true);
     expect((await get(`/api/companies/${company.id}/runners`)).body).toEqual([]);
     await dispatch(company.id);
@@ -395,7 +397,7 @@ describe("run.start acknowledgement (run.started)", () => {
     await dispatch(company.id);
     await client.next((m) => m.type === "run.start");
     client.send({ type: "run.event", runId: reported.body.id, kind: "log", message: "working" });
-    for (let i = 0; i < 50 && !(await events(reported.body.id)).includes("working"); i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await events(reported.body.id)).includes("working"));
     await backdateStarts(company.id);
     await dispatch(company.id);
     await drained(client);

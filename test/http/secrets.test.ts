@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique, type ApiResponse } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
 import { sha256Hex } from "../../src/crypto/hash";
+import { nextMillisecond } from "../helpers/eventually";
 
 const BOGUS = { token: "svc_agent_bogus" };
 const METADATA_KEYS = [
@@ -194,7 +195,7 @@ describe("GET /api/companies/{companyId}/secrets", () => {
     const company = await createCompany();
     const other = await createCompany();
     const a = await createSecret(company.id, { name: "FIRST" });
-    await new Promise((r) => setTimeout(r, 5));
+    await nextMillisecond();
     const b = await createSecret(company.id, { name: "SECOND" });
     await createSecret(other.id, { name: "ELSEWHERE" });
     const res = await get(`/api/companies/${company.id}/secrets`);

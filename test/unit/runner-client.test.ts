@@ -8,6 +8,7 @@ import { alive } from "../helpers/processes";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { AddressInfo } from "node:net";
 import { startRunner } from "../../src/cli/runner";
+import { eventually } from "../helpers/eventually";
 
 
 interface FakeService {
@@ -31,24 +32,10 @@ async function fakeService(): Promise<FakeService> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     connections,
     async next(index, match) {
-      for (let i = 0; i < 200; i++) {
-        const found = connections[index]?.received.find(match);
-        if (found) return found;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      throw new Error(`connection ${index}: nothing matched; got ${JSON.stringify(connections[index]?.received)}`);
+      return eventually(() => connections[index]?.received.find(match), { what: `a matching message on connection ${index}` });
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/** Waits (polling) until `condition` holds. */
-async function until(condition: () => boolean, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const runStart = (runId: string, script: string) => ({
@@ -102,6 +89,7 @@ describe("runner client", () => {
     expect((await service.next(1, (m) => m.type === "hello")).runs).toEqual(["run-2"]);
     const started = Date.now();
     service.connections[1].ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r2", agents: ["agent-1"], refused: [], runs: [] }));
+    // Nothing must happen here: a quiet period is the only way to see "nothing was reported".
     await new Promise((r) => setTimeout(r, 1500));
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(service.connections[1].received.filter((m) => m.type === "run.complete")).toEqual([]);
@@ -121,7 +109,7 @@ describe("runner client", () => {
     await service.next(0, (m) => m.type === "run.started" && m.runId === "run-3");
     // The service did not get the acknowledgement in time and sends the start again.
     ws.send(JSON.stringify(runStart("run-3", "echo begun; sleep 0.6; echo finished")));
-    await until(() => service.connections[0].received.filter((m) => m.type === "run.started").length === 2);
+    await eventually(() => service.connections[0].received.filter((m) => m.type === "run.started").length === 2);
     const complete = await service.next(0, (m) => m.type === "run.complete");
     expect(complete).toMatchObject({ runId: "run-3", status: "succeeded", summary: "finished" });
     const output = service.connections[0].received.filter((m) => m.type === "run.event").map((m) => m.message).join("");
@@ -143,11 +131,11 @@ describe("runner client", () => {
     ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
     ws.send(JSON.stringify(runStart("run-4", "echo ok")));
     const completions = () => service.connections[0].received.filter((m) => m.type === "run.complete");
-    await until(() => completions().length === 1);
+    await eventually(() => completions().length === 1);
     ws.send(JSON.stringify({ type: "error", runId: "run-4", error: "The completion could not be recorded; send it again", retryable: true }));
-    await until(() => completions().length === 2);
+    await eventually(() => completions().length === 2);
     // No answer at all this time: sent again after the (doubled) wait.
-    await until(() => completions().length === 3);
+    await eventually(() => completions().length === 3);
     expect(completions().every((m) => m.runId === "run-4" && m.status === "succeeded")).toBe(true);
     ws.send(JSON.stringify({ type: "run.completed", runId: "run-4" }));
     await runner.stopped;

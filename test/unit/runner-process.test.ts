@@ -2,6 +2,7 @@
 // group on timeout and on cancel (a grandchild must not survive).
 import { describe, expect, it } from "vitest";
 import { alive } from "../helpers/processes";
+import { eventually } from "../helpers/eventually";
 import { commandLine, runEnvironment, startProcess } from "../../src/cli/process-run";
 import type { RunStart } from "../../src/protocol/runner";
 import { connectUrl } from "../../src/cli/runner";
@@ -56,26 +57,22 @@ describe("runner processes", () => {
     const run = startProcess(start({ command: "sh", args: ["-c", `${marker} & ${marker}; echo never`], timeoutSec: 1, graceSec: 1 }), () => {});
     const outcome = await run.done;
     expect(outcome.status).toBe("timed_out");
-    await new Promise((r) => setTimeout(r, 300));
-    expect(alive(marker)).toBe(false);
+    await eventually(() => !alive(marker), { what: "the process group to end" });
   });
 
   it("cancel kills the process group", async () => {
     const marker = `sleep 32.${process.pid}2`;
     const run = startProcess(start({ command: "sh", args: ["-c", `${marker} & ${marker}`], graceSec: 1 }), () => {});
-    await new Promise((r) => setTimeout(r, 300));
-    expect(alive(marker)).toBe(true);
+    await eventually(() => alive(marker), { what: "the process group to start" });
     run.cancel();
     expect((await run.done).status).toBe("failed");
-    await new Promise((r) => setTimeout(r, 300));
-    expect(alive(marker)).toBe(false);
+    await eventually(() => !alive(marker), { what: "the process group to end" });
   });
 
   it("a background grandchild holding stdout does not hang the run: the group is ended after the main process exits", async () => {
     const marker = `sleep 33.${process.pid}3`;
     const outcome = await startProcess(start({ command: "sh", args: ["-c", `${marker} & echo started`] }), () => {}).done;
     expect(outcome).toMatchObject({ status: "succeeded", exitCode: 0, summary: "started" });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(alive(marker)).toBe(false);
+    await eventually(() => !alive(marker), { what: "the process group to end" });
   });
 });
