@@ -4,7 +4,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
 import { runCompanyCommand } from "../company/client";
-import { requireIssue } from "./issue-guard";
+import { requireIssue } from "./issues/guard";
 import { listAnnotationThreads, requireDocumentRow } from "../domain/documents/queries";
 import { errors, jsonBody, jsonContent } from "../schemas/common";
 import {

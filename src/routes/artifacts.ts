@@ -6,7 +6,7 @@ import { dbOf } from "../http/db";
 import { requireCompanyAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
 import { queryArtifacts } from "../domain/artifacts/query";
-import { requireIssue } from "./issue-guard";
+import { requireIssue } from "./issues/guard";
 import { workProductsForIssue } from "../domain/attachments/summaries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { IssueIdParam } from "../schemas/documents";

@@ -8,7 +8,7 @@ import { requireActor, requireCompanyAccess, requireEntityAccess } from "../http
 import { runCompanyCommand } from "../company/client";
 import { requireCompanyIssue } from "../domain/documents/issue-lookup";
 import { loadAttachment } from "../domain/attachments/queries";
-import { requireIssue } from "./issue-guard";
+import { requireIssue } from "./issues/guard";
 import { readUpload, UPLOAD_BODY_LIMIT_BYTES } from "../domain/attachments/upload";
 import { serveStoredObject } from "../domain/attachments/serve";
 import { attachmentObjectKey } from "../domain/attachments/view";

@@ -6,7 +6,7 @@ import { dbOf } from "../http/db";
 import { requireBoard } from "../http/access";
 import { HttpError, notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
-import { requireIssue } from "./issue-guard";
+import { requireIssue } from "./issues/guard";
 import { DOCUMENT_BODY_MAX_BYTES, utf8Length } from "../domain/documents/keys";
 import { getDocument, listDocuments, listRevisions, requireDocumentRow } from "../domain/documents/queries";
 import { ErrorSchema, errors, jsonBody, jsonContent } from "../schemas/common";

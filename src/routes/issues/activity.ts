@@ -1,17 +1,17 @@
 // What happened on an issue: its activity, the heartbeat runs that touched it (and the issues a
 // run touched), and the context an agent's heartbeat needs about it.
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter } from "../http/router";
-import { dbOf } from "../http/db";
-import { requireActor, requireEntityAccess } from "../http/access";
-import { ActivitySchema } from "../schemas/activity";
-import { errors, jsonContent } from "../schemas/common";
-import { HeartbeatContextSchema, IssueIdParam, IssueRunSchema, IssueSummarySchema, RunIdParam } from "../schemas/issues";
-import { listEntityActivity } from "../domain/activity/queries";
-import { findRun, issuesOfRun, runsOfIssue } from "../domain/issues/queries";
-import { heartbeatContext } from "../domain/issues/agent-views";
-import { runLeaseMs } from "../domain/runs/lease";
-import { issueFor } from "./issue-guard";
+import { createRouter } from "../../http/router";
+import { dbOf } from "../../http/db";
+import { requireActor, requireEntityAccess } from "../../http/access";
+import { ActivitySchema } from "../../schemas/activity";
+import { errors, jsonContent } from "../../schemas/common";
+import { HeartbeatContextSchema, IssueIdParam, IssueRunSchema, IssueSummarySchema, RunIdParam } from "../../schemas/issues";
+import { listEntityActivity } from "../../domain/activity/queries";
+import { findRun, issuesOfRun, runsOfIssue } from "../../domain/issues/queries";
+import { heartbeatContext } from "../../domain/issues/agent-views";
+import { runLeaseMs } from "../../domain/runs/lease";
+import { issueFor } from "./guard";
 
 const tags = ["Issues"];
 export const issueActivityRouter = createRouter();

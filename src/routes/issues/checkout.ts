@@ -1,11 +1,11 @@
 // Issue checkout: an agent takes an issue for its run, and the holder (or the board) releases it.
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../http/router";
-import { runCompanyCommand } from "../company/client";
-import { errors, jsonBody, jsonContent } from "../schemas/common";
-import { CheckoutSchema, IssueIdParam, IssueSchema } from "../schemas/issues";
-import { checkoutIssue, releaseIssue } from "../domain/issues/checkout";
-import { issueFor } from "./issue-guard";
+import { createRouter } from "../../http/router";
+import { runCompanyCommand } from "../../company/client";
+import { errors, jsonBody, jsonContent } from "../../schemas/common";
+import { CheckoutSchema, IssueIdParam, IssueSchema } from "../../schemas/issues";
+import { checkoutIssue, releaseIssue } from "../../domain/issues/checkout";
+import { issueFor } from "./guard";
 
 const tags = ["Issues"];
 export const issueCheckoutRouter = createRouter();

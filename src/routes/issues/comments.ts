@@ -1,13 +1,13 @@
 // Issue comments: list (with a cursor), one comment, and commenting (which can reopen or interrupt).
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter } from "../http/router";
-import { dbOf } from "../http/db";
-import { runCompanyCommand } from "../company/client";
-import { errors, jsonBody, jsonContent } from "../schemas/common";
-import { CommentIdParam, CommentListQuery, CommentSchema, CreateCommentSchema, IssueIdParam } from "../schemas/issues";
-import { getComment, listComments } from "../domain/issues/queries";
-import { addComment } from "../domain/issues/commands";
-import { issueFor } from "./issue-guard";
+import { createRouter } from "../../http/router";
+import { dbOf } from "../../http/db";
+import { runCompanyCommand } from "../../company/client";
+import { errors, jsonBody, jsonContent } from "../../schemas/common";
+import { CommentIdParam, CommentListQuery, CommentSchema, CreateCommentSchema, IssueIdParam } from "../../schemas/issues";
+import { getComment, listComments } from "../../domain/issues/queries";
+import { addComment } from "../../domain/issues/commands";
+import { issueFor } from "./guard";
 
 const tags = ["Issues"];
 export const issueCommentsRouter = createRouter();

@@ -1,15 +1,15 @@
 // Issues: list/create per company, detail/update, and a board user's read / inbox-archive marks.
-// Comments, checkout, activity and runs, and labels have their own modules (issue-*.ts).
+// Comments, checkout, activity and runs, and labels have their own modules in this folder.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { AppEnv } from "../env";
-import { createRouter } from "../http/router";
-import { dbOf } from "../http/db";
-import { addCompanyAccessCheck, requireActor, requireBoard, requireCompanyAccess, requireEntityAccess } from "../http/access";
-import { ReadBatch } from "../db/read-batch";
-import { badRequest } from "../domain/errors";
-import { runCompanyCommand } from "../company/client";
-import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
+import type { AppEnv } from "../../env";
+import { createRouter } from "../../http/router";
+import { dbOf } from "../../http/db";
+import { addCompanyAccessCheck, requireActor, requireBoard, requireCompanyAccess, requireEntityAccess } from "../../http/access";
+import { ReadBatch } from "../../db/read-batch";
+import { badRequest } from "../../domain/errors";
+import { runCompanyCommand } from "../../company/client";
+import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
 import {
   CreateIssueSchema,
   IssueDetailSchema,
@@ -18,11 +18,11 @@ import {
   IssueSchema,
   IssueUserStateSchema,
   UpdateIssueSchema,
-} from "../schemas/issues";
-import { addIssueListRead } from "../domain/issues/list";
-import { loadIssueDetail } from "../domain/issues/detail";
-import { createIssue, setIssueUserState, updateIssue } from "../domain/issues/commands";
-import { issueFor } from "./issue-guard";
+} from "../../schemas/issues";
+import { addIssueListRead } from "../../domain/issues/list";
+import { loadIssueDetail } from "../../domain/issues/detail";
+import { createIssue, setIssueUserState, updateIssue } from "../../domain/issues/commands";
+import { issueFor } from "./guard";
 
 const tags = ["Issues"];
 export const issuesRouter = createRouter();

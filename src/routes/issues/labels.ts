@@ -1,13 +1,13 @@
 // Issue labels of a company (extra routes: labels are referenced by id in labelIds and the labelId filter).
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter } from "../http/router";
-import { dbOf } from "../http/db";
-import { requireCompanyAccess } from "../http/access";
-import { runCompanyCommand } from "../company/client";
-import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
-import { CreateLabelSchema, LabelSchema } from "../schemas/issues";
-import { listLabels } from "../domain/issues/queries";
-import { createLabel } from "../domain/issues/commands";
+import { createRouter } from "../../http/router";
+import { dbOf } from "../../http/db";
+import { requireCompanyAccess } from "../../http/access";
+import { runCompanyCommand } from "../../company/client";
+import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
+import { CreateLabelSchema, LabelSchema } from "../../schemas/issues";
+import { listLabels } from "../../domain/issues/queries";
+import { createLabel } from "../../domain/issues/commands";
 
 const tags = ["Issues"];
 export const issueLabelsRouter = createRouter();

@@ -1,13 +1,13 @@
 // Agent-only views of issues: GET /api/agents/me/inbox-lite. Mounted before the agents router
 // so that `/api/agents/{agentId}` does not shadow it.
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter } from "../http/router";
-import { dbOf } from "../http/db";
-import { requireAgent } from "../http/access";
-import { errors, jsonContent } from "../schemas/common";
-import { InboxLiteItemSchema } from "../schemas/issues";
-import { agentInboxLite } from "../domain/issues/agent-views";
-import { runLeaseMs } from "../domain/runs/lease";
+import { createRouter } from "../../http/router";
+import { dbOf } from "../../http/db";
+import { requireAgent } from "../../http/access";
+import { errors, jsonContent } from "../../schemas/common";
+import { InboxLiteItemSchema } from "../../schemas/issues";
+import { agentInboxLite } from "../../domain/issues/agent-views";
+import { runLeaseMs } from "../../domain/runs/lease";
 
 export const issuesAgentViewsRouter = createRouter();
 
