@@ -32,7 +32,8 @@ import {
 } from "../schemas/skills";
 import { catalog, filterCatalog, findCatalogSkill } from "../domain/skills/catalog";
 import { applySourceUpdate, auditSkill, bundledOutOfDate, createManagedSkill, deleteSkill, installCatalogSkill, installSkillUpdate, patchSkillFile, recordSkillImport, resetSkill, syncBundledSkills } from "../domain/skills/commands";
-import { agentsDesiringSkill, loadLibrary, loadSkill, skillView } from "../domain/skills/library";
+import { skillView } from "../domain/skills/library";
+import { loadLibrary, requireSkill, skillDetail } from "../domain/skills/queries";
 import { latestSourceCommit, packagesFromUpload, refetchSource, resolveSkillSource, type ResolvedImport } from "../domain/skills/sources";
 import { scanProjectSources } from "../domain/skills/scan";
 import { textOf } from "../domain/skills/package";
@@ -49,12 +50,6 @@ async function requireSkillAccess(c: Context<AppEnv>, companyId: string, mutate 
   if (mutate && !(await canManageAgents(dbOf(c), requireActor(c), companyId))) {
     throw forbidden("Changing the skill library needs agents:create (or permissions.canCreateAgents)");
   }
-}
-
-async function requireLibrarySkill(c: Context<AppEnv>, companyId: string, skillId: string) {
-  const skill = await loadSkill(dbOf(c), companyId, skillId);
-  if (!skill) throw notFound("Skill not found");
-  return skill;
 }
 
 /** One file's content as the API shows it (binary content is not previewable). */
@@ -213,9 +208,7 @@ skillsRouter.openapi(
   async (c) => {
     const { companyId, skillId } = c.req.valid("param");
     await requireSkillAccess(c, companyId);
-    const skill = await requireLibrarySkill(c, companyId, skillId);
-    const usage = await agentsDesiringSkill(dbOf(c), companyId, skill.row.key);
-    return c.json({ ...skillView(skill.row, skill.files), usage: { agents: usage } }, 200);
+    return c.json(await skillDetail(dbOf(c), companyId, skillId), 200);
   },
 );
 
@@ -232,7 +225,7 @@ skillsRouter.openapi(
   async (c) => {
     const { companyId, skillId } = c.req.valid("param");
     await requireSkillAccess(c, companyId);
-    const skill = await requireLibrarySkill(c, companyId, skillId);
+    const skill = await requireSkill(dbOf(c), companyId, skillId);
     const path = c.req.valid("query").path ?? "SKILL.md";
     const file = skill.files.find((f) => f.path === path);
     if (!file) throw notFound(`No file ${path} in ${skill.row.key}`);
@@ -271,7 +264,7 @@ skillsRouter.openapi(
   async (c) => {
     const { companyId, skillId } = c.req.valid("param");
     await requireSkillAccess(c, companyId);
-    const { row } = await requireLibrarySkill(c, companyId, skillId);
+    const { row } = await requireSkill(dbOf(c), companyId, skillId);
     let latestHash: string | null = null;
     let latestCommit: string | null = null;
     const warnings: string[] = [];
@@ -323,7 +316,7 @@ skillsRouter.openapi(
     const { companyId, skillId } = c.req.valid("param");
     await requireSkillAccess(c, companyId, true);
     const force = ((c.req.valid("json") as { force?: boolean } | undefined) ?? {}).force;
-    const { row } = await requireLibrarySkill(c, companyId, skillId);
+    const { row } = await requireSkill(dbOf(c), companyId, skillId);
     const actor = requireActor(c);
     if (row.sourceType === "catalog" || row.sourceType === "bundled") return c.json(await runCompanyCommand(c.env, companyId, installSkillUpdate, actor, { skillId, force }), 200);
     const source = refetchSource(row.sourceType, row.sourceRef);

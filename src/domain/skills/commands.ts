@@ -5,19 +5,12 @@ import { and, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { Statement } from "../../db/batch";
 import { defineCommand, type CommandContext } from "../../company/command";
-import { conflict, notFound, unprocessable } from "../errors";
+import { conflict, unprocessable } from "../errors";
 import { auditFiles, type AuditResult } from "./audit";
 import { bundledCatalog, findCatalogSkill, type CatalogSkill } from "./catalog";
 import { buildSkillPackage, fileKind, normalisePath, packageFromTexts, slugify, textOf, utf8, type SkillPackage } from "./package";
-import { agentsDesiringSkill, deleteObjects, installPackage, loadLibrary, loadSkill, skillView, type SkillFileRow, type SkillRow, type SkillSourceType } from "./library";
-
-type LoadedSkill = { row: SkillRow; files: SkillFileRow[] };
-
-async function requireSkill(ctx: CommandContext, skillId: string): Promise<LoadedSkill> {
-  const skill = await loadSkill(ctx.db, ctx.companyId, skillId);
-  if (!skill) throw notFound("Skill not found");
-  return skill;
-}
+import { deleteObjects, installPackage, skillView, type SkillFileRow, type SkillRow, type SkillSourceType } from "./library";
+import { agentsDesiringSkill, loadLibrary, requireSkill, type LoadedSkill } from "./queries";
 
 /** The stored bytes of a skill's files, as package inputs. */
 async function storedFiles(env: Env, files: SkillFileRow[]): Promise<Array<{ path: string; bytes: Uint8Array }>> {
@@ -86,7 +79,7 @@ export const createManagedSkill = defineCommand("skills.createManaged", async (c
 });
 
 export const patchSkillFile = defineCommand("skills.patchFile", async (ctx, _actor, input: { skillId: string; path: string; content: string }) => {
-  const skill = await requireSkill(ctx, input.skillId);
+  const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
   if (!skill.row.editable) throw conflict("Bundled skills cannot be edited: they are re-imported from the service's catalog", { sourceType: skill.row.sourceType });
   const path = normalisePath(input.path);
   const inputs = (await storedFiles(ctx.env, skill.files)).filter((f) => f.path !== path);
@@ -104,7 +97,7 @@ export const patchSkillFile = defineCommand("skills.patchFile", async (ctx, _act
 });
 
 export const deleteSkill = defineCommand("skills.delete", async (ctx, _actor, input: { skillId: string }) => {
-  const skill = await requireSkill(ctx, input.skillId);
+  const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
   if (skill.row.sourceType === "bundled") throw conflict("Bundled skills cannot be deleted: they are part of every company's library", { sourceType: "bundled" });
   const users = await agentsDesiringSkill(ctx.db, ctx.companyId, skill.row.key);
   if (users.length) throw conflict("The skill is desired by agents: remove it from their desiredSkills first", { agents: users });
@@ -169,7 +162,7 @@ function catalogOrigin(skill: LoadedSkill, what: string): CatalogSkill {
 }
 
 export const installSkillUpdate = defineCommand("skills.installUpdate", async (ctx, _actor, input: { skillId: string; force?: boolean }) => {
-  const skill = await requireSkill(ctx, input.skillId);
+  const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
   return installFromCatalog(ctx, catalogOrigin(skill, "install-update"), skill, input.force ?? false);
 });
 
@@ -177,7 +170,7 @@ export const installSkillUpdate = defineCommand("skills.installUpdate", async (c
 export const applySourceUpdate = defineCommand(
   "skills.apply_source_update",
   async (ctx, _actor, input: { skillId: string; expectedSourceCommit: string | null; files: Array<{ path: string; bytes: Uint8Array }>; sourceCommit: string | null; force?: boolean }) => {
-    const skill = await requireSkill(ctx, input.skillId);
+    const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
     if (skill.row.sourceCommit !== input.expectedSourceCommit) throw conflict("The skill changed while its update was fetched; try again");
     const pkg = buildSkillPackage(input.files);
     const { action, warnings } = decideUpdate(skill, pkg, input.force ?? false);
@@ -193,7 +186,7 @@ export const applySourceUpdate = defineCommand(
 );
 
 export const resetSkill = defineCommand("skills.reset", async (ctx, _actor, input: { skillId: string; force?: boolean }) => {
-  const skill = await requireSkill(ctx, input.skillId);
+  const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
   return installFromCatalog(ctx, catalogOrigin(skill, "reset"), skill, input.force ?? false);
 });
 
@@ -201,7 +194,7 @@ export const resetSkill = defineCommand("skills.reset", async (ctx, _actor, inpu
 // Audit
 
 export const auditSkill = defineCommand("skills.audit", async (ctx, _actor, input: { skillId: string }) => {
-  const skill = await requireSkill(ctx, input.skillId);
+  const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
   if (!["local_path", "catalog", "bundled", "managed_local", "project_scan", "git_host", "url", "registry"].includes(skill.row.sourceType)) {
     throw unprocessable(`Skills from ${skill.row.sourceType} cannot be audited`);
   }

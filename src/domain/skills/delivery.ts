@@ -2,11 +2,10 @@
 // or from the shipped catalog for a bundled skill the library has not listed yet. Text files come
 // as `content`, binary ones as `contentBase64`; a desired key the library lacks is left out (the
 // agent's skill snapshot reports it as missing).
-import { and, eq } from "drizzle-orm";
-import { schema, type Db } from "../../db/client";
-import { inIds } from "../../db/id-list";
+import type { Db } from "../../db/client";
 import { bundledCatalog } from "./catalog";
 import { textOf } from "./package";
+import { skillsWithKeys } from "./queries";
 
 /** At most this many bytes of skill files travel with one run; beyond it files come as metadata only (`omitted: true`). */
 export const MAX_DELIVERED_BYTES = 2 * 1024 * 1024;
@@ -29,13 +28,7 @@ const fileOut = (f: { path: string; kind: string; sha256: string; sizeBytes?: nu
 
 export async function skillsForRun(env: Env, db: Db, companyId: string, keys: string[]): Promise<DeliveredSkill[]> {
   if (!keys.length) return [];
-  const rows = await db
-    .select({ id: schema.companySkills.id, key: schema.companySkills.key, name: schema.companySkills.name, slug: schema.companySkills.slug, contentHash: schema.companySkills.contentHash })
-    .from(schema.companySkills)
-    .where(and(eq(schema.companySkills.companyId, companyId), inIds(schema.companySkills.key, keys)));
-  const files = rows.length
-    ? await db.select().from(schema.companySkillFiles).where(and(eq(schema.companySkillFiles.companyId, companyId), inIds(schema.companySkillFiles.skillId, rows.map((r) => r.id))))
-    : [];
+  const { rows, files } = await skillsWithKeys(db, companyId, keys);
   const out: DeliveredSkill[] = [];
   let budget = MAX_DELIVERED_BYTES;
   for (const key of keys) {

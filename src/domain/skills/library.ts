@@ -1,13 +1,12 @@
 // Writing a package into a company's skill library: the bytes go to R2 (content-addressed under
 // the company's prefix, so a retried or concurrent write is harmless), the rows in one D1 batch;
-// objects no longer referenced are deleted after the batch. Also the skill's view.
+// objects no longer referenced are deleted after the batch. Also the skill's view. (Reads: ./queries.ts.)
 import { and, eq } from "drizzle-orm";
-import { schema, type Db } from "../../db/client";
+import { schema } from "../../db/client";
 import type { Statement } from "../../db/batch";
 import type { CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import type { SkillPackage } from "./package";
-import { storedDesiredSkills } from "../agents/skills";
 
 export type SkillRow = typeof schema.companySkills.$inferSelect;
 export type SkillFileRow = typeof schema.companySkillFiles.$inferSelect;
@@ -114,33 +113,4 @@ export async function installPackage(ctx: CommandContext, spec: InstallSpec, exi
 /** Deletes objects a batch stopped referencing (best effort: a leftover object is only storage). */
 export async function deleteObjects(env: Env, keys: string[]) {
   if (keys.length) await env.FILES.delete([...new Set(keys)]).catch((err) => console.error("skill object cleanup failed", err));
-}
-
-/** The company's agents whose desiredSkills include `key` (the skill's usage). */
-export async function agentsDesiringSkill(db: Db, companyId: string, key: string) {
-  const agents = await db
-    .select({ id: schema.agents.id, name: schema.agents.name, adapterConfig: schema.agents.adapterConfig })
-    .from(schema.agents)
-    .where(eq(schema.agents.companyId, companyId));
-  return agents.filter((a) => storedDesiredSkills(a.adapterConfig).includes(key)).map((a) => ({ id: a.id, name: a.name }));
-}
-
-/** The company's skills with their files (one round trip). */
-export async function loadLibrary(db: Db, companyId: string): Promise<Array<{ row: SkillRow; files: SkillFileRow[] }>> {
-  const [rows, files] = await db.batch([
-    db.select().from(schema.companySkills).where(eq(schema.companySkills.companyId, companyId)),
-    db.select().from(schema.companySkillFiles).where(eq(schema.companySkillFiles.companyId, companyId)),
-  ]);
-  const bySkill = new Map<string, SkillFileRow[]>();
-  for (const f of files) bySkill.set(f.skillId, [...(bySkill.get(f.skillId) ?? []), f]);
-  return rows.map((row) => ({ row, files: bySkill.get(row.id) ?? [] }));
-}
-
-/** One skill of the company with its files, or null. */
-export async function loadSkill(db: Db, companyId: string, skillId: string): Promise<{ row: SkillRow; files: SkillFileRow[] } | null> {
-  const [rows, files] = await db.batch([
-    db.select().from(schema.companySkills).where(and(eq(schema.companySkills.id, skillId), eq(schema.companySkills.companyId, companyId))),
-    db.select().from(schema.companySkillFiles).where(and(eq(schema.companySkillFiles.skillId, skillId), eq(schema.companySkillFiles.companyId, companyId))),
-  ]);
-  return rows[0] ? { row: rows[0], files } : null;
 }

@@ -1,25 +1,14 @@
 // scan-projects: the repositories the company's project workspaces name (`repoUrl`, GitHub) are
 // searched for skill folders; what is found is imported as `project_scan` skills. A workspace
 // that cannot be read is a warning, never a failure of the whole scan.
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
-import { schema, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { HttpError } from "../errors";
 import { resolveSkillSource, type UrlCheck } from "./sources";
 import type { ImportedPackage } from "./commands";
+import { repositoryWorkspaces } from "./queries";
 
 export async function scanProjectSources(env: Env, db: Db, companyId: string, filter: { projectIds?: string[]; workspaceIds?: string[] }, checkUrl: UrlCheck) {
-  const w = schema.projectWorkspaces;
-  const workspaces = await db
-    .select({ id: w.id, projectId: w.projectId, repoUrl: w.repoUrl, repoRef: w.repoRef })
-    .from(w)
-    .where(
-      and(
-        eq(w.companyId, companyId),
-        isNotNull(w.repoUrl),
-        filter.projectIds?.length ? inArray(w.projectId, filter.projectIds) : undefined,
-        filter.workspaceIds?.length ? inArray(w.id, filter.workspaceIds) : undefined,
-      ),
-    );
+  const workspaces = await repositoryWorkspaces(db, companyId, filter);
   const packages: ImportedPackage[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
