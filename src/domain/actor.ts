@@ -1,4 +1,6 @@
 // Who is calling: a board user (human/operator), an agent, or nobody.
+import type { ACTOR_TYPES } from "../db/schema/activity";
+
 export type BoardActor = {
   type: "board";
   source: "local_implicit" | "session" | "board_key";
@@ -32,7 +34,7 @@ export const SYSTEM_ACTOR: Actor = { type: "none", runId: null };
 export const hasInstanceWideAccess = (actor: Actor) =>
   actor.type === "board" && (actor.source === "local_implicit" || actor.isInstanceAdmin);
 
-export function actorRef(actor: Actor): { actorType: "agent" | "user" | "system"; actorId: string } {
+export function actorRef(actor: Actor): { actorType: (typeof ACTOR_TYPES)[number]; actorId: string } {
   if (actor.type === "agent") return { actorType: "agent", actorId: actor.agentId };
   if (actor.type === "board") return { actorType: "user", actorId: actor.userId };
   return { actorType: "system", actorId: "system" };

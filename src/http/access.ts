@@ -3,12 +3,13 @@ import type { Context } from "hono";
 import { and, eq } from "drizzle-orm";
 import type { AppEnv } from "../env";
 import { createDb, schema } from "../db/client";
+import type { MembershipRole } from "../db/schema/access";
 import { ReadBatch } from "../db/read-batch";
 import { dbOf } from "./db";
 import { forbidden, notFound, unauthorized } from "../domain/errors";
 import { hasInstanceWideAccess, type Actor, type AgentActor, type BoardActor } from "../domain/actor";
 
-export type MembershipRole = "owner" | "admin" | "member" | "viewer";
+export type { MembershipRole };
 export type AuthedActor = BoardActor | AgentActor;
 
 export function requireActor(c: Context<AppEnv>): AuthedActor {

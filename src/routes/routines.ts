@@ -33,7 +33,8 @@ import { createRoutine, createTrigger, deleteTrigger, requireRoutineWriter, rota
 import { fireRoutine, loadFireFacts, type FireInput } from "../domain/routines/fire";
 import { addRoutineListReads, findRoutine, findTriggerByPublicId, findTriggerWithRoutine, listRoutineRuns, routineDetail } from "../domain/routines/queries";
 import { decideTaskAssignment, requireAssignmentAllowed } from "../domain/authorization/assignment";
-import { openWebhookSecret, verifyWebhookSignature, type SigningMode } from "../domain/routines/webhook-signature";
+import { openWebhookSecret, verifyWebhookSignature } from "../domain/routines/webhook-signature";
+import type { SigningMode } from "../db/schema/routines";
 import { badRequest, conflict, forbidden, HttpError, notFound } from "../domain/errors";
 
 const tags = ["Routines"];

@@ -1,12 +1,13 @@
 // Activity log schemas.
 import { z } from "@hono/zod-openapi";
 import { Timestamp } from "./common";
+import { ACTOR_TYPES } from "../db/schema/activity";
 
 export const ActivitySchema = z
   .object({
     id: z.string(),
     companyId: z.string(),
-    actorType: z.enum(["agent", "user", "system"]),
+    actorType: z.enum(ACTOR_TYPES),
     actorId: z.string(),
     action: z.string(),
     entityType: z.string(),
@@ -26,7 +27,7 @@ export const ActivityListQuery = z.object({
 
 export const CreateActivitySchema = z
   .object({
-    actorType: z.enum(["agent", "user", "system"]).default("system"),
+    actorType: z.enum(ACTOR_TYPES).default("system"),
     actorId: z.string().trim().min(1).max(200),
     action: z.string().trim().min(1).max(200),
     entityType: z.string().trim().min(1).max(100),

@@ -2,7 +2,8 @@
 import { z } from "@hono/zod-openapi";
 import { adapterTypes } from "../domain/adapters";
 import { agentIconNames } from "../domain/agents/icons";
-import { agentStatuses } from "../db/schema/agents";
+import { AGENT_STATUSES } from "../db/schema/agents";
+import { MEMBERSHIP_ROLES, MEMBERSHIP_STATUSES, PRINCIPAL_TYPES } from "../db/schema/access";
 import { PATCHABLE_STATUSES } from "../domain/agents/lifecycle";
 import { JsonObject, Timestamp, atLeastOneField, Uuid } from "./common";
 
@@ -119,10 +120,10 @@ export const SkillsSyncSchema = z
 const MembershipSchema = z.object({
   id: z.string(),
   companyId: z.string(),
-  principalType: z.enum(["user", "agent"]),
+  principalType: z.enum(PRINCIPAL_TYPES),
   principalId: z.string(),
-  membershipRole: z.enum(["owner", "admin", "member", "viewer"]),
-  status: z.enum(["active", "inactive"]),
+  membershipRole: z.enum(MEMBERSHIP_ROLES),
+  status: z.enum(MEMBERSHIP_STATUSES),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -130,7 +131,7 @@ const MembershipSchema = z.object({
 const GrantSchema = z.object({
   id: z.string(),
   companyId: z.string(),
-  principalType: z.enum(["user", "agent"]),
+  principalType: z.enum(PRINCIPAL_TYPES),
   principalId: z.string(),
   permissionKey: z.string(),
   scope: JsonObject.nullable(),
@@ -155,7 +156,7 @@ export const AgentSchema = z
     configRedacted: z.boolean(),
     budgetMonthlyCents: z.number().int(),
     spentMonthlyCents: z.number().int(),
-    status: z.enum(agentStatuses),
+    status: z.enum(AGENT_STATUSES),
     pauseReason: z.string().nullable(),
     permissions: z.object({ canCreateAgents: z.boolean(), authorizationPolicy: JsonObject.optional() }),
     desiredSkills: z.array(z.string()),

@@ -1,16 +1,14 @@
 // Approval request and response schemas.
 import { z } from "@hono/zod-openapi";
 import { JsonObject, Timestamp, Uuid } from "./common";
-
-export const approvalTypes = ["hire_agent", "approve_ceo_strategy", "budget_override_required", "request_board_approval"] as const;
-export const approvalStatuses = ["pending", "revision_requested", "approved", "rejected"] as const;
+import { APPROVAL_STATUSES, APPROVAL_TYPES } from "../db/schema/approvals";
 
 export const ApprovalSchema = z
   .object({
     id: z.string(),
     companyId: z.string(),
-    type: z.enum(approvalTypes),
-    status: z.enum(approvalStatuses),
+    type: z.enum(APPROVAL_TYPES),
+    status: z.enum(APPROVAL_STATUSES),
     payload: JsonObject.openapi({ description: "Type-specific; secret-looking values are redacted" }),
     requestedByAgentId: z.string().nullable(),
     requestedByUserId: z.string().nullable(),
@@ -24,7 +22,7 @@ export const ApprovalSchema = z
 
 export const CreateApprovalSchema = z
   .object({
-    type: z.enum(approvalTypes),
+    type: z.enum(APPROVAL_TYPES),
     payload: JsonObject.openapi({
       description:
         "request_board_approval: { title, summary, recommendedAction, risks[] }; hire_agent: { agentId } of a pending agent, or " +
@@ -87,6 +85,6 @@ export const ApprovalIdParam = z.object({
   approvalId: z.string().min(1).openapi({ param: { name: "approvalId", in: "path" } }),
 });
 export const ApprovalListQuery = z.object({
-  status: z.enum(approvalStatuses).optional(),
-  type: z.enum(approvalTypes).optional(),
+  status: z.enum(APPROVAL_STATUSES).optional(),
+  type: z.enum(APPROVAL_TYPES).optional(),
 });

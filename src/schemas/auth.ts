@@ -1,6 +1,7 @@
 // Session, profile and CLI-auth schemas.
 import { z } from "@hono/zod-openapi";
 import { Timestamp } from "./common";
+import { CLI_AUTH_CHALLENGE_STATUSES } from "../db/schema/cli-auth";
 
 export const ProfileSchema = z
   .object({
@@ -51,7 +52,8 @@ export const CreateChallengeSchema = z
 export const ChallengeSchema = z
   .object({
     id: z.string(),
-    status: z.enum(["pending", "approved", "consumed", "cancelled", "expired"]),
+    // A pending or approved challenge past expiresAt reads as `expired`.
+    status: z.enum([...CLI_AUTH_CHALLENGE_STATUSES, "expired"]),
     userCode: z.string().openapi({ description: "Code the user confirms when approving" }),
     clientName: z.string(),
     expiresAt: Timestamp,

@@ -1,11 +1,11 @@
 // Budget policy, incident and overview schemas.
 import { z } from "@hono/zod-openapi";
-import { budgetIncidentKinds, budgetIncidentResolutions, budgetIncidentStatuses } from "../db/schema/budgets";
+import { BUDGET_INCIDENT_KINDS, BUDGET_INCIDENT_RESOLUTIONS, BUDGET_INCIDENT_STATUSES, BUDGET_SCOPE_TYPES, BUDGET_WINDOW_KINDS } from "../db/schema/budgets";
 import { Timestamp, Uuid } from "./common";
 
 const Cents = z.number().int().min(0).max(1_000_000_000_00);
-const ScopeType = z.enum(["company", "agent", "project"]);
-const WindowKind = z.enum(["calendar_month_utc", "lifetime"]);
+const ScopeType = z.enum(BUDGET_SCOPE_TYPES);
+const WindowKind = z.enum(BUDGET_WINDOW_KINDS);
 
 export const UpsertBudgetPolicySchema = z
   .object({
@@ -61,14 +61,14 @@ export const BudgetIncidentSchema = z
     policyId: z.string(),
     scopeType: ScopeType,
     scopeId: z.string(),
-    kind: z.enum(budgetIncidentKinds),
+    kind: z.enum(BUDGET_INCIDENT_KINDS),
     windowKind: WindowKind,
     windowKey: z.string(),
     amountCents: z.number().int(),
     thresholdCents: z.number().int(),
     observedCents: z.number().int(),
-    status: z.enum(budgetIncidentStatuses),
-    resolution: z.enum(budgetIncidentResolutions).nullable(),
+    status: z.enum(BUDGET_INCIDENT_STATUSES),
+    resolution: z.enum(BUDGET_INCIDENT_RESOLUTIONS).nullable(),
     approvalId: z.string().nullable(),
     resolvedAt: z.string().nullable(),
     resolvedByUserId: z.string().nullable(),

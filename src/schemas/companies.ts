@@ -1,6 +1,7 @@
 // Company request and response schemas.
 import { z } from "@hono/zod-openapi";
 import { Timestamp, atLeastOneField, Uuid } from "./common";
+import { COMPANY_STATUSES } from "../db/schema/companies";
 
 const HexColor = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "must be a hex colour such as #1a2b3c");
 const Cents = z.number().int().min(0).max(1_000_000_000_00);
@@ -10,7 +11,7 @@ export const CompanySchema = z
     id: z.string(),
     name: z.string(),
     description: z.string().nullable(),
-    status: z.enum(["active", "paused", "archived"]),
+    status: z.enum(COMPANY_STATUSES),
     pauseReason: z.string().nullable(),
     issuePrefix: z.string(),
     issueCounter: z.number().int(),
@@ -43,7 +44,7 @@ export const UpdateCompanySchema = z
     name: z.string().trim().min(1).max(200).optional(),
     description: z.string().max(10_000).nullable().optional(),
     budgetMonthlyCents: Cents.optional(),
-    status: z.enum(["active", "paused", "archived"]).optional(),
+    status: z.enum(COMPANY_STATUSES).optional(),
     brandColor: HexColor.nullable().optional(),
     logoAssetId: Uuid.nullable().optional(),
     requireBoardApprovalForNewAgents: z.boolean().optional(),

@@ -1,6 +1,6 @@
 // Cost-event, cost-report and finance-event request and response schemas.
 import { z } from "@hono/zod-openapi";
-import { billingTypes, financeDirections, financeEventKinds } from "../db/schema/costs";
+import { billingTypes, FINANCE_DIRECTIONS, FINANCE_EVENT_KINDS } from "../db/schema/costs";
 import { JsonObject, Timestamp, Uuid } from "./common";
 
 const Cents = z.number().int().min(0).max(1_000_000_000_00);
@@ -125,8 +125,8 @@ export const QuotaWindowsSchema = z
 
 export const CreateFinanceEventSchema = z
   .object({
-    kind: z.enum(financeEventKinds),
-    direction: z.enum(financeDirections).openapi({
+    kind: z.enum(FINANCE_EVENT_KINDS),
+    direction: z.enum(FINANCE_DIRECTIONS).openapi({
       description: "From the company's side: `debit` = money charged to the company, `credit` = money returned or credited to it",
     }),
     amountCents: z.number().int().min(1).max(1_000_000_000_00).openapi({ description: "Positive integer in the currency's minor unit" }),
@@ -150,8 +150,8 @@ export const FinanceEventSchema = z
   .object({
     id: z.string(),
     companyId: z.string(),
-    kind: z.enum(financeEventKinds),
-    direction: z.enum(financeDirections),
+    kind: z.enum(FINANCE_EVENT_KINDS),
+    direction: z.enum(FINANCE_DIRECTIONS),
     amountCents: z.number().int(),
     currency: z.string(),
     estimated: z.boolean(),
@@ -193,5 +193,5 @@ export const FinanceByBillerSchema = z
   .array(z.object({ biller: z.string().nullable(), currency: z.string(), ...FinanceTotals }))
   .openapi("FinanceByBiller");
 export const FinanceByKindSchema = z
-  .array(z.object({ kind: z.enum(financeEventKinds), currency: z.string(), ...FinanceTotals }))
+  .array(z.object({ kind: z.enum(FINANCE_EVENT_KINDS), currency: z.string(), ...FinanceTotals }))
   .openapi("FinanceByKind");

@@ -1,6 +1,7 @@
 // Issue documents, revisions and annotation threads: request and response schemas.
 import { z } from "@hono/zod-openapi";
 import { Timestamp, Uuid } from "./common";
+import { ANNOTATION_ANCHOR_STATES, ANNOTATION_THREAD_STATUSES } from "../db/schema/documents";
 import { DOCUMENT_KEY_MAX_LENGTH, DOCUMENT_KEY_PATTERN } from "../domain/documents/keys";
 
 export const IssueIdParam = z.object({
@@ -123,8 +124,8 @@ export const AnnotationThreadSchema = z
     issueId: z.string(),
     documentId: z.string(),
     documentKey: z.string(),
-    status: z.enum(["open", "resolved"]),
-    anchorState: z.enum(["active", "shifted", "orphaned"]).openapi({
+    status: z.enum(ANNOTATION_THREAD_STATUSES),
+    anchorState: z.enum(ANNOTATION_ANCHOR_STATES).openapi({
       description:
         "active: the quote is where it was; shifted: found elsewhere (start/end updated); orphaned: gone (anchor keeps the last revision it was found in)",
     }),

@@ -2,12 +2,13 @@
 // in domain/environments/kinds.ts (the capabilities endpoint comes from the same place).
 import { z } from "@hono/zod-openapi";
 import { JsonObject, Timestamp, atLeastOneField } from "./common";
-import { environmentConfigSchemas, environmentKinds } from "../domain/environments/kinds";
+import { environmentConfigSchemas } from "../domain/environments/kinds";
+import { ENVIRONMENT_KINDS, ENVIRONMENT_STATUSES, LEASE_STATUSES, PROBE_STATUSES } from "../db/schema/environments";
 
 const Name = z.string().trim().min(1).max(200);
 const Labels = z.record(z.string().min(1).max(100), z.string().max(500)).openapi({ description: "Free key/value labels" });
 const MaxLeases = z.number().int().min(1).max(1000).openapi({ description: "How many execution workspaces may hold a lease at once (default 1)" });
-const EnvironmentStatus = z.enum(["active", "disabled"]).openapi({ description: "A disabled environment grants no new leases" });
+const EnvironmentStatus = z.enum(ENVIRONMENT_STATUSES).openapi({ description: "A disabled environment grants no new leases" });
 
 const common = {
   name: Name,
@@ -39,7 +40,7 @@ export const UpdateEnvironmentSchema = z
   .openapi("UpdateEnvironment");
 
 export const ProbeConfigSchema = z
-  .object({ kind: z.enum(environmentKinds as [string, ...string[]]), config: JsonObject })
+  .object({ kind: z.enum(ENVIRONMENT_KINDS), config: JsonObject })
   .openapi("ProbeEnvironmentConfig");
 
 const ProbeCheckSchema = z.object({ name: z.string(), ok: z.boolean(), message: z.string() });
@@ -58,14 +59,14 @@ export const EnvironmentSchema = z
     companyId: z.string(),
     name: z.string(),
     description: z.string().nullable(),
-    kind: z.enum(environmentKinds as [string, ...string[]]),
-    status: z.enum(["active", "disabled"]),
+    kind: z.enum(ENVIRONMENT_KINDS),
+    status: z.enum(ENVIRONMENT_STATUSES),
     config: JsonObject,
     labels: z.record(z.string(), z.string()),
     maxConcurrentLeases: z.number().int(),
     activeLeaseCount: z.number().int(),
     lastProbeAt: z.string().nullable(),
-    lastProbeStatus: z.enum(["ok", "failed"]).nullable(),
+    lastProbeStatus: z.enum(PROBE_STATUSES).nullable(),
     lastProbeChecks: z.array(ProbeCheckSchema).nullable(),
     createdByAgentId: z.string().nullable(),
     createdByUserId: z.string().nullable(),
@@ -102,7 +103,7 @@ export const LeaseSchema = z
     issueId: z.string().nullable(),
     agentId: z.string().nullable(),
     runId: z.string().nullable(),
-    status: z.enum(["active", "released", "expired"]).openapi({ description: "An active lease past expiresAt reads as `expired`" }),
+    status: z.enum(LEASE_STATUSES).openapi({ description: "An active lease past expiresAt reads as `expired`" }),
     acquiredAt: Timestamp,
     releasedAt: z.string().nullable(),
     expiresAt: z.string().nullable(),
@@ -111,4 +112,4 @@ export const LeaseSchema = z
 
 export const EnvironmentIdParam = z.object({ id: z.string().min(1).openapi({ param: { name: "id", in: "path" } }) });
 export const LeaseIdParam = z.object({ leaseId: z.string().min(1).openapi({ param: { name: "leaseId", in: "path" } }) });
-export const LeaseListQuery = z.object({ status: z.enum(["active", "released", "expired"]).optional() });
+export const LeaseListQuery = z.object({ status: z.enum(LEASE_STATUSES).optional() });

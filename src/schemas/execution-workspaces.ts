@@ -3,12 +3,14 @@ import { z } from "@hono/zod-openapi";
 import { JsonObject, Timestamp, atLeastOneField, Uuid } from "./common";
 import { LeaseSchema } from "./environments";
 import { WorkspaceOperationSchema } from "./projects";
+import { EXECUTION_WORKSPACE_MODES, EXECUTION_WORKSPACE_STATUSES } from "../db/schema/execution-workspaces";
+import { DESIRED_STATES } from "../db/schema/projects";
 
 export const RuntimeServiceStateSchema = z.object({
   name: z.string(),
   command: z.string().nullable(),
   port: z.number().int().nullable(),
-  status: z.enum(["running", "stopped"]),
+  status: z.enum(DESIRED_STATES),
   updatedAt: Timestamp,
 });
 
@@ -20,12 +22,12 @@ export const ExecutionWorkspaceSchema = z
     projectWorkspaceId: z.string().nullable(),
     issueId: z.string().nullable(),
     environmentId: z.string().nullable(),
-    mode: z.enum(["shared", "isolated"]).openapi({ description: "A closed isolated workspace blocks checkout of its issues" }),
-    status: z.enum(["open", "closing", "closed"]),
+    mode: z.enum(EXECUTION_WORKSPACE_MODES).openapi({ description: "A closed isolated workspace blocks checkout of its issues" }),
+    status: z.enum(EXECUTION_WORKSPACE_STATUSES),
     cwd: z.string().nullable(),
     branch: z.string().nullable(),
     baseRef: z.string().nullable(),
-    desiredState: z.enum(["running", "stopped"]).openapi({ description: "`running` while any runtime service should run" }),
+    desiredState: z.enum(DESIRED_STATES).openapi({ description: "`running` while any runtime service should run" }),
     runtimeServices: z.array(RuntimeServiceStateSchema),
     metadata: JsonObject.nullable(),
     openedByAgentId: z.string().nullable(),
@@ -47,7 +49,7 @@ export const OpenExecutionWorkspaceSchema = z
     projectWorkspaceId: Ref.nullable().optional().openapi({ description: "Seeds cwd, baseRef and runtime services; implies projectId" }),
     issueId: Ref.nullable().optional().openapi({ description: "The issue is linked to the new workspace" }),
     environmentId: Ref.nullable().optional().openapi({ description: "Acquire a lease in this environment (409 when at capacity)" }),
-    mode: z.enum(["shared", "isolated"]).optional().openapi({ description: "Default: the project's executionWorkspacePolicy.defaultMode, else `shared`" }),
+    mode: z.enum(EXECUTION_WORKSPACE_MODES).optional().openapi({ description: "Default: the project's executionWorkspacePolicy.defaultMode, else `shared`" }),
     cwd: z.string().min(1).max(4000).nullable().optional(),
     branch: z.string().min(1).max(500).nullable().optional(),
     baseRef: z.string().min(1).max(500).nullable().optional(),
@@ -59,10 +61,10 @@ export const OpenExecutionWorkspaceSchema = z
 
 export const UpdateExecutionWorkspaceSchema = z
   .object({
-    status: z.enum(["open", "closing", "closed"]).optional().openapi({
+    status: z.enum(EXECUTION_WORKSPACE_STATUSES).optional().openapi({
       description: "open→closing stops runtime services and releases leases; →closed needs close-readiness (422 with blockers); closed is final",
     }),
-    desiredState: z.enum(["running", "stopped"]).optional().openapi({ description: "running starts every runtime service, stopped stops them" }),
+    desiredState: z.enum(DESIRED_STATES).optional().openapi({ description: "running starts every runtime service, stopped stops them" }),
     metadata: JsonObject.nullable().optional(),
   })
   .refine(...atLeastOneField)
@@ -84,7 +86,7 @@ export const RuntimeActionResultSchema = z
 export const CloseReadinessSchema = z
   .object({
     executionWorkspaceId: z.string(),
-    status: z.enum(["open", "closing", "closed"]),
+    status: z.enum(EXECUTION_WORKSPACE_STATUSES),
     ready: z.boolean(),
     blockers: z.array(
       z.object({
@@ -111,5 +113,5 @@ export const CommandActionParams = ExecutionWorkspaceIdParam.extend({
 export const ExecutionWorkspaceListQuery = z.object({
   issueId: z.string().min(1).optional(),
   projectId: z.string().min(1).optional(),
-  status: z.enum(["open", "closing", "closed"]).optional(),
+  status: z.enum(EXECUTION_WORKSPACE_STATUSES).optional(),
 });

@@ -1,9 +1,7 @@
 // Goal request and response schemas.
 import { z } from "@hono/zod-openapi";
 import { Timestamp, atLeastOneField, Uuid } from "./common";
-
-export const goalLevels = ["company", "team", "agent", "task"] as const;
-export const goalStatuses = ["planned", "active", "achieved", "cancelled"] as const;
+import { GOAL_LEVELS, GOAL_STATUSES } from "../db/schema/goals";
 
 export const GoalSchema = z
   .object({
@@ -11,8 +9,8 @@ export const GoalSchema = z
     companyId: z.string(),
     title: z.string(),
     description: z.string().nullable(),
-    level: z.enum(goalLevels),
-    status: z.enum(goalStatuses),
+    level: z.enum(GOAL_LEVELS),
+    status: z.enum(GOAL_STATUSES),
     parentId: z.string().nullable(),
     ownerAgentId: z.string().nullable(),
     isCompanyDefault: z.boolean().openapi({ description: "The company's default goal (at most one); used for issues with no project" }),
@@ -29,8 +27,8 @@ export const CreateGoalSchema = z
   .object({
     title: Title,
     description: Description.optional(),
-    level: z.enum(goalLevels).optional().openapi({ description: "Default `task`" }),
-    status: z.enum(goalStatuses).optional().openapi({ description: "Default `planned`" }),
+    level: z.enum(GOAL_LEVELS).optional().openapi({ description: "Default `task`" }),
+    status: z.enum(GOAL_STATUSES).optional().openapi({ description: "Default `planned`" }),
     parentId: Ref.nullable().optional().openapi({ description: "Parent goal of the same company" }),
     ownerAgentId: Ref.nullable().optional().openapi({ description: "Owning agent of the same company" }),
     isCompanyDefault: z.boolean().optional().openapi({ description: "Make this the company default goal (clears the flag on the previous one)" }),
@@ -41,8 +39,8 @@ export const UpdateGoalSchema = z
   .object({
     title: Title.optional(),
     description: Description.optional(),
-    level: z.enum(goalLevels).optional(),
-    status: z.enum(goalStatuses).optional(),
+    level: z.enum(GOAL_LEVELS).optional(),
+    status: z.enum(GOAL_STATUSES).optional(),
     parentId: Ref.nullable().optional(),
     ownerAgentId: Ref.nullable().optional(),
     isCompanyDefault: z.boolean().optional(),

@@ -1,6 +1,6 @@
 // Heartbeat runs: the run object, manual wake-ups, run listings, run events and completion.
 import { z } from "@hono/zod-openapi";
-import { heartbeatRunStatuses } from "../db/schema/runs";
+import { HEARTBEAT_RUN_STATUSES } from "../db/schema/runs";
 import { JsonObject, Timestamp } from "./common";
 
 export const HeartbeatRunSchema = z
@@ -9,7 +9,7 @@ export const HeartbeatRunSchema = z
     companyId: z.string(),
     agentId: z.string(),
     issueId: z.string().nullable(),
-    status: z.enum(heartbeatRunStatuses),
+    status: z.enum(HEARTBEAT_RUN_STATUSES),
     adapterType: z.string(),
     invocationSource: z.string().openapi({ description: "`assignment`, `on_demand`, `timer`, `automation` (or `external`: a run id first seen from an agent)" }),
     reason: z.string().nullable().openapi({ description: "Wake reason: assignment, comment, mention, blocker_resolved, approval_resolved, routine, timer, on_demand" }),
@@ -55,7 +55,7 @@ export const SkippedWakeupSchema = z
 export const RunListQuery = z.object({
   agentId: z.string().optional(),
   issueId: z.string().optional(),
-  status: z.enum(heartbeatRunStatuses).optional(),
+  status: z.enum(HEARTBEAT_RUN_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: "Default 50, at most 200" }),
   cursor: z.string().max(400).optional().openapi({ description: "nextCursor of the previous page" }),
 });

@@ -2,10 +2,11 @@
 import { z } from "@hono/zod-openapi";
 import { JsonObject, Timestamp, atLeastOneField, Uuid } from "./common";
 import { ISSUE_IDENTIFIER_PATTERN } from "../domain/companies/issue-prefix";
+import { ISSUE_PRIORITIES, ISSUE_STATUSES } from "../db/schema/issues";
 import { ISSUE_DESCRIPTION_MAX, ISSUE_TITLE_MAX } from "../domain/issues/limits";
 
-export const IssueStatus = z.enum(["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"]);
-export const IssuePriority = z.enum(["critical", "high", "medium", "low"]);
+export const IssueStatus = z.enum(ISSUE_STATUSES);
+export const IssuePriority = z.enum(ISSUE_PRIORITIES);
 const Id = Uuid;
 /** An issue named by its UUID or its identifier (`ABC-12`). */
 const IssueRef = z.union([Uuid, z.string().regex(ISSUE_IDENTIFIER_PATTERN, "an issue UUID or identifier such as ABC-12")]);

@@ -1,9 +1,8 @@
 // Project and project-workspace request/response schemas.
 import { z } from "@hono/zod-openapi";
 import { JsonObject, Timestamp, atLeastOneField, Uuid } from "./common";
-
-export const projectStatuses = ["backlog", "planned", "in_progress", "completed", "cancelled"] as const;
-export const workspaceSourceTypes = ["local_path", "git_repo", "remote_managed", "non_git_path"] as const;
+import { DESIRED_STATES, PROJECT_STATUSES, WORKSPACE_SOURCE_TYPES } from "../db/schema/projects";
+import { EXECUTION_WORKSPACE_MODES, WORKSPACE_OPERATION_KINDS, WORKSPACE_OPERATION_STATUSES } from "../db/schema/execution-workspaces";
 
 const HexColor = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "must be a hex colour such as #1a2b3c");
 const Ref = Uuid;
@@ -27,7 +26,7 @@ export const WorkspaceRuntimeConfig = z
 
 const workspaceFields = {
   name: z.string().trim().min(1).max(200),
-  sourceType: z.enum(workspaceSourceTypes).openapi({ description: "Default `git_repo` when repoUrl is set, else `local_path`" }),
+  sourceType: z.enum(WORKSPACE_SOURCE_TYPES).openapi({ description: "Default `git_repo` when repoUrl is set, else `local_path`" }),
   cwd: Text(4000).nullable(),
   repoUrl: Text(2000).nullable(),
   repoRef: Text(500).nullable(),
@@ -41,7 +40,7 @@ const workspaceFields = {
   metadata: JsonObject.nullable(),
   runtimeConfig: WorkspaceRuntimeConfig.nullable(),
   isPrimary: z.boolean(),
-  desiredState: z.enum(["running", "stopped"]),
+  desiredState: z.enum(DESIRED_STATES),
 };
 
 export const CreateWorkspaceSchema = z
@@ -75,7 +74,7 @@ export const CodebaseSchema = z
 export const ExecutionWorkspacePolicySchema = z
   .looseObject({
     enabled: z.boolean().optional(),
-    defaultMode: z.enum(["shared", "isolated"]).optional(),
+    defaultMode: z.enum(EXECUTION_WORKSPACE_MODES).optional(),
     allowIssueOverride: z.boolean().optional(),
     environmentId: Uuid.nullable().optional(),
   })
@@ -88,7 +87,7 @@ export const ProjectSchema = z
     name: z.string(),
     urlKey: z.string().openapi({ description: "Company-unique shortname derived from the name" }),
     description: z.string().nullable(),
-    status: z.enum(projectStatuses),
+    status: z.enum(PROJECT_STATUSES),
     goalId: z.string().nullable().openapi({ description: "Legacy: the first of goalIds" }),
     goalIds: z.array(z.string()),
     goals: z.array(z.object({ id: z.string(), title: z.string(), level: z.string(), status: z.string() })),
@@ -111,7 +110,7 @@ export const ProjectSchema = z
 const projectFields = {
   name: z.string().trim().min(1).max(200),
   description: z.string().max(20_000).nullable(),
-  status: z.enum(projectStatuses),
+  status: z.enum(PROJECT_STATUSES),
   goalIds: z.array(Ref).max(50).openapi({ description: "Preferred; ordered, duplicates ignored" }),
   goalId: Ref.nullable().openapi({ description: "Legacy single goal; used when goalIds is absent" }),
   leadAgentId: Ref.nullable(),
@@ -166,12 +165,12 @@ export const WorkspaceOperationSchema = z
     companyId: z.string(),
     projectWorkspaceId: z.string().nullable(),
     executionWorkspaceId: z.string().nullable(),
-    kind: z.enum(["runtime_service", "runtime_command"]),
+    kind: z.enum(WORKSPACE_OPERATION_KINDS),
     action: z.string(),
     target: z.string().nullable().openapi({ description: "Service name or command (null = every configured service)" }),
     args: z.array(z.string()).nullable(),
     env: z.record(z.string(), z.string()).nullable().openapi({ description: "Env overrides, redacted" }),
-    status: z.enum(["applied", "queued", "cancelled"]).openapi({
+    status: z.enum(WORKSPACE_OPERATION_STATUSES).openapi({
       description: "`applied`: desired state recorded for the runtime to reconcile; `queued`: command waiting for the runtime; `cancelled`",
     }),
     result: JsonObject.nullable(),

@@ -2,15 +2,8 @@
 import { z } from "@hono/zod-openapi";
 import { atLeastOneField, JsonObject, Timestamp, Uuid } from "./common";
 import { IssuePriority, IssueSummarySchema } from "./issues";
+import { CATCH_UP_POLICIES, CONCURRENCY_POLICIES, ROUTINE_RUN_SOURCES, ROUTINE_RUN_STATUSES, ROUTINE_STATUSES, SIGNING_MODES, TRIGGER_KINDS, VARIABLE_TYPES } from "../db/schema/routines";
 
-export const ROUTINE_STATUSES = ["active", "paused", "archived"] as const;
-export const CONCURRENCY_POLICIES = ["coalesce_if_active", "always_enqueue", "skip_if_active"] as const;
-export const CATCH_UP_POLICIES = ["skip_missed", "enqueue_missed_with_cap"] as const;
-export const TRIGGER_KINDS = ["schedule", "webhook", "api"] as const;
-export const SIGNING_MODES = ["bearer", "hmac_sha256", "vendor_hmac", "none"] as const;
-export const ROUTINE_RUN_STATUSES = ["received", "coalesced", "skipped", "issue_created", "completed", "failed"] as const;
-export const ROUTINE_RUN_SOURCES = ["schedule", "webhook", "manual", "api"] as const;
-export const VARIABLE_TYPES = ["text", "textarea", "number", "boolean"] as const;
 export const REPLAY_WINDOW = { min: 30, max: 86_400, default: 300 } as const;
 export const ROUTINE_RUNS_LIMIT = { default: 50, max: 200 } as const;
 /** Idempotency keys of schedule slots (`schedule:<trigger>:<slot>`); callers' own keys may not start with it. */

@@ -1,6 +1,7 @@
 // Skills: the shipped catalog, the company library, imports and audits.
 import { z } from "@hono/zod-openapi";
 import { Timestamp, Uuid } from "./common";
+import { SKILL_AUDIT_VERDICTS, SKILL_SOURCE_TYPES, SKILL_TRUST_LEVELS } from "../db/schema/skills";
 
 export const CatalogEntrySchema = z
   .object({
@@ -11,7 +12,7 @@ export const CatalogEntrySchema = z
     slug: z.string(),
     name: z.string(),
     description: z.string().nullable(),
-    trustLevel: z.enum(["markdown_only", "assets", "scripts_executables"]),
+    trustLevel: z.enum(SKILL_TRUST_LEVELS),
     compatibility: z.array(z.string()),
     defaultInstall: z.boolean(),
     recommendedForRoles: z.array(z.string()),
@@ -52,15 +53,15 @@ export const SkillSchema = z
     name: z.string(),
     description: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()).nullable(),
-    sourceType: z.enum(["bundled", "git_host", "registry", "url", "local_path", "project_scan", "managed_local", "catalog"]),
+    sourceType: z.enum(SKILL_SOURCE_TYPES),
     sourceRef: z.string().nullable(),
     sourceCommit: z.string().nullable().openapi({ description: "The origin's commit (git hosts) or content hash" }),
     originHash: z.string().nullable(),
     contentHash: z.string(),
     locallyModified: z.boolean(),
-    trustLevel: z.enum(["markdown_only", "assets", "scripts_executables"]),
+    trustLevel: z.enum(SKILL_TRUST_LEVELS),
     editable: z.boolean(),
-    audit: z.object({ verdict: z.enum(["pass", "warning", "fail"]), codes: z.array(z.string()), auditedAt: Timestamp.nullable() }).nullable(),
+    audit: z.object({ verdict: z.enum(SKILL_AUDIT_VERDICTS), codes: z.array(z.string()), auditedAt: Timestamp.nullable() }).nullable(),
     files: z.array(z.object({ path: z.string(), kind: z.string(), sizeBytes: z.number().int(), sha256: z.string() })),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -124,7 +125,7 @@ export const ScanProjectsSchema = z
 export const AuditResultSchema = z
   .object({
     skillId: z.string(),
-    verdict: z.enum(["pass", "warning", "fail"]),
+    verdict: z.enum(SKILL_AUDIT_VERDICTS),
     codes: z.array(z.string()),
     findings: z.array(z.object({ code: z.string(), severity: z.enum(["warning", "fail"]), path: z.string(), message: z.string() })),
     installedHash: z.string(),

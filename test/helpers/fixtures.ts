@@ -6,6 +6,12 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { eq, sql, type InferInsertModel } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createDb, schema } from "../../src/db/client";
+import type { AGENT_STATUSES } from "../../src/db/schema/agents";
+import type { MEMBERSHIP_ROLES, MEMBERSHIP_STATUSES, PRINCIPAL_TYPES } from "../../src/db/schema/access";
+import type { ISSUE_PRIORITIES, ISSUE_STATUSES } from "../../src/db/schema/issues";
+import type { PROJECT_STATUSES } from "../../src/db/schema/projects";
+import type { APPROVAL_STATUSES, APPROVAL_TYPES } from "../../src/db/schema/approvals";
+import type { HEARTBEAT_RUN_STATUSES, WAKEUP_STATUSES } from "../../src/db/schema/runs";
 import { AUTHENTICATED, post, unique, type CallOptions } from "./api";
 import { mintApiKey, AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashApiKey } from "../../src/crypto/api-keys";
 import { mintAgentJwt } from "../../src/crypto/agent-jwt";
@@ -44,7 +50,7 @@ const urlKeyOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-"
 
 export async function insertAgent(
   companyId: string,
-  fields: { name?: string; role?: string; status?: string; reportsTo?: string | null; adapterType?: string; permissions?: Record<string, unknown> } = {},
+  fields: { name?: string; role?: string; status?: (typeof AGENT_STATUSES)[number]; reportsTo?: string | null; adapterType?: string; permissions?: Record<string, unknown> } = {},
 ) {
   const id = crypto.randomUUID();
   const now = nowIso();
@@ -58,7 +64,7 @@ export async function insertAgent(
     adapterType: fields.adapterType ?? "process",
     adapterConfig: {},
     runtimeConfig: {},
-    status: (fields.status ?? "idle") as never,
+    status: fields.status ?? "idle",
     permissions: (fields.permissions ?? {}) as never,
     reportsTo: fields.reportsTo ?? null,
     createdAt: now,
@@ -103,22 +109,27 @@ export async function insertBoardKey(userId: string, opts: { expiresAt?: string;
   return { id, token, hash: hashApiKey(token) };
 }
 
-export async function addMembership(companyId: string, userId: string, role = "member", status = "active") {
+export async function addMembership(
+  companyId: string,
+  userId: string,
+  role: (typeof MEMBERSHIP_ROLES)[number] = "member",
+  status: (typeof MEMBERSHIP_STATUSES)[number] = "active",
+) {
   const now = nowIso();
   await insertRow(schema.companyMemberships, {
     id: crypto.randomUUID(),
     companyId,
     principalType: "user",
     principalId: userId,
-    membershipRole: role as never,
-    status: status as never,
+    membershipRole: role,
+    status,
     createdAt: now,
     updatedAt: now,
   });
 }
 
 /** A board user with a board API key and (optionally) a membership in `companyId`. */
-export async function boardUser(companyId?: string, role = "owner") {
+export async function boardUser(companyId?: string, role: (typeof MEMBERSHIP_ROLES)[number] = "owner") {
   const user = await insertUser();
   const key = await insertBoardKey(user.id);
   if (companyId) await addMembership(companyId, user.id, role);
@@ -162,7 +173,7 @@ type IssueInsert = InferInsertModel<typeof schema.issues>;
  */
 export async function insertIssue(
   companyId: string,
-  fields: Partial<Omit<IssueInsert, "id" | "companyId" | "number" | "identifier" | "status" | "priority">> & { status?: string; priority?: string } = {},
+  fields: Partial<Omit<IssueInsert, "id" | "companyId" | "number" | "identifier" | "status" | "priority">> & { status?: (typeof ISSUE_STATUSES)[number]; priority?: (typeof ISSUE_PRIORITIES)[number] } = {},
 ): Promise<IssueFixture> {
   const db = testDb();
   const [counter] = await db
@@ -180,8 +191,8 @@ export async function insertIssue(
     createdAt: now,
     updatedAt: now,
     ...fields,
-    status: (fields.status ?? "todo") as IssueInsert["status"],
-    priority: (fields.priority ?? "medium") as IssueInsert["priority"],
+    status: fields.status ?? "todo",
+    priority: fields.priority ?? "medium",
     id,
     companyId,
     number: counter.number,
@@ -193,7 +204,7 @@ export async function insertIssue(
 
 type ProjectInsert = InferInsertModel<typeof schema.projects>;
 
-export async function insertProject(companyId: string, name = unique("Project"), fields: Partial<Omit<ProjectInsert, "id" | "companyId" | "name" | "status">> & { status?: string } = {}) {
+export async function insertProject(companyId: string, name = unique("Project"), fields: Partial<Omit<ProjectInsert, "id" | "companyId" | "name" | "status">> & { status?: (typeof PROJECT_STATUSES)[number] } = {}) {
   const id = crypto.randomUUID();
   const now = nowIso();
   await insertRow(schema.projects, {
@@ -201,7 +212,7 @@ export async function insertProject(companyId: string, name = unique("Project"),
     createdAt: now,
     updatedAt: now,
     ...fields,
-    status: (fields.status ?? "in_progress") as ProjectInsert["status"],
+    status: fields.status ?? "in_progress",
     id,
     companyId,
     name,
@@ -211,7 +222,7 @@ export async function insertProject(companyId: string, name = unique("Project"),
 
 type ApprovalInsert = InferInsertModel<typeof schema.approvals>;
 
-export async function insertApproval(companyId: string, fields: Partial<Omit<ApprovalInsert, "id" | "companyId" | "status" | "type">> & { status?: string; type?: string } = {}) {
+export async function insertApproval(companyId: string, fields: Partial<Omit<ApprovalInsert, "id" | "companyId" | "status" | "type">> & { status?: (typeof APPROVAL_STATUSES)[number]; type?: (typeof APPROVAL_TYPES)[number] } = {}) {
   const id = crypto.randomUUID();
   const now = nowIso();
   await insertRow(schema.approvals, {
@@ -219,8 +230,8 @@ export async function insertApproval(companyId: string, fields: Partial<Omit<App
     createdAt: now,
     updatedAt: now,
     ...fields,
-    type: (fields.type ?? "request_board_approval") as ApprovalInsert["type"],
-    status: (fields.status ?? "pending") as ApprovalInsert["status"],
+    type: fields.type ?? "request_board_approval",
+    status: fields.status ?? "pending",
     id,
     companyId,
   });
@@ -229,7 +240,7 @@ export async function insertApproval(companyId: string, fields: Partial<Omit<App
 
 type WakeupInsert = InferInsertModel<typeof schema.agentWakeupRequests>;
 
-export async function insertWakeup(companyId: string, agentId: string, fields: Partial<Omit<WakeupInsert, "id" | "companyId" | "agentId" | "status">> & { status?: string } = {}) {
+export async function insertWakeup(companyId: string, agentId: string, fields: Partial<Omit<WakeupInsert, "id" | "companyId" | "agentId" | "status">> & { status?: (typeof WAKEUP_STATUSES)[number] } = {}) {
   const id = crypto.randomUUID();
   const now = nowIso();
   await insertRow(schema.agentWakeupRequests, {
@@ -238,7 +249,7 @@ export async function insertWakeup(companyId: string, agentId: string, fields: P
     createdAt: now,
     updatedAt: now,
     ...fields,
-    status: (fields.status ?? "queued") as WakeupInsert["status"],
+    status: fields.status ?? "queued",
     id,
     companyId,
     agentId,
@@ -248,7 +259,7 @@ export async function insertWakeup(companyId: string, agentId: string, fields: P
 
 type RunInsert = InferInsertModel<typeof schema.heartbeatRuns>;
 
-export async function insertRun(companyId: string, agentId: string, fields: Partial<Omit<RunInsert, "companyId" | "agentId" | "status">> & { status?: string } = {}) {
+export async function insertRun(companyId: string, agentId: string, fields: Partial<Omit<RunInsert, "companyId" | "agentId" | "status">> & { status?: (typeof HEARTBEAT_RUN_STATUSES)[number] } = {}) {
   const id = fields.id ?? crypto.randomUUID();
   const now = nowIso();
   await insertRow(schema.heartbeatRuns, {
@@ -257,7 +268,7 @@ export async function insertRun(companyId: string, agentId: string, fields: Part
     createdAt: now,
     updatedAt: now,
     ...fields,
-    status: (fields.status ?? "running") as RunInsert["status"],
+    status: fields.status ?? "running",
     id,
     companyId,
     agentId,
@@ -266,7 +277,7 @@ export async function insertRun(companyId: string, agentId: string, fields: Part
 }
 
 /** A permission grant to a principal (user or agent) in the company. */
-export async function insertGrant(companyId: string, principalType: "user" | "agent", principalId: string, permissionKey: string, scope: Record<string, unknown> | null = null) {
+export async function insertGrant(companyId: string, principalType: (typeof PRINCIPAL_TYPES)[number], principalId: string, permissionKey: string, scope: Record<string, unknown> | null = null) {
   await insertRow(schema.principalPermissionGrants, {
     id: crypto.randomUUID(),
     companyId,

@@ -56,7 +56,7 @@ describe("sidebar badges and inbox dismissals", () => {
     await insertApproval(company.id, { status: "approved", payload: {} });
     const invite = await post(`/api/companies/${company.id}/invites`, { inviteType: "agent" });
     await post(`/api/invites/${invite.body.token}/accept`, {});
-    for (const status of ["todo", "done"]) await insertIssue(company.id, { title: "Mine", status, priority: "low", assigneeUserId: user.id });
+    for (const status of ["todo", "done"] as const) await insertIssue(company.id, { title: "Mine", status, priority: "low", assigneeUserId: user.id });
     const badges = await get(`/api/companies/${company.id}/sidebar-badges`, { token: user.token });
     expect(badges.status).toBe(200);
     expect(badges.body).toEqual({ pendingApprovals: 1, pendingJoinRequests: 1, myOpenIssues: 1, inbox: 3 });

@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey, insertGrant, insertIssue, insertRun, insertWakeup, schema, updateRow } from "../helpers/fixtures";
+import type { AgentStatus } from "../../src/db/schema/agents";
 import { createDb } from "../../src/db/client";
 import { decideTaskAssignment } from "../../src/domain/authorization/assignment";
 
@@ -447,14 +448,14 @@ describe("assignment policy on an agent", () => {
 });
 
 describe("lifecycle state table", () => {
-  async function agentIn(companyId: string, status: string, pauseReason: string | null = null) {
+  async function agentIn(companyId: string, status: AgentStatus, pauseReason: string | null = null) {
     const agent = await insertAgent(companyId, { status });
     if (pauseReason) await updateRow(schema.agents, agent.id, { pauseReason });
     return agent;
   }
 
   // [from, action, expected HTTP status, resulting status]
-  const table: Array<[string, "pause" | "resume" | "terminate", number, string]> = [
+  const table: Array<[AgentStatus, "pause" | "resume" | "terminate", number, string]> = [
     ["idle", "pause", 200, "paused"],
     ["active", "pause", 200, "paused"],
     ["running", "pause", 200, "paused"],
@@ -494,7 +495,7 @@ describe("lifecycle state table", () => {
     expect((await post(`/api/agents/${agent.id}/resume`)).body).toMatchObject({ status: "pending_approval", pauseReason: null });
   });
 
-  const patchTable: Array<[string, string, number]> = [
+  const patchTable: Array<[AgentStatus, string, number]> = [
     ["terminated", "active", 409],
     ["terminated", "paused", 409],
     ["terminated", "idle", 409],

@@ -2,13 +2,14 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post, unique } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey, insertApproval as approvalFixture, insertIssue as issueFixture } from "../helpers/fixtures";
+import type { APPROVAL_STATUSES, APPROVAL_TYPES } from "../../src/db/schema/approvals";
 import { APPROVAL_TRANSITIONS } from "../../src/domain/approvals/state-machine";
 
 const BOGUS = { token: "svc_agent_bogus" };
 const STATES = ["pending", "revision_requested", "approved", "rejected"] as const;
 const ACTIONS = ["approve", "reject", "request-revision", "resubmit"] as const;
 
-const insertApproval = (companyId: string, fields: { status?: string; type?: string; payload?: unknown; requestedByAgentId?: string | null } = {}) =>
+const insertApproval = (companyId: string, fields: { status?: (typeof APPROVAL_STATUSES)[number]; type?: (typeof APPROVAL_TYPES)[number]; payload?: unknown; requestedByAgentId?: string | null } = {}) =>
   approvalFixture(companyId, { ...fields, payload: (fields.payload ?? { title: "t" }) as Record<string, unknown> });
 
 const insertIssue = async (companyId: string) => (await issueFixture(companyId, { title: "Issue" })).id;

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { get, post } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey, insertApproval, insertIssue, insertRow, schema, updateRow } from "../helpers/fixtures";
+import type { ISSUE_STATUSES } from "../../src/db/schema/issues";
+import type { APPROVAL_STATUSES, APPROVAL_TYPES } from "../../src/db/schema/approvals";
 import { utilizationPercent, utcMonthRange } from "../../src/domain/dashboard/snapshot";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
-async function issue(companyId: string, status: string) {
+async function issue(companyId: string, status: (typeof ISSUE_STATUSES)[number]) {
   await insertIssue(companyId, { title: "i", status });
 }
 
@@ -24,7 +26,7 @@ async function cost(companyId: string, agentId: string, cents: number, occurredA
   });
 }
 
-async function approval(companyId: string, type: string, status: string) {
+async function approval(companyId: string, type: (typeof APPROVAL_TYPES)[number], status: (typeof APPROVAL_STATUSES)[number]) {
   await insertApproval(companyId, { type, status, payload: {} });
 }
 
@@ -61,7 +63,7 @@ describe("dashboard", () => {
     await insertAgent(company.id, { status: "terminated" });
     await insertAgent(company.id, { status: "pending_approval" });
 
-    const statuses = ["backlog", "todo", "in_progress", "in_progress", "in_review", "blocked", "done", "done", "done", "cancelled"];
+    const statuses = ["backlog", "todo", "in_progress", "in_progress", "in_review", "blocked", "done", "done", "done", "cancelled"] as const;
     for (const s of statuses) await issue(company.id, s);
 
     const now = new Date();

@@ -2,12 +2,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get, patch, post, unique } from "../helpers/api";
 import { createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, schema, updateRow } from "../helpers/fixtures";
+import type { ISSUE_STATUSES } from "../../src/db/schema/issues";
 import { executionWorkspaceBlocksCheckout } from "../../src/domain/execution-workspaces/checkout-guard";
 import { createDb } from "../../src/db/client";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
-const insertIssue = (companyId: string, fields: { executionWorkspaceId?: string; checkoutRunId?: string; status?: string } = {}) =>
+const insertIssue = (companyId: string, fields: { executionWorkspaceId?: string; checkoutRunId?: string; status?: (typeof ISSUE_STATUSES)[number] } = {}) =>
   issueFixture(companyId, { title: "Issue", status: fields.status ?? "in_progress", executionWorkspaceId: fields.executionWorkspaceId ?? null, checkoutRunId: fields.checkoutRunId ?? null });
 
 async function projectWithWorkspace(companyId: string) {

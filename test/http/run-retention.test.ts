@@ -4,9 +4,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { post, unique, get } from "../helpers/api";
 import { createCompany, insertAgent, insertRow, insertRun as runFixture, insertWakeup, schema } from "../helpers/fixtures";
+import type { HEARTBEAT_RUN_STATUSES } from "../../src/db/schema/runs";
 import { runScheduledTick } from "../../src/scheduler/tick";
 
-async function insertRun(companyId: string, agentId: string, status: string, finishedDaysAgo: number | null) {
+async function insertRun(companyId: string, agentId: string, status: (typeof HEARTBEAT_RUN_STATUSES)[number], finishedDaysAgo: number | null) {
   const finishedAt = finishedDaysAgo === null ? null : new Date(Date.now() - finishedDaysAgo * 86_400_000).toISOString();
   const created = new Date(Date.now() - (finishedDaysAgo ?? 0) * 86_400_000 - 60_000).toISOString();
   const id = await runFixture(companyId, agentId, { status, adapterType: "http", finishedAt, createdAt: created, updatedAt: created });

@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, insertRun as runFixture } from "../helpers/fixtures";
+import type { ISSUE_STATUSES } from "../../src/db/schema/issues";
+import type { HEARTBEAT_RUN_STATUSES } from "../../src/db/schema/runs";
 import { runScheduledTick } from "../../src/scheduler/tick";
 
 const BOGUS = { token: "svc_agent_bogus" };
@@ -14,11 +16,11 @@ async function actors() {
   return { company, plain, agentToken };
 }
 
-async function insertIssue(companyId: string, fields: { status?: string; assigneeAgentId?: string | null; checkoutRunId?: string | null; assigneeUserId?: string | null }) {
+async function insertIssue(companyId: string, fields: { status?: (typeof ISSUE_STATUSES)[number]; assigneeAgentId?: string | null; checkoutRunId?: string | null; assigneeUserId?: string | null }) {
   return (await issueFixture(companyId, { title: "Stuck?", ...fields, status: fields.status ?? "in_progress" })).id;
 }
 
-const insertRun = (companyId: string, agentId: string, status: string, lastActivityAt: string) =>
+const insertRun = (companyId: string, agentId: string, status: (typeof HEARTBEAT_RUN_STATUSES)[number], lastActivityAt: string) =>
   runFixture(companyId, agentId, { status, invocationSource: "timer", startedAt: lastActivityAt, lastActivityAt, createdAt: lastActivityAt, updatedAt: lastActivityAt });
 
 describe("instance", () => {

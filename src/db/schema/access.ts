@@ -5,18 +5,23 @@ import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 import { users } from "./auth";
 
-export const inviteTypes = ["human", "agent"] as const;
-export const joinRequestStatuses = ["pending_approval", "approved", "rejected"] as const;
-export const joinRequestTypes = ["human", "agent"] as const;
-type Role = "owner" | "admin" | "member" | "viewer";
+export const INVITE_TYPES = ["human", "agent"] as const;
+export const JOIN_REQUEST_STATUSES = ["pending_approval", "approved", "rejected"] as const;
+export const JOIN_REQUEST_TYPES = ["human", "agent"] as const;
+export const MEMBERSHIP_ROLES = ["owner", "admin", "member", "viewer"] as const;
+export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
+export const MEMBERSHIP_STATUSES = ["active", "inactive"] as const;
+export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
+export const PRINCIPAL_TYPES = ["user", "agent"] as const;
+export type PrincipalType = (typeof PRINCIPAL_TYPES)[number];
 
 export const companyInvites = sqliteTable(
   "company_invites",
   {
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    inviteType: text("invite_type", { enum: inviteTypes }).notNull(),
-    membershipRole: text("membership_role").$type<Role>().notNull(),
+    inviteType: text("invite_type", { enum: INVITE_TYPES }).notNull(),
+    membershipRole: text("membership_role").$type<MembershipRole>().notNull(),
     /** Human invites only: accepting files a join request instead of joining at once (agent invites always do). */
     requiresApproval: integer("requires_approval", { mode: "boolean" }).notNull().default(false),
     agentName: text("agent_name"),
@@ -46,9 +51,9 @@ export const joinRequests = sqliteTable(
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
     inviteId: text("invite_id").notNull(),
-    requestType: text("request_type", { enum: joinRequestTypes }).notNull(),
-    status: text("status", { enum: joinRequestStatuses }).notNull(),
-    membershipRole: text("membership_role").$type<Role>().notNull(),
+    requestType: text("request_type", { enum: JOIN_REQUEST_TYPES }).notNull(),
+    status: text("status", { enum: JOIN_REQUEST_STATUSES }).notNull(),
+    membershipRole: text("membership_role").$type<MembershipRole>().notNull(),
     requestingUserId: text("requesting_user_id"),
     agentName: text("agent_name"),
     agentRole: text("agent_role"),
@@ -109,10 +114,10 @@ export const companyMemberships = sqliteTable(
   {
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    principalType: text("principal_type", { enum: ["user", "agent"] }).notNull(),
+    principalType: text("principal_type", { enum: PRINCIPAL_TYPES }).notNull(),
     principalId: text("principal_id").notNull(),
-    membershipRole: text("membership_role", { enum: ["owner", "admin", "member", "viewer"] }).notNull(),
-    status: text("status", { enum: ["active", "inactive"] }).notNull(),
+    membershipRole: text("membership_role", { enum: MEMBERSHIP_ROLES }).notNull(),
+    status: text("status", { enum: MEMBERSHIP_STATUSES }).notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -127,7 +132,7 @@ export const principalPermissionGrants = sqliteTable(
   {
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    principalType: text("principal_type", { enum: ["user", "agent"] }).notNull(),
+    principalType: text("principal_type", { enum: PRINCIPAL_TYPES }).notNull(),
     principalId: text("principal_id").notNull(),
     permissionKey: text("permission_key").notNull(),
     scope: text("scope", { mode: "json" }).$type<Record<string, unknown> | null>(),

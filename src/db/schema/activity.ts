@@ -3,12 +3,14 @@ import { sqliteTable, text, index } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 import { companies } from "./companies";
 
+export const ACTOR_TYPES = ["agent", "user", "system"] as const;
+
 export const activityLog = sqliteTable(
   "activity_log",
   {
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    actorType: text("actor_type", { enum: ["agent", "user", "system"] }).notNull(),
+    actorType: text("actor_type", { enum: ACTOR_TYPES }).notNull(),
     actorId: text("actor_id").notNull(),
     action: text("action").notNull(),
     entityType: text("entity_type").notNull(),

@@ -4,8 +4,8 @@ import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 
-export const agentStatuses = ["active", "paused", "idle", "running", "error", "pending_approval", "terminated"] as const;
-export type AgentStatus = (typeof agentStatuses)[number];
+export const AGENT_STATUSES = ["active", "paused", "idle", "running", "error", "pending_approval", "terminated"] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 export const agents = sqliteTable(
   "agents",
@@ -25,7 +25,7 @@ export const agents = sqliteTable(
     budgetMonthlyCents: integer("budget_monthly_cents").notNull().default(0),
     spentMonthlyCents: integer("spent_monthly_cents").notNull().default(0),
     spentMonth: text("spent_month"),
-    status: text("status", { enum: agentStatuses }).notNull(),
+    status: text("status", { enum: AGENT_STATUSES }).notNull(),
     pauseReason: text("pause_reason"),
     permissions: text("permissions", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),

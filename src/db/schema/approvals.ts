@@ -3,16 +3,16 @@ import { sqliteTable, text, index, primaryKey } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 
-export const approvalTypes = ["hire_agent", "approve_ceo_strategy", "budget_override_required", "request_board_approval"] as const;
-export const approvalStatuses = ["pending", "revision_requested", "approved", "rejected"] as const;
+export const APPROVAL_TYPES = ["hire_agent", "approve_ceo_strategy", "budget_override_required", "request_board_approval"] as const;
+export const APPROVAL_STATUSES = ["pending", "revision_requested", "approved", "rejected"] as const;
 
 export const approvals = sqliteTable(
   "approvals",
   {
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    type: text("type", { enum: approvalTypes }).notNull(),
-    status: text("status", { enum: approvalStatuses }).notNull(),
+    type: text("type", { enum: APPROVAL_TYPES }).notNull(),
+    status: text("status", { enum: APPROVAL_STATUSES }).notNull(),
     payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     requestedByAgentId: text("requested_by_agent_id"),
     requestedByUserId: text("requested_by_user_id"),

@@ -3,6 +3,8 @@ import { sqliteTable, text,  index } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { users } from "./auth";
 
+export const CLI_AUTH_CHALLENGE_STATUSES = ["pending", "approved", "consumed", "cancelled"] as const;
+
 export const boardApiKeys = sqliteTable(
   "board_api_keys",
   {
@@ -23,7 +25,7 @@ export const cliAuthChallenges = sqliteTable("cli_auth_challenges", {
   pollSecretHash: text("poll_secret_hash").notNull(),
   userCode: text("user_code").notNull(),
   clientName: text("client_name").notNull(),
-  status: text("status", { enum: ["pending", "approved", "consumed", "cancelled"] }).notNull(),
+  status: text("status", { enum: CLI_AUTH_CHALLENGE_STATUSES }).notNull(),
   approvedByUserId: text("approved_by_user_id"),
   boardApiKeyId: text("board_api_key_id"),
   expiresAt: text("expires_at").notNull(),

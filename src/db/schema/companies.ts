@@ -2,11 +2,13 @@
 import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 
+export const COMPANY_STATUSES = ["active", "paused", "archived"] as const;
+
 export const companies = sqliteTable("companies", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   description: text("description"),
-  status: text("status", { enum: ["active", "paused", "archived"] }).notNull(),
+  status: text("status", { enum: COMPANY_STATUSES }).notNull(),
   pauseReason: text("pause_reason"),
   issuePrefix: text("issue_prefix").notNull().unique(),
   issueCounter: integer("issue_counter").notNull().default(0),

@@ -43,17 +43,17 @@ export const costEvents = sqliteTable(
   ],
 );
 
-export const financeEventKinds = ["inference_charge", "platform_fee", "credit_purchase", "credit_refund", "manual_adjustment"] as const;
-export const financeDirections = ["debit", "credit"] as const;
+export const FINANCE_EVENT_KINDS = ["inference_charge", "platform_fee", "credit_purchase", "credit_refund", "manual_adjustment"] as const;
+export const FINANCE_DIRECTIONS = ["debit", "credit"] as const;
 
 export const financeEvents = sqliteTable(
   "finance_events",
   {
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: financeEventKinds }).notNull(),
+    kind: text("kind", { enum: FINANCE_EVENT_KINDS }).notNull(),
     /** From the company's side: `debit` = money charged to it, `credit` = money returned or credited to it. */
-    direction: text("direction", { enum: financeDirections }).notNull(),
+    direction: text("direction", { enum: FINANCE_DIRECTIONS }).notNull(),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull(),
     estimated: integer("estimated", { mode: "boolean" }).notNull(),

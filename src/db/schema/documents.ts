@@ -52,8 +52,8 @@ export const issueDocumentRevisions = sqliteTable(
   (t) => [uniqueIndex("issue_document_revisions_number_uq").on(t.documentId, t.revisionNumber)],
 );
 
-export const annotationAnchorStates = ["active", "shifted", "orphaned"] as const;
-export const annotationThreadStatuses = ["open", "resolved"] as const;
+export const ANNOTATION_ANCHOR_STATES = ["active", "shifted", "orphaned"] as const;
+export const ANNOTATION_THREAD_STATUSES = ["open", "resolved"] as const;
 
 export const documentAnnotationThreads = sqliteTable(
   "document_annotation_threads",
@@ -70,8 +70,8 @@ export const documentAnnotationThreads = sqliteTable(
     quote: text("quote").notNull(),
     prefix: text("prefix").notNull().default(""),
     suffix: text("suffix").notNull().default(""),
-    anchorState: text("anchor_state", { enum: annotationAnchorStates }).notNull().default("active"),
-    status: text("status", { enum: annotationThreadStatuses }).notNull().default("open"),
+    anchorState: text("anchor_state", { enum: ANNOTATION_ANCHOR_STATES }).notNull().default("active"),
+    status: text("status", { enum: ANNOTATION_THREAD_STATUSES }).notNull().default("open"),
     resolvedAt: text("resolved_at"),
     resolvedByAgentId: text("resolved_by_agent_id"),
     resolvedByUserId: text("resolved_by_user_id"),

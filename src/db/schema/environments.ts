@@ -4,9 +4,10 @@ import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 import { executionWorkspaces } from "./execution-workspaces";
 
-export const environmentKinds = ["local", "ssh", "container", "cloud_sandbox"] as const;
-export const environmentStatuses = ["active", "disabled"] as const;
-export const leaseStatuses = ["active", "released", "expired"] as const;
+export const ENVIRONMENT_KINDS = ["local", "ssh", "container", "cloud_sandbox"] as const;
+export const ENVIRONMENT_STATUSES = ["active", "disabled"] as const;
+export const LEASE_STATUSES = ["active", "released", "expired"] as const;
+export const PROBE_STATUSES = ["ok", "failed"] as const;
 
 export const environments = sqliteTable(
   "environments",
@@ -15,13 +16,13 @@ export const environments = sqliteTable(
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     description: text("description"),
-    kind: text("kind", { enum: environmentKinds }).notNull(),
-    status: text("status", { enum: environmentStatuses }).notNull(),
+    kind: text("kind", { enum: ENVIRONMENT_KINDS }).notNull(),
+    status: text("status", { enum: ENVIRONMENT_STATUSES }).notNull(),
     config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     labels: text("labels", { mode: "json" }).$type<Record<string, string>>().notNull(),
     maxConcurrentLeases: integer("max_concurrent_leases").notNull(),
     lastProbeAt: text("last_probe_at"),
-    lastProbeStatus: text("last_probe_status", { enum: ["ok", "failed"] }),
+    lastProbeStatus: text("last_probe_status", { enum: PROBE_STATUSES }),
     lastProbeChecks: text("last_probe_checks", { mode: "json" }).$type<Array<{ name: string; ok: boolean; message: string }> | null>(),
     createdByAgentId: text("created_by_agent_id"),
     createdByUserId: text("created_by_user_id"),
@@ -41,7 +42,7 @@ export const environmentLeases = sqliteTable(
     issueId: text("issue_id"),
     agentId: text("agent_id"),
     runId: text("run_id"),
-    status: text("status", { enum: leaseStatuses }).notNull(),
+    status: text("status", { enum: LEASE_STATUSES }).notNull(),
     acquiredAt: text("acquired_at").notNull(),
     releasedAt: text("released_at"),
     expiresAt: text("expires_at"),

@@ -2,11 +2,13 @@
 import { sqliteTable, text,  index } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
-import { projects, projectWorkspaces, desiredStates } from "./projects";
+import { projects, projectWorkspaces, DESIRED_STATES } from "./projects";
 import { environments } from "./environments";
 
-export const executionWorkspaceModes = ["shared", "isolated"] as const;
-export const executionWorkspaceStatuses = ["open", "closing", "closed"] as const;
+export const EXECUTION_WORKSPACE_MODES = ["shared", "isolated"] as const;
+export const EXECUTION_WORKSPACE_STATUSES = ["open", "closing", "closed"] as const;
+export const WORKSPACE_OPERATION_KINDS = ["runtime_service", "runtime_command"] as const;
+export const WORKSPACE_OPERATION_STATUSES = ["applied", "queued", "cancelled"] as const;
 
 export interface RuntimeServiceState {
   name: string;
@@ -25,12 +27,12 @@ export const executionWorkspaces = sqliteTable(
     projectWorkspaceId: text("project_workspace_id").references(() => projectWorkspaces.id, { onDelete: "set null" }),
     issueId: text("issue_id"),
     environmentId: text("environment_id").references(() => environments.id, { onDelete: "set null" }),
-    mode: text("mode", { enum: executionWorkspaceModes }).notNull(),
-    status: text("status", { enum: executionWorkspaceStatuses }).notNull(),
+    mode: text("mode", { enum: EXECUTION_WORKSPACE_MODES }).notNull(),
+    status: text("status", { enum: EXECUTION_WORKSPACE_STATUSES }).notNull(),
     cwd: text("cwd"),
     branch: text("branch"),
     baseRef: text("base_ref"),
-    desiredState: text("desired_state", { enum: desiredStates }).notNull(),
+    desiredState: text("desired_state", { enum: DESIRED_STATES }).notNull(),
     runtimeServices: text("runtime_services", { mode: "json" }).$type<RuntimeServiceState[]>().notNull(),
     metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown> | null>(),
     openedByAgentId: text("opened_by_agent_id"),
@@ -55,7 +57,7 @@ export const workspaceOperations = sqliteTable(
     projectWorkspaceId: text("project_workspace_id").references(() => projectWorkspaces.id, { onDelete: "cascade" }),
     executionWorkspaceId: text("execution_workspace_id").references(() => executionWorkspaces.id, { onDelete: "cascade" }),
     /** `runtime_service` (start/stop/restart) or `runtime_command` (run/cancel). */
-    kind: text("kind", { enum: ["runtime_service", "runtime_command"] }).notNull(),
+    kind: text("kind", { enum: WORKSPACE_OPERATION_KINDS }).notNull(),
     action: text("action").notNull(),
     /** Service name or command line the operation is about (null = every configured service). */
     target: text("target"),
@@ -63,7 +65,7 @@ export const workspaceOperations = sqliteTable(
     /** Environment overrides, stored redacted. */
     env: text("env", { mode: "json" }).$type<Record<string, string> | null>(),
     /** `applied` (desired state recorded), `queued` (command waiting for the runtime), `cancelled`. */
-    status: text("status", { enum: ["applied", "queued", "cancelled"] }).notNull(),
+    status: text("status", { enum: WORKSPACE_OPERATION_STATUSES }).notNull(),
     result: text("result", { mode: "json" }).$type<Record<string, unknown> | null>(),
     requestedByActorType: text("requested_by_actor_type").notNull(),
     requestedByActorId: text("requested_by_actor_id").notNull(),

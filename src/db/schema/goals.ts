@@ -5,6 +5,9 @@ import { sql } from "drizzle-orm";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 
+export const GOAL_LEVELS = ["company", "team", "agent", "task"] as const;
+export const GOAL_STATUSES = ["planned", "active", "achieved", "cancelled"] as const;
+
 export const goals = sqliteTable(
   "goals",
   {
@@ -12,8 +15,8 @@ export const goals = sqliteTable(
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     description: text("description"),
-    level: text("level", { enum: ["company", "team", "agent", "task"] }).notNull(),
-    status: text("status", { enum: ["planned", "active", "achieved", "cancelled"] }).notNull(),
+    level: text("level", { enum: GOAL_LEVELS }).notNull(),
+    status: text("status", { enum: GOAL_STATUSES }).notNull(),
     parentId: text("parent_id").references((): AnySQLiteColumn => goals.id, { onDelete: "set null" }),
     ownerAgentId: text("owner_agent_id"),
     isCompanyDefault: integer("is_company_default", { mode: "boolean" }).notNull().default(false),

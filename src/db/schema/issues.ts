@@ -5,8 +5,8 @@ import { sql } from "drizzle-orm";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 
-export const issueStatuses = ["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"] as const;
-export const issuePriorities = ["critical", "high", "medium", "low"] as const;
+export const ISSUE_STATUSES = ["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"] as const;
+export const ISSUE_PRIORITIES = ["critical", "high", "medium", "low"] as const;
 
 export const issues = sqliteTable(
   "issues",
@@ -17,8 +17,8 @@ export const issues = sqliteTable(
     identifier: text("identifier").notNull(),
     title: text("title").notNull(),
     description: text("description"),
-    status: text("status", { enum: issueStatuses }).notNull(),
-    priority: text("priority", { enum: issuePriorities }).notNull(),
+    status: text("status", { enum: ISSUE_STATUSES }).notNull(),
+    priority: text("priority", { enum: ISSUE_PRIORITIES }).notNull(),
     projectId: text("project_id"),
     goalId: text("goal_id"),
     parentId: text("parent_id"),

@@ -4,6 +4,8 @@ import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 import { goals } from "./goals";
 
+export const PROJECT_STATUSES = ["backlog", "planned", "in_progress", "completed", "cancelled"] as const;
+
 export const projects = sqliteTable(
   "projects",
   {
@@ -12,7 +14,7 @@ export const projects = sqliteTable(
     name: text("name").notNull(),
     urlKey: text("url_key").notNull(),
     description: text("description"),
-    status: text("status", { enum: ["backlog", "planned", "in_progress", "completed", "cancelled"] }).notNull(),
+    status: text("status", { enum: PROJECT_STATUSES }).notNull(),
     goalId: text("goal_id"),
     leadAgentId: text("lead_agent_id"),
     targetDate: text("target_date"),
@@ -40,8 +42,8 @@ export const projectGoals = sqliteTable(
   (t) => [primaryKey({ columns: [t.projectId, t.goalId] }), index("project_goals_goal_idx").on(t.goalId)],
 );
 
-export const workspaceSourceTypes = ["local_path", "git_repo", "remote_managed", "non_git_path"] as const;
-export const desiredStates = ["running", "stopped"] as const;
+export const WORKSPACE_SOURCE_TYPES = ["local_path", "git_repo", "remote_managed", "non_git_path"] as const;
+export const DESIRED_STATES = ["running", "stopped"] as const;
 
 export const projectWorkspaces = sqliteTable(
   "project_workspaces",
@@ -50,7 +52,7 @@ export const projectWorkspaces = sqliteTable(
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
     projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    sourceType: text("source_type", { enum: workspaceSourceTypes }).notNull(),
+    sourceType: text("source_type", { enum: WORKSPACE_SOURCE_TYPES }).notNull(),
     cwd: text("cwd"),
     repoUrl: text("repo_url"),
     repoRef: text("repo_ref"),
@@ -64,7 +66,7 @@ export const projectWorkspaces = sqliteTable(
     metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown> | null>(),
     runtimeConfig: text("runtime_config", { mode: "json" }).$type<Record<string, unknown> | null>(),
     isPrimary: integer("is_primary", { mode: "boolean" }).notNull().default(false),
-    desiredState: text("desired_state", { enum: desiredStates }).notNull(),
+    desiredState: text("desired_state", { enum: DESIRED_STATES }).notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -4,6 +4,17 @@ import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqli
 import { sql } from "drizzle-orm";
 import { createdAt, json, timestamp, updatedAt, bool } from "./columns";
 import { companies } from "./companies";
+import { ISSUE_PRIORITIES } from "./issues";
+
+export const ROUTINE_STATUSES = ["active", "paused", "archived"] as const;
+export const CONCURRENCY_POLICIES = ["coalesce_if_active", "always_enqueue", "skip_if_active"] as const;
+export const CATCH_UP_POLICIES = ["skip_missed", "enqueue_missed_with_cap"] as const;
+export const TRIGGER_KINDS = ["schedule", "webhook", "api"] as const;
+export const SIGNING_MODES = ["bearer", "hmac_sha256", "vendor_hmac", "none"] as const;
+export type SigningMode = (typeof SIGNING_MODES)[number];
+export const ROUTINE_RUN_STATUSES = ["received", "coalesced", "skipped", "issue_created", "completed", "failed"] as const;
+export const ROUTINE_RUN_SOURCES = ["schedule", "webhook", "manual", "api"] as const;
+export const VARIABLE_TYPES = ["text", "textarea", "number", "boolean"] as const;
 
 export interface RoutineVariable {
   name: string;
@@ -24,10 +35,10 @@ export const routines = sqliteTable(
     projectId: text("project_id"),
     goalId: text("goal_id"),
     parentIssueId: text("parent_issue_id"),
-    priority: text("priority", { enum: ["critical", "high", "medium", "low"] }).notNull(),
-    status: text("status", { enum: ["active", "paused", "archived"] }).notNull(),
-    concurrencyPolicy: text("concurrency_policy", { enum: ["coalesce_if_active", "always_enqueue", "skip_if_active"] }).notNull(),
-    catchUpPolicy: text("catch_up_policy", { enum: ["skip_missed", "enqueue_missed_with_cap"] }).notNull(),
+    priority: text("priority", { enum: ISSUE_PRIORITIES }).notNull(),
+    status: text("status", { enum: ROUTINE_STATUSES }).notNull(),
+    concurrencyPolicy: text("concurrency_policy", { enum: CONCURRENCY_POLICIES }).notNull(),
+    catchUpPolicy: text("catch_up_policy", { enum: CATCH_UP_POLICIES }).notNull(),
     variables: json<RoutineVariable[]>("variables").notNull(),
     createdByAgentId: text("created_by_agent_id"),
     createdByUserId: text("created_by_user_id"),
@@ -46,7 +57,7 @@ export const routineTriggers = sqliteTable(
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
     routineId: text("routine_id").notNull().references(() => routines.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["schedule", "webhook", "api"] }).notNull(),
+    kind: text("kind", { enum: TRIGGER_KINDS }).notNull(),
     label: text("label"),
     enabled: bool("enabled").notNull(),
     cronExpression: text("cron_expression"),
@@ -56,7 +67,7 @@ export const routineTriggers = sqliteTable(
     lastFiredAt: timestamp("last_fired_at"),
     /** Webhook: the unguessable id in the public URL. */
     publicId: text("public_id"),
-    signingMode: text("signing_mode", { enum: ["bearer", "hmac_sha256", "vendor_hmac", "none"] }),
+    signingMode: text("signing_mode", { enum: SIGNING_MODES }),
     replayWindowSec: integer("replay_window_sec"),
     /** Webhook: the secret, encrypted with the secrets master key (never returned after creation or rotation). */
     secretCiphertext: text("secret_ciphertext"),
@@ -79,8 +90,8 @@ export const routineRuns = sqliteTable(
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
     routineId: text("routine_id").notNull().references(() => routines.id, { onDelete: "cascade" }),
     triggerId: text("trigger_id"),
-    source: text("source", { enum: ["schedule", "webhook", "manual", "api"] }).notNull(),
-    status: text("status", { enum: ["received", "coalesced", "skipped", "issue_created", "completed", "failed"] }).notNull(),
+    source: text("source", { enum: ROUTINE_RUN_SOURCES }).notNull(),
+    status: text("status", { enum: ROUTINE_RUN_STATUSES }).notNull(),
     triggerPayload: json<unknown>("trigger_payload"),
     variables: json<Record<string, unknown>>("variables"),
     linkedIssueId: text("linked_issue_id"),

@@ -5,9 +5,9 @@ import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqli
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 
-export const heartbeatRunStatuses = ["queued", "scheduled_retry", "running", "succeeded", "failed", "cancelled", "timed_out"] as const;
+export const HEARTBEAT_RUN_STATUSES = ["queued", "scheduled_retry", "running", "succeeded", "failed", "cancelled", "timed_out"] as const;
 /** Live runs hold locks; the rest are finished. */
-export const liveRunStatuses = ["queued", "running", "scheduled_retry"] as const;
+export const LIVE_RUN_STATUSES = ["queued", "running", "scheduled_retry"] as const;
 
 export const heartbeatRuns = sqliteTable(
   "heartbeat_runs",
@@ -15,7 +15,7 @@ export const heartbeatRuns = sqliteTable(
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
     agentId: text("agent_id").notNull(),
-    status: text("status", { enum: heartbeatRunStatuses }).notNull(),
+    status: text("status", { enum: HEARTBEAT_RUN_STATUSES }).notNull(),
     adapterType: text("adapter_type").notNull(),
     /** `timer`, `assignment`, `on_demand`, `automation`, `external` (a run id first seen from an agent). */
     invocationSource: text("invocation_source").notNull(),
@@ -52,7 +52,7 @@ export const heartbeatRuns = sqliteTable(
   ],
 );
 
-export const runEventKinds = ["log", "progress", "status"] as const;
+export const RUN_EVENT_KINDS = ["log", "progress", "status"] as const;
 
 /** A run's ordered event log (agents post log/progress lines; the service adds status changes). */
 export const heartbeatRunEvents = sqliteTable(
@@ -62,7 +62,7 @@ export const heartbeatRunEvents = sqliteTable(
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
     runId: text("run_id").notNull().references(() => heartbeatRuns.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
-    kind: text("kind", { enum: runEventKinds }).notNull(),
+    kind: text("kind", { enum: RUN_EVENT_KINDS }).notNull(),
     message: text("message"),
     data: text("data", { mode: "json" }).$type<unknown>(),
     createdAt: createdAt(),
@@ -70,7 +70,7 @@ export const heartbeatRunEvents = sqliteTable(
   (t) => [uniqueIndex("heartbeat_run_events_run_seq_uq").on(t.runId, t.seq)],
 );
 
-export const wakeupStatuses = [
+export const WAKEUP_STATUSES = [
   "queued",
   "deferred_issue_execution",
   "claimed",
@@ -81,7 +81,7 @@ export const wakeupStatuses = [
   "cancelled",
 ] as const;
 /** Wake-ups still waiting to be served; these are what pauses, terminations and hard stops cancel. */
-export const pendingWakeupStatuses = ["queued", "deferred_issue_execution"] as const;
+export const PENDING_WAKEUP_STATUSES = ["queued", "deferred_issue_execution"] as const;
 
 export const agentWakeupRequests = sqliteTable(
   "agent_wakeup_requests",
@@ -89,7 +89,7 @@ export const agentWakeupRequests = sqliteTable(
     id: text("id").primaryKey(),
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
     agentId: text("agent_id").notNull(),
-    status: text("status", { enum: wakeupStatuses }).notNull(),
+    status: text("status", { enum: WAKEUP_STATUSES }).notNull(),
     /** Why: `comment`, `mention`, `blocker_resolved`, `approval_resolved`, `assignment`, `routine`, ... */
     reason: text("reason").notNull(),
     /** What asked: `issue_comment`, `approval`, `routine`, `manual`, ... */

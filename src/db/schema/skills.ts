@@ -5,6 +5,10 @@ import { createdAt, json, timestamp, updatedAt, bool } from "./columns";
 import { companies } from "./companies";
 
 export const SKILL_SOURCE_TYPES = ["bundled", "git_host", "registry", "url", "local_path", "project_scan", "managed_local", "catalog"] as const;
+/** What a skill's files may do: only markdown, also assets, or also scripts and executables. */
+export const SKILL_TRUST_LEVELS = ["markdown_only", "assets", "scripts_executables"] as const;
+export const SKILL_AUDIT_VERDICTS = ["pass", "warning", "fail"] as const;
+export const SKILL_FILE_KINDS = ["skill", "reference", "script", "asset", "other"] as const;
 
 export const companySkills = sqliteTable(
   "company_skills",
@@ -25,9 +29,9 @@ export const companySkills = sqliteTable(
     /** The package's content hash as installed from its origin (local edits make contentHash differ). */
     originHash: text("origin_hash"),
     contentHash: text("content_hash").notNull(),
-    trustLevel: text("trust_level", { enum: ["markdown_only", "assets", "scripts_executables"] }).notNull(),
+    trustLevel: text("trust_level", { enum: SKILL_TRUST_LEVELS }).notNull(),
     editable: bool("editable").notNull(),
-    auditVerdict: text("audit_verdict", { enum: ["pass", "warning", "fail"] }),
+    auditVerdict: text("audit_verdict", { enum: SKILL_AUDIT_VERDICTS }),
     auditCodes: json<string[]>("audit_codes"),
     auditedAt: timestamp("audited_at"),
     createdAt: createdAt(),
@@ -42,7 +46,7 @@ export const companySkillFiles = sqliteTable(
     skillId: text("skill_id").notNull().references(() => companySkills.id, { onDelete: "cascade" }),
     companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
     path: text("path").notNull(),
-    kind: text("kind", { enum: ["skill", "reference", "script", "asset", "other"] }).notNull(),
+    kind: text("kind", { enum: SKILL_FILE_KINDS }).notNull(),
     sizeBytes: integer("size_bytes").notNull(),
     sha256: text("sha256").notNull(),
     /** R2 object key of the bytes. */

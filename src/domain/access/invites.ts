@@ -3,6 +3,7 @@
 import type { Statement } from "../../db/batch";
 import { and, eq, isNull } from "drizzle-orm";
 import { schema } from "../../db/client";
+import type { INVITE_TYPES, JOIN_REQUEST_TYPES } from "../../db/schema/access";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import { LOCAL_BOARD_USER_ID, hasInstanceWideAccess, type Actor } from "../actor";
@@ -57,7 +58,7 @@ export function inviteUrls(baseUrl: string, token: string) {
 }
 
 export interface CreateInviteInput {
-  inviteType: "human" | "agent";
+  inviteType: (typeof INVITE_TYPES)[number];
   membershipRole: MembershipRoleName;
   requiresApproval?: boolean;
   agentName?: string;
@@ -277,7 +278,7 @@ function newJoinRequest(
   ctx: CommandContext,
   invite: InviteRow,
   fields: {
-    requestType: "human" | "agent";
+    requestType: (typeof JOIN_REQUEST_TYPES)[number];
     requestingUserId: string | null;
     agentName?: string;
     adapterType?: string;

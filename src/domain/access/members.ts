@@ -4,6 +4,7 @@
 import type { Statement } from "../../db/batch";
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
+import type { MembershipStatus } from "../../db/schema/access";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import { LOCAL_BOARD_USER_ID, type Actor } from "../actor";
@@ -97,7 +98,7 @@ async function activeOwnerCount(ctx: CommandContext, exceptMembershipId?: string
 }
 
 /** 409 when the change would leave the company without an active owner. */
-async function assertKeepsAnOwner(ctx: CommandContext, row: MembershipRow, next: { role: MembershipRoleName; status: "active" | "inactive" }) {
+async function assertKeepsAnOwner(ctx: CommandContext, row: MembershipRow, next: { role: MembershipRoleName; status: MembershipStatus }) {
   const wasActiveOwner = row.membershipRole === "owner" && row.status === "active";
   const staysActiveOwner = next.role === "owner" && next.status === "active";
   if (wasActiveOwner && !staysActiveOwner && (await activeOwnerCount(ctx, row.id)) === 0) {
@@ -122,7 +123,7 @@ function normaliseGrants(grants: GrantInput[]) {
 export interface UpdateMemberInput {
   memberId: string;
   membershipRole?: MembershipRoleName;
-  status?: "active" | "inactive";
+  status?: MembershipStatus;
   /** When given, replaces the member's whole explicit grant set. */
   grants?: GrantInput[];
 }

@@ -1,11 +1,12 @@
 // Onboarding instructions for an invite's recipient, as JSON and as a plain-text guide.
 import { ONBOARDING_SKILLS } from "./onboarding-skills";
 import { inviteUrls } from "./invites";
+import type { INVITE_TYPES } from "../../db/schema/access";
 
 interface InviteFacts {
   companyId: string;
   companyName: string;
-  inviteType: "human" | "agent";
+  inviteType: (typeof INVITE_TYPES)[number];
   membershipRole: string;
   requiresApproval: boolean;
   agentName: string | null;

@@ -2,6 +2,7 @@
 // company-wide grant rows; the local board and instance admins hold every key.
 import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
+import type { PrincipalType } from "../../db/schema/access";
 import { hasInstanceWideAccess, type Actor } from "../actor";
 import { forbidden } from "../errors";
 import { defaultGrantsForRole, type MembershipRoleName, type PermissionKey } from "../authorization/permission-keys";
@@ -12,7 +13,7 @@ const isCompanyWide = (scope: Record<string, unknown> | null) => !scope || Objec
 export async function effectivePermissions(
   db: Db,
   companyId: string,
-  principalType: "user" | "agent",
+  principalType: PrincipalType,
   principalId: string,
 ): Promise<{ role: MembershipRoleName | null; keys: Set<PermissionKey> }> {
   const [memberships, grants] = await db.batch([

@@ -1,11 +1,12 @@
 // Board-written activity entries (POST /api/companies/{id}/activity).
 import { defineCommand } from "../../company/command";
 import { schema } from "../../db/client";
+import type { ACTOR_TYPES } from "../../db/schema/activity";
 import { newId } from "../../crypto/random";
 import { redactSecrets } from "../redaction";
 
 export interface ManualActivityInput {
-  actorType: "agent" | "user" | "system";
+  actorType: (typeof ACTOR_TYPES)[number];
   actorId: string;
   action: string;
   entityType: string;

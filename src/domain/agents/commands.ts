@@ -14,7 +14,7 @@ import { cancelLiveRunsStatements } from "../runs/lifecycle";
 import { redactSecrets } from "../redaction";
 import { ancestorsOf } from "../authorization/assignment";
 import { evaluatePolicyContainer } from "../authorization/policy";
-import { checkStatusPatch, PAUSED_WHILE_PENDING } from "./lifecycle";
+import { checkStatusPatch, PAUSED_WHILE_PENDING, type PATCHABLE_STATUSES } from "./lifecycle";
 import { deriveUrlKey, uniqueAgentName } from "./naming";
 import { storedDesiredSkills, SKILL_SYNC_KEY } from "./skills";
 import { buildAgentView, type AgentRow } from "./view";
@@ -38,7 +38,7 @@ export interface AgentFields {
   metadata?: Record<string, unknown> | null;
 }
 
-export type AgentPatch = Partial<AgentFields> & { status?: "active" | "idle" | "paused" | "error" };
+export type AgentPatch = Partial<AgentFields> & { status?: (typeof PATCHABLE_STATUSES)[number] };
 
 /** Live agents' names and URL keys (terminated agents release theirs). */
 async function liveNames(ctx: CommandContext, exceptId?: string) {

@@ -2,13 +2,14 @@
 // explicit company-wide grant) or, for agent callers, legacy `permissions.canCreateAgents` / the CEO role.
 import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
+import type { PrincipalType } from "../../db/schema/access";
 import { hasInstanceWideAccess, type Actor } from "../actor";
 import { defaultGrantsForRole } from "./permission-keys";
 import { isLegacyAgentCreator } from "./assignment";
 
 const isCompanyWide = (scope: Record<string, unknown> | null) => !scope || Object.keys(scope).length === 0;
 
-async function hasExplicitGrant(db: Db, companyId: string, principalType: "user" | "agent", principalId: string, key: string) {
+async function hasExplicitGrant(db: Db, companyId: string, principalType: PrincipalType, principalId: string, key: string) {
   const rows = await db
     .select({ scope: schema.principalPermissionGrants.scope })
     .from(schema.principalPermissionGrants)

@@ -21,7 +21,8 @@ import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import { forbidden, HttpError } from "../errors";
 import { LOCAL_BOARD_USER_ID, type Actor } from "../actor";
-import { defaultGrantsForRole, membershipRoles, type MembershipRoleName } from "./permission-keys";
+import { defaultGrantsForRole, type MembershipRoleName } from "./permission-keys";
+import { MEMBERSHIP_ROLES } from "../../db/schema/access";
 import { combineEffects, evaluatePolicyContainer, type PolicyEffect } from "./policy";
 import { scopeCovers, type RequestedScope } from "./scope";
 
@@ -184,7 +185,7 @@ export function decideAssignmentFromFacts(facts: AssignmentFacts): Authorization
     if (grants === "covered") return allow("allow_explicit_grant");
     if (restricted) return restrictedDenial();
     const role = membership.membershipRole as MembershipRoleName;
-    if ((membershipRoles as readonly string[]).includes(role) && defaultGrantsForRole(role).includes("tasks:assign")) {
+    if ((MEMBERSHIP_ROLES as readonly string[]).includes(role) && defaultGrantsForRole(role).includes("tasks:assign")) {
       return allow("allow_simple_company_member");
     }
     return deny(grants === "scope_miss" ? "deny_scope" : "deny_missing_grant");

@@ -1,4 +1,6 @@
 // Permission keys of principal grants, and the grants each membership role gets by default.
+import type { MembershipRole } from "../../db/schema/access";
+
 export const permissionKeys = [
   "agents:create",
   "tasks:assign",
@@ -11,8 +13,7 @@ export const permissionKeys = [
 ] as const;
 export type PermissionKey = (typeof permissionKeys)[number];
 
-export const membershipRoles = ["owner", "admin", "member", "viewer"] as const;
-export type MembershipRoleName = (typeof membershipRoles)[number];
+export type MembershipRoleName = MembershipRole;
 
 /** Company-wide keys a role holds without explicit grants (owner all; admin all but users:manage_permissions; member tasks:assign; viewer none). */
 export function defaultGrantsForRole(role: MembershipRoleName): PermissionKey[] {

@@ -4,6 +4,7 @@ import type { Statement } from "../../db/batch";
 import { inIds } from "../../db/id-list";
 import { and, eq, inArray } from "drizzle-orm";
 import { schema } from "../../db/client";
+import type { BUDGET_INCIDENT_RESOLUTIONS } from "../../db/schema/budgets";
 import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { conflict, notFound, unprocessable } from "../errors";
@@ -197,7 +198,7 @@ export const setCompanyBudget = defineCommand("budget.company.set", async (ctx, 
 
 export interface ResolveIncidentInput {
   incidentId: string;
-  action: "keep_paused" | "raise_budget_and_resume";
+  action: (typeof BUDGET_INCIDENT_RESOLUTIONS)[number];
   amountCents?: number;
 }
 

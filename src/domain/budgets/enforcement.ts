@@ -3,7 +3,8 @@
 import type { Statement } from "../../db/batch";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { schema } from "../../db/client";
-import { pendingWakeupStatuses } from "../../db/schema/runs";
+import { PENDING_WAKEUP_STATUSES } from "../../db/schema/runs";
+import type { BUDGET_INCIDENT_KINDS } from "../../db/schema/budgets";
 import type { CommandContext } from "../../company/command";
 import { SYSTEM_ACTOR } from "../actor";
 import { newId } from "../../crypto/random";
@@ -14,7 +15,7 @@ import { thresholds, type BudgetWindow } from "./windows";
 
 export type BudgetPolicyRow = typeof schema.budgetPolicies.$inferSelect;
 export type BudgetIncidentRow = typeof schema.budgetIncidents.$inferSelect;
-export type IncidentKind = "soft" | "hard";
+export type IncidentKind = (typeof BUDGET_INCIDENT_KINDS)[number];
 
 export interface PolicySpend {
   policy: BudgetPolicyRow;
@@ -170,7 +171,7 @@ export function pauseScopeStatements(ctx: CommandContext, scopeType: BudgetScope
     db
       .update(w)
       .set({ status: "cancelled", updatedAt: ctx.now })
-      .where(and(eq(w.companyId, ctx.companyId), inArray(w.status, [...pendingWakeupStatuses]), inArray(w.issueId, projectIssues))),
+      .where(and(eq(w.companyId, ctx.companyId), inArray(w.status, [...PENDING_WAKEUP_STATUSES]), inArray(w.issueId, projectIssues))),
   ];
 }
 

@@ -3,9 +3,10 @@
 import { sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { newId } from "../../crypto/random";
+import type { BUDGET_SCOPE_TYPES, BUDGET_WINDOW_KINDS } from "../../db/schema/budgets";
 
-export type BudgetScope = "company" | "agent" | "project";
-export type BudgetWindowKind = "calendar_month_utc" | "lifetime";
+export type BudgetScope = (typeof BUDGET_SCOPE_TYPES)[number];
+export type BudgetWindowKind = (typeof BUDGET_WINDOW_KINDS)[number];
 
 export const defaultWindowKind = (scope: BudgetScope): BudgetWindowKind => (scope === "project" ? "lifetime" : "calendar_month_utc");
 

@@ -3,9 +3,9 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { utcMonth } from "../time";
-import type { BudgetScope } from "./policy-sync";
+import type { BudgetScope, BudgetWindowKind } from "./policy-sync";
 
-export type WindowKind = "calendar_month_utc" | "lifetime";
+export type WindowKind = BudgetWindowKind;
 
 export interface BudgetWindow {
   kind: WindowKind;

@@ -2,6 +2,7 @@
 import type { Statement } from "../../db/batch";
 import { and, eq, inArray } from "drizzle-orm";
 import { schema } from "../../db/client";
+import type { COMPANY_STATUSES } from "../../db/schema/companies";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { notFound, unprocessable } from "../errors";
 import { setCompanyBudget } from "../budgets/commands";
@@ -13,7 +14,7 @@ export interface CompanyFields {
   name?: string;
   description?: string | null;
   budgetMonthlyCents?: number;
-  status?: "active" | "paused" | "archived";
+  status?: (typeof COMPANY_STATUSES)[number];
   brandColor?: string | null;
   logoAssetId?: string | null;
   requireBoardApprovalForNewAgents?: boolean;

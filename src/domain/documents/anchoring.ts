@@ -6,8 +6,9 @@
 // searched for elsewhere, preferring occurrences whose surrounding context still matches
 // and, among those, the one nearest to where the diff says the range went.
 import { diffMain, diffXIndex } from "diff-match-patch-es";
+import type { ANNOTATION_ANCHOR_STATES } from "../../db/schema/documents";
 
-export type AnchorState = "active" | "shifted" | "orphaned";
+export type AnchorState = (typeof ANNOTATION_ANCHOR_STATES)[number];
 
 export interface Anchor {
   start: number;

@@ -2,6 +2,7 @@
 import { inIds } from "../../db/id-list";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
+import type { ANNOTATION_THREAD_STATUSES } from "../../db/schema/documents";
 import { notFound } from "../errors";
 import { annotationThreadView, documentView, revisionView } from "./view";
 
@@ -47,7 +48,7 @@ export async function listRevisions(db: Db, documentId: string, key: string) {
 }
 
 /** Annotation threads of a document (optionally only open or resolved), oldest first, with their comments. */
-export async function listAnnotationThreads(db: Db, documentId: string, key: string, status?: "open" | "resolved") {
+export async function listAnnotationThreads(db: Db, documentId: string, key: string, status?: (typeof ANNOTATION_THREAD_STATUSES)[number]) {
   const t = schema.documentAnnotationThreads;
   const threads = await db
     .select()

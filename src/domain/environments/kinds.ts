@@ -1,6 +1,9 @@
 // Environment kinds: one definition per kind (config fields, secret fields, what it supports).
 // The create schema, the capabilities endpoint and the probe are all generated from these.
 import { z } from "@hono/zod-openapi";
+import { ENVIRONMENT_KINDS } from "../../db/schema/environments";
+
+export type EnvironmentKind = (typeof ENVIRONMENT_KINDS)[number];
 
 export const SecretRefSchema = z
   .object({
@@ -80,10 +83,7 @@ export const environmentKindDefinitions = {
       timeoutSec: { schema: z.number().int().min(60).max(86_400).default(3600), description: "Sandbox lifetime in seconds (default 3600)" },
     },
   },
-} satisfies Record<string, KindDef>;
-
-export type EnvironmentKind = keyof typeof environmentKindDefinitions;
-export const environmentKinds = Object.keys(environmentKindDefinitions) as EnvironmentKind[];
+} satisfies Record<EnvironmentKind, KindDef>;
 
 type ConfigSchema = z.ZodObject<Record<string, z.ZodType>>;
 
@@ -109,7 +109,7 @@ export function secretFields(kind: EnvironmentKind): string[] {
 
 /** What the capabilities endpoint returns, derived from the definitions. */
 export function environmentCapabilities() {
-  return environmentKinds.map((kind) => {
+  return ENVIRONMENT_KINDS.map((kind) => {
     const def = environmentKindDefinitions[kind] as KindDef;
     const fields = Object.entries(def.fields).map(([name, f]) => ({
       name,

@@ -7,7 +7,8 @@ import { schema } from "../../db/client";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { conflict, notFound, unprocessable } from "../errors";
 import { newId } from "../../crypto/random";
-import type { RuntimeServiceState } from "../../db/schema/execution-workspaces";
+import type { EXECUTION_WORKSPACE_MODES, EXECUTION_WORKSPACE_STATUSES, RuntimeServiceState } from "../../db/schema/execution-workspaces";
+import type { DESIRED_STATES } from "../../db/schema/projects";
 import { releaseLeasesStatement } from "../environments/commands";
 import { leaseView } from "../environments/view";
 import { operationInsert, operationRow } from "../projects/operations";
@@ -31,7 +32,7 @@ export interface OpenExecutionWorkspaceInput {
   projectWorkspaceId?: string | null;
   issueId?: string | null;
   environmentId?: string | null;
-  mode?: "shared" | "isolated";
+  mode?: (typeof EXECUTION_WORKSPACE_MODES)[number];
   cwd?: string | null;
   branch?: string | null;
   baseRef?: string | null;
@@ -139,8 +140,8 @@ const stopAll = (services: RuntimeServiceState[], now: string) =>
 const desiredOf = (services: RuntimeServiceState[]) => (services.some((s) => s.status === "running") ? ("running" as const) : ("stopped" as const));
 
 export interface UpdateExecutionWorkspaceInput {
-  status?: "open" | "closing" | "closed";
-  desiredState?: "running" | "stopped";
+  status?: (typeof EXECUTION_WORKSPACE_STATUSES)[number];
+  desiredState?: (typeof DESIRED_STATES)[number];
   metadata?: Record<string, unknown> | null;
 }
 

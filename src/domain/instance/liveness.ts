@@ -7,13 +7,13 @@ import { RELEASED_ISSUE_FIELDS } from "../issues/locks";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { defineCommand } from "../../company/command";
-import { liveRunStatuses } from "../../db/schema/runs";
+import { LIVE_RUN_STATUSES } from "../../db/schema/runs";
 
 export const LIVENESS_SCAN_LIMIT = 500;
 
 const runActivity = sql`COALESCE(${schema.heartbeatRuns.lastActivityAt}, ${schema.heartbeatRuns.startedAt}, ${schema.heartbeatRuns.createdAt})`;
 const liveList = sql.join(
-  liveRunStatuses.map((s) => sql`${s}`),
+  LIVE_RUN_STATUSES.map((s) => sql`${s}`),
   sql`, `,
 );
 
@@ -57,7 +57,7 @@ export async function findStuckIssues(db: Db, options: { companyId?: string; sta
     runStatus: r.runStatus ?? null,
     reason: !r.runId
       ? ("run_missing" as const)
-      : (liveRunStatuses as readonly string[]).includes(r.runStatus!)
+      : (LIVE_RUN_STATUSES as readonly string[]).includes(r.runStatus!)
         ? ("run_idle" as const)
         : ("run_finished" as const),
     lastActivityAt: r.runId ? (r.lastActivityAt ?? null) : null,

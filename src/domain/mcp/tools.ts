@@ -6,11 +6,11 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Actor } from "../actor";
+import { ISSUE_PRIORITIES, ISSUE_STATUSES } from "../../db/schema/issues";
 
 /** One request to this API as the MCP caller (the route layer supplies it). */
 export type ApiCall = (method: string, path: string, body?: unknown, runId?: string) => Promise<{ status: number; body: unknown }>;
 
-const ISSUE_STATUSES = ["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"] as const;
 const enc = encodeURIComponent;
 
 function result(response: { status: number; body: unknown }): CallToolResult {
@@ -66,13 +66,13 @@ export function buildMcpServer(actor: Actor, api: ApiCall): McpServer {
     "create_issue",
     {
       description: "Create an issue",
-      inputSchema: { ...companyArg, title: z.string().min(1), description: z.string().optional(), assigneeAgentId: z.string().optional(), priority: z.enum(["critical", "high", "medium", "low"]).optional(), status: z.enum(ISSUE_STATUSES).optional(), parentId: z.string().optional() },
+      inputSchema: { ...companyArg, title: z.string().min(1), description: z.string().optional(), assigneeAgentId: z.string().optional(), priority: z.enum(ISSUE_PRIORITIES).optional(), status: z.enum(ISSUE_STATUSES).optional(), parentId: z.string().optional() },
     },
     async ({ companyId, ...body }) => inCompany(companyId, (id) => api("POST", `/api/companies/${enc(id)}/issues`, body)),
   );
   server.registerTool(
     "update_issue",
-    { description: "Change an issue's status, priority, assignee or title", inputSchema: { ...issueArg, ...runArg, status: z.enum(ISSUE_STATUSES).optional(), priority: z.enum(["critical", "high", "medium", "low"]).optional(), assigneeAgentId: z.string().nullable().optional(), title: z.string().min(1).optional() } },
+    { description: "Change an issue's status, priority, assignee or title", inputSchema: { ...issueArg, ...runArg, status: z.enum(ISSUE_STATUSES).optional(), priority: z.enum(ISSUE_PRIORITIES).optional(), assigneeAgentId: z.string().nullable().optional(), title: z.string().min(1).optional() } },
     async ({ issue, runId, ...body }) => result(await api("PATCH", `/api/issues/${enc(issue)}`, body, runId)),
   );
   server.registerTool("comment_issue", { description: "Comment on an issue", inputSchema: { ...issueArg, ...runArg, body: z.string().min(1) } }, async ({ issue, runId, body }) =>

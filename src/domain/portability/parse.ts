@@ -8,6 +8,10 @@
 import { z } from "zod";
 import { unprocessable } from "../errors";
 import { DOCUMENT_KEY_PATTERN } from "../documents/keys";
+import { GOAL_LEVELS, GOAL_STATUSES } from "../../db/schema/goals";
+import { PROJECT_STATUSES, WORKSPACE_SOURCE_TYPES } from "../../db/schema/projects";
+import { ISSUE_PRIORITIES, ISSUE_STATUSES } from "../../db/schema/issues";
+import { CATCH_UP_POLICIES, CONCURRENCY_POLICIES, ROUTINE_STATUSES, SIGNING_MODES, TRIGGER_KINDS } from "../../db/schema/routines";
 import { MAX_PACKAGE_BYTES, PACKAGE_FORMAT, PACKAGE_VERSION, readJson, readMarkdown, type Include, type Manifest, type PackageFiles } from "./format";
 
 const id = z.string().min(1).max(200);
@@ -41,15 +45,15 @@ const AgentSchema = z.object({
 const GoalSchema = z.object({
   id,
   title: z.string().trim().min(1).max(500),
-  level: z.enum(["company", "team", "agent", "task"]),
-  status: z.enum(["planned", "active", "achieved", "cancelled"]),
+  level: z.enum(GOAL_LEVELS),
+  status: z.enum(GOAL_STATUSES),
   parentId: nullableId,
   ownerAgentId: nullableId,
   isCompanyDefault: z.boolean().nullish().transform((v) => v ?? false),
 });
 const WorkspaceSchema = z.object({
   name: z.string().min(1).max(200),
-  sourceType: z.enum(["local_path", "git_repo", "remote_managed", "non_git_path"]),
+  sourceType: z.enum(WORKSPACE_SOURCE_TYPES),
   cwd: text(4000),
   repoUrl: text(2000),
   repoRef: text(500),
@@ -61,7 +65,7 @@ const WorkspaceSchema = z.object({
 const ProjectSchema = z.object({
   id,
   name: z.string().trim().min(1).max(200),
-  status: z.enum(["backlog", "planned", "in_progress", "completed", "cancelled"]),
+  status: z.enum(PROJECT_STATUSES),
   goalIds: z.array(id).max(1000).nullish().transform((v) => v ?? []),
   leadAgentId: nullableId,
   targetDate: text(1000),
@@ -75,8 +79,8 @@ const IssueSchema = z.object({
   // Informational (the target numbers issues itself); prefixes from before the 10-character rule may be long.
   identifier: z.string().nullish(),
   title: z.string().trim().min(1).max(500),
-  status: z.enum(["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"]),
-  priority: z.enum(["critical", "high", "medium", "low"]),
+  status: z.enum(ISSUE_STATUSES),
+  priority: z.enum(ISSUE_PRIORITIES),
   parentId: nullableId,
   projectId: nullableId,
   goalId: nullableId,
@@ -90,12 +94,12 @@ const CommentSchema = z.object({ authorAgentId: nullableId, authorUserId: nullab
 // Keys of 64 characters get `-2`, `-3`, … when an agent's write is redirected from a locked document.
 const DocumentSchema = z.object({ key: z.string().max(200).regex(DOCUMENT_KEY_PATTERN), title: text(300), format: z.string().max(20).nullish() });
 const TriggerSchema = z.object({
-  kind: z.enum(["schedule", "webhook", "api"]),
+  kind: z.enum(TRIGGER_KINDS),
   label: text(200),
   enabled: z.boolean(),
   cronExpression: text(200),
   timezone: text(100),
-  signingMode: z.enum(["bearer", "hmac_sha256", "vendor_hmac", "none"]).nullish(),
+  signingMode: z.enum(SIGNING_MODES).nullish(),
   replayWindowSec: z.number().int().min(30).max(86_400).nullish(),
 });
 const RoutineSchema = z.object({
@@ -105,10 +109,10 @@ const RoutineSchema = z.object({
   projectId: nullableId,
   goalId: nullableId,
   parentIssueId: nullableId,
-  priority: z.enum(["critical", "high", "medium", "low"]),
-  status: z.enum(["active", "paused", "archived"]),
-  concurrencyPolicy: z.enum(["coalesce_if_active", "always_enqueue", "skip_if_active"]),
-  catchUpPolicy: z.enum(["skip_missed", "enqueue_missed_with_cap"]),
+  priority: z.enum(ISSUE_PRIORITIES),
+  status: z.enum(ROUTINE_STATUSES),
+  concurrencyPolicy: z.enum(CONCURRENCY_POLICIES),
+  catchUpPolicy: z.enum(CATCH_UP_POLICIES),
   variables: z.array(z.object({ name: z.string(), label: z.string().nullish(), type: z.string(), required: z.boolean(), defaultValue: z.union([z.string(), z.number(), z.boolean()]).nullish() })).max(50).nullish().transform((v) => v ?? []),
   triggers: z.array(TriggerSchema).max(1000).nullish().transform((v) => v ?? []),
 });

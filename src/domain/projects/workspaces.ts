@@ -1,6 +1,7 @@
 // Project workspace rules: defaults, validation (422 with the reasons) and row building.
 import type { WorkspaceRow } from "./view";
 import { unprocessable } from "../errors";
+import type { DESIRED_STATES } from "../../db/schema/projects";
 
 export interface WorkspaceFields {
   name?: string;
@@ -18,7 +19,7 @@ export interface WorkspaceFields {
   metadata?: Record<string, unknown> | null;
   runtimeConfig?: Record<string, unknown> | null;
   isPrimary?: boolean;
-  desiredState?: "running" | "stopped";
+  desiredState?: (typeof DESIRED_STATES)[number];
 }
 
 const blank = (v: string | null | undefined) => !v || !v.trim();

@@ -14,8 +14,7 @@ import { constantTimeEqual } from "../../crypto/hash";
 
 export { constantTimeEqual };
 import { HttpError } from "../errors";
-
-export type SigningMode = "bearer" | "hmac_sha256" | "vendor_hmac" | "none";
+import type { SigningMode } from "../../db/schema/routines";
 
 export const newWebhookSecret = () => `whsec_${randomToken(32)}`;
 export const newPublicId = () => randomToken(24);

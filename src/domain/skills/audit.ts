@@ -2,9 +2,10 @@
 // verdict is `fail` if any failing rule matched, else `warning` if any warning matched, else
 // `pass`. The rule table is in the README; each rule is unit-tested (test/unit/skills.test.ts).
 import { isExecutable, SKILL_LIMITS, type SkillFile } from "./package";
+import type { SKILL_AUDIT_VERDICTS } from "../../db/schema/skills";
 
 export const AUDIT_SCAN_VERSION = "1";
-export type AuditVerdict = "pass" | "warning" | "fail";
+export type AuditVerdict = (typeof SKILL_AUDIT_VERDICTS)[number];
 
 export interface AuditFinding {
   code: string;

@@ -6,11 +6,11 @@ import { parse as parseYaml } from "yaml";
 import { sha256Hex } from "../../crypto/hash";
 import { unprocessable } from "../errors";
 import { slugify as slugifyName } from "../users/slug";
+import type { SKILL_FILE_KINDS, SKILL_TRUST_LEVELS } from "../../db/schema/skills";
 
 export const SKILL_LIMITS = { maxFiles: 200, maxFileBytes: 1024 * 1024, maxTotalBytes: 5 * 1024 * 1024 } as const;
-export const TRUST_LEVELS = ["markdown_only", "assets", "scripts_executables"] as const;
-export type TrustLevel = (typeof TRUST_LEVELS)[number];
-export type SkillFileKind = "skill" | "reference" | "script" | "asset" | "other";
+export type TrustLevel = (typeof SKILL_TRUST_LEVELS)[number];
+export type SkillFileKind = (typeof SKILL_FILE_KINDS)[number];
 
 export interface SkillFileInput {
   path: string;

@@ -1,9 +1,9 @@
 // Invite schemas: creation, list view, recipient views by token, acceptance, URL resolution check.
 import { z } from "@hono/zod-openapi";
-import { membershipRoles } from "../../domain/authorization/permission-keys";
+import { INVITE_TYPES, JOIN_REQUEST_STATUSES, JOIN_REQUEST_TYPES, MEMBERSHIP_ROLES, MEMBERSHIP_STATUSES } from "../../db/schema/access";
 import { Timestamp } from "../common";
 
-export const MembershipRole = z.enum(membershipRoles);
+export const MembershipRole = z.enum(MEMBERSHIP_ROLES);
 export const AgentRoleLabel = z
   .string()
   .regex(/^[a-z][a-z0-9_-]{0,49}$/, "must be a lower-case role label such as engineer or general");
@@ -13,7 +13,7 @@ const Note = z.string().trim().max(2000);
 export const CreateInviteSchema = z
   .object({
     inviteType: z
-      .enum(["human", "agent"])
+      .enum(INVITE_TYPES)
       .default("human")
       .openapi({ description: "`human`: a person joins as a board member; `agent`: an external agent asks to join (files a join request)" }),
     membershipRole: MembershipRole.default("member").openapi({
@@ -53,7 +53,7 @@ export const InviteSchema = z
   .object({
     id: z.string(),
     companyId: z.string(),
-    inviteType: z.enum(["human", "agent"]),
+    inviteType: z.enum(INVITE_TYPES),
     membershipRole: MembershipRole,
     requiresApproval: z.boolean(),
     agentName: z.string().nullable(),
@@ -96,7 +96,7 @@ export const InviteSummarySchema = z
     companyName: z.string(),
     brandColor: z.string().nullable(),
     hasLogo: z.boolean(),
-    inviteType: z.enum(["human", "agent"]),
+    inviteType: z.enum(INVITE_TYPES),
     membershipRole: MembershipRole,
     requiresApproval: z.boolean(),
     agentName: z.string().nullable(),
@@ -134,8 +134,8 @@ export const JoinRequestSchema = z
     id: z.string(),
     companyId: z.string(),
     inviteId: z.string(),
-    requestType: z.enum(["human", "agent"]),
-    status: z.enum(["pending_approval", "approved", "rejected"]),
+    requestType: z.enum(JOIN_REQUEST_TYPES),
+    status: z.enum(JOIN_REQUEST_STATUSES),
     membershipRole: MembershipRole,
     requestingUserId: z.string().nullable(),
     agentName: z.string().nullable(),
@@ -156,11 +156,11 @@ export const JoinRequestSchema = z
 
 export const AcceptInviteResultSchema = z
   .object({
-    inviteType: z.enum(["human", "agent"]),
+    inviteType: z.enum(INVITE_TYPES),
     outcome: z.enum(["joined", "pending_approval"]),
     companyId: z.string(),
     membership: z
-      .object({ id: z.string(), membershipRole: MembershipRole, status: z.enum(["active", "inactive"]) })
+      .object({ id: z.string(), membershipRole: MembershipRole, status: z.enum(MEMBERSHIP_STATUSES) })
       .nullable(),
     joinRequest: JoinRequestSchema.nullable(),
     claimSecret: z

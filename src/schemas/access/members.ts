@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { permissionKeys } from "../../domain/authorization/permission-keys";
 import { CompanyIdParam, Timestamp, Uuid } from "../common";
 import { MembershipRole } from "./invites";
+import { JOIN_REQUEST_TYPES, MEMBERSHIP_STATUSES, PRINCIPAL_TYPES } from "../../db/schema/access";
 
 const atLeastOne = (v: Record<string, unknown>) => Object.values(v).some((x) => x !== undefined);
 
@@ -32,10 +33,10 @@ export const MemberSchema = z
   .object({
     id: z.string().openapi({ description: "Membership id (the {memberId} of member routes)" }),
     companyId: z.string(),
-    principalType: z.enum(["user", "agent"]),
+    principalType: z.enum(PRINCIPAL_TYPES),
     principalId: z.string(),
     membershipRole: MembershipRole,
-    status: z.enum(["active", "inactive"]),
+    status: z.enum(MEMBERSHIP_STATUSES),
     user: z.object({ id: z.string(), name: z.string().nullable(), email: z.string().nullable(), image: z.string().nullable() }).nullable(),
     agent: z.object({ id: z.string(), name: z.string().nullable(), role: z.string().nullable(), status: z.string().nullable() }).nullable(),
     grants: z.array(GrantSchema).openapi({ description: "Explicit grants" }),
@@ -54,7 +55,7 @@ export const UserDirectoryEntrySchema = z
   .openapi("UserDirectoryEntry");
 
 export const UpdateMemberSchema = z
-  .object({ membershipRole: MembershipRole.optional(), status: z.enum(["active", "inactive"]).optional() })
+  .object({ membershipRole: MembershipRole.optional(), status: z.enum(MEMBERSHIP_STATUSES).optional() })
   .strict()
   .refine(atLeastOne, "Give membershipRole or status")
   .openapi("UpdateMember");
@@ -67,7 +68,7 @@ export const MemberPermissionsSchema = z
 export const RoleAndGrantsSchema = z
   .object({
     membershipRole: MembershipRole.optional(),
-    status: z.enum(["active", "inactive"]).optional(),
+    status: z.enum(MEMBERSHIP_STATUSES).optional(),
     grants: z.array(GrantInputSchema).max(50).optional().openapi({ description: "When given, replaces the whole explicit grant set" }),
   })
   .strict()
@@ -81,7 +82,7 @@ export const JoinRequestListQuery = z.object({
     .enum(["pending_approval", "pending", "approved", "rejected"])
     .optional()
     .openapi({ param: { name: "status", in: "query" }, description: "`pending` is an alias of pending_approval" }),
-  requestType: z.enum(["human", "agent"]).optional().openapi({ param: { name: "requestType", in: "query" } }),
+  requestType: z.enum(JOIN_REQUEST_TYPES).optional().openapi({ param: { name: "requestType", in: "query" } }),
 });
 
 export const JoinRequestIdParam = CompanyIdParam.extend({
@@ -136,7 +137,7 @@ export const CompanyAccessEntrySchema = z
     companyName: z.string(),
     membershipId: z.string(),
     membershipRole: MembershipRole,
-    status: z.enum(["active", "inactive"]),
+    status: z.enum(MEMBERSHIP_STATUSES),
   })
   .openapi("CompanyAccessEntry");
 
