@@ -15,7 +15,7 @@ import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
 import { Faults, faultsEnabled, parseFaults, type FaultRule } from "../db/faults";
 import { newRunnerAttachment, onRunnerClosed, onRunnerMessage, Runners, RUNNER_TAG, type ConnectedRunner, type RunnerCredential, type RunnerHost, type RunnerPrincipal } from "./runs/runners";
 import { sweepRemoteRuns } from "./runs/remote-sweep";
-import type { RemoteRunReport } from "../domain/runs/remote";
+import { reportRemoteRun, type RemoteRunReport } from "../domain/runs/remote";
 
 const SYSTEM: Actor = { type: "none", runId: null };
 /** Headers the Worker sets on a runner's upgrade after authenticating it (the object is reachable only from the Worker). */
@@ -216,7 +216,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
       storage: this.storage,
       runners: this.runners,
       report: async (input: RemoteRunReport) => {
-        const result = await this.execute(companyId, "run.remote.report", SYSTEM, input);
+        const result = await this.execute(companyId, reportRemoteRun.name, SYSTEM, input);
         if (!result.ok) throw new Error(result.error);
         return result.value as { live: boolean };
       },

@@ -4,12 +4,12 @@
 // the object is evicted mid-stream the alarm runs again (alarms are retried) and reconnects with
 // Last-Event-ID, or keeps polling. An alarm gives itself ALARM_BUDGET_MS of wall time, then
 // re-arms itself and carries on from storage. Events and the ending are recorded through the
-// company object (run.remote.report); a run that is no longer live there is stopped remotely.
+// company object (reportRemoteRun); a run that is no longer live there is stopped remotely.
 import { DurableObject } from "cloudflare:workers";
 import type { Actor } from "../domain/actor";
 import { resolveEnvBindings } from "../domain/secrets/bindings";
 import { createDb } from "../db/client";
-import { boundedEvent, type RemoteRunReport } from "../domain/runs/remote";
+import { boundedEvent, reportRemoteRun, type RemoteRunReport } from "../domain/runs/remote";
 import type { RunEventInput } from "../domain/runs/events";
 import {
   createRemoteRun,
@@ -256,7 +256,7 @@ export class GatewayRunObject extends DurableObject<Env> {
   }
 
   private async toCompany(state: GatewayRunState, report: RemoteRunReport): Promise<{ live: boolean }> {
-    const result = (await companyObject(this.env, state.companyId).execute(state.companyId, "run.remote.report", SYSTEM, report)) as CommandResult<{ live: boolean }>;
+    const result = (await companyObject(this.env, state.companyId).execute(state.companyId, reportRemoteRun.name, SYSTEM, report)) as CommandResult<{ live: boolean }>;
     if (!result.ok) throw new Error(`Recording the gateway run failed: ${result.error}`);
     return result.value;
   }
