@@ -23,7 +23,7 @@ import {
   type GatewayConfig,
   type GatewayEvent,
   type TerminalStatus,
-} from "../adapters/remote-gateway";
+} from "../adapters/remote-gateway/protocol";
 import { companyObject } from "./client";
 import { isPrivateTarget } from "../adapters/targets";
 import type { CommandResult } from "./command";

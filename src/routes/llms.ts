@@ -8,8 +8,8 @@ import { dbOf } from "../http/db";
 import { requireActor } from "../http/access";
 import { forbidden, notFound } from "../domain/errors";
 import { canManageAgents } from "../domain/authorization/agent-management";
-import { findAdapter } from "../domain/adapters";
-import { adapterGuide, agentConfigurationGuide, agentIconsGuide } from "../domain/adapters/guides";
+import { findAdapter } from "../adapters";
+import { adapterGuide, agentConfigurationGuide, agentIconsGuide } from "../domain/agents/guides";
 import { AdapterTypeParam } from "../schemas/agents";
 import { errors } from "../schemas/common";
 

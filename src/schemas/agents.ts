@@ -1,6 +1,6 @@
 // Agent request and response schemas.
 import { z } from "@hono/zod-openapi";
-import { adapterTypes } from "../domain/adapters";
+import { adapterTypes } from "../adapters";
 import { agentIconNames } from "../domain/agents/icons";
 import { AGENT_STATUSES } from "../db/schema/agents";
 import { MEMBERSHIP_ROLES, MEMBERSHIP_STATUSES, PRINCIPAL_TYPES } from "../db/schema/access";

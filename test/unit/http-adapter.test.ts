@@ -2,9 +2,9 @@
 // means, Retry-After parsing, and the run-state decisions of the dispatcher.
 import { describe, expect, it } from "vitest";
 import { isPrivateTarget } from "../../src/adapters/targets";
-import { invokeHttpAgent, readHttpConfig, retryAfterSeconds } from "../../src/adapters/http";
-import { httpAdapter } from "../../src/domain/adapters/http";
-import { remoteGatewayAdapter } from "../../src/domain/adapters/remote-gateway";
+import { invokeHttpAgent, readHttpConfig, retryAfterSeconds } from "../../src/adapters/http/invoke";
+import { httpAdapter } from "../../src/adapters/http";
+import { remoteGatewayAdapter } from "../../src/adapters/remote-gateway";
 import { decideWakeups, type DispatchAgent } from "../../src/domain/runs/dispatch";
 import { backoffSeconds } from "../../src/domain/runs/lifecycle";
 

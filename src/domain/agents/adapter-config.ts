@@ -5,7 +5,7 @@ import type { CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { unprocessable } from "../errors";
 import { normalizeEnvBindings } from "../secrets/bindings";
-import { requireAdapter, validateAdapterConfig } from "../adapters";
+import { requireAdapter, validateAdapterConfig } from "../../adapters";
 import { companySkillChoices, resolveDesiredSkills, storedDesiredSkills, withDesiredSkills } from "./skills";
 
 /**

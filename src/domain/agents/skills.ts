@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { unprocessable } from "../errors";
-import { findAdapter } from "../adapters";
+import { findAdapter } from "../../adapters";
 import { bundledCatalog } from "../skills/catalog";
 
 export const SKILL_SYNC_KEY = "paperclipSkillSync";

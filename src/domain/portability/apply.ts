@@ -12,7 +12,7 @@ import type { Statement } from "../../db/batch";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import { conflict, HttpError, unprocessable } from "../errors";
-import { findAdapter, validateAdapterConfig } from "../adapters";
+import { findAdapter, validateAdapterConfig } from "../../adapters";
 import { inIds } from "../../db/id-list";
 import { deriveUrlKey } from "../agents/naming";
 import { slugify } from "../users/slug";

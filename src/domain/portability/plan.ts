@@ -7,7 +7,7 @@ import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import { newId } from "../../crypto/random";
 import { HttpError, unprocessable } from "../errors";
-import { validateAdapterConfig } from "../adapters";
+import { validateAdapterConfig } from "../../adapters";
 import { bindPlaceholders, placeholdersIn, readMarkdown, type EntityAction, type EntityKind } from "./format";
 import type { ParsedPackage } from "./parse";
 

@@ -1,8 +1,8 @@
 // `http`: posts the wake payload to a URL for each heartbeat.
 import { z } from "zod";
-import type { AdapterDefinition } from "./types";
-import { unprocessable } from "../errors";
-import { isPrivateTarget } from "../../adapters/targets";
+import type { AdapterDefinition } from "../types";
+import { unprocessable } from "../../domain/errors";
+import { isPrivateTarget } from "../targets";
 
 export const httpAdapter: AdapterDefinition = {
   type: "http",

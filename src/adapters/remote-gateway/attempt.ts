@@ -2,13 +2,13 @@
 // which holds the remote event stream and reports back through run.remote.report.
 import { and, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
-import type { CommandContext } from "../command";
+import type { CommandContext } from "../../company/command";
 import { endRunStatements, type RunRow } from "../../domain/runs/lifecycle";
 import { runEvent } from "../../domain/runs/events";
 import { agentContext, runInvocationBody } from "../../domain/runs/invocation";
-import { readGatewayConfig } from "../../adapters/remote-gateway";
-import { gatewayRunObject } from "../gateway-run";
-import type { DispatcherHost } from "./host";
+import { readGatewayConfig } from "./protocol";
+import { gatewayRunObject } from "../../company/gateway-run";
+import type { DispatcherHost } from "../../company/runs/host";
 
 /** The service's own deadline past the gateway's timeout (the gateway object ends the run first; this is the net). */
 const GATEWAY_DEADLINE_SLACK_SEC = 300;

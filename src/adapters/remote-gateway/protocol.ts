@@ -1,14 +1,14 @@
 // The `remote_gateway` adapter's side of the spec's gateway run protocol (the stored config is
-// validated by src/domain/adapters/remote-gateway.ts; the run is driven by GatewayRunObject):
+// validated by ./index.ts; the run is driven by GatewayRunObject):
 //   POST {apiBaseUrl}/v1/runs                 create, Idempotency-Key = the service run id
 //   GET  {apiBaseUrl}/v1/runs/{id}/events     SSE: `event:` name, JSON `data:`, `id:` (Last-Event-ID on reconnect)
 //   GET  {apiBaseUrl}/v1/runs/{id}            polled when the stream cannot be opened
 //   POST {apiBaseUrl}/v1/runs/{id}/stop       on timeout and on cancel
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { PROTECTED_GATEWAY_HEADERS } from "../domain/adapters/remote-gateway";
-import type { RunUsage } from "../domain/runs/usage";
-import { retryAfterSeconds } from "./http";
-import { isRecord } from "../domain/records";
+import { PROTECTED_GATEWAY_HEADERS } from "./index";
+import type { RunUsage } from "../../domain/runs/usage";
+import { retryAfterSeconds } from "../http/invoke";
+import { isRecord } from "../../domain/records";
 
 export interface GatewayConfig {
   apiBaseUrl: string;

@@ -1,8 +1,8 @@
 // Plain-text agent-configuration guides (served under /api/llms/), generated from the adapter
 // definitions so they never drift from validation.
-import type { AdapterDefinition } from "./types";
-import { adapterDefinitions } from "./index";
-import { AGENT_ICONS } from "../agents/icons";
+import type { AdapterDefinition } from "../../adapters/types";
+import { adapterDefinitions } from "../../adapters";
+import { AGENT_ICONS } from "./icons";
 import { bundledCatalog } from "../skills/catalog";
 
 function fieldLines(definition: AdapterDefinition): string[] {

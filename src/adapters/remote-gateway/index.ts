@@ -1,9 +1,9 @@
 // `remote_gateway`: runs the agent on a remote API server through its run protocol
 // (POST /v1/runs with Idempotency-Key = run id, SSE events, polling fallback, stop on timeout).
 import { z } from "zod";
-import { unprocessable } from "../errors";
-import type { AdapterDefinition } from "./types";
-import { isPrivateTarget } from "../../adapters/targets";
+import { unprocessable } from "../../domain/errors";
+import type { AdapterDefinition } from "../types";
+import { isPrivateTarget } from "../targets";
 
 /** Headers the adapter sets itself; configured headers may not override them. */
 export const PROTECTED_GATEWAY_HEADERS = ["authorization", "cookie", "host", "content-length", "x-gateway-session-key", "idempotency-key"];

@@ -1,8 +1,8 @@
 // The `http` adapter: one request to the agent's endpoint per run attempt, and what its answer
 // means for the run. 202 = accepted, the agent completes the run later through the API; other
 // 2xx = done; 429/503 = come back later (Retry-After); anything else, a connection error or a
-// timeout ends the attempt. (The stored config is validated by src/domain/adapters/http.ts.)
-import { isPrivateTarget } from "./targets";
+// timeout ends the attempt. (The stored config is validated by ./index.ts.)
+import { isPrivateTarget } from "../targets";
 
 export interface HttpAdapterConfig {
   url: string;

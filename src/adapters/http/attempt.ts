@@ -2,14 +2,14 @@
 // (accepted with a completion deadline, retried with back-off, or ended).
 import { and, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
-import type { CommandContext } from "../command";
+import type { CommandContext } from "../../company/command";
 import { backoffSeconds, endRunStatements, MAX_RETRIES, type RunRow } from "../../domain/runs/lifecycle";
-import { invokeHttpAgent, readHttpConfig, type HttpOutcome } from "../../adapters/http";
+import { invokeHttpAgent, readHttpConfig, type HttpOutcome } from "./invoke";
 import { runInvocationBody } from "../../domain/runs/invocation";
 import { storedDesiredSkills } from "../../domain/agents/skills";
 import { recordRunUsage } from "../../domain/runs/usage";
 import { runEvent } from "../../domain/runs/events";
-import { systemContext, type DispatcherHost } from "./host";
+import { systemContext, type DispatcherHost } from "../../company/runs/host";
 
 /** Calls the agent's endpoint once and records the answer; true when the run ended. */
 export async function attemptHttpRun(host: DispatcherHost, companyId: string, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {

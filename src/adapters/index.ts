@@ -1,5 +1,5 @@
 // The adapter registry: every supported adapterType, validation of adapterConfig per type.
-import { unprocessable } from "../errors";
+import { unprocessable } from "../domain/errors";
 import type { AdapterDefinition } from "./types";
 import { processAdapter } from "./process";
 import { httpAdapter } from "./http";
