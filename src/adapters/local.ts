@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { AdapterDefinition } from "./types";
 import { EnvBindingsSchema, envField } from "./env-schema";
+import { RUNNER_DEFAULTS, runnerTimeoutSec } from "./runner";
 
 const runtimes: Array<{ runtime: string; label: string; defaultModel: string; command: string }> = [
   { runtime: "claude", label: "Claude Code", defaultModel: "claude-sonnet-4-5", command: "claude" },
@@ -26,7 +27,7 @@ function localAdapter(r: (typeof runtimes)[number]): AdapterDefinition {
       { name: "instructionsFilePath", required: false, description: "Path of an instructions file (e.g. AGENTS.md) given to the runtime." },
       { name: "promptTemplate", required: false, description: "Template of the prompt sent on each wake." },
       envField,
-      { name: "timeoutSec", required: false, default: 0, description: "Run timeout in seconds (0 = no timeout)." },
+      { name: "timeoutSec", required: false, default: RUNNER_DEFAULTS.timeoutSec, description: "Run timeout in seconds (0 = no timeout)." },
       { name: "maxTurnsPerRun", required: false, description: "Upper bound on agent turns per run." },
     ],
     configSchema: z.looseObject({
@@ -37,7 +38,7 @@ function localAdapter(r: (typeof runtimes)[number]): AdapterDefinition {
       instructionsFilePath: z.string().min(1).optional(),
       promptTemplate: z.string().optional(),
       env: EnvBindingsSchema.optional(),
-      timeoutSec: z.number().int().min(0).optional(),
+      timeoutSec: runnerTimeoutSec.optional(),
       maxTurnsPerRun: z.number().int().min(1).optional(),
     }),
     skillsMode: "persistent",

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { AdapterDefinition } from "./types";
 import { EnvBindingsSchema, envField } from "./env-schema";
+import { RUNNER_DEFAULTS, runnerTimeoutSec } from "./runner";
 
 export const processAdapter: AdapterDefinition = {
   type: "process",
@@ -12,7 +13,7 @@ export const processAdapter: AdapterDefinition = {
     { name: "args", required: false, default: [], description: "Arguments passed to the command (array of strings)." },
     { name: "cwd", required: false, description: "Working directory of the process." },
     envField,
-    { name: "timeoutSec", required: false, default: 0, description: "Run timeout in seconds (0 = no timeout)." },
+    { name: "timeoutSec", required: false, default: RUNNER_DEFAULTS.timeoutSec, description: "Run timeout in seconds (0 = no timeout)." },
     { name: "graceSec", required: false, default: 15, description: "Seconds between SIGTERM and SIGKILL when a run is stopped." },
   ],
   configSchema: z.looseObject({
@@ -20,7 +21,7 @@ export const processAdapter: AdapterDefinition = {
     args: z.array(z.string()).optional(),
     cwd: z.string().min(1).optional(),
     env: EnvBindingsSchema.optional(),
-    timeoutSec: z.number().int().min(0).optional(),
+    timeoutSec: runnerTimeoutSec.optional(),
     graceSec: z.number().int().min(0).optional(),
   }),
   skillsMode: "unsupported",

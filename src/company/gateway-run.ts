@@ -18,12 +18,11 @@ import {
   gatewaySessionKey,
   gatewayUsage,
   pollRemoteRun,
-  readGatewayConfig,
   stopRemoteRun,
-  type GatewayConfig,
   type GatewayEvent,
   type TerminalStatus,
 } from "../adapters/remote-gateway/protocol";
+import { readGatewayConfig, type GatewayConfig } from "../adapters/remote-gateway/config";
 import { companyObject } from "./client";
 import { isPrivateTarget } from "../adapters/targets";
 import type { CommandResult } from "./command";

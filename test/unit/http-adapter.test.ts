@@ -2,7 +2,8 @@
 // means, Retry-After parsing, and the run-state decisions of the dispatcher.
 import { describe, expect, it } from "vitest";
 import { isPrivateTarget } from "../../src/adapters/targets";
-import { invokeHttpAgent, readHttpConfig, retryAfterSeconds } from "../../src/adapters/http/invoke";
+import { invokeHttpAgent, retryAfterSeconds } from "../../src/adapters/http/invoke";
+import { readHttpConfig } from "../../src/adapters/http/config";
 import { httpAdapter } from "../../src/adapters/http";
 import { remoteGatewayAdapter } from "../../src/adapters/remote-gateway";
 import { decideWakeups, type DispatchAgent } from "../../src/domain/runs/dispatch";

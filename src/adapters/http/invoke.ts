@@ -1,41 +1,12 @@
 // The `http` adapter: one request to the agent's endpoint per run attempt, and what its answer
 // means for the run. 202 = accepted, the agent completes the run later through the API; other
 // 2xx = done; 429/503 = come back later (Retry-After); anything else, a connection error or a
-// timeout ends the attempt. (The stored config is validated by ./index.ts.)
+// timeout ends the attempt. (The config is read by ./config.ts.)
 import { isPrivateTarget } from "../targets";
+import type { HttpAdapterConfig } from "./config";
 
-export interface HttpAdapterConfig {
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  payloadTemplate: Record<string, unknown>;
-  timeoutSec: number;
-  completionTimeoutSec: number;
-}
-
-export const DEFAULT_TIMEOUT_SEC = 30;
-export const DEFAULT_COMPLETION_TIMEOUT_SEC = 1800;
 /** Retry-After is honoured up to this many seconds. */
 export const MAX_RETRY_AFTER_SEC = 3600;
-/** Headers the service sets itself; the config cannot override them. */
-const RESERVED_HEADERS = new Set(["authorization", "x-service-run-id", "content-type"]);
-
-export function readHttpConfig(config: Record<string, unknown>): HttpAdapterConfig {
-  const headers: Record<string, string> = {};
-  if (config.headers && typeof config.headers === "object") {
-    for (const [k, v] of Object.entries(config.headers as Record<string, unknown>)) {
-      if (typeof v === "string" && !RESERVED_HEADERS.has(k.toLowerCase())) headers[k] = v;
-    }
-  }
-  return {
-    url: String(config.url ?? ""),
-    method: typeof config.method === "string" ? config.method.toUpperCase() : "POST",
-    headers,
-    payloadTemplate: config.payloadTemplate && typeof config.payloadTemplate === "object" ? (config.payloadTemplate as Record<string, unknown>) : {},
-    timeoutSec: typeof config.timeoutSec === "number" ? config.timeoutSec : DEFAULT_TIMEOUT_SEC,
-    completionTimeoutSec: typeof config.completionTimeoutSec === "number" ? config.completionTimeoutSec : DEFAULT_COMPLETION_TIMEOUT_SEC,
-  };
-}
 
 export type HttpOutcome =
   | { kind: "accepted" }

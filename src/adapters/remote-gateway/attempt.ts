@@ -6,7 +6,7 @@ import type { CommandContext } from "../../company/command";
 import { endRunStatements, type RunRow } from "../../domain/runs/lifecycle";
 import { runEvent } from "../../domain/runs/events";
 import { agentContext, runInvocationBody } from "../../domain/runs/invocation";
-import { readGatewayConfig } from "./protocol";
+import { readGatewayConfig } from "./config";
 import { gatewayRunObject } from "../../company/gateway-run";
 import type { DispatcherHost } from "../../company/runs/host";
 

@@ -1,44 +1,14 @@
-// The `remote_gateway` adapter's side of the spec's gateway run protocol (the stored config is
-// validated by ./index.ts; the run is driven by GatewayRunObject):
+// The `remote_gateway` adapter's side of the spec's gateway run protocol (the config is read by
+// ./config.ts; the run is driven by GatewayRunObject):
 //   POST {apiBaseUrl}/v1/runs                 create, Idempotency-Key = the service run id
 //   GET  {apiBaseUrl}/v1/runs/{id}/events     SSE: `event:` name, JSON `data:`, `id:` (Last-Event-ID on reconnect)
 //   GET  {apiBaseUrl}/v1/runs/{id}            polled when the stream cannot be opened
 //   POST {apiBaseUrl}/v1/runs/{id}/stop       on timeout and on cancel
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { PROTECTED_GATEWAY_HEADERS } from "./index";
+import { PROTECTED_GATEWAY_HEADERS, type GatewayConfig } from "./config";
 import type { RunUsage } from "../../domain/runs/usage";
 import { retryAfterSeconds } from "../http/invoke";
 import { isRecord } from "../../domain/records";
-
-export interface GatewayConfig {
-  apiBaseUrl: string;
-  sessionKeyStrategy: "issue" | "agent" | "run" | "none";
-  timeoutSec: number;
-  eventReconnectMs: number;
-  paperclipApiUrl: string | null;
-  headers: Record<string, string>;
-  instructions: string | null;
-}
-
-/** The stored (already validated) adapterConfig as the protocol uses it. */
-export function readGatewayConfig(config: Record<string, unknown>): GatewayConfig {
-  const headers: Record<string, string> = {};
-  if (config.headers && typeof config.headers === "object") {
-    for (const [k, v] of Object.entries(config.headers as Record<string, unknown>)) {
-      if (typeof v === "string" && !PROTECTED_GATEWAY_HEADERS.includes(k.toLowerCase())) headers[k] = v;
-    }
-  }
-  const strategy = String(config.sessionKeyStrategy ?? "issue");
-  return {
-    apiBaseUrl: String(config.apiBaseUrl ?? "").replace(/\/+$/, ""),
-    sessionKeyStrategy: (["issue", "agent", "run", "none"].includes(strategy) ? strategy : "issue") as GatewayConfig["sessionKeyStrategy"],
-    timeoutSec: typeof config.timeoutSec === "number" && config.timeoutSec > 0 ? config.timeoutSec : 600,
-    eventReconnectMs: typeof config.eventReconnectMs === "number" && config.eventReconnectMs >= 0 ? config.eventReconnectMs : 2000,
-    paperclipApiUrl: typeof config.paperclipApiUrl === "string" && config.paperclipApiUrl ? config.paperclipApiUrl : null,
-    headers,
-    instructions: typeof config.instructions === "string" && config.instructions ? config.instructions : null,
-  };
-}
 
 /** X-Gateway-Session-Key per strategy: one remote session per issue (the agent's when there is none), agent or run; none omits it. */
 export function gatewaySessionKey(strategy: GatewayConfig["sessionKeyStrategy"], run: { id: string; agentId: string; issueId: string | null }): string | null {

@@ -13,15 +13,13 @@ import { storedDesiredSkills } from "../../domain/agents/skills";
 import { runnerStillAuthorized, type RunnerAttachment } from "./runners";
 import { RUNNER_PROTOCOL_VERSION } from "../../protocol/runner";
 import { runnerGraceMs, runStartAckMs } from "./timing";
+import { readRunnerConfig } from "../../adapters/runner";
 import type { DispatcherHost } from "./host";
 
 /** Run tokens of runner runs without a timeout live this long. */
 const RUNNER_TOKEN_SEC = 6 * 3600;
 
 const isoAfter = (now: string, seconds: number) => new Date(Date.parse(now) + seconds * 1000).toISOString();
-
-/** The runner adapter's timeout (s), 0 for none. */
-const runnerTimeoutSec = (adapterConfig: Record<string, unknown>) => (typeof adapterConfig.timeoutSec === "number" && adapterConfig.timeoutSec > 0 ? adapterConfig.timeoutSec : 0);
 
 /**
  * Sends run.start (with a fresh run token and resolved env) to `runner`, after checking again the
@@ -33,7 +31,7 @@ async function sendRunStart(host: DispatcherHost, run: RunRow, adapterConfig: Re
     host.runners.close(runner.runnerId, 4003, "The runner's credential is no longer valid");
     return false;
   }
-  const timeoutSec = runnerTimeoutSec(adapterConfig);
+  const { timeoutSec } = readRunnerConfig(adapterConfig);
   const invocation = await runInvocationBody(host.env, host.db, run, {}, adapterConfig.env, timeoutSec > 0 ? timeoutSec + 300 : RUNNER_TOKEN_SEC, storedDesiredSkills(adapterConfig));
   const { env: _bindings, paperclipSkillSync: _skills, ...config } = adapterConfig;
   const sent = host.runners.send(runner.runnerId, {
@@ -58,7 +56,7 @@ async function sendRunStart(host: DispatcherHost, run: RunRow, adapterConfig: Re
 /** Pushes a run to the least busy runner serving its agent; true when the run ended here. */
 export async function attemptRunnerRun(host: DispatcherHost, ctx: CommandContext, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {
   const runner = host.runners.pick(run.agentId);
-  const timeoutSec = runnerTimeoutSec(adapterConfig);
+  const { timeoutSec } = readRunnerConfig(adapterConfig);
   // Bound before anything is awaited, so the other runs of this dispatch see this runner as busier.
   host.storage.remoteRuns.add({ runId: run.id, kind: "runner", agentId: run.agentId, runnerId: runner?.runnerId ?? null, startedAt: Date.now() });
   let sent = false;

@@ -1,0 +1,18 @@
+// What the runner adapters (`process`, `<runtime>_local`) share on the service's side: they run on
+// a user's machine through a connected runner (src/company/runs/runner-attempt.ts), which reads
+// the rest of their config; the service reads only the run timeout.
+import { z } from "zod";
+import { acceptedFields } from "./config";
+
+/** Run timeout in seconds, 0 for none: a field of every runner adapter's schema. */
+export const runnerTimeoutSec = z.number().int().min(0);
+
+/** What a field left out means. */
+export const RUNNER_DEFAULTS = { timeoutSec: 0 };
+
+const runnerConfigSchema = z.looseObject({ timeoutSec: runnerTimeoutSec.optional() });
+
+/** The stored config of a runner adapter as the service uses it. */
+export function readRunnerConfig(stored: Record<string, unknown>): { timeoutSec: number } {
+  return { ...RUNNER_DEFAULTS, ...acceptedFields(runnerConfigSchema, stored) };
+}
