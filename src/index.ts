@@ -7,6 +7,7 @@ import { FAULT_HEADER, Faults, faultsEnabled, parseFaults } from "./db/faults";
 export { CompanyDurableObject } from "./company/durable-object";
 export { GatewayRunObject } from "./company/gateway-run";
 export { AttemptLimiter } from "./auth/attempt-limiter";
+export { CompanyEventsHub } from "./company/events-hub";
 
 const app = createApp();
 

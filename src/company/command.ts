@@ -9,7 +9,7 @@
 // uncontended path costs one D1 round trip inside the object.
 import { sql, type SQL } from "drizzle-orm";
 import { schema, type Db } from "../db/client";
-import { runBatch, type BatchResults, type Statement } from "../db/batch";
+import { hasFollowUps, runBatch, type BatchResults, type Statement } from "../db/batch";
 import type { Actor } from "../domain/actor";
 import { activityInsert, type ActivityEntry } from "../domain/activity/record";
 import type { CompanyStorage } from "./storage";
@@ -46,6 +46,8 @@ export interface CommandContext {
   noteRunsEnded(): void;
   /** Whether noteRunsEnded() was called. */
   readonly runsEnded: boolean;
+  /** Whether a batch of this command wrote outbound events (the company's event hub is then told). */
+  readonly eventsWritten: boolean;
 }
 
 /** What a loader sees: no company yet for entity routes (the loaded entity names it). */
@@ -109,6 +111,7 @@ export function commandContext(fields: Pick<CommandContext, "env" | "db" | "comp
   let changedCredentials = false;
   let dispatchRequested = false;
   let runsEnded = false;
+  let eventsWritten = false;
   return {
     ...fields,
     noteRunsEnded: () => {
@@ -129,9 +132,14 @@ export function commandContext(fields: Pick<CommandContext, "env" | "db" | "comp
     get changedCredentials() {
       return changedCredentials;
     },
+    get eventsWritten() {
+      return eventsWritten;
+    },
     batch: async (statements) => {
       try {
-        return await runBatch(db, statements);
+        const results = await runBatch(db, statements);
+        if (hasFollowUps(statements)) eventsWritten = true;
+        return results;
       } catch (err) {
         if (isGuardFailure(err)) throw new StaleRead();
         throw err;

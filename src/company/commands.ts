@@ -25,6 +25,7 @@ import { routineTickCommands as routineTicks } from "../domain/routines/tick";
 import { skillCommands as skills } from "../domain/skills/commands";
 import { feedbackCommands as feedback } from "../domain/feedback/traces";
 import { portabilityCommands as portability } from "../domain/portability/apply";
+import { webhookCommands as webhooks } from "../domain/events/webhooks";
 import type { AnyCompanyCommand } from "./command";
 
 export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
@@ -53,6 +54,7 @@ export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
   skills,
   feedback,
   portability,
+  webhooks,
 ];
 
 /** One map from name to command; throws on a duplicate name. */

@@ -16,8 +16,9 @@ import { Faults, faultsEnabled, parseFaults, type FaultRule } from "../db/faults
 import { newRunnerAttachment, onRunnerClosed, onRunnerMessage, Runners, RUNNER_TAG, type ConnectedRunner, type RunnerCredential, type RunnerHost, type RunnerPrincipal } from "./runs/runners";
 import { sweepRemoteRuns } from "./runs/remote-sweep";
 import { reportRemoteRun, type RemoteRunReport } from "../domain/runs/remote";
+import { eventsHub } from "./events-hub";
+import { SYSTEM_ACTOR } from "../domain/actor";
 
-const SYSTEM: Actor = { type: "none", runId: null };
 /** Headers the Worker sets on a runner's upgrade after authenticating it (the object is reachable only from the Worker). */
 export const RUNNER_HEADERS = { principal: "x-runner-principal", credential: "x-runner-credential", company: "x-runner-company", apiUrl: "x-runner-api-url" } as const;
 
@@ -112,6 +113,8 @@ export class CompanyDurableObject extends DurableObject<Env> {
           value = await run(ctx, actor, input, snapshot);
         }
         if (ctx.dispatchRequested) await this.wakeAt(Date.now() + dispatchDelayMs(this.env));
+        // Events written: the company's hub streams and delivers them (not awaited: never delays the caller).
+        if (ctx.eventsWritten) this.ctx.waitUntil(this.notifyEvents(companyId));
         // Stopping runs where they execute (remote calls) happens after the serialised section.
         if (ctx.runsEnded) this.ctx.waitUntil(this.sweepAfter());
         return { ok: true, value, credentialsChanged: ctx.changedCredentials || undefined };
@@ -192,6 +195,15 @@ export class CompanyDurableObject extends DurableObject<Env> {
     this.runnerGone(ws);
   }
 
+  /** Tells the company's event hub that events were written (the minute cron covers a lost notification). */
+  private async notifyEvents(companyId: string): Promise<void> {
+    try {
+      await eventsHub(this.env, companyId).notify(companyId);
+    } catch (err) {
+      console.error("event hub notification failed", err);
+    }
+  }
+
   /** Sweeps remote runs once the command queue has moved on (never delays the command's caller). */
   private async sweepAfter(): Promise<void> {
     await this.tail;
@@ -216,7 +228,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
       storage: this.storage,
       runners: this.runners,
       report: async (input: RemoteRunReport) => {
-        const result = await this.execute(companyId, reportRemoteRun.name, SYSTEM, input);
+        const result = await this.execute(companyId, reportRemoteRun.name, SYSTEM_ACTOR, input);
         if (!result.ok) throw new Error(result.error);
         return result.value as { live: boolean };
       },

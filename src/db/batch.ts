@@ -1,5 +1,6 @@
 // One D1 round trip for a list of statements, as one transaction (none when the list is empty).
-// The only place that turns a statement list into drizzle's non-empty tuple type.
+// The only place that turns a statement list into drizzle's non-empty tuple type, and where the
+// statements a statement must be written with (writeWith) join its batch.
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { Db } from "./client";
 
@@ -8,7 +9,21 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
 /** Typed per position when the statements are a tuple (an array literal passed to batch()). */
 export type BatchResults<T extends readonly Statement[]> = BatchResponse<Writable<T> extends [Statement, ...Statement[]] ? Writable<T> : [Statement, ...Statement[]]>;
 
+/** Statements that must be written with another one, in the same batch (an activity entry's outbound event). */
+const followUps = new WeakMap<object, Statement[]>();
+
+/** Whatever batch `statement` goes into also writes `more` (after the batch's own statements). */
+export function writeWith<S extends Statement>(statement: S, more: Statement[]): S {
+  if (more.length) followUps.set(statement, [...(followUps.get(statement) ?? []), ...more]);
+  return statement;
+}
+
+/** Whether any of `statements` carries follow-ups (e.g. the batch writes outbound events). */
+export const hasFollowUps = (statements: readonly Statement[]) => statements.some((s) => followUps.has(s));
+
 export function runBatch<const T extends readonly Statement[]>(db: Db, statements: T): Promise<BatchResults<T>> {
   if (!statements.length) return Promise.resolve([] as unknown as BatchResults<T>);
-  return db.batch(statements as unknown as [Statement, ...Statement[]]) as unknown as Promise<BatchResults<T>>;
+  // Follow-ups go last, so every result keeps the position of its statement.
+  const all = [...statements, ...statements.flatMap((s) => followUps.get(s) ?? [])];
+  return db.batch(all as unknown as [Statement, ...Statement[]]) as unknown as Promise<BatchResults<T>>;
 }

@@ -41,6 +41,8 @@ import { skillsRouter } from "./skills";
 import { feedbackRouter } from "./feedback";
 import { portabilityRouter } from "./portability";
 import { runnersRouter } from "./runners";
+import { webhooksRouter } from "./webhooks";
+import { eventsRouter } from "./events";
 
 // issuesAgentViewsRouter (/api/agents/me/inbox-lite) must come before agentsRouter (/api/agents/{agentId}).
 export const routeModules = [
@@ -87,4 +89,6 @@ export const routeModules = [
   environmentsRouter,
   executionWorkspacesRouter,
   runnersRouter,
+  webhooksRouter,
+  eventsRouter,
 ];

@@ -2,7 +2,8 @@
 // loopback port; the Workers-pool tests reach it as FAKE_AGENT_URL. Behaviour is chosen per URL:
 //   /agent/<id>?statuses=429,200&retryAfter=1&delayMs=0&body=<json>  answers each call with the
 //   next status in the list (the last one repeats), after delayMs, with Retry-After and the body.
-//   GET /__received/<id>  returns what /agent/<id> received so far: [{ method, headers, body }].
+//   GET /__received/<id>  returns what /agent/<id> received so far: [{ method, headers, body, raw }].
+// Webhook deliveries use the same endpoints (a subscription's url is /agent/<id>?statuses=…).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serveFakeGithub } from "./fake-github";
@@ -12,6 +13,8 @@ interface Received {
   method: string;
   headers: Record<string, string>;
   body: unknown;
+  /** The exact body text (signatures are checked over it). */
+  raw: string;
 }
 
 export async function startFakeAgentServer(): Promise<{ url: string; server: Server }> {
@@ -40,7 +43,7 @@ export async function startFakeAgentServer(): Promise<{ url: string; server: Ser
     } catch {
       /* keep text */
     }
-    calls.push({ method: req.method ?? "", headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body });
+    calls.push({ method: req.method ?? "", headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body, raw: text });
     received.set(id, calls);
     const statuses = (url.searchParams.get("statuses") ?? "200").split(",").map(Number);
     const status = statuses[Math.min(calls.length - 1, statuses.length - 1)];

@@ -24,3 +24,4 @@ export * from "./routines";
 export * from "./skills";
 export * from "./feedback";
 export * from "./portability";
+export * from "./events";

@@ -4,6 +4,9 @@ import { schema } from "../../db/client";
 import { actorRef, type Actor } from "../actor";
 import { newId } from "../../crypto/random";
 import { redactSecrets } from "../redaction";
+import { writeWith } from "../../db/batch";
+import { eventsFromActivity } from "../events/from-activity";
+import { draftStatements } from "../events/outbox";
 
 export interface ActivityEntry {
   companyId: string;
@@ -16,9 +19,12 @@ export interface ActivityEntry {
   now: string;
 }
 
+/** The activity-log insert; the outbound events the entry announces are written in the same batch. */
 export function activityInsert(db: Db, entry: ActivityEntry) {
   const { actorType, actorId } = actorRef(entry.actor);
-  return db.insert(schema.activityLog).values({
+  const details = entry.details ? redactSecrets(entry.details) : null;
+  const agentId = entry.agentId ?? (entry.actor.type === "agent" ? entry.actor.agentId : null);
+  const insert = db.insert(schema.activityLog).values({
     id: newId(),
     companyId: entry.companyId,
     actorType,
@@ -26,9 +32,11 @@ export function activityInsert(db: Db, entry: ActivityEntry) {
     action: entry.action,
     entityType: entry.entityType,
     entityId: entry.entityId,
-    agentId: entry.agentId ?? (entry.actor.type === "agent" ? entry.actor.agentId : null),
+    agentId,
     runId: entry.actor.runId ?? null,
-    details: entry.details ? redactSecrets(entry.details) : null,
+    details,
     createdAt: entry.now,
   });
+  const events = eventsFromActivity({ action: entry.action, entityType: entry.entityType, entityId: entry.entityId, agentId, details });
+  return writeWith(insert, draftStatements(db, entry.companyId, entry.actor, entry.now, events));
 }

@@ -1,0 +1,85 @@
+// Which outbound events an activity entry announces. Every change a command makes writes an
+// activity entry in its batch; the events derived here are written in that same batch
+// (src/domain/events/outbox.ts), so an event never announces a change that did not happen and a
+// change never loses its event. Details are already redacted (src/domain/redaction.ts).
+import type { EventType } from "./catalogue";
+
+export interface ActivityFacts {
+  action: string;
+  entityType: string;
+  entityId: string;
+  agentId?: string | null;
+  details?: Record<string, unknown> | null;
+}
+
+export interface EventDraft {
+  type: EventType;
+  subject: { type: string; id: string };
+  data: Record<string, unknown>;
+}
+
+/** Short field values are carried in issue.updated's `changes`; long text is named in `changed` only. */
+const MAX_CHANGE_VALUE = 200;
+const short = (value: unknown) => (typeof value === "string" && value.length > MAX_CHANGE_VALUE ? undefined : value);
+
+const pick = (details: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(keys.filter((k) => k in details).map((k) => [k, details[k]]));
+
+const AGENT_STATUS_ACTIONS = new Set(["agent.paused", "agent.resumed", "agent.terminated", "agent.hire_approved"]);
+const AGENT_CREATED_ACTIONS = new Set(["agent.created", "agent.hired", "agent.hire_requested"]);
+const APPROVAL_RESOLVED_ACTIONS = new Set(["approval.approved", "approval.rejected", "approval.revision_requested"]);
+
+export function eventsFromActivity(entry: ActivityFacts): EventDraft[] {
+  const details = entry.details ?? {};
+  const subject = { type: entry.entityType, id: entry.entityId };
+  const one = (type: EventType, data: Record<string, unknown>): EventDraft[] => [{ type, subject, data }];
+  switch (entry.action) {
+    case "issue.created": {
+      const created = one("issue.created", pick(details, "identifier", "title", "status", "priority", "assigneeAgentId", "routineId"));
+      if (details.assigneeAgentId || details.assigneeUserId) {
+        created.push({ type: "issue.assigned", subject, data: { identifier: details.identifier, assigneeAgentId: details.assigneeAgentId ?? null, assigneeUserId: details.assigneeUserId ?? null } });
+      }
+      return created;
+    }
+    case "issue.updated": {
+      const changes = (details.changes ?? {}) as Record<string, { from: unknown; to: unknown }>;
+      const shown = Object.fromEntries(
+        Object.entries(changes)
+          .filter(([, change]) => short(change?.from) !== undefined && short(change?.to) !== undefined)
+          .map(([field, change]) => [field, { from: change.from, to: change.to }]),
+      );
+      const updated = one("issue.updated", { identifier: details.identifier, changed: Object.keys(changes), changes: shown });
+      if ("assigneeAgentId" in changes || "assigneeUserId" in changes) {
+        updated.push({
+          type: "issue.assigned",
+          subject,
+          data: { identifier: details.identifier, assigneeAgentId: changes.assigneeAgentId?.to ?? null, assigneeUserId: changes.assigneeUserId?.to ?? null },
+        });
+      }
+      return updated;
+    }
+    case "issue.comment_added":
+      return one("issue.commented", pick(details, "identifier", "commentId"));
+    case "issue.checked_out":
+      return one("issue.checked_out", pick(details, "identifier", "runId"));
+    case "issue.released":
+      return one("issue.released", pick(details, "identifier"));
+    case "approval.created":
+      return one("approval.created", pick(details, "type"));
+    case "budget.hard_stop":
+    case "budget.soft_threshold_reached":
+      return one("budget.incident_opened", { kind: entry.action === "budget.hard_stop" ? "hard" : "soft", ...pick(details, "scopeType", "scopeId", "amountCents", "thresholdCents", "observedCents") });
+    case "budget.incident_resolved":
+      return one("budget.incident_resolved", pick(details, "action", "amountCents"));
+    case "routine.fired":
+      return one("routine.run_created", pick(details, "runId", "source", "status", "linkedIssueId", "triggerId"));
+    case "cost.reported":
+      return one("cost.recorded", { agentId: entry.agentId ?? null, ...pick(details, "provider", "model", "costCents", "issueId", "projectId") });
+  }
+  if (APPROVAL_RESOLVED_ACTIONS.has(entry.action)) return one("approval.resolved", { ...pick(details, "type", "decisionNote"), status: details.to ?? entry.action.slice("approval.".length) });
+  if (AGENT_CREATED_ACTIONS.has(entry.action)) return one("agent.created", pick(details, "name", "role", "status", "adapterType"));
+  if (AGENT_STATUS_ACTIONS.has(entry.action)) {
+    return one("agent.status_changed", entry.action === "agent.hire_approved" ? { from: "pending_approval", to: "idle" } : pick(details, "from", "to"));
+  }
+  if (entry.action === "agent.updated" && details.status && typeof details.status === "object") return one("agent.status_changed", details.status as Record<string, unknown>);
+  return [];
+}
