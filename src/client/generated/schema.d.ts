@@ -324,7 +324,7 @@ export interface paths {
         put?: never;
         /**
          * Validate a package for a new or an existing company (board only)
-         * @description Reports what would be created and skipped, collisions and unbound secret placeholders. Malformed packages are 422 with the path of the problem.
+         * @description Reports, per entity, what the import would do (`create`, `skip` or `rename` with the new name), the counts, collisions and unbound secret placeholders. For a new company (the default target) `company` is the company it would create: company.md's settings, named `newCompanyName` when given. Malformed packages are 422 with the path of the problem.
          */
         post: operations["previewCompanyImport"];
         delete?: never;
@@ -344,7 +344,7 @@ export interface paths {
         put?: never;
         /**
          * Preview importing a package into this company (board or CEO)
-         * @description Only the route company; `replace` is refused (422). Strategies `skip` (default: an entity whose name exists maps to it) and `rename`.
+         * @description Only the route company; `replace` is refused (422). Strategies `skip` (default: an entity whose name exists maps to it) and `rename`. Reports, per entity, what the import would do (`create`, `skip` or `rename` with the new name), the counts and collisions; company.md does not change the company.
          */
         post: operations["previewCompanyScopedImport"];
         delete?: never;
@@ -3679,7 +3679,7 @@ export interface paths {
         };
         /**
          * Connect a runner (WebSocket upgrade)
-         * @description Authenticate with `Authorization: Bearer <key>` or `?token=<key>`: a board key of a member (not a viewer) or an agent key of this company (not a run token, not a browser session; a foreign `Origin` is refused). The key is checked again before every run.start. Messages are JSON text with a `type` (protocol version 1). Runner → `{ type: "hello", version: 1, agents: [agentId…], name?, instanceId?, runs?: [runId…] }`; object → `{ type: "ready", version: 1, runnerId, agents, refused: [{ agentId, reason }], runs }` (an agent key serves only its own agent; only `process` and `<runtime>_local` agents); object → `{ type: "run.start", version: 1, runId, agentId, companyId, adapterType, adapterConfig, context, env, apiUrl, apiToken, skills }`; runner → `{ type: "run.event", runId, kind: "log"|"progress"|"status", message, data? }` and `{ type: "run.complete", runId, status: "succeeded"|"failed"|"timed_out", summary?, usage?, exitCode?, error? }`; object → `{ type: "run.completed", runId }` once a completion is recorded; object → `{ type: "run.cancel", runId }`; either side `{ type: "ping" }` → `{ type: "pong" }`; bad messages get `{ type: "error", error, runId? }`. Only the socket a run is bound to reports on it. A runner that disconnects mid-run has a grace period (30 s) to reconnect and reclaim its runs (`runs` in hello: lost runs, or runs of an earlier socket with the same `instanceId`); after it the run fails with `process_lost` and is retried with back-off. A socket silent for 90 s (no message, no answered ping) counts as gone.
+         * @description Authenticate with `Authorization: Bearer <key>` or `?token=<key>`: a board key of a member (not a viewer) or an agent key of this company (not a run token, not a browser session; a foreign `Origin` is refused). The key is checked again before every run.start. Messages are JSON text with a `type` (protocol version 1). Runner → `{ type: "hello", version: 1, agents: [agentId…], name?, instanceId?, runs?: [runId…] }`; object → `{ type: "ready", version: 1, runnerId, agents, refused: [{ agentId, reason }], runs }` (an agent key serves only its own agent; only `process` and `<runtime>_local` agents); object → `{ type: "run.start", version: 1, runId, agentId, companyId, adapterType, adapterConfig, context, env, apiUrl, apiToken, skills }`; runner → `{ type: "run.started", runId }` acknowledges it (so does any report on the run): a start unacknowledged for 10 s is sent once more, then handed to another runner serving the agent (the first gets `run.cancel`); a repeated `run.start` must be acknowledged again, never run twice; runner → `{ type: "run.event", runId, kind: "log"|"progress"|"status", message, data? }` and `{ type: "run.complete", runId, status: "succeeded"|"failed"|"timed_out", summary?, usage?, exitCode?, error? }`; object → `{ type: "run.completed", runId }` once a completion is recorded, or `{ type: "error", runId, error, retryable: true }` when recording it failed (send it again; keep it until confirmed); object → `{ type: "run.cancel", runId }`; either side `{ type: "ping" }` → `{ type: "pong" }`; bad messages get `{ type: "error", error, runId? }`. Only the socket a run is bound to reports on it. A runner that disconnects mid-run has a grace period (30 s) to reconnect and reclaim its runs (`runs` in hello: lost runs, or runs of an earlier socket with the same `instanceId`); after it the run fails with `process_lost` and is retried with back-off. A socket silent for 90 s (no message, no answered ping) counts as gone.
          */
         get: operations["connectRunner"];
         put?: never;
@@ -3699,6 +3699,222 @@ export interface paths {
         };
         /** Connected runners and the agents they serve */
         get: operations["listRunners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's webhook subscriptions, newest first (never their secrets)
+         * @description Board only (agents get 403).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to the company's events; the signing secret is returned only here
+         * @description Each delivery is a POST of the event as JSON with headers X-Service-Event-Id, X-Service-Event-Type, X-Service-Timestamp (Unix seconds) and X-Service-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>." + the raw body, keyed with the secret's UTF-8 bytes>. At least once, in event order per subscription, deduplicable by event id; 2xx acknowledges; network errors, timeouts (10 s), 5xx and 429 are retried (about 10 s, doubling, Retry-After honoured) for about 24 h; other 4xx fail at once; a subscription failing for 24 h is disabled.
+         *
+         *     Event catalogue v1:
+         *
+         *     - `issue.created`: An issue was created. data: identifier, title, status, priority, assigneeAgentId
+         *     - `issue.updated`: An issue changed. data: identifier, changed (field names), changes ({ field: { from, to } } for short fields)
+         *     - `issue.assigned`: An issue got a new assignee (on creation or by a change). data: identifier, assigneeAgentId, assigneeUserId
+         *     - `issue.commented`: A comment was added to an issue. data: identifier, commentId
+         *     - `issue.checked_out`: An agent checked an issue out. data: identifier, runId
+         *     - `issue.released`: An issue's checkout was released. data: identifier
+         *     - `approval.created`: An approval was requested. data: type
+         *     - `approval.resolved`: An approval was approved, rejected or sent back for revision. data: type, status, decisionNote
+         *     - `agent.created`: An agent was created (hired or joined). data: name, role, status
+         *     - `agent.status_changed`: An agent's status changed (paused, resumed, terminated, approved). data: from, to
+         *     - `run.queued`: A heartbeat run was queued. data: agentId, reason, invocationSource, issueId
+         *     - `run.started`: A heartbeat run started. data: agentId, adapterType, issueId
+         *     - `run.finished`: A heartbeat run ended. data: agentId, status, errorCode
+         *     - `budget.incident_opened`: A budget threshold was crossed (soft warning or hard stop). data: kind, scopeType, scopeId, amountCents, observedCents
+         *     - `budget.incident_resolved`: A budget incident was resolved. data: action, amountCents
+         *     - `routine.run_created`: A routine fired. data: runId, source, status, linkedIssueId
+         *     - `cost.recorded`: A cost event was recorded. data: agentId, provider, model, costCents, issueId, projectId
+         *     - `ping`: A test delivery (POST …/webhooks/{webhookId}/test). data: webhookId
+         *
+         *     Board only (agents get 403).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook subscription (never its secret)
+         * @description Board only (agents get 403).
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a subscription (its pending deliveries are dropped)
+         * @description Board only (agents get 403).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a subscription (url, events, enabled, description); enabling it again clears a failure disable
+         * @description Board only (agents get 403).
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/companies/{companyId}/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret (returned only here); the old one stops signing at once
+         * @description Board only (agents get 403).
+         */
+        post: operations["rotateSecretWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a `ping` event to this subscription now (whatever its filter)
+         * @description Board only (agents get 403).
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The subscription's deliveries, newest first (status, attempts, response, next attempt)
+         * @description Board only (agents get 403).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the same event (same event id) to this subscription again, as a new delivery
+         * @description Board only (agents get 403).
+         */
+        post: operations["redeliverDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the company's events live (Server-Sent Events)
+         * @description `text/event-stream`: `id:` is the event id, `event:` its type, `data:` the event as JSON; a `: keep-alive` comment every 15 s. Reconnect with `Last-Event-ID` to resume without gaps or duplicates (409 when that event is no longer retained). `types` filters with exact types or `prefix.*` wildcards. Events are kept at least 24 h and at least the company's last 10,000 (whichever keeps more). Agents see no budget, cost or ping events.
+         *
+         *     Event catalogue v1:
+         *
+         *     - `issue.created`: An issue was created. data: identifier, title, status, priority, assigneeAgentId
+         *     - `issue.updated`: An issue changed. data: identifier, changed (field names), changes ({ field: { from, to } } for short fields)
+         *     - `issue.assigned`: An issue got a new assignee (on creation or by a change). data: identifier, assigneeAgentId, assigneeUserId
+         *     - `issue.commented`: A comment was added to an issue. data: identifier, commentId
+         *     - `issue.checked_out`: An agent checked an issue out. data: identifier, runId
+         *     - `issue.released`: An issue's checkout was released. data: identifier
+         *     - `approval.created`: An approval was requested. data: type
+         *     - `approval.resolved`: An approval was approved, rejected or sent back for revision. data: type, status, decisionNote
+         *     - `agent.created`: An agent was created (hired or joined). data: name, role, status
+         *     - `agent.status_changed`: An agent's status changed (paused, resumed, terminated, approved). data: from, to
+         *     - `run.queued`: A heartbeat run was queued. data: agentId, reason, invocationSource, issueId
+         *     - `run.started`: A heartbeat run started. data: agentId, adapterType, issueId
+         *     - `run.finished`: A heartbeat run ended. data: agentId, status, errorCode
+         *     - `budget.incident_opened`: A budget threshold was crossed (soft warning or hard stop). data: kind, scopeType, scopeId, amountCents, observedCents
+         *     - `budget.incident_resolved`: A budget incident was resolved. data: action, amountCents
+         *     - `routine.run_created`: A routine fired. data: runId, source, status, linkedIssueId
+         *     - `cost.recorded`: A cost event was recorded. data: agentId, provider, model, costCents, issueId, projectId
+         *     - `ping`: A test delivery (POST …/webhooks/{webhookId}/test). data: webhookId
+         */
+        get: operations["getEventStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's retained events, oldest first (after an event id)
+         * @description Events are kept at least 24 h and at least the company's last 10,000 (whichever keeps more). Agents see no budget, cost or ping events.
+         */
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3978,6 +4194,17 @@ export interface components {
                 companyId: string | null;
                 name: string | null;
             };
+            company: components["schemas"]["ImportPreviewCompany"];
+            /** @description Every entity of the package, per kind, with what the import would do */
+            entities: {
+                agents: components["schemas"]["ImportPlannedEntity"][];
+                goals: components["schemas"]["ImportPlannedEntity"][];
+                projects: components["schemas"]["ImportPlannedEntity"][];
+                labels: components["schemas"]["ImportPlannedEntity"][];
+                issues: components["schemas"]["ImportPlannedEntity"][];
+                routines: components["schemas"]["ImportPlannedEntity"][];
+                skills: components["schemas"]["ImportPlannedEntity"][];
+            };
             create: {
                 [key: string]: number;
             };
@@ -3997,6 +4224,32 @@ export interface components {
             };
             warnings: string[];
         };
+        /** @description New company only; null for an existing company (company.md does not change it) */
+        ImportPreviewCompany: {
+            name: string | null;
+            description: string | null;
+            brandColor: string | null;
+            budgetMonthlyCents: number;
+            requireBoardApprovalForNewAgents: boolean;
+            /** @description The prefix it would get now */
+            issuePrefix: string | null;
+        } | null;
+        ImportPlannedEntity: {
+            /** @description Its key in the package: an agent's or project's URL key, an issue's identifier, a skill's key, otherwise its id */
+            key: string;
+            /** @description The package file it comes from */
+            path: string;
+            /** @description Its name or title in the package */
+            name: string;
+            /**
+             * @description `create`; `skip` (maps to existingId); `rename` (created as newName)
+             * @enum {string}
+             */
+            action: "create" | "skip" | "rename";
+            newName?: string;
+            /** @description The target's entity of the same name (skip, or rename on a clash) */
+            existingId?: string;
+        };
         ImportCompany: {
             source: {
                 /** @enum {string} */
@@ -4014,6 +4267,10 @@ export interface components {
             } | {
                 /** @enum {string} */
                 mode: "existing_company";
+                /**
+                 * Format: uuid
+                 * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+                 */
                 companyId: string;
             };
             include?: components["schemas"]["PortabilityInclude"];
@@ -4105,6 +4362,10 @@ export interface components {
             /** @enum {string} */
             status?: "active" | "paused" | "archived";
             brandColor?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             logoAssetId?: string | null;
             requireBoardApprovalForNewAgents?: boolean;
             /** @description Whether feedback traces may be marked shared (outside the company); null withdraws consent */
@@ -4117,6 +4378,10 @@ export interface components {
             name?: string;
             description?: string | null;
             brandColor?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             logoAssetId?: string | null;
         };
         DeletedCompany: {
@@ -4425,8 +4690,20 @@ export interface components {
             title: string;
             /** @description May use `{{variable}}` templates */
             description?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             projectId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             goalId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             parentIssueId?: string | null;
             /**
              * @description Default `medium`
@@ -4449,6 +4726,10 @@ export interface components {
              */
             catchUpPolicy?: "skip_missed" | "enqueue_missed_with_cap";
             variables?: components["schemas"]["RoutineVariable"][];
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             assigneeAgentId: string;
         };
         RoutineDetail: components["schemas"]["Routine"] & {
@@ -4509,8 +4790,20 @@ export interface components {
             title?: string;
             /** @description May use `{{variable}}` templates */
             description?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             projectId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             goalId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             parentIssueId?: string | null;
             /**
              * @description Default `medium`
@@ -4533,7 +4826,11 @@ export interface components {
              */
             catchUpPolicy?: "skip_missed" | "enqueue_missed_with_cap";
             variables?: components["schemas"]["RoutineVariable"][];
-            /** @description null clears it (an active routine then becomes paused) */
+            /**
+             * Format: uuid
+             * @description null clears it (an active routine then becomes paused)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             assigneeAgentId?: string | null;
         };
         RoutineTriggerWithSecret: components["schemas"]["RoutineTrigger"] & {
@@ -4548,7 +4845,7 @@ export interface components {
             label?: string | null;
             enabled?: boolean;
             /**
-             * @description Five fields (minute hour day month weekday), or six with seconds
+             * @description Five fields: minute hour day-of-month month day-of-week (lists, ranges, steps and names allowed)
              * @example 0 9 * * 1-5
              */
             cronExpression: string;
@@ -4579,7 +4876,7 @@ export interface components {
             label?: string | null;
             enabled?: boolean;
             /**
-             * @description Five fields (minute hour day month weekday), or six with seconds
+             * @description Five fields: minute hour day-of-month month day-of-week (lists, ranges, steps and names allowed)
              * @example 0 9 * * 1-5
              */
             cronExpression?: string;
@@ -4598,17 +4895,33 @@ export interface components {
              * @enum {string}
              */
             source?: "manual" | "api";
-            /** @description An enabled trigger of this routine */
+            /**
+             * Format: uuid
+             * @description An enabled trigger of this routine
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             triggerId?: string;
             /** @description Stored as the run's triggerPayload */
             payload?: unknown;
             variables?: {
                 [key: string]: string | number | boolean;
             };
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             projectId?: string;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             assigneeAgentId?: string;
             /** @description The same key returns the first run */
             idempotencyKey?: string;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             executionWorkspaceId?: string;
             executionWorkspacePreference?: string;
             executionWorkspaceSettings?: {
@@ -4923,19 +5236,35 @@ export interface components {
              * @enum {string}
              */
             priority?: "critical" | "high" | "medium" | "low";
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             projectId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             goalId?: string | null;
             parentId?: string | null;
-            blockedByIssueIds?: string[];
+            blockedByIssueIds?: (string)[];
             labelIds?: string[];
             executionPolicy?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             executionWorkspaceId?: string | null;
             executionWorkspacePreference?: string | null;
             executionWorkspaceSettings?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             assigneeAgentId?: string | null;
             assigneeUserId?: string | null;
             inheritExecutionWorkspaceFromIssueId?: string | null;
@@ -4991,19 +5320,35 @@ export interface components {
             status?: "backlog" | "todo" | "in_progress" | "in_review" | "blocked" | "done" | "cancelled";
             /** @enum {string} */
             priority?: "critical" | "high" | "medium" | "low";
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             projectId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             goalId?: string | null;
             parentId?: string | null;
-            blockedByIssueIds?: string[];
+            blockedByIssueIds?: (string)[];
             labelIds?: string[];
             executionPolicy?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             executionWorkspaceId?: string | null;
             executionWorkspacePreference?: string | null;
             executionWorkspaceSettings?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             assigneeAgentId?: string | null;
             assigneeUserId?: string | null;
             inheritExecutionWorkspaceFromIssueId?: string | null;
@@ -5026,6 +5371,10 @@ export interface components {
             inboxArchivedAt: string | null;
         };
         IssueCheckout: {
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             agentId: string;
             expectedStatuses: ("backlog" | "todo" | "in_progress" | "in_review" | "blocked" | "done" | "cancelled")[];
         };
@@ -5183,9 +5532,17 @@ export interface components {
              * @enum {string}
              */
             status?: "planned" | "active" | "achieved" | "cancelled";
-            /** @description Parent goal of the same company */
+            /**
+             * Format: uuid
+             * @description Parent goal of the same company
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             parentId?: string | null;
-            /** @description Owning agent of the same company */
+            /**
+             * Format: uuid
+             * @description Owning agent of the same company
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             ownerAgentId?: string | null;
             /** @description Make this the company default goal (clears the flag on the previous one) */
             isCompanyDefault?: boolean;
@@ -5197,7 +5554,15 @@ export interface components {
             level?: "company" | "team" | "agent" | "task";
             /** @enum {string} */
             status?: "planned" | "active" | "achieved" | "cancelled";
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             parentId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             ownerAgentId?: string | null;
             isCompanyDefault?: boolean;
         };
@@ -5381,8 +5746,16 @@ export interface components {
             status?: "backlog" | "planned" | "in_progress" | "completed" | "cancelled";
             /** @description Preferred; ordered, duplicates ignored */
             goalIds?: string[];
-            /** @description Legacy single goal; used when goalIds is absent */
+            /**
+             * Format: uuid
+             * @description Legacy single goal; used when goalIds is absent
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             goalId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             leadAgentId?: string | null;
             /** @example 2026-12-31 */
             targetDate?: string | null;
@@ -5403,6 +5776,10 @@ export interface components {
             /** @enum {string} */
             defaultMode?: "shared" | "isolated";
             allowIssueOverride?: boolean;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             environmentId?: string | null;
         } & {
             [key: string]: unknown;
@@ -5441,8 +5818,16 @@ export interface components {
             status?: "backlog" | "planned" | "in_progress" | "completed" | "cancelled";
             /** @description Preferred; ordered, duplicates ignored */
             goalIds?: string[];
-            /** @description Legacy single goal; used when goalIds is absent */
+            /**
+             * Format: uuid
+             * @description Legacy single goal; used when goalIds is absent
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             goalId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             leadAgentId?: string | null;
             /** @example 2026-12-31 */
             targetDate?: string | null;
@@ -5553,7 +5938,11 @@ export interface components {
             createdAt: string;
         };
         CreateCostEvent: {
-            /** @description Agent that incurred the cost; must belong to the company. Agent callers: only themselves. */
+            /**
+             * Format: uuid
+             * @description Agent that incurred the cost; must belong to the company. Agent callers: only themselves.
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             agentId: string;
             /** @example anthropic */
             provider: string;
@@ -5565,10 +5954,26 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
-            /** @description Issue of this company; the event inherits its project when projectId is omitted */
+            /**
+             * Format: uuid
+             * @description Issue of this company; the event inherits its project when projectId is omitted
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             issueId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             projectId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             goalId?: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             heartbeatRunId?: string | null;
             billingCode?: string | null;
             /** @description Who bills the cost; defaults to provider */
@@ -5748,7 +6153,11 @@ export interface components {
             occurredAt?: string;
             biller?: string | null;
             provider?: string | null;
-            /** @description A cost event of this company the money relates to */
+            /**
+             * Format: uuid
+             * @description A cost event of this company the money relates to
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             costEventId?: string | null;
             description?: string | null;
             metadata?: {
@@ -5916,7 +6325,11 @@ export interface components {
         UpsertBudgetPolicy: {
             /** @enum {string} */
             scopeType: "company" | "agent" | "project";
-            /** @description The company, agent or project id (must belong to the company); optional for company scope */
+            /**
+             * Format: uuid
+             * @description The company, agent or project id (must belong to the company); optional for company scope
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             scopeId?: string;
             /** @description Budget in cents; 0 = no budget. A changed positive amount must be above the window's observed spend (422) */
             amountCents: number;
@@ -5984,7 +6397,11 @@ export interface components {
             payload: {
                 [key: string]: unknown;
             };
-            /** @description Agents: defaults to (and may only be) themselves */
+            /**
+             * Format: uuid
+             * @description Agents: defaults to (and may only be) themselves
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             requestedByAgentId?: string | null;
             /** @description Issues to link; duplicates ignored */
             issueIds?: string[];
@@ -6402,6 +6819,10 @@ export interface components {
         PutCompanyAccess: {
             /** @description The user's complete set of active memberships; memberships of other companies become inactive */
             memberships: {
+                /**
+                 * Format: uuid
+                 * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+                 */
                 companyId: string;
                 /** @enum {string} */
                 membershipRole: "owner" | "admin" | "member" | "viewer";
@@ -6484,7 +6905,11 @@ export interface components {
             lastActivityAt: string | null;
         };
         LivenessRecoveryRequest: {
-            /** @description Limit to one company (default: every company) */
+            /**
+             * Format: uuid
+             * @description Limit to one company (default: every company)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             companyId?: string;
             /** @description A live checkout run idle this long counts as stuck (default: the experimental setting, 60) */
             staleAfterMinutes?: number;
@@ -6684,7 +7109,11 @@ export interface components {
             /** @description Markdown, at most 512 KiB (UTF-8); larger bodies get 413 */
             body: string;
             changeSummary?: string | null;
-            /** @description Omit to create; to update, the document's current latestRevisionId */
+            /**
+             * Format: uuid
+             * @description Omit to create; to update, the document's current latestRevisionId
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             baseRevisionId?: string | null;
         };
         DeletedIssueDocument: {
@@ -6716,7 +7145,11 @@ export interface components {
         };
         RestoreIssueDocumentRevision: {
             changeSummary?: string | null;
-            /** @description Optional guard: 409 if the document moved past it */
+            /**
+             * Format: uuid
+             * @description Optional guard: 409 if the document moved past it
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             baseRevisionId?: string | null;
         };
         AnnotationThread: {
@@ -6775,7 +7208,11 @@ export interface components {
             createdAt: string;
         };
         CreateAnnotationThread: {
-            /** @description Must be the document's current latestRevisionId (else 409) */
+            /**
+             * Format: uuid
+             * @description Must be the document's current latestRevisionId (else 409)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             revisionId: string;
             /** @description UTF-16 code-unit offset into the revision body (inclusive) */
             start: number;
@@ -7144,6 +7581,10 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             sourceIssueId?: string;
             sourceIssueIds?: string[];
         };
@@ -7386,6 +7827,7 @@ export interface components {
         EnvironmentSecretRef: {
             /** @enum {string} */
             type: "secret_ref";
+            /** Format: uuid */
             secretId: string;
             version?: "latest" | number;
         };
@@ -7578,12 +8020,28 @@ export interface components {
             lease: components["schemas"]["EnvironmentLease"] & (Record<string, never> | null);
         };
         OpenExecutionWorkspace: {
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             projectId?: string | null;
-            /** @description Seeds cwd, baseRef and runtime services; implies projectId */
+            /**
+             * Format: uuid
+             * @description Seeds cwd, baseRef and runtime services; implies projectId
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             projectWorkspaceId?: string | null;
-            /** @description The issue is linked to the new workspace */
+            /**
+             * Format: uuid
+             * @description The issue is linked to the new workspace
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             issueId?: string | null;
-            /** @description Acquire a lease in this environment (409 when at capacity) */
+            /**
+             * Format: uuid
+             * @description Acquire a lease in this environment (409 when at capacity)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             environmentId?: string | null;
             /**
              * @description Default: the project's executionWorkspacePolicy.defaultMode, else `shared`
@@ -7596,7 +8054,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             } | null;
-            /** @description Lease holder (default: the calling agent) */
+            /**
+             * Format: uuid
+             * @description Lease holder (default: the calling agent)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
             agentId?: string | null;
             /** @description Lease lifetime (default 3600) */
             leaseTtlSec?: number;
@@ -7668,6 +8130,133 @@ export interface components {
              */
             connectedAt: string;
             activeRuns: number;
+        };
+        WebhookWithSecret: components["schemas"]["Webhook"] & {
+            /** @description The signing secret: shown only here (creation, rotation) */
+            secret: string;
+        };
+        Webhook: {
+            id: string;
+            companyId: string;
+            url: string;
+            events: string[];
+            enabled: boolean;
+            description: string | null;
+            /** @description Why the service disabled it (24 h of failed deliveries) */
+            disabledReason: string | null;
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        CreateWebhook: {
+            /**
+             * @description https (or http to a loopback host while the service is not public)
+             * @example https://example.com/hooks/acp
+             */
+            url: string;
+            events: string[];
+            enabled?: boolean;
+            description?: string | null;
+        };
+        UpdateWebhook: {
+            /**
+             * @description https (or http to a loopback host while the service is not public)
+             * @example https://example.com/hooks/acp
+             */
+            url?: string;
+            events?: string[];
+            enabled?: boolean;
+            description?: string | null;
+        };
+        WebhookPing: {
+            eventId: string;
+            deliveryId: string;
+        };
+        WebhookDeliveryPage: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            nextCursor: string | null;
+        };
+        WebhookDelivery: {
+            id: string;
+            webhookId: string;
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            responseStatus: number | null;
+            latencyMs: number | null;
+            nextAttemptAt: string | null;
+            lastError: string | null;
+            /** @description The receiver's answer, first 1,000 characters */
+            responseBody: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        EventPage: {
+            events: components["schemas"]["Event"][];
+            nextCursor: string | null;
+        };
+        /** @description An outbound event, as delivered to webhooks and streamed */
+        Event: {
+            id: string;
+            /**
+             * @description Event catalogue v1:
+             *
+             *     - `issue.created`: An issue was created. data: identifier, title, status, priority, assigneeAgentId
+             *     - `issue.updated`: An issue changed. data: identifier, changed (field names), changes ({ field: { from, to } } for short fields)
+             *     - `issue.assigned`: An issue got a new assignee (on creation or by a change). data: identifier, assigneeAgentId, assigneeUserId
+             *     - `issue.commented`: A comment was added to an issue. data: identifier, commentId
+             *     - `issue.checked_out`: An agent checked an issue out. data: identifier, runId
+             *     - `issue.released`: An issue's checkout was released. data: identifier
+             *     - `approval.created`: An approval was requested. data: type
+             *     - `approval.resolved`: An approval was approved, rejected or sent back for revision. data: type, status, decisionNote
+             *     - `agent.created`: An agent was created (hired or joined). data: name, role, status
+             *     - `agent.status_changed`: An agent's status changed (paused, resumed, terminated, approved). data: from, to
+             *     - `run.queued`: A heartbeat run was queued. data: agentId, reason, invocationSource, issueId
+             *     - `run.started`: A heartbeat run started. data: agentId, adapterType, issueId
+             *     - `run.finished`: A heartbeat run ended. data: agentId, status, errorCode
+             *     - `budget.incident_opened`: A budget threshold was crossed (soft warning or hard stop). data: kind, scopeType, scopeId, amountCents, observedCents
+             *     - `budget.incident_resolved`: A budget incident was resolved. data: action, amountCents
+             *     - `routine.run_created`: A routine fired. data: runId, source, status, linkedIssueId
+             *     - `cost.recorded`: A cost event was recorded. data: agentId, provider, model, costCents, issueId, projectId
+             *     - `ping`: A test delivery (POST …/webhooks/{webhookId}/test). data: webhookId
+             */
+            type: string;
+            companyId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            actor: {
+                /** @enum {string} */
+                type: "user" | "agent" | "system";
+                id: string;
+            };
+            subject: {
+                type: string;
+                id: string;
+            };
+            data: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: never;
@@ -7952,6 +8541,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Too many sign-ups from this address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     createSignInEmail: {
@@ -7980,6 +8576,13 @@ export interface operations {
             };
             /** @description Invalid email or password */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many failed sign-ins for this account or from this address (Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8029,6 +8632,15 @@ export interface operations {
             };
             /** @description Bad request: validation failure, missing fields or wrong shape */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: wait the Retry-After seconds (hosted mode limits sign-in, sign-up and CLI login attempts) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8143,6 +8755,15 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: wait the Retry-After seconds (hosted mode limits sign-in, sign-up and CLI login attempts) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21957,6 +22578,635 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConnectedRunner"][];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"][];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhook"];
+            };
+        };
+        responses: {
+            /** @description The subscription and its secret (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhook"];
+            };
+        };
+        responses: {
+            /** @description Subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateSecretWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription and its new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping's event and delivery ids (see deliveries) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPing"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Default 50 */
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                companyId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                webhookId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEventStream: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types or `prefix.*` wildcards */
+                types?: string;
+            };
+            header?: {
+                /** @description Resume after this event (from the retention window: 24 h or the last 10,000 events) */
+                "last-event-id"?: string;
+            };
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types or `prefix.*` wildcards */
+                types?: string;
+                /** @description An event id: only events after it (oldest first) */
+                after?: string;
+                /** @description nextCursor of the previous page (same as after) */
+                cursor?: string;
+                /** @description Default 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthenticated: no valid caller identity */
