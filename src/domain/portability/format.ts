@@ -17,10 +17,13 @@
 //                                          concurrencyPolicy, catchUpPolicy, variables, triggers (no webhook secrets); body: description
 //   skills/<key>/<path>                    the files of the company's own (non-bundled) skills
 //
+// Each kind's files are written, read back and imported by its module in ./kinds.
+//
 // Secret references (`{ type: "secret_ref", secretId }`) become `{ type: "secret_placeholder",
 // name }`; the importer binds each name to a secret of the target company.
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { unprocessable } from "../errors";
+import { slugify } from "../users/slug";
 
 export const PACKAGE_FORMAT = "acp-company-package";
 export const PACKAGE_VERSION = 1;
@@ -55,6 +58,9 @@ export interface Manifest {
 }
 
 export type PackageFiles = Record<string, string>;
+
+/** A name as a path segment (`item` when nothing of it is left). */
+export const slugOf = (text: string) => slugify(text) || "item";
 
 /** `base`, else `base-2`, `base-3`, … — the first not in `taken` (which then holds it). */
 export function uniqueKey(base: string, taken: Set<string>): string {

@@ -8,8 +8,15 @@ import { schema, type Db } from "../../db/client";
 import { newId } from "../../crypto/random";
 import { HttpError, unprocessable } from "../errors";
 import { validateAdapterConfig } from "../../adapters";
-import { bindPlaceholders, placeholdersIn, readMarkdown, type EntityAction, type EntityKind } from "./format";
+import { bindPlaceholders, placeholdersIn, type EntityAction, type EntityKind } from "./format";
 import type { ParsedPackage } from "./parse";
+import { KINDS } from "./kinds";
+import { AGENT_NAME_MAX } from "./kinds/agents";
+import { GOAL_TITLE_MAX } from "./kinds/goals";
+import { PROJECT_NAME_MAX } from "./kinds/projects";
+import { LABEL_NAME_MAX } from "./kinds/labels";
+import { ROUTINE_TITLE_MAX } from "./kinds/routines";
+import { skillName } from "./kinds/skills";
 
 export type CollisionStrategy = "skip" | "rename";
 
@@ -53,8 +60,8 @@ export interface PlannedEntity {
   existingId?: string;
 }
 
-/** Names are kept within what the package format reads back (src/domain/portability/parse.ts). */
-const NAME_MAX: Record<Exclude<Kind, "skill">, number> = { agent: 200, goal: 500, project: 200, label: 100, routine: 500 };
+/** Names are kept within what the package format reads back (the kinds' schemas). */
+const NAME_MAX: Record<Exclude<Kind, "skill">, number> = { agent: AGENT_NAME_MAX, goal: GOAL_TITLE_MAX, project: PROJECT_NAME_MAX, label: LABEL_NAME_MAX, routine: ROUTINE_TITLE_MAX };
 
 export interface ImportPlan {
   /** Old id → new id (or the existing entity's id when skipped), per kind. */
@@ -85,16 +92,6 @@ function freeName(name: string, taken: Set<string>, max: number): string {
 
 /** A package file's name without its folder and extension (`agents/chief.md` → `chief`). */
 const fileKey = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/, "");
-
-/** A skill's name from its SKILL.md frontmatter, else its key. */
-function skillName(skill: ParsedPackage["skills"][number]): string {
-  try {
-    const name = readMarkdown("SKILL.md", skill.files["SKILL.md"] ?? "").fields.name;
-    return typeof name === "string" && name.trim() ? name.trim() : skill.key;
-  } catch {
-    return skill.key;
-  }
-}
 
 export interface PlanOptions {
   collisionStrategy: CollisionStrategy;
@@ -171,8 +168,10 @@ export function planImport(pkg: ParsedPackage, target: TargetSnapshot, options: 
   }
   // Secret placeholders: bound by the caller (name → secret id or name), else by a target secret of the same name.
   const wanted = new Set<string>();
-  for (const a of pkg.agents) placeholdersIn([a.adapterConfig, a.runtimeConfig], wanted);
-  for (const p of pkg.projects) placeholdersIn(p.env, wanted);
+  for (const kind of KINDS) {
+    const items: unknown = pkg[kind.key];
+    if (kind.secretValues && Array.isArray(items)) for (const item of items) placeholdersIn(kind.secretValues(item), wanted);
+  }
   for (const name of [...wanted].sort()) {
     const given = options.secretBindings?.[name];
     const secret = given ? target.secrets.find((s) => s.id === given || s.name === given) : target.secrets.find((s) => s.name === name);
