@@ -13,6 +13,7 @@ import { and, desc, eq, notInArray, sql, type SQL } from "drizzle-orm";
 import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import type { Statement } from "../../db/batch";
+import type { ROUTINE_RUN_SOURCES } from "../../db/schema/routines";
 import { noRowExists, sameVersion } from "../../db/guards";
 import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
@@ -32,7 +33,7 @@ const r = schema.routines;
 const runs = schema.routineRuns;
 const issues = schema.issues;
 
-export type FireSource = "schedule" | "webhook" | "manual" | "api";
+export type FireSource = (typeof ROUTINE_RUN_SOURCES)[number];
 
 export interface FireInput {
   routineId: string;

@@ -7,6 +7,7 @@ import type { Statement } from "../../db/batch";
 import type { CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import type { SkillPackage } from "./package";
+import type { AuditVerdict } from "./audit";
 
 export type SkillRow = typeof schema.companySkills.$inferSelect;
 export type SkillFileRow = typeof schema.companySkillFiles.$inferSelect;
@@ -49,7 +50,7 @@ export interface InstallSpec {
   /** The origin's content hash (null for skills made here). */
   originHash: string | null;
   /** An audit of this very content, when the caller ran one. */
-  audit?: { verdict: "pass" | "warning" | "fail"; codes: string[] };
+  audit?: { verdict: AuditVerdict; codes: string[] };
 }
 
 export interface Installed {
