@@ -7,12 +7,14 @@ import { agentCommands, approvalCommands, companyCommands, costCommands, issueCo
 import { runCommands } from "./commands/runs";
 import { portabilityCommands, skillCommands } from "./commands/files";
 import { runnerCommand } from "./commands/runner";
+import { eventCommands } from "./commands/events";
+import { webhookCommands } from "./commands/webhooks";
 import { CliError } from "./output";
 import { cliVersion } from "./version";
 
 const program = new Command()
   .name("acp")
-  .description("Agent control plane from the terminal: sign in, work with companies, agents, issues, approvals, costs, routines, runs and skills, and run local agents")
+  .description("Agent control plane from the terminal: sign in, work with companies, agents, issues, approvals, costs, routines, runs and skills, follow events, manage webhooks, and run local agents")
   .version(cliVersion)
   .addOption(new Option("--url <url>", "API base URL (saved by login)").env("ACP_URL"))
   .addOption(new Option("--token <key>", "API key (saved by login)").env("ACP_TOKEN"))
@@ -31,6 +33,8 @@ routineCommands(program);
 runCommands(program);
 skillCommands(program);
 portabilityCommands(program);
+eventCommands(program);
+webhookCommands(program);
 runnerCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
