@@ -160,7 +160,7 @@ async function errorText(response: Response): Promise<string> {
   return text.slice(0, 200) || response.statusText || "Request failed";
 }
 
-const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(2))} s`;
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
