@@ -1,8 +1,10 @@
 // The CLI in a scripted session against the real dev server: login through the device flow (the
 // test approves the code), daily commands in --json mode with their output parsed, a bad command's
-// exit code and message, and logout revoking the key.
+// exit code and message, and logout revoking the key; webhooks delivered to a receiver served by
+// the test and `acp events tail` following the live stream.
 import { execFile, spawn } from "node:child_process";
-import { createServer } from "node:http";
+import { createHmac } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -144,5 +146,96 @@ describe("acp CLI (scripted session against the dev server)", () => {
     const local = await acp("whoami");
     expect(local.stdout).toMatch(/^Local Board <local-board@localhost> \(instance admin\)\n/);
     expect(local.stdout).toContain("auth: local mode (no sign-in needed)");
+  });
+
+  it("webhooks deliver signed events to a local receiver and events tail prints them as they happen", async () => {
+    // The receiver: records each delivery (headers and the exact bytes) and acknowledges it.
+    const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+    const receiver = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(200).end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/acp`;
+    const deliveredOf = (type: string) => received.filter((r) => r.headers["x-service-event-type"] === type).map((r) => ({ ...r, event: JSON.parse(r.body) }));
+    const tailArgs = ["events", "tail", "--types", "issue.*", "--url", base];
+    let tail: ReturnType<typeof spawn> | null = null;
+    try {
+      const company = await json("company", "create", `Events Co ${Date.now()}`, "--url", base);
+
+      // Created in words: the secret on a line of its own, said to be shown once.
+      const created = await acp("webhooks", "create", "--endpoint", endpoint, "--events", "issue.*,approval.resolved", "--description", "e2e receiver", "--url", base);
+      expect(created.code, created.stderr).toBe(0);
+      const [, webhookId] = /^Created webhook (\S+) → /.exec(created.stdout)!;
+      const secret = /shown only now.*\n\s+(\S+)\n/.exec(created.stdout)![1];
+      expect(secret.length).toBeGreaterThan(20);
+      // Listed without it, in a table with headers in words.
+      const listed = await acp("webhooks", "list", "--url", base);
+      expect(listed.stdout.split("\n")[0]).toMatch(/^Id +URL +Events +State +Description +Created$/);
+      expect(listed.stdout.split("\n")[1]).toMatch(new RegExp(`^${webhookId} +${endpoint} +issue\\.\\*,approval\\.resolved +enabled +e2e receiver +\\d{4}-`));
+      expect(listed.stdout).not.toContain(secret);
+      const listedJson = await json("webhooks", "list", "--url", base);
+      expect(listedJson).toEqual([expect.objectContaining({ id: webhookId, url: endpoint, events: ["issue.*", "approval.resolved"], enabled: true })]);
+      expect(JSON.stringify(listedJson)).not.toContain(secret);
+
+      // The tail is following (the stream is open) before the issue is created.
+      let tailOut = "";
+      let tailErr = "";
+      tail = spawn(process.execPath, [cli, ...tailArgs], { env });
+      tail.stdout!.on("data", (d) => (tailOut += d));
+      tail.stderr!.on("data", (d) => (tailErr += d));
+      const tailExit = new Promise<number | null>((resolve) => tail!.on("exit", resolve));
+      await eventually(() => tailErr.includes("Following events (issue.*); Ctrl-C stops"), { timeoutMs: 10_000, what: "the tail to connect" });
+
+      const issue = await json("issue", "create", "Tell the receiver", "--priority", "high", "--url", base);
+      const line = await eventually(() => tailOut.split("\n").find((l) => l.includes("issue.created")), { timeoutMs: 10_000, what: "the tail's issue.created line" });
+      expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  issue\\.created +issue ${issue.identifier}  "Tell the receiver" \\(backlog, high\\)$`));
+      // Delivered, signed with the secret the CLI printed over the exact bytes sent.
+      const [delivery] = await eventually(() => deliveredOf("issue.created").length && deliveredOf("issue.created"), { timeoutMs: 10_000, what: "the issue.created delivery" });
+      expect(delivery.event).toMatchObject({ type: "issue.created", companyId: company.id, subject: { type: "issue", id: issue.id } });
+      const signature = createHmac("sha256", secret).update(`${delivery.headers["x-service-timestamp"]}.${delivery.body}`).digest("hex");
+      expect(delivery.headers["x-service-signature"]).toBe(`sha256=${signature}`);
+
+      // The deliveries, as the service recorded them.
+      const deliveries = await eventually(
+        async () => {
+          const page = await json("webhooks", "deliveries", webhookId, "--url", base);
+          return page.deliveries.find((d: any) => d.eventType === "issue.created" && d.status === "succeeded") && page;
+        },
+        { timeoutMs: 10_000, what: "a succeeded delivery" },
+      );
+      expect(deliveries.deliveries[0]).toMatchObject({ eventId: delivery.event.id, responseStatus: 200, attempts: 1 });
+      const table = (await acp("webhooks", "deliveries", webhookId, "--url", base)).stdout.split("\n");
+      expect(table[0]).toMatch(/^Id +Event +Status +Attempts +HTTP +Latency +Next attempt +Last error +Created$/);
+      expect(table[1]).toMatch(new RegExp(`^${deliveries.deliveries[0].id} +issue\\.created +succeeded +1 +200 +\\d+ ms +\\d{4}-`));
+
+      // A test ping, and a redelivery of the issue's event (the same event id again).
+      const ping = await json("webhooks", "test", webhookId, "--url", base);
+      await eventually(() => deliveredOf("ping").some((d) => d.event.id === ping.eventId), { timeoutMs: 10_000, what: "the ping" });
+      await json("webhooks", "redeliver", webhookId, deliveries.deliveries[0].id, "--url", base);
+      await eventually(() => deliveredOf("issue.created").length === 2, { timeoutMs: 10_000, what: "the redelivery" });
+      expect(deliveredOf("issue.created")[1].event.id).toBe(delivery.event.id);
+
+      // A new secret, printed once; disabled; deleted.
+      const rotated = await acp("webhooks", "rotate", webhookId, "--url", base);
+      const newSecret = /shown only now.*\n\s+(\S+)\n/.exec(rotated.stdout)![1];
+      expect(newSecret).not.toBe(secret);
+      expect((await json("webhooks", "update", webhookId, "--disable", "--url", base)).enabled).toBe(false);
+      expect((await acp("webhooks", "list", "--url", base)).stdout.split("\n")[1]).toMatch(/ disabled +e2e receiver /);
+      expect((await json("webhooks", "delete", webhookId, "--url", base)).id).toBe(webhookId);
+      expect(await json("webhooks", "list", "--url", base)).toEqual([]);
+
+      // Ctrl-C ends the tail with exit code 0; it printed only issue events.
+      tail.kill("SIGINT");
+      expect(await tailExit).toBe(0);
+      expect(tailOut.trim().split("\n").every((l) => / issue\.\w+ +issue /.test(l))).toBe(true);
+    } finally {
+      tail?.kill("SIGKILL");
+      receiver.close();
+    }
   });
 });
