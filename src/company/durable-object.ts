@@ -113,8 +113,9 @@ export class CompanyDurableObject extends DurableObject<Env> {
           value = await run(ctx, actor, input, snapshot);
         }
         if (ctx.dispatchRequested) await this.wakeAt(Date.now() + dispatchDelayMs(this.env));
-        // Events written: the company's hub streams and delivers them (not awaited: never delays the caller).
-        if (ctx.eventsWritten) this.ctx.waitUntil(this.notifyEvents(companyId));
+        // Events written (by the command's batch, or by the run triggers when runs were queued or
+        // ended): the company's hub streams and delivers them (not awaited: never delays the caller).
+        if (ctx.eventsWritten || ctx.dispatchRequested || ctx.runsEnded) this.ctx.waitUntil(this.notifyEvents(companyId));
         // Stopping runs where they execute (remote calls) happens after the serialised section.
         if (ctx.runsEnded) this.ctx.waitUntil(this.sweepAfter());
         return { ok: true, value, credentialsChanged: ctx.changedCredentials || undefined };
@@ -142,6 +143,8 @@ export class CompanyDurableObject extends DurableObject<Env> {
         if (current === null || current <= Date.now() || current > resumeAt) await this.ctx.storage.setAlarm(resumeAt);
         await runDispatch(this.dispatcherHost(), companyId);
       });
+      // Runs started or ended write run events (migrations/0017_run_events.sql).
+      this.ctx.waitUntil(this.notifyEvents(companyId));
     } finally {
       this.dispatching--;
     }

@@ -9,6 +9,7 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { call, del, get, patch, post, unique } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
+import { runScheduledTick } from "../../src/scheduler/tick";
 
 const FAKE = env.FAKE_AGENT_URL;
 
@@ -239,5 +240,23 @@ describe("delivery", () => {
     expect(await received(hook.endpoint)).toHaveLength(1);
     expect(await hub(company.id).journaled()).toEqual([]);
     expect((await deliveries(company.id, hook.id))[0]).toMatchObject({ status: "succeeded", attempts: 1, responseStatus: 200 });
+  });
+
+  it("a delivery whose hub was never told (a lost notification) goes out on the next cron tick", async () => {
+    const company = await createCompany();
+    await post(`/api/companies/${company.id}/issues`, { title: "Missed" });
+    await hub(company.id).deliverNow(company.id);
+    const hook = await subscribe(company.id, ["issue.created"]);
+    const overdue = new Date(Date.now() - 120_000).toISOString();
+    await env.DB.prepare("INSERT INTO webhook_deliveries SELECT lower(hex(randomblob(16))), company_id, ?, id, seq, type, 'pending', 0, ?, NULL, NULL, NULL, NULL, ?, ? FROM company_events WHERE company_id = ? AND type = 'issue.created'")
+      .bind(hook.id, overdue, overdue, overdue, company.id)
+      .run();
+    expect(await received(hook.endpoint)).toEqual([]);
+    await runScheduledTick(env, new Date());
+    const calls = await eventually(async () => {
+      const got = await received(hook.endpoint);
+      return got.length ? got : null;
+    });
+    expect(calls.map((c) => c.body.data.title)).toEqual(["Missed"]);
   });
 });
