@@ -265,6 +265,7 @@ async function main() {
       ["bench-documents.mjs", "benchDocuments"],
       ["bench-runs.mjs", "benchRuns"],
       ["bench-routines.mjs", "benchRoutines"],
+      ["bench-events.mjs", "benchEvents"],
     ];
     for (const [file, exportName] of plugins) {
       const full = path.join(here, file);
@@ -283,7 +284,7 @@ async function main() {
       for (const r of list) {
         r.cpuMsPerReq ??= total ? (treeCpuMs(server.pid) - before) / total : NaN;
         // Compared with the write ceiling unless it is a read; wake-up latency has no ceiling.
-        if (!r.name.startsWith("wake-up")) r.kind ??= /\b(GET|download|range read|list|read)\b/i.test(r.name) ? "read" : "write";
+        if (!r.name.startsWith("wake-up") && !r.name.startsWith("SSE")) r.kind ??= /\b(GET|download|range read|list|read)\b/i.test(r.name) ? "read" : "write";
       }
       rows.push(...list);
     }
