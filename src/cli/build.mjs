@@ -54,7 +54,7 @@ function cliManifest(version) {
   return {
     name: cliPackageName,
     version,
-    description: "acp: the agent control plane from the terminal (sign in, companies, agents, issues, approvals, costs, routines, runs, skills, local runners)",
+    description: "acp: the agent control plane from the terminal (sign in, companies, agents, issues, approvals, costs, routines, runs, skills, events, webhooks, local runners)",
     bin: { acp: "acp.cjs" },
     files: ["acp.cjs", "README.md", "THIRD-PARTY-NOTICES.md"],
     engines: { node: ">=20" },
@@ -66,7 +66,8 @@ function cliReadme(version) {
 
 \`acp\`, the command-line interface of the agent control plane: sign in with the device flow, work
 with companies, agents, issues, approvals, costs, routines, runs and skills, export and import
-company packages, and run local agents (\`acp runner\`).
+company packages, follow the company's events (\`acp events tail\`), manage webhooks, and run local
+agents (\`acp runner\`).
 
 One self-contained file, no dependencies; Node.js 20 or later.
 

@@ -1,13 +1,15 @@
 // The built CLI against a fake service (a local HTTP server answering the few routes each scenario
 // needs, and recording the requests): what login prints when the service names a console approval
-// page and when it does not, whoami's lines, and tables with human headers and agent names.
-import { execFile } from "node:child_process";
+// page and when it does not, whoami's lines, tables with human headers and agent names, and
+// `events tail` through a dropped stream.
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../helpers/eventually";
 // @ts-expect-error plain JavaScript build module
 import { buildCli } from "../../src/cli/build.mjs";
 
@@ -19,11 +21,15 @@ const agentId = "22222222-2222-4222-8222-222222222222";
 
 type Route = (req: IncomingMessage, url: URL) => unknown;
 let routes: Record<string, Route | undefined> = {};
+/** Routes that answer by themselves (streams). */
+let rawRoutes: Record<string, ((req: IncomingMessage, res: ServerResponse) => void) | undefined> = {};
 const seen: string[] = [];
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   const url = new URL(req.url ?? "/", "http://fake");
   const key = `${req.method} ${url.pathname}`;
   seen.push(key);
+  const raw = rawRoutes[key];
+  if (raw) return raw(req, res);
   const route = routes[key];
   const body = route ? route(req, url) : { error: `no fake for ${key}` };
   res.writeHead(route ? 200 : 404, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -145,5 +151,65 @@ describe("acp against a fake service", () => {
     seen.length = 0;
     expect(JSON.parse((await acp("issue", "list", "--json")).stdout)).toEqual(issues);
     expect(seen).toEqual([`GET /api/companies/${companyId}/issues`]);
+  });
+
+  it("events tail prints a line per event (agents by name), resumes with Last-Event-ID after a drop, and exits 0 on Ctrl-C; --json prints each event", async () => {
+    const at = "2026-11-21T09:30:05.000Z";
+    const event = (id: string, type: string, subject: { type: string; id: string }, data: Record<string, unknown>) => ({ id, type, companyId, occurredAt: at, actor: { type: "user", id: "local-board" }, subject, data });
+    const first = [
+      event("e1", "agent.created", { type: "agent", id: "33333333-3333-4333-8333-333333333333" }, { name: "Hired Hand", role: "engineer", status: "idle" }),
+      event("e2", "run.finished", { type: "heartbeat_run", id: "run-1" }, { agentId, status: "failed", errorCode: "timeout" }),
+      event("e3", "issue.updated", { type: "issue", id: "i-1" }, { identifier: "ACM-1", changed: ["status", "description"], changes: { status: { from: "todo", to: "done" } } }),
+    ];
+    const second = [event("e4", "issue.assigned", { type: "issue", id: "i-1" }, { identifier: "ACM-1", assigneeAgentId: "33333333-3333-4333-8333-333333333333", assigneeUserId: null })];
+    const frames = (events: unknown[]) => events.map((e: any) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
+    const streamRequests: Array<{ types: string | null; lastEventId: string | undefined }> = [];
+    rawRoutes = {
+      [`GET /api/companies/${companyId}/events/stream`]: (req, res) => {
+        streamRequests.push({ types: new URL(req.url!, "http://fake").searchParams.get("types"), lastEventId: req.headers["last-event-id"] as string | undefined });
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        // The first connection drops after its events; the second stays open.
+        if (streamRequests.length === 1) res.end(`: connected\nretry: 100\n\n${frames(first)}`);
+        else res.write(`: connected\n\n${frames(second)}`);
+      },
+    };
+    routes = { [`GET /api/companies/${companyId}/agents`]: () => [{ id: agentId, name: "Builder" }] };
+    const follow = async (...args: string[]) => {
+      const child = spawn(process.execPath, [cli, "events", "tail", ...args], { env: { ...process.env, ACP_CONFIG_DIR: configDir, ACP_URL: base, ACP_TOKEN: "", ACP_COMPANY: companyId } });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      child.stderr.on("data", (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+      await eventually(() => stderr.includes("Reconnected, resuming after e3") && stdout.split("\n").length === 5, { timeoutMs: 10_000, what: `the resumed tail (stdout ${stdout}, stderr ${stderr})` });
+      child.kill("SIGINT");
+      return { code: await exited, stdout, stderr };
+    };
+
+    const tail = await follow("--types", "issue.*,agent.*,run.*");
+    expect(tail.code, tail.stderr).toBe(0);
+    expect(tail.stdout.split("\n")).toEqual([
+      "2026-11-21 09:30:05  agent.created         agent Hired Hand  engineer (idle)",
+      "2026-11-21 09:30:05  run.finished          run run-1  Builder failed (timeout)",
+      "2026-11-21 09:30:05  issue.updated         issue ACM-1  status: todo → done, description",
+      // The agent created during the tail is known by name.
+      "2026-11-21 09:30:05  issue.assigned        issue ACM-1  → Hired Hand",
+      "",
+    ]);
+    expect(tail.stderr).toContain("Following events (issue.*,agent.*,run.*); Ctrl-C stops");
+    expect(tail.stderr).toContain("Connection lost (the service closed the stream); reconnecting in 0.5 s (resuming after e3)");
+    expect(streamRequests).toEqual([
+      { types: "issue.*,agent.*,run.*", lastEventId: undefined },
+      { types: "issue.*,agent.*,run.*", lastEventId: "e3" },
+    ]);
+
+    streamRequests.length = 0;
+    seen.length = 0;
+    const json = await follow("--json");
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout.trim().split("\n").map((line) => JSON.parse(line))).toEqual([...first, ...second]);
+    // No names are looked up for JSON.
+    expect(seen).not.toContain(`GET /api/companies/${companyId}/agents`);
+    rawRoutes = {};
   });
 });

@@ -55,7 +55,7 @@ describe("the standalone CLI package", () => {
     expect(help.code).toBe(0);
     const commands = [...help.stdout.split("Commands:")[1].matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1]);
     expect(commands).toEqual(
-      expect.arrayContaining(["login", "approve-login", "logout", "whoami", "company", "agent", "issue", "approval", "cost", "routine", "run", "skill", "export", "import", "runner"]),
+      expect.arrayContaining(["login", "approve-login", "logout", "whoami", "company", "agent", "issue", "approval", "cost", "routine", "run", "skill", "export", "import", "events", "webhooks", "runner"]),
     );
   });
 });

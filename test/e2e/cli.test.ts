@@ -195,7 +195,7 @@ describe("acp CLI (scripted session against the dev server)", () => {
       const line = await eventually(() => tailOut.split("\n").find((l) => l.includes("issue.created")), { timeoutMs: 10_000, what: "the tail's issue.created line" });
       expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  issue\\.created +issue ${issue.identifier}  "Tell the receiver" \\(backlog, high\\)$`));
       // Delivered, signed with the secret the CLI printed over the exact bytes sent.
-      const [delivery] = await eventually(() => deliveredOf("issue.created").length && deliveredOf("issue.created"), { timeoutMs: 10_000, what: "the issue.created delivery" });
+      const [delivery] = await eventually(() => (deliveredOf("issue.created").length ? deliveredOf("issue.created") : null), { timeoutMs: 10_000, what: "the issue.created delivery" });
       expect(delivery.event).toMatchObject({ type: "issue.created", companyId: company.id, subject: { type: "issue", id: issue.id } });
       const signature = createHmac("sha256", secret).update(`${delivery.headers["x-service-timestamp"]}.${delivery.body}`).digest("hex");
       expect(delivery.headers["x-service-signature"]).toBe(`sha256=${signature}`);

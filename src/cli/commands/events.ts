@@ -51,12 +51,14 @@ const SUMMARIES: Record<string, (data: Data, agent: NameOf) => string> = {
   ping: () => "test delivery",
 };
 
+const SUBJECT_WORDS: Record<string, string> = { heartbeat_run: "run", budget_incident: "budget incident", cost_event: "cost" };
+
 /** What the event is about: the issue's identifier, the agent's name, else its type and id. */
 function subjectLabel(event: ServiceEvent, agent: NameOf): string {
   const data = event.data as Data;
   if (event.subject.type === "issue") return `issue ${text(data.identifier) || event.subject.id}`;
   if (event.subject.type === "agent") return `agent ${event.type === "agent.created" && data.name ? text(data.name) : agent(event.subject.id)}`;
-  return `${event.subject.type} ${event.subject.id}`;
+  return `${SUBJECT_WORDS[event.subject.type] ?? event.subject.type} ${event.subject.id}`;
 }
 
 /** One event as a line: "2026-11-21 09:30:05  issue.created         issue ACM-3  "Ship it" (todo, high)" (UTC). */
