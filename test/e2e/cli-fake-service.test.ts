@@ -158,7 +158,7 @@ describe("acp against a fake service", () => {
     const event = (id: string, type: string, subject: { type: string; id: string }, data: Record<string, unknown>) => ({ id, type, companyId, occurredAt: at, actor: { type: "user", id: "local-board" }, subject, data });
     const first = [
       event("e1", "agent.created", { type: "agent", id: "33333333-3333-4333-8333-333333333333" }, { name: "Hired Hand", role: "engineer", status: "idle" }),
-      event("e2", "run.finished", { type: "heartbeat_run", id: "run-1" }, { agentId, status: "failed", errorCode: "timeout" }),
+      event("e2", "run.finished", { type: "run", id: "run-1" }, { agentId, status: "failed", errorCode: "timeout" }),
       event("e3", "issue.updated", { type: "issue", id: "i-1" }, { identifier: "ACM-1", changed: ["status", "description"], changes: { status: { from: "todo", to: "done" } } }),
     ];
     const second = [event("e4", "issue.assigned", { type: "issue", id: "i-1" }, { identifier: "ACM-1", assigneeAgentId: "33333333-3333-4333-8333-333333333333", assigneeUserId: null })];

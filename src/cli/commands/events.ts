@@ -51,7 +51,7 @@ const SUMMARIES: Record<string, (data: Data, agent: NameOf) => string> = {
   ping: () => "test delivery",
 };
 
-const SUBJECT_WORDS: Record<string, string> = { heartbeat_run: "run", budget_incident: "budget incident", cost_event: "cost" };
+const SUBJECT_WORDS: Record<string, string> = { budget_incident: "budget incident", cost_event: "cost" };
 
 /** What the event is about: the identifier, the agent's name, else its type and id. */
 function subjectLabel(event: ServiceEvent, agent: NameOf): string {
