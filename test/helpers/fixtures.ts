@@ -128,6 +128,20 @@ export async function addMembership(
   });
 }
 
+/** An agent inserted straight into D1 with an API key of its own (`token`). */
+export async function agentWithKey(companyId: string, fields: Parameters<typeof insertAgent>[1] = {}) {
+  const agent = await insertAgent(companyId, fields);
+  const key = await insertAgentKey(agent.id, companyId);
+  return { ...agent, token: key.token };
+}
+
+/** An issue created through the API (as the local board unless `options` say otherwise); throws unless 201. */
+export async function createIssue(companyId: string, body: Record<string, unknown> = {}, options: CallOptions = {}) {
+  const res = await post(`/api/companies/${companyId}/issues`, { title: unique("Issue"), ...body }, options);
+  if (res.status !== 201) throw new Error(`create issue failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
 /** A board user with a board API key and (optionally) a membership in `companyId`. */
 export async function boardUser(companyId?: string, role: (typeof MEMBERSHIP_ROLES)[number] = "owner") {
   const user = await insertUser();

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertGrant, insertIssue, insertRun, insertWakeup, schema, updateRow } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertGrant, insertIssue, insertRun, insertWakeup, schema, updateRow, agentWithKey } from "../helpers/fixtures";
 import type { AgentStatus } from "../../src/db/schema/agents";
 import { createDb } from "../../src/db/client";
 import { decideTaskAssignment } from "../../src/domain/authorization/assignment";
@@ -15,12 +15,6 @@ async function createAgent(companyId: string, body: Record<string, unknown> = {}
   const res = await post(`/api/companies/${companyId}/agents`, { name: unique("Agent"), adapterType: "process", adapterConfig: processConfig, ...body }, options);
   if (res.status !== 201) throw new Error(`createAgent failed: ${res.status} ${res.text}`);
   return res.body as { id: string; name: string; urlKey: string; [k: string]: any };
-}
-
-async function agentWithKey(companyId: string, fields: Parameters<typeof insertAgent>[1] = {}) {
-  const agent = await insertAgent(companyId, fields);
-  const key = await insertAgentKey(agent.id, companyId);
-  return { ...agent, token: key.token };
 }
 
 async function dbAgent(id: string) {

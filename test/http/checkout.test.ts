@@ -3,24 +3,13 @@
 // conflicts on updates and comments, release rules, run listings, and races.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { get, patch, post, unique } from "../helpers/api";
+import { get, patch, post } from "../helpers/api";
 import { eq } from "drizzle-orm";
-import { agentJwt, boardUser, createCompany, insertAgent, insertAgentKey, insertProject, insertRow, schema, testDb, updateRow } from "../helpers/fixtures";
+import { agentJwt, boardUser, createCompany, insertAgent, insertProject, insertRow, schema, testDb, updateRow, agentWithKey, createIssue } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
-async function issue(companyId: string, body: Record<string, unknown> = {}) {
-  const res = await post(`/api/companies/${companyId}/issues`, { title: unique("Issue"), status: "todo", ...body });
-  if (res.status !== 201) throw new Error(`create issue failed: ${res.status} ${res.text}`);
-  return res.body;
-}
-
-async function agentWithKey(companyId: string, fields: Record<string, unknown> = {}) {
-  const agent = await insertAgent(companyId, fields as never);
-  const key = await insertAgentKey(agent.id, companyId);
-  return { ...agent, token: key.token };
-}
-
+const issue = (companyId: string, body: Record<string, unknown> = {}) => createIssue(companyId, { status: "todo", ...body });
 const runId = () => crypto.randomUUID();
 const checkout = (issueId: string, agent: { id: string; token: string }, run: string | undefined, expectedStatuses: string[] = ["todo"]) =>
   post(`/api/issues/${issueId}/checkout`, { agentId: agent.id, expectedStatuses }, { token: agent.token, runId: run });

@@ -2,23 +2,14 @@
 // context). The wake-up queue is read straight from D1: nothing exposes it yet.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, get, patch, post, put, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, schema, updateRow } from "../helpers/fixtures";
+import { call, get, patch, post, put } from "../helpers/api";
+import { boardUser, createCompany, insertAgent, schema, updateRow, agentWithKey, createIssue } from "../helpers/fixtures";
 import { nextMillisecond } from "../helpers/eventually";
 
+/** Issues here start in `todo` (checked out, commented on). */
+const issue = (companyId: string, body: Record<string, unknown> = {}) => createIssue(companyId, { status: "todo", ...body });
+
 const BOGUS = { token: "svc_agent_bogus" };
-
-async function issue(companyId: string, body: Record<string, unknown> = {}) {
-  const res = await post(`/api/companies/${companyId}/issues`, { title: unique("Issue"), status: "todo", ...body });
-  if (res.status !== 201) throw new Error(`create issue failed: ${res.status} ${res.text}`);
-  return res.body;
-}
-
-async function agentWithKey(companyId: string, fields: Record<string, unknown> = {}) {
-  const agent = await insertAgent(companyId, fields as never);
-  const key = await insertAgentKey(agent.id, companyId);
-  return { ...agent, token: key.token };
-}
 
 async function wakeups(companyId: string) {
   const { results } = await env.DB.prepare(

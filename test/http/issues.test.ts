@@ -3,27 +3,17 @@
 // q ranking, limit, labels, read/archive marks, activity, and the 50-create race.
 import { describe, expect, it } from "vitest";
 import { call, del, get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue, insertProject as projectFixture, insertRow, schema, updateRow } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertIssue, insertProject as projectFixture, insertRow, schema, updateRow, agentWithKey, createIssue } from "../helpers/fixtures";
+
+const issue = createIssue;
 
 const BOGUS = { token: "svc_agent_bogus" };
-
-async function issue(companyId: string, body: Record<string, unknown> = {}, opts = {}) {
-  const res = await post(`/api/companies/${companyId}/issues`, { title: unique("Issue"), ...body }, opts);
-  if (res.status !== 201) throw new Error(`create issue failed: ${res.status} ${res.text}`);
-  return res.body;
-}
 
 /** An open execution workspace of the company (issues may point only at their own company's). */
 async function executionWorkspace(companyId: string): Promise<string> {
   const res = await post(`/api/companies/${companyId}/execution-workspaces`, {});
   if (res.status !== 201) throw new Error(`open execution workspace failed: ${res.status} ${res.text}`);
   return res.body.id;
-}
-
-async function agentWithKey(companyId: string, fields: Record<string, unknown> = {}) {
-  const agent = await insertAgent(companyId, fields as never);
-  const key = await insertAgentKey(agent.id, companyId);
-  return { ...agent, token: key.token };
 }
 
 async function insertGoal(companyId: string, fields: { isDefault?: boolean; title?: string } = {}) {

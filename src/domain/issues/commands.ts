@@ -22,7 +22,7 @@ import { addReferenceChecks, issueIdOf, type CheckedReferences } from "./referen
 import { addCompanyAgentsRead, addDependentsRead, addIssueSnapshotReads, type CompanyAgents, type Dependent, type IssueSnapshot } from "./snapshot";
 import { assignmentWakeups, blockerResolvedWakeups, commentWakeups } from "./wakeups";
 import { commentView, issueView, isTerminalStatus, labelView, type IssueRelations, type IssueRow } from "./view";
-import { LIVE_RUN_STATUSES } from "../runs/lease";
+import { LIVE_RUN_STATUSES } from "../../db/schema/runs";
 import { CLEARED_LOCK_FIELDS, lockAsRead } from "./locks";
 import { routineRunOutcomeStatement } from "../routines/outcome";
 

@@ -1,9 +1,9 @@
 // Run lease: a live run with no activity for this long counts as timed out, so the locks it
 // holds can be adopted. Default one hour; RUN_LEASE_SECONDS (env) overrides it when set.
 import type { schema } from "../../db/client";
+import { LIVE_RUN_STATUSES } from "../../db/schema/runs";
 
 export const DEFAULT_RUN_LEASE_SECONDS = 3600;
-export const LIVE_RUN_STATUSES = ["queued", "running", "scheduled_retry"] as const;
 
 type RunRow = Pick<typeof schema.heartbeatRuns.$inferSelect, "status" | "lastActivityAt" | "startedAt" | "createdAt">;
 

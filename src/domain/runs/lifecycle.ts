@@ -4,6 +4,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Statement } from "../../db/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
+import { LIVE_RUN_STATUSES } from "../../db/schema/runs";
 
 export type RunStatus = (typeof schema.heartbeatRuns.$inferSelect)["status"];
 export type RunRow = typeof schema.heartbeatRuns.$inferSelect;
@@ -19,7 +20,7 @@ export const RUN_TRANSITIONS: Record<RunStatus, readonly RunStatus[]> = {
   timed_out: [],
 };
 
-export const LIVE_RUN_STATUSES = ["queued", "running", "scheduled_retry"] as const;
+export { LIVE_RUN_STATUSES };
 export const isLiveRun = (status: string) => (LIVE_RUN_STATUSES as readonly string[]).includes(status);
 export const canMove = (from: RunStatus, to: RunStatus) => RUN_TRANSITIONS[from].includes(to);
 
