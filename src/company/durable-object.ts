@@ -1,5 +1,5 @@
 // CompanyDurableObject: the single writer for one company. Every company-scoped
-// mutation runs here, one at a time (see ARCHITECTURE.md).
+// mutation runs here, one at a time (see src/README.md).
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import { withD1Session, type RequestSession } from "../db/sessions";

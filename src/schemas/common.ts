@@ -28,7 +28,7 @@ export function jsonContent<T extends z.ZodType>(schema: T, description: string)
   return { description, content: { "application/json": { schema } } };
 }
 
-/** A required JSON request body (see STYLE.md: without `required`, a body sent without Content-Type is read as {}). */
+/** A required JSON request body (without `required`, @hono/zod-openapi reads a body sent without Content-Type as {}). */
 export function jsonBody<T extends z.ZodType>(schema: T) {
   return { required: true, content: { "application/json": { schema } } } as const;
 }
