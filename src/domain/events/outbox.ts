@@ -1,6 +1,5 @@
-// The event outbox: the statements that record an event, and queue one delivery per matching
-// enabled webhook subscription, inside the batch of the change that causes it.
-import { sql } from "drizzle-orm";
+// The event outbox: the statement that records an event inside the batch of the change that
+// causes it (its webhook deliveries are queued by a trigger in the same transaction).
 import { schema, type Db } from "../../db/client";
 import type { Statement } from "../../db/batch";
 import { newId } from "../../crypto/random";
@@ -31,16 +30,12 @@ export const eventView = (row: EventRow): ServiceEvent => ({
   data: row.data,
 });
 
-/** SQL: does a subscription's `events` list (JSON array of types / `prefix.*` / `*`) match `type`? */
-const subscriptionMatches = (type: string) =>
-  sql`EXISTS (SELECT 1 FROM json_each(${schema.webhookSubscriptions.events}) AS p WHERE p.value = '*' OR p.value = ${type} OR (substr(p.value, -2) = '.*' AND substr(${type}, 1, length(p.value) - 1) = substr(p.value, 1, length(p.value) - 1)))`;
-
-/** A UUID-shaped id made by SQLite (one per row of an INSERT … SELECT). */
-const sqlUuid = sql`lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
-
-/** Records `event` and queues its deliveries (to every enabled subscription of the company it matches). */
+/**
+ * Records `event`. Its deliveries (one per enabled subscription of the company whose `events`
+ * match its type) are queued by the database in the same transaction: the trigger
+ * `company_events_queue_deliveries` (migrations/0017_run_events.sql), whichever code wrote the event.
+ */
 export function eventStatements(db: Db, event: ServiceEvent): Statement[] {
-  const s = schema.webhookSubscriptions;
   return [
     db.insert(schema.companyEvents).values({
       id: event.id,
@@ -53,28 +48,6 @@ export function eventStatements(db: Db, event: ServiceEvent): Statement[] {
       data: event.data,
       occurredAt: event.occurredAt,
     }),
-    db.insert(schema.webhookDeliveries).select(
-      db
-        .select({
-          id: sqlUuid.as("id"),
-          companyId: s.companyId,
-          subscriptionId: s.id,
-          eventId: sql`${event.id}`.as("event_id"),
-          eventSeq: sql`(SELECT ${schema.companyEvents.seq} FROM ${schema.companyEvents} WHERE ${schema.companyEvents.id} = ${event.id})`.as("event_seq"),
-          eventType: sql`${event.type}`.as("event_type"),
-          status: sql`'pending'`.as("status"),
-          attempts: sql`0`.as("attempts"),
-          nextAttemptAt: sql`${event.occurredAt}`.as("next_attempt_at"),
-          responseStatus: sql`NULL`.as("response_status"),
-          latencyMs: sql`NULL`.as("latency_ms"),
-          lastError: sql`NULL`.as("last_error"),
-          responseBody: sql`NULL`.as("response_body"),
-          createdAt: sql`${event.occurredAt}`.as("created_at"),
-          updatedAt: sql`${event.occurredAt}`.as("updated_at"),
-        })
-        .from(s)
-        .where(sql`${s.companyId} = ${event.companyId} AND ${s.enabled} = 1 AND ${subscriptionMatches(event.type)}`),
-    ),
   ];
 }
 
