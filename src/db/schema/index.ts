@@ -25,3 +25,4 @@ export * from "./skills";
 export * from "./feedback";
 export * from "./portability";
 export * from "./events";
+export * from "./plugins";
