@@ -1,12 +1,14 @@
-// The adapter registry: every supported adapterType, validation of adapterConfig per type.
+// The adapter registry: every supported adapterType, and what the rest of the service asks of
+// one: validation of its adapterConfig, where its runs execute (in the object, a gateway object or
+// on a runner), and its attempt. Each adapter owns these in src/adapters/<type>.
 import { unprocessable } from "../domain/errors";
-import type { AdapterDefinition } from "./types";
+import type { AdapterDefinition, AdapterWhere } from "./types";
 import { processAdapter } from "./process";
 import { httpAdapter } from "./http";
 import { localAdapters } from "./local";
 import { remoteGatewayAdapter } from "./remote-gateway";
 
-export type { AdapterDefinition } from "./types";
+export type { AdapterDefinition, AdapterWhere } from "./types";
 
 export const adapterDefinitions: AdapterDefinition[] = [processAdapter, httpAdapter, ...localAdapters, remoteGatewayAdapter];
 const byType = new Map(adapterDefinitions.map((d) => [d.type, d]));
@@ -14,6 +16,17 @@ export const adapterTypes = adapterDefinitions.map((d) => d.type) as [string, ..
 
 export const findAdapter = (type: string) => byType.get(type) ?? null;
 
+/** The adapter of a stored agent or run (its type was checked when it was written). */
+export function adapterOf(type: string): AdapterDefinition {
+  const definition = byType.get(type);
+  if (!definition) throw new Error(`Unknown adapterType "${type}"`);
+  return definition;
+}
+
+/** The adapter types whose runs execute at any of `places`. */
+export const typesWhere = (...places: AdapterWhere[]) => adapterDefinitions.filter((d) => places.includes(d.where)).map((d) => d.type);
+
+/** The adapter of a type given in a request: 422 for an unknown one. */
 export function requireAdapter(type: string): AdapterDefinition {
   const definition = byType.get(type);
   if (!definition) throw unprocessable(`Unknown adapterType "${type}"; supported: ${adapterTypes.join(", ")}`, { adapterType: type });

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { AdapterDefinition } from "./types";
 import { EnvBindingsSchema, envField } from "./env-schema";
-import { RUNNER_DEFAULTS, runnerTimeoutSec } from "./runner";
+import { onRunner, RUNNER_DEFAULTS, runnerTimeoutSec } from "./runner";
 
 const runtimes: Array<{ runtime: string; label: string; defaultModel: string; command: string }> = [
   { runtime: "claude", label: "Claude Code", defaultModel: "claude-sonnet-4-5", command: "claude" },
@@ -41,6 +41,7 @@ function localAdapter(r: (typeof runtimes)[number]): AdapterDefinition {
       timeoutSec: runnerTimeoutSec.optional(),
       maxTurnsPerRun: z.number().int().min(1).optional(),
     }),
+    ...onRunner,
     skillsMode: "persistent",
     createDefaults: (config) => ({ ...config, model: config.model ?? r.defaultModel }),
     example: { model: r.defaultModel, cwd: "/srv/projects/app" },

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { AdapterDefinition } from "./types";
 import { EnvBindingsSchema, envField } from "./env-schema";
-import { RUNNER_DEFAULTS, runnerTimeoutSec } from "./runner";
+import { onRunner, RUNNER_DEFAULTS, runnerTimeoutSec } from "./runner";
 
 export const processAdapter: AdapterDefinition = {
   type: "process",
@@ -24,6 +24,7 @@ export const processAdapter: AdapterDefinition = {
     timeoutSec: runnerTimeoutSec.optional(),
     graceSec: z.number().int().min(0).optional(),
   }),
+  ...onRunner,
   skillsMode: "unsupported",
   example: { command: "/usr/local/bin/my-agent", args: ["--once"], cwd: "/srv/agent", env: { LOG_LEVEL: "info" } },
 };

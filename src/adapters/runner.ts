@@ -3,6 +3,14 @@
 // the rest of their config; the service reads only the run timeout.
 import { z } from "zod";
 import { acceptedFields } from "./config";
+import type { AdapterDefinition } from "./types";
+import { loadedOnFirstUse } from "./attempt";
+
+/** Where a runner adapter's runs execute and how one is attempted: pushed to a runner serving the agent. */
+export const onRunner = {
+  where: "runner",
+  attempt: loadedOnFirstUse(async () => (await import("../company/runs/runner-attempt")).attemptRunnerRun),
+} satisfies Pick<AdapterDefinition, "where" | "attempt">;
 
 /** Run timeout in seconds, 0 for none: a field of every runner adapter's schema. */
 export const runnerTimeoutSec = z.number().int().min(0);

@@ -1,6 +1,19 @@
 // What an adapter (how an agent runs) declares: its config schema, defaults, skill support,
-// and the field documentation the llms guides are generated from.
+// where its runs execute and how one is attempted, and the field documentation the llms guides
+// are generated from.
 import type { z } from "zod";
+import type { CommandContext } from "../company/command";
+import type { DispatcherHost } from "../company/runs/host";
+import type { RunRow } from "../domain/runs/lifecycle";
+
+/**
+ * Where a run executes: in the company object (one call per attempt), in a gateway object (a
+ * GatewayRunObject holding the remote stream), or on a user's machine (a connected runner).
+ */
+export type AdapterWhere = "object" | "gateway" | "runner";
+
+/** One attempt of a run the dispatcher hands out (outside the serialised section); true when the run ended here. */
+export type Attempt = (host: DispatcherHost, ctx: CommandContext, run: RunRow, adapterConfig: Record<string, unknown>) => Promise<boolean>;
 
 export interface AdapterField {
   name: string;
@@ -16,6 +29,10 @@ export interface AdapterDefinition {
   fields: AdapterField[];
   /** Validates adapterConfig (unknown keys are kept). */
   configSchema: z.ZodType<Record<string, unknown>>;
+  /** Where its runs execute (which agents the dispatcher starts runs for, which runs a runner may take). */
+  where: AdapterWhere;
+  /** Runs one attempt (loaded on first use, src/adapters/attempt.ts). */
+  attempt: Attempt;
   /** `persistent`: skill files are installed into the runtime; `unsupported`: it cannot receive them. */
   skillsMode: "persistent" | "unsupported";
   /** Defaults filled on create only (e.g. a default model). */

@@ -16,7 +16,11 @@ import * as z from "zod/mini";
 /** The protocol version both sides speak; hello and ready carry it, and run.start too. */
 export const RUNNER_PROTOCOL_VERSION = 1;
 
-/** Adapter types runners execute on users' machines (`process`, `<runtime>_local`); the rest run at the edge. */
+/**
+ * Adapter types runners execute on users' machines (`process`, `<runtime>_local`); the rest run at
+ * the edge. The CLI picks the agents it serves with this; the service asks its adapter registry
+ * (src/adapters, `where: "runner"`), and test/unit/adapters.test.ts keeps the two in agreement.
+ */
 export const isRunnerAdapter = (adapterType: string) => adapterType === "process" || adapterType.endsWith("_local");
 
 const Id = z.string().check(z.minLength(1), z.maxLength(200));

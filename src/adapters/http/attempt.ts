@@ -12,8 +12,8 @@ import { recordRunUsage } from "../../domain/runs/usage";
 import { runEvent } from "../../domain/runs/events";
 import { systemContext, type DispatcherHost } from "../../company/runs/host";
 
-/** Calls the agent's endpoint once and records the answer; true when the run ended. */
-export async function attemptHttpRun(host: DispatcherHost, companyId: string, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {
+/** Calls the agent's endpoint once and records the answer (at the time of the answer); true when the run ended. */
+export async function attemptHttpRun(host: DispatcherHost, ctx: CommandContext, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {
   const config = readHttpConfig(adapterConfig);
   let outcome: HttpOutcome;
   try {
@@ -22,7 +22,7 @@ export async function attemptHttpRun(host: DispatcherHost, companyId: string, ru
   } catch (err) {
     outcome = { kind: "failed", errorCode: "adapter_refused", error: `Could not prepare the run: ${(err as Error)?.message ?? err}` };
   }
-  return host.serialise(() => recordOutcome(systemContext(host, companyId), run, outcome, config.completionTimeoutSec));
+  return host.serialise(() => recordOutcome(systemContext(host, ctx.companyId), run, outcome, config.completionTimeoutSec));
 }
 
 async function recordOutcome(ctx: CommandContext, run: RunRow, outcome: HttpOutcome, completionTimeoutSec: number): Promise<boolean> {

@@ -3,6 +3,7 @@ import type { AdapterDefinition } from "../types";
 import { unprocessable } from "../../domain/errors";
 import { isPrivateTarget } from "../targets";
 import { HTTP_DEFAULTS, httpConfigSchema } from "./config";
+import { loadedOnFirstUse } from "../attempt";
 
 export const httpAdapter: AdapterDefinition = {
   type: "http",
@@ -18,6 +19,8 @@ export const httpAdapter: AdapterDefinition = {
     { name: "env", required: false, description: "Environment for the run: plain values or secret references, resolved per run and sent as `env`." },
   ],
   configSchema: httpConfigSchema,
+  where: "object",
+  attempt: loadedOnFirstUse(async () => (await import("./attempt")).attemptHttpRun),
   checkPolicy: (config, { exposure }) => {
     if (exposure === "public" && isPrivateTarget(new URL(String(config.url)).hostname)) {
       throw unprocessable("adapterConfig.url points at a loopback or private-network address, which a publicly exposed service refuses", { field: "url" });

@@ -1,13 +1,14 @@
 // The company object's run dispatcher, driven by its alarm (at-least-once: every step re-reads
 // the queue and is safe to repeat). One step, serialised with the company's commands
 // (src/company/runs/step.ts):
-//   1. queued wake-ups of agents this service runs itself (adapter `http`) become runs, are
+//   1. queued wake-ups of agents whose runs it can start (the service runs them itself, or a
+//      connected runner serves them: the adapter says, src/adapters) become runs, are
 //      coalesced into a live run of the same agent and issue, wait for a free slot, or are
 //      skipped with a reason (src/domain/runs/dispatch.ts);
 //   2. runs in `scheduled_retry` whose time has come are attempted again;
 //   3. accepted (202) runs past their completion deadline end `timed_out`.
-// The adapter calls then happen outside the serialised section, concurrently; each answer is
-// recorded serialised again. The alarm is set for the earliest moment something is due.
+// The attempts (each adapter's own) then happen outside the serialised section, concurrently; each
+// answer is recorded serialised again. The alarm is set for the earliest moment something is due.
 // A dispatch cut short (the object evicted, a write failing) loses nothing: the alarm is re-armed
 // before it starts (DISPATCH_RESUME_MS), and runs it decided to start are journaled in the
 // object's storage (starting_runs) before its batch, so the next dispatch hands out the ones that
@@ -16,25 +17,20 @@ import { and, eq, isNotNull, lte, min } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { systemContext, type DispatcherHost } from "./host";
 import { dispatchable, dispatchStep } from "./step";
-import { attemptHttpRun } from "../../adapters/http/attempt";
-import { attemptGatewayRun } from "../../adapters/remote-gateway/attempt";
-import { attemptRunnerRun, resendUnacknowledgedStarts } from "./runner-attempt";
+import { adapterOf } from "../../adapters";
+import { resendUnacknowledgedStarts } from "./runner-attempt";
 import { sweepRemoteRuns } from "./remote-sweep";
 import { RUNNER_STALE_MS } from "./runners";
 import { dispatchDelayMs, runnerGraceMs, runStartAckMs } from "./timing";
 
-/** One alarm: a dispatch step, the adapter calls, and the next alarm. */
+/** One alarm: a dispatch step, the attempts, and the next alarm. */
 export async function runDispatch(host: DispatcherHost, companyId: string): Promise<void> {
   const step = await host.serialise(() => dispatchStep(systemContext(host, companyId), host.runners, host.handingOut));
   let outcomes: boolean[];
   try {
     outcomes = await Promise.all(
       step.invoke.map(async ({ run, adapterConfig }) => {
-        const ended = await (run.adapterType === "http"
-          ? attemptHttpRun(host, companyId, run, adapterConfig)
-          : run.adapterType === "remote_gateway"
-            ? attemptGatewayRun(host, systemContext(host, companyId), run, adapterConfig)
-            : attemptRunnerRun(host, systemContext(host, companyId), run, adapterConfig));
+        const ended = await adapterOf(run.adapterType).attempt(host, systemContext(host, companyId), run, adapterConfig);
         // Handed out and recorded: no longer the next dispatch's to hand out.
         host.storage.startingRuns.forget(run.id);
         return ended;
@@ -47,7 +43,7 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
   await resendUnacknowledgedStarts(host, systemContext(host, companyId));
   const again = step.ended || outcomes.some((ended) => ended);
   // Runs that ended (or were cancelled while being handed out) are stopped where they run.
-  if (again || step.invoke.some(({ run }) => run.adapterType !== "http")) await sweepRemoteRuns(host);
+  if (again || step.invoke.some(({ run }) => adapterOf(run.adapterType).where !== "object")) await sweepRemoteRuns(host);
   const lostAt = host.storage.remoteRuns.earliestLost();
   // While runners execute runs, look again after RUNNER_STALE_MS: a socket that went silent loses its runs.
   const runnerCheck = host.storage.remoteRuns.all().some((r) => r.kind === "runner" && r.lostAt === null) ? Date.now() + RUNNER_STALE_MS + dispatchDelayMs(host.env) : null;

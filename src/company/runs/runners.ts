@@ -18,8 +18,9 @@ import type { RunEventInput } from "../../domain/runs/events";
 import type { RemoteRunReport } from "../../domain/runs/remote";
 import { newId } from "../../crypto/random";
 import type { z } from "zod";
-import { HelloMessage, isRunnerAdapter, parseMessage, RUNNER_PROTOCOL_VERSION, RunnerToServiceMessage, type ServiceToRunner } from "../../protocol/runner";
+import { HelloMessage, parseMessage, RUNNER_PROTOCOL_VERSION, RunnerToServiceMessage, type ServiceToRunner } from "../../protocol/runner";
 import { isNull } from "drizzle-orm";
+import { findAdapter } from "../../adapters";
 
 export const RUNNER_TAG = "runner";
 
@@ -309,7 +310,7 @@ async function hello(host: RunnerHost, ws: WebSocket, attachment: RunnerAttachme
     const row = byId.get(agentId);
     if (!row) refused.push({ agentId, reason: "Agent not found in this company" });
     else if (attachment.principal.type === "agent" && attachment.principal.agentId !== agentId) refused.push({ agentId, reason: "An agent key serves only its own agent" });
-    else if (!isRunnerAdapter(row.adapterType)) refused.push({ agentId, reason: `Adapter ${row.adapterType} is not run by runners (only process and <runtime>_local)` });
+    else if (findAdapter(row.adapterType)?.where !== "runner") refused.push({ agentId, reason: `Adapter ${row.adapterType} is not run by runners (only process and <runtime>_local)` });
     else if (row.status === "terminated") refused.push({ agentId, reason: "Agent is terminated" });
     else agents.push(agentId);
   }

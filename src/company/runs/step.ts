@@ -14,9 +14,8 @@ import { decideRunTransitions, endsRun, runsToHandOut, type RunState } from "../
 import { transitionStatements } from "./transition-statements";
 import type { RunnerHub } from "./runners";
 import { runnerGraceMs } from "./timing";
+import { typesWhere } from "../../adapters";
 
-/** Adapter types this service runs itself; wake-ups of other agents wait for a runner serving them. */
-export const DISPATCHED_ADAPTERS = ["http", "remote_gateway"] as const;
 const QUEUE_BATCH = 200;
 
 export interface DispatchStep {
@@ -28,12 +27,13 @@ export interface DispatchStep {
   backoffUntil: number | null;
 }
 
-/** Agents the dispatcher starts runs for: adapters the service runs itself, and runner-type agents (isRunnerAdapter, in SQL) a connected runner serves. */
+/**
+ * Agents the dispatcher starts runs for, as the adapters say where their runs execute: those run by
+ * the service itself (in the object or a gateway object), and runner agents a connected runner
+ * serves (wake-ups of the others wait for one).
+ */
 export const dispatchable = (served: readonly string[]) =>
-  or(
-    inArray(schema.agents.adapterType, [...DISPATCHED_ADAPTERS]),
-    and(inIds(schema.agents.id, served), sql`(${schema.agents.adapterType} = 'process' OR ${schema.agents.adapterType} LIKE '%\_local' ESCAPE '\')`),
-  );
+  or(inArray(schema.agents.adapterType, typesWhere("object", "gateway")), and(inIds(schema.agents.id, served), inArray(schema.agents.adapterType, typesWhere("runner"))));
 
 export async function dispatchStep(ctx: CommandContext, runners: RunnerHub, handingOut: Set<string>): Promise<DispatchStep> {
   const state = await readRunState(ctx, runners, handingOut);

@@ -10,7 +10,7 @@
 //   6. retries whose time has come start again; running runs past their deadline end `timed_out`.
 import { decideWakeups, invocationSourceOf, maxConcurrentRuns, skipReasonOf, type DispatchAgent, type QueuedWakeup, type SkipReason } from "./dispatch";
 import { backoffSeconds, MAX_RETRIES, newRunRow, type RunRow } from "./lifecycle";
-import { isRunnerAdapter } from "../adapters/runner-types";
+import { findAdapter } from "../../adapters";
 
 /** An agent the dispatcher starts runs for, with its stored adapter config (what its runs are handed). */
 export interface RunAgent extends DispatchAgent {
@@ -219,7 +219,7 @@ export function decideRunTransitions(state: RunState, now: string, deps: DecideD
     if (lost.has(run.id) || (run.deadlineAt !== null && run.deadlineAt <= now)) continue;
     const agent = agents.get(run.agentId);
     if (agent) transitions.push({ kind: "resume", run, adapterConfig: agent.adapterConfig });
-    else if (isRunnerAdapter(run.adapterType)) transitions.push({ kind: "resume", run, adapterConfig: {} });
+    else if (findAdapter(run.adapterType)?.where === "runner") transitions.push({ kind: "resume", run, adapterConfig: {} });
     else transitions.push({ kind: "start_forgotten", runId: run.id });
   }
 
