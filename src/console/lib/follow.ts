@@ -1,0 +1,29 @@
+// Opening a company: it becomes the current one (remembered for the next visit), and its event
+// stream, inbox and agents are followed until another company is opened.
+import { type Company, currentCompany, rememberCompany } from "./companies";
+import { followAgents } from "./agents";
+import { followInbox } from "./inbox";
+import { follow } from "./live";
+
+let stopFollowing: (() => void) | null = null;
+
+export function openCompany(company: Company) {
+  const same = currentCompany.value?.id === company.id && stopFollowing;
+  currentCompany.value = company;
+  if (same) return;
+  rememberCompany(company);
+  stopFollowing?.();
+  follow(company.id);
+  const stops = [followInbox(company.id), followAgents(company.id)];
+  stopFollowing = () => {
+    for (const stop of stops) stop();
+  };
+}
+
+/** Leaves the company (the picker, signing out): nothing is followed. */
+export function closeCompany() {
+  stopFollowing?.();
+  stopFollowing = null;
+  currentCompany.value = null;
+  follow(null);
+}

@@ -1,0 +1,57 @@
+// Every page of the console: its path, who may open it and where it sits in the navigation. A new
+// page is a file in pages/ and one row here. Pages load as their own chunks on first visit.
+//   access "public":  anyone (sign-in);  "board": a signed-in board user (local_trusted: everyone);
+//   "company": a board user inside a company; the path starts with /:company (its issue prefix),
+//              the page gets `company`, and the company's navigation and live events come with it.
+import type { ComponentType } from "preact";
+import lazy from "preact-iso/lazy";
+import type { Company } from "./lib/companies";
+
+export interface PageProps {
+  /** The URL's path. */
+  path: string;
+  params: Record<string, string>;
+  query: Record<string, string>;
+}
+export interface CompanyPageProps extends PageProps {
+  company: Company;
+}
+
+export interface PageRoute {
+  path: string;
+  access: "public" | "board" | "company";
+  // biome-ignore lint/suspicious/noExplicitAny: pages take PageProps or CompanyPageProps by access
+  page: ComponentType<any>;
+  /** Company navigation entry (company pages only), in table order. */
+  nav?: { label: string; badge?: "inbox" };
+}
+
+const SignIn = lazy(() => import("./pages/sign-in"));
+const Companies = lazy(() => import("./pages/companies"));
+const CliAuth = lazy(() => import("./pages/cli-auth"));
+const Dashboard = lazy(() => import("./pages/dashboard"));
+const Inbox = lazy(() => import("./pages/inbox"));
+const Issues = lazy(() => import("./pages/issues"));
+const NewIssue = lazy(() => import("./pages/issue-new"));
+const Issue = lazy(() => import("./pages/issue"));
+const Agents = lazy(() => import("./pages/agents"));
+const Agent = lazy(() => import("./pages/agent"));
+
+// First match wins: fixed paths before /:company ones.
+export const routes: PageRoute[] = [
+  { path: "/sign-in", access: "public", page: SignIn },
+  { path: "/cli-auth/:challengeId", access: "board", page: CliAuth },
+  { path: "/", access: "board", page: Companies },
+  { path: "/companies", access: "board", page: Companies },
+  { path: "/:company", access: "company", page: Dashboard },
+  { path: "/:company/dashboard", access: "company", page: Dashboard, nav: { label: "Dashboard" } },
+  { path: "/:company/inbox", access: "company", page: Inbox, nav: { label: "Waiting on you", badge: "inbox" } },
+  { path: "/:company/issues", access: "company", page: Issues, nav: { label: "Issues" } },
+  { path: "/:company/issues/new", access: "company", page: NewIssue },
+  { path: "/:company/issues/:issueId", access: "company", page: Issue },
+  { path: "/:company/agents", access: "company", page: Agents, nav: { label: "Agents" } },
+  { path: "/:company/agents/:agentId", access: "company", page: Agent },
+];
+
+/** The navigation: company pages with a nav entry, as paths below the company. */
+export const companyNav = routes.filter((r) => r.access === "company" && r.nav).map((r) => ({ ...r.nav!, rest: r.path.replace(/^\/:company\/?/, "") }));
