@@ -20,7 +20,6 @@ export const RUN_TRANSITIONS: Record<RunStatus, readonly RunStatus[]> = {
   timed_out: [],
 };
 
-export { LIVE_RUN_STATUSES };
 export const isLiveRun = (status: string) => (LIVE_RUN_STATUSES as readonly string[]).includes(status);
 export const canMove = (from: RunStatus, to: RunStatus) => RUN_TRANSITIONS[from].includes(to);
 
