@@ -5,6 +5,7 @@ import { forgetCachedCredentials } from "../http/credential-cache";
 import { dbOf } from "../http/db";
 import { clientAddress, limitedAttempt } from "../http/attempt-limits";
 import { requireBoard } from "../http/access";
+import { publicBaseUrl } from "../http/public-url";
 import { forbidden, notFound } from "../domain/errors";
 import {
   approveChallenge,
@@ -50,7 +51,7 @@ cliAuthRouter.openapi(
     const body = c.req.valid("json") ?? {};
     return limitedAttempt(c, "cli_challenge", [`address:${clientAddress(c)}`], async () => {
       const { row, pollSecret } = await createChallenge(dbOf(c), { clientName: body.clientName ?? "cli", keyName: body.keyName });
-      return c.json({ ...challengeView(row, new Date().toISOString()), pollSecret }, 201);
+      return c.json({ ...challengeView(row, new Date().toISOString()), pollSecret, approvalUrl: `${publicBaseUrl(c)}/cli-auth/${encodeURIComponent(row.id)}` }, 201);
     }) as never;
   },
 );

@@ -4074,6 +4074,8 @@ export interface components {
         CreatedCliChallenge: components["schemas"]["CliChallenge"] & {
             /** @description Returned once: send it as X-Challenge-Secret when polling or cancelling */
             pollSecret: string;
+            /** @description The board console page where a signed-in board user sees the user code and approves or cancels (absolute: the public base URL, else the request's origin) */
+            approvalUrl: string;
         };
         CliChallenge: {
             id: string;
