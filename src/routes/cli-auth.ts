@@ -51,7 +51,9 @@ cliAuthRouter.openapi(
     const body = c.req.valid("json") ?? {};
     return limitedAttempt(c, "cli_challenge", [`address:${clientAddress(c)}`], async () => {
       const { row, pollSecret } = await createChallenge(dbOf(c), { clientName: body.clientName ?? "cli", keyName: body.keyName });
-      return c.json({ ...challengeView(row, new Date().toISOString()), pollSecret, approvalUrl: `${publicBaseUrl(c)}/cli-auth/${encodeURIComponent(row.id)}` }, 201);
+      // The board console's page for this challenge (src/console/pages/cli-auth.tsx).
+      const approvalUrl = `${publicBaseUrl(c)}/cli-auth/${encodeURIComponent(row.id)}`;
+      return c.json({ ...challengeView(row, new Date().toISOString()), pollSecret, approvalUrl }, 201);
     }) as never;
   },
 );

@@ -66,7 +66,8 @@ export const ChallengeSchema = z
 export const CreatedChallengeSchema = ChallengeSchema.extend({
   pollSecret: z.string().openapi({ description: "Returned once: send it as X-Challenge-Secret when polling or cancelling" }),
   approvalUrl: z.string().openapi({
-    description: "The board console page where a signed-in board user sees the user code and approves or cancels (absolute: the public base URL, else the request's origin)",
+    description:
+      "The board console page where a signed-in board user sees the user code and approves or cancels (absolute: the public base URL, else the request's origin)",
   }),
 }).openapi("CreatedCliChallenge");
 
