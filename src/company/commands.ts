@@ -26,6 +26,7 @@ import { skillCommands as skills } from "../domain/skills/commands";
 import { feedbackCommands as feedback } from "../domain/feedback/traces";
 import { portabilityCommands as portability } from "../domain/portability/apply";
 import { webhookCommands as webhooks } from "../domain/events/webhooks";
+import { wikiCommands as wiki } from "../domain/wiki/commands";
 import type { AnyCompanyCommand } from "./command";
 
 export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
@@ -55,6 +56,7 @@ export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
   feedback,
   portability,
   webhooks,
+  wiki,
 ];
 
 /** One map from name to command; throws on a duplicate name. */

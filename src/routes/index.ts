@@ -43,6 +43,8 @@ import { portabilityRouter } from "./portability";
 import { runnersRouter } from "./runners";
 import { webhooksRouter } from "./webhooks";
 import { eventsRouter } from "./events";
+import { pluginsRouter } from "./plugins";
+import { wikiRouter } from "./wiki";
 
 // issuesAgentViewsRouter (/api/agents/me/inbox-lite) must come before agentsRouter (/api/agents/{agentId}).
 export const routeModules = [
@@ -91,4 +93,7 @@ export const routeModules = [
   runnersRouter,
   webhooksRouter,
   eventsRouter,
+  // After the host's own routes: /api/plugins/tools is not a plugin id.
+  pluginsRouter,
+  wikiRouter,
 ];

@@ -7,6 +7,9 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { AppEnv } from "../env";
 import { buildMcpServer, type ApiCall } from "../domain/mcp/tools";
 import { errorBody } from "../http/errors";
+import { createDb } from "../db/client";
+import { readyPlugins } from "../domain/plugins/queries";
+import { registerPluginTools } from "../domain/plugins/mcp";
 
 type Fetcher = (request: Request) => Response | Promise<Response>;
 
@@ -38,7 +41,10 @@ export function mountMcp(app: Hono<AppEnv>, fetcher: (c: Context<AppEnv>) => Fet
     if (!actor || actor.type === "none") return c.json(errorBody("Authentication required: send Authorization: Bearer <board key, agent key or run JWT>"), 401);
     if (c.req.method !== "POST") return c.json(errorBody("This MCP endpoint is stateless: POST JSON-RPC messages (no server-sent event stream or session to open or close)"), 405, { allow: "POST" });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = buildMcpServer(actor, apiAs(c, fetcher(c)));
+    const api = apiAs(c, fetcher(c));
+    const server = buildMcpServer(actor, api);
+    // The ready plugins' tools, for agents (src/domain/plugins/mcp.ts).
+    if (actor.type === "agent") registerPluginTools(server, actor, api, (await readyPlugins(createDb(c.env.DB))).map((p) => p.plugin));
     await server.connect(transport);
     // Answers are JSON either way: a client that accepts only application/json is served too.
     const headers = new Headers(c.req.raw.headers);

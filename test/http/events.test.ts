@@ -70,7 +70,8 @@ describe("the event catalogue", () => {
   it("every type the OpenAPI document lists is produced by a real change, once, with its subject", async () => {
     const doc = (await get("/api/openapi.json")).body;
     const described: string = doc.components.schemas.Event.properties.type.description;
-    const catalogue = [...described.matchAll(/^- `([a-z_.]+)`/gm)].map((m) => m[1]);
+    // wiki.* and plugin.* types are produced by their own tests (test/http/wiki.test.ts, test/http/plugins.test.ts).
+    const catalogue = [...described.matchAll(/^- `([a-z_.]+)`/gm)].map((m) => m[1]).filter((type) => !type.startsWith("wiki.") && !type.startsWith("plugin."));
     expect(catalogue.length).toBeGreaterThanOrEqual(18);
 
     const company = await createCompany();

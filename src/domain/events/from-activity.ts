@@ -74,6 +74,30 @@ export function eventsFromActivity(entry: ActivityFacts): EventDraft[] {
       return one("routine.run_created", pick(details, "runId", "source", "status", "linkedIssueId", "triggerId"));
     case "cost.reported":
       return one("cost.recorded", { agentId: entry.agentId ?? null, ...pick(details, "provider", "model", "costCents", "issueId", "projectId") });
+    case "wiki.page_written":
+      return one("wiki.page_written", pick(details, "wikiId", "spaceSlug", "path", "title", "hash", "previousHash", "revisionId", "operationType", "querySessionId"));
+    case "wiki.page_moved":
+      return one("wiki.page_moved", pick(details, "wikiId", "spaceSlug", "path", "previousPath", "hash"));
+    case "wiki.page_deleted":
+      return one("wiki.page_deleted", pick(details, "wikiId", "spaceSlug", "path", "previousHash"));
+    case "wiki.source_captured":
+      return one("wiki.source_captured", pick(details, "wikiId", "spaceSlug", "rawPath", "hash", "title", "sourceType", "sizeChars"));
+    case "wiki.space_created":
+    case "wiki.space_updated":
+    case "wiki.space_archived":
+      return one("wiki.space_changed", { ...pick(details, "wikiId", "spaceSlug", "status"), change: entry.action.slice("wiki.space_".length) });
+    case "wiki.bootstrapped":
+      return one("wiki.bootstrapped", pick(details, "wikiId", "writtenFiles", "preservedFiles", "managedAgentId"));
+    case "wiki.query_started":
+      return one("wiki.query.started", pick(details, "querySessionId", "operationId", "title", "maintainerAgentId"));
+    case "wiki.query_blocked":
+      return one("wiki.query.blocked", pick(details, "querySessionId", "operationId", "reason", "maintainerAgentId"));
+    case "plugin.installed":
+      return one("plugin.installed", pick(details, "pluginKey", "version", "status"));
+    case "plugin.status_changed":
+      return one("plugin.status_changed", pick(details, "pluginKey", "version", "from", "to", "lastError"));
+    case "plugin.uninstalled":
+      return one("plugin.uninstalled", pick(details, "pluginKey", "version", "purged"));
   }
   if (APPROVAL_RESOLVED_ACTIONS.has(entry.action)) return one("approval.resolved", { ...pick(details, "type", "decisionNote"), status: details.to ?? entry.action.slice("approval.".length) });
   if (AGENT_CREATED_ACTIONS.has(entry.action)) return one("agent.created", pick(details, "name", "role", "status", "adapterType"));

@@ -8,6 +8,7 @@ import { mintAgentJwt } from "../../crypto/agent-jwt";
 import { resolveEnvBindings } from "../secrets/bindings";
 import type { RunRow } from "./lifecycle";
 import { skillsForRun } from "../skills/delivery";
+import { enabledToolNames } from "../plugins/queries";
 
 /** The API origin agents call back: the configured public URL, else the local dev server. */
 export const serviceApiUrl = (env: Env) => (env.AUTH_PUBLIC_BASE_URL?.trim() || env.API_PUBLIC_URL?.trim() || "http://127.0.0.1:8787").replace(/\/+$/, "");
@@ -42,11 +43,14 @@ export async function runInvocationBody(
   completionTimeoutSec: number,
   desiredSkills: string[] = [],
 ): Promise<InvocationBody> {
-  const [resolved, skills] = await Promise.all([
+  const [resolved, skills, pluginTools] = await Promise.all([
     resolveEnvBindings(env, db, run.companyId, (envBindings ?? null) as Record<string, unknown> | null),
     skillsForRun(env, db, run.companyId, desiredSkills),
+    enabledToolNames(db),
   ]);
-  const { context, wakeEnv } = agentContext(run);
+  const { context: wake, wakeEnv } = agentContext(run);
+  // The ready plugins' tools (`<pluginKey>:<tool>`: POST /api/plugins/tools/execute, or /mcp).
+  const context = { ...wake, pluginTools };
   const apiToken = await mintAgentJwt(
     env.AGENT_JWT_SECRET,
     { agentId: run.agentId, companyId: run.companyId, adapterType: run.adapterType, runId: run.id },

@@ -1,0 +1,92 @@
+// Capturing a raw source (immutable): within its type's capture cap (413 otherwise), stored in R2
+// by hash, recorded with its search text, an operation and an activity entry in one batch. The
+// same rawPath with the same text answers the existing source; with other text it is a 409.
+import { and, eq, sql } from "drizzle-orm";
+import { schema, type Db } from "../../db/client";
+import { ReadBatch } from "../../db/read-batch";
+import { noRowExists } from "../../db/guards";
+import { defineCommand, type LoadScope } from "../../company/command";
+import { conflict } from "../errors";
+import { newId } from "../../crypto/random";
+import type { WIKI_SOURCE_TYPES } from "../../db/schema/plugins";
+import { addSpaceRead, spaceIdSql, wikiIdOf, writableSpace, type SpaceRow, type WikiRef } from "./space";
+import { defaultRawPath, requireRawPath } from "./paths";
+import { checkCaptureCap } from "./caps";
+import { hashOf, putBody } from "./bodies";
+import { authorColumns, operationInsert } from "./operations";
+import type { SourceRow } from "./view";
+
+const s = schema.wikiSources;
+
+export interface CaptureSourceInput extends WikiRef {
+  sourceType?: (typeof WIKI_SOURCE_TYPES)[number];
+  title?: string | null;
+  url?: string | null;
+  contents: string;
+  rawPath?: string | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+interface CaptureLoaded {
+  space: SpaceRow | undefined;
+  existing: SourceRow | undefined;
+}
+
+/** The raw path a capture is stored at (given, or derived from the date, title and hash). */
+const rawPathOf = (input: CaptureSourceInput, now: string, hash: string) => (input.rawPath ? requireRawPath(input.rawPath) : defaultRawPath(now, input.title ?? null, hash));
+
+export const captureSource = defineCommand("wiki.source.capture", {
+  load: async (db: Db, scope: LoadScope, input: CaptureSourceInput): Promise<CaptureLoaded> => {
+    const companyId = scope.companyId!;
+    const rawPath = rawPathOf(input, scope.now, hashOf(input.contents));
+    const batch = new ReadBatch(db);
+    const space = addSpaceRead(batch, companyId, input);
+    const existing = batch.add(db.select().from(s).where(and(eq(s.companyId, companyId), sql`${s.spaceId} = ${spaceIdSql(companyId, input)}`, eq(s.rawPath, rawPath))));
+    await batch.run();
+    return { space: space.value[0], existing: existing.value[0] };
+  },
+  run: async (ctx, actor, input, loaded) => {
+    const sourceType = input.sourceType ?? "manual";
+    const sizeChars = checkCaptureCap(sourceType, input.contents);
+    const hash = hashOf(input.contents);
+    const rawPath = rawPathOf(input, ctx.now, hash);
+    const space = writableSpace(ctx, actor, input, loaded.space);
+    if (loaded.existing && loaded.existing.rawPath === rawPath) {
+      if (loaded.existing.hash === hash) return { sourceId: loaded.existing.id, rawPath, hash, title: loaded.existing.title, created: false };
+      throw conflict(`A different source is already captured at ${rawPath} (sources are immutable)`, { rawPath, currentHash: loaded.existing.hash });
+    }
+    const body = await putBody(ctx.env, ctx.companyId, input.contents, hash);
+    const title = input.title?.trim() || rawPath.split("/").pop()!.replace(/\.md$/, "");
+    const row: SourceRow = {
+      id: newId(),
+      companyId: ctx.companyId,
+      spaceId: space.space.id,
+      rawPath,
+      title,
+      sourceType,
+      url: input.url ?? null,
+      hash,
+      objectKey: body.objectKey,
+      sizeChars,
+      metadata: input.metadata ?? null,
+      ...authorColumns(actor),
+      createdAt: ctx.now,
+    };
+    const wikiId = wikiIdOf(input);
+    const operation = operationInsert(ctx, actor, { wikiId, spaceId: space.space.id, operationType: "capture_source", summary: title, details: { sourceId: row.id, rawPath, hash, sourceType, sizeChars } });
+    await ctx.batch([
+      ctx.guard(sql`${space.condition} AND ${noRowExists(s, and(eq(s.spaceId, space.space.id), eq(s.rawPath, rawPath))!)}`),
+      ...space.statements,
+      ctx.db.insert(s).values(row),
+      ctx.db.run(sql`INSERT INTO wiki_source_search (rowid, title, raw_path, body) SELECT rowid, ${title}, ${rawPath}, ${input.contents} FROM ${s} WHERE ${s.id} = ${row.id}`),
+      operation.statement,
+      ctx.activity({
+        action: "wiki.source_captured",
+        entityType: "wiki_source",
+        entityId: row.id,
+        details: { wikiId, spaceSlug: space.space.slug, rawPath, hash, title, sourceType, sizeChars, url: row.url, operationId: operation.row.id },
+      }),
+    ]);
+    return { sourceId: row.id, rawPath, hash, title, created: true };
+  },
+});

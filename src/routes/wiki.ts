@@ -1,0 +1,252 @@
+// The knowledge-wiki plugin's scoped routes, under /api/plugins/knowledge-wiki/api (mounted by the
+// plugin host, src/routes/plugins.ts): overview, bootstrap, sources, spaces, operations, query
+// sessions and file-as-page. Reads are the wiki's queries; writes its commands in the company object.
+import { createRoute } from "@hono/zod-openapi";
+import { createRouter } from "../http/router";
+import { dbOf } from "../http/db";
+import { runCompanyCommand } from "../company/client";
+import { errors, jsonBody, jsonContent } from "../schemas/common";
+import {
+  CapturedSourceSchema,
+  CaptureSourceSchema,
+  CreatedWikiSpaceSchema,
+  CreateSpaceSchema,
+  FileAsPageSchema,
+  FiledPageSchema,
+  OperationsQuery,
+  QuerySessionStartedSchema,
+  SpaceBootstrapSchema,
+  SpaceSlugParam,
+  StartQuerySchema,
+  UpdateSpaceSchema,
+  WikiBootstrapSchema,
+  WikiCompanyBody,
+  WikiCompanyQuery,
+  WikiOperationsSchema,
+  WikiOverviewSchema,
+  WikiSpaceResponseSchema,
+  WikiSpacesSchema,
+} from "../schemas/wiki";
+import { jsonOnlyResponse, mountPluginRoute, pluginGate } from "./plugins";
+import { WIKI_PLUGIN_KEY } from "../domain/wiki/plugin";
+import { listOperations, listSpaces, wikiOverview } from "../domain/wiki/queries";
+import { bootstrapWiki } from "../domain/wiki/bootstrap";
+import { captureSource } from "../domain/wiki/sources";
+import { archiveSpace, bootstrapSpace, createSpace, updateSpace } from "../domain/wiki/spaces";
+import { fileAsPage, startQuery } from "../domain/wiki/query";
+
+const tags = ["Knowledge wiki"];
+export const wikiRouter = createRouter();
+const route = <R extends Parameters<typeof createRoute>[0]>(r: R) => r;
+const board = { auth: "board" } as const;
+const anyCaller = { auth: "board-or-agent" } as const;
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_PLUGIN_KEY,
+  route({
+    method: "get",
+    path: "/overview",
+    operationId: "getWikiOverview",
+    tags,
+    summary: "The wiki's state: bootstrapped or not, default space, managed agent, project and skills, operation count (board or agent)",
+    request: { query: WikiCompanyQuery },
+    responses: { 200: jsonContent(WikiOverviewSchema, "Overview"), ...errors(400, 401, 403, 404, 503) },
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, query.companyId, anyCaller);
+    return c.json(await wikiOverview(dbOf(c), actor, query.companyId, query), 200);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_PLUGIN_KEY,
+  route({
+    method: "post",
+    path: "/bootstrap",
+    operationId: "bootstrapWiki",
+    tags,
+    summary: "Write the missing control files (AGENTS.md, IDEA.md, wiki/index.md, wiki/log.md) and ensure the paused Wiki Maintainer, its project, the wiki skills and paused maintenance routines (board; idempotent)",
+    request: { body: jsonBody(WikiCompanyBody) },
+    responses: { 201: jsonContent(WikiBootstrapSchema, "Bootstrapped"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
+  }),
+  async (c) => {
+    const body = c.req.valid("json");
+    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, body.companyId, board);
+    return c.json(await runCompanyCommand(c.env, body.companyId, bootstrapWiki, actor, { wikiId: body.wikiId }), 201);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_PLUGIN_KEY,
+  route({
+    method: "post",
+    path: "/sources",
+    operationId: "captureWikiSource",
+    tags,
+    summary: "Capture a raw source under raw/ (board or agent); over its type's capture cap: 413 naming the cap",
+    request: { body: jsonBody(CaptureSourceSchema) },
+    responses: { 201: jsonContent(CapturedSourceSchema, "Captured"), ...errors(400, 401, 403, 404, 409, 413, 503), ...jsonOnlyResponse },
+  }),
+  async (c) => {
+    const { companyId, ...input } = c.req.valid("json");
+    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, companyId, anyCaller);
+    return c.json(await runCompanyCommand(c.env, companyId, captureSource, actor, input), 201);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_PLUGIN_KEY,
+  route({
+    method: "get",
+    path: "/spaces",
+    operationId: "listWikiSpaces",
+    tags,
+    summary: "The wiki's spaces, default first; archived ones hidden, board-only ones hidden from agents (board or agent)",
+    request: { query: WikiCompanyQuery },
+    responses: { 200: jsonContent(WikiSpacesSchema, "Spaces"), ...errors(400, 401, 403, 404, 503) },
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, query.companyId, anyCaller);
+    return c.json(await listSpaces(dbOf(c), actor, query.companyId, query), 200);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_PLUGIN_KEY,
+  route({
+    method: "post",
+    path: "/spaces",
+    operationId: "createWikiSpace",
+    tags,
+    summary: "Create a space (board); a slug already taken is 409",
+    request: { body: jsonBody(CreateSpaceSchema) },
+    responses: { 201: jsonContent(CreatedWikiSpaceSchema, "Created"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
+  }),
+  async (c) => {
+    const { companyId, ...input } = c.req.valid("json");
+    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, companyId, board);
+    return c.json(await runCompanyCommand(c.env, companyId, createSpace, actor, input), 201);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_PLUGIN_KEY,
+  route({
+    method: "patch",
+    path: "/spaces/{spaceSlug}",
+    operationId: "updateWikiSpace",
+    tags,
+    summary: "Rename a space, change its settings, archive or restore it (board); archiving the default space is refused (409)",
+    request: { params: SpaceSlugParam, body: jsonBody(UpdateSpaceSchema) },
+    responses: { 200: jsonContent(WikiSpaceResponseSchema, "The space"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
+  }),
+  async (c) => {
+    const { companyId, ...input } = c.req.valid("json");
+    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, companyId, board);
+    return c.json(await runCompanyCommand(c.env, companyId, updateSpace, actor, { ...input, spaceSlug: c.req.valid("param").spaceSlug }), 200);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_PLUGIN_KEY,
+  route({
+    method: "post",
+    path: "/spaces/{spaceSlug}/bootstrap",
+    operationId: "bootstrapWikiSpace",
+    tags,
+    summary: "Write the space's missing control files (board; existing ones are preserved)",
+    request: { params: SpaceSlugParam, body: jsonBody(WikiCompanyBody) },
+    responses: { 201: jsonContent(SpaceBootstrapSchema, "Bootstrapped"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
+  }),
+  async (c) => {
+    const body = c.req.valid("json");
+    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, body.companyId, board);
+    return c.json(await runCompanyCommand(c.env, body.companyId, bootstrapSpace, actor, { wikiId: body.wikiId, spaceSlug: c.req.valid("param").spaceSlug }), 201);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_PLUGIN_KEY,
+  route({
+    method: "post",
+    path: "/spaces/{spaceSlug}/archive",
+    operationId: "archiveWikiSpace",
+    tags,
+    summary: "Archive a space: hidden and read-only (board); the default space cannot be archived (409)",
+    request: { params: SpaceSlugParam, body: jsonBody(WikiCompanyBody) },
+    responses: { 200: jsonContent(WikiSpaceResponseSchema, "The space"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
+  }),
+  async (c) => {
+    const body = c.req.valid("json");
+    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, body.companyId, board);
+    return c.json(await runCompanyCommand(c.env, body.companyId, archiveSpace, actor, { wikiId: body.wikiId, spaceSlug: c.req.valid("param").spaceSlug }), 200);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_PLUGIN_KEY,
+  route({
+    method: "get",
+    path: "/operations",
+    operationId: "listWikiOperations",
+    tags,
+    summary: "The wiki's operations, newest first (board or agent)",
+    request: { query: OperationsQuery },
+    responses: { 200: jsonContent(WikiOperationsSchema, "Operations"), ...errors(400, 401, 403, 404, 503) },
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, query.companyId, anyCaller);
+    return c.json(await listOperations(dbOf(c), actor, query.companyId, query), 200);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_PLUGIN_KEY,
+  route({
+    method: "post",
+    path: "/query-sessions",
+    operationId: "startWikiQuerySession",
+    tags,
+    summary: "Ask the wiki maintainer a question (board): an operation issue assigned to it wakes it; progress and the answer arrive as wiki.query.* events",
+    description: "A paused or missing maintainer: 409 saying so (details.operationId names the blocked operation left behind).",
+    request: { body: jsonBody(StartQuerySchema) },
+    responses: { 201: jsonContent(QuerySessionStartedSchema, "Started"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
+  }),
+  async (c) => {
+    const { companyId, ...input } = c.req.valid("json");
+    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, companyId, board);
+    return c.json((await runCompanyCommand(c.env, companyId, startQuery, actor, input)) as never, 201);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_PLUGIN_KEY,
+  route({
+    method: "post",
+    path: "/file-as-page",
+    operationId: "fileWikiPage",
+    tags,
+    summary: "File contents, an answer, or a query session's answer as a wiki page (board); expectedHash as for page writes",
+    request: { body: jsonBody(FileAsPageSchema) },
+    responses: { 201: jsonContent(FiledPageSchema, "Filed"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
+  }),
+  async (c) => {
+    const { companyId, ...input } = c.req.valid("json");
+    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, companyId, board);
+    return c.json(await runCompanyCommand(c.env, companyId, fileAsPage, actor, input), 201);
+  },
+);

@@ -1,0 +1,179 @@
+// The knowledge-wiki plugin's scoped routes (/api/plugins/knowledge-wiki/api/…): request and
+// response schemas. The company comes from `companyId` in the query (GET) or the body.
+import { z } from "@hono/zod-openapi";
+import { JsonObject, Timestamp, Uuid } from "./common";
+import { IssueSchema } from "./issues";
+import { WIKI_ACCESS_SCOPES, WIKI_OPERATION_STATUSES, WIKI_OPERATION_TYPES, WIKI_PAGE_TYPES, WIKI_SOURCE_TYPES, WIKI_SPACE_STATUSES } from "../db/schema/plugins";
+import { WIKI_ID_PATTERN } from "../domain/wiki/space";
+import { MAX_OPERATIONS_LIMIT } from "../domain/wiki/queries";
+import { MAX_PATH_LENGTH } from "../domain/wiki/paths";
+
+const Slug = (what: string) => z.string().regex(WIKI_ID_PATTERN, "lowercase letters, digits and dashes (up to 63)").openapi({ description: `${what} (default \`default\`)`, example: "default" });
+const wikiFields = { wikiId: Slug("The wiki").optional() };
+const spaceFields = { ...wikiFields, spaceSlug: Slug("The space").optional() };
+const CompanyId = Uuid.openapi({ description: "The company (the caller must have access to it)" });
+const Hash = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 hex digest").openapi({ description: "SHA-256 (hex) of the page's UTF-8 contents" });
+
+export const WikiSpaceSchema = z
+  .object({
+    id: z.string(),
+    wikiId: z.string(),
+    slug: z.string(),
+    displayName: z.string(),
+    accessScope: z.enum(WIKI_ACCESS_SCOPES),
+    status: z.enum(WIKI_SPACE_STATUSES),
+    settings: JsonObject,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("WikiSpace");
+
+const Ref = z.object({ id: z.string(), name: z.string() });
+
+export const WikiCompanyQuery = z.object({ companyId: CompanyId, ...wikiFields });
+export const WikiOverviewSchema = z
+  .object({
+    status: z.enum(["ready", "not_bootstrapped"]),
+    wikiId: z.string(),
+    defaultSpace: WikiSpaceSchema.nullable(),
+    managedAgent: Ref.extend({ status: z.string() }).nullable(),
+    managedProject: Ref.nullable(),
+    managedSkills: z.array(z.object({ id: z.string(), key: z.string(), name: z.string() })),
+    operationCount: z.number().int(),
+    capabilities: z.array(z.string()),
+  })
+  .openapi("WikiOverview");
+
+export const WikiCompanyBody = z.object({ companyId: CompanyId, ...wikiFields }).strict().openapi("WikiCompanyBody");
+export const WikiBootstrapSchema = z
+  .object({
+    status: z.literal("ready"),
+    wikiId: z.string(),
+    space: WikiSpaceSchema,
+    writtenFiles: z.array(z.string()).openapi({ description: "Control files that were missing and are now written" }),
+    preservedFiles: z.array(z.string()).openapi({ description: "Control files that existed and were left as they are" }),
+    managedAgent: Ref.extend({ status: z.string() }),
+    managedProject: Ref,
+    managedSkills: z.array(z.object({ id: z.string(), key: z.string(), name: z.string() })),
+    managedRoutineIds: z.array(z.string()),
+  })
+  .openapi("WikiBootstrap");
+
+export const CaptureSourceSchema = z
+  .object({
+    companyId: CompanyId,
+    ...spaceFields,
+    sourceType: z.enum(WIKI_SOURCE_TYPES).optional().openapi({ description: "Default `manual`; decides the capture cap (issue, comment, document 12,000 characters; cursor_window 60,000; routine_run 120,000; manual, url 250,000)" }),
+    title: z.string().trim().max(300).nullish(),
+    url: z.url().max(2000).nullish(),
+    contents: z.string().openapi({ description: "The source text (larger than its type's cap: 413 naming the cap)" }),
+    rawPath: z.string().max(MAX_PATH_LENGTH).nullish().openapi({ description: "Under raw/; default raw/YYYY-MM-DD-<slug>-<hash8>.md" }),
+    metadata: JsonObject.nullish(),
+  })
+  .strict()
+  .openapi("CaptureWikiSource");
+export const CapturedSourceSchema = z
+  .object({ sourceId: z.string(), rawPath: z.string(), hash: z.string(), title: z.string(), created: z.boolean().openapi({ description: "false: the same text was already captured at rawPath" }) })
+  .openapi("CapturedWikiSource");
+
+export const WikiSpacesSchema = z.object({ spaces: z.array(WikiSpaceSchema) }).openapi("WikiSpaces");
+export const WikiSpaceResponseSchema = z.object({ space: WikiSpaceSchema }).openapi("WikiSpaceResponse");
+export const CreatedWikiSpaceSchema = z.object({ status: z.literal("created"), space: WikiSpaceSchema }).openapi("CreatedWikiSpace");
+export const CreateSpaceSchema = z
+  .object({
+    companyId: CompanyId,
+    ...wikiFields,
+    slug: Slug("The new space's slug").optional().openapi({ description: "Default: derived from displayName" }),
+    displayName: z.string().trim().min(1).max(200).optional(),
+    accessScope: z.enum(WIKI_ACCESS_SCOPES).optional().openapi({ description: "`company` (default: every caller of the company) or `board` (board users only)" }),
+  })
+  .strict()
+  .openapi("CreateWikiSpace");
+export const SpaceSlugParam = z.object({
+  spaceSlug: z
+    .string()
+    .regex(WIKI_ID_PATTERN, "lowercase letters, digits and dashes (up to 63)")
+    .openapi({ param: { name: "spaceSlug", in: "path" }, example: "default" }),
+});
+export const UpdateSpaceSchema = z
+  .object({
+    companyId: CompanyId,
+    ...wikiFields,
+    displayName: z.string().trim().min(1).max(200).optional(),
+    status: z.enum(WIKI_SPACE_STATUSES).optional().openapi({ description: "`archived` hides the space and makes it read-only (not the default space)" }),
+    settings: JsonObject.optional(),
+  })
+  .strict()
+  .refine((v) => v.displayName !== undefined || v.status !== undefined || v.settings !== undefined, { message: "at least one of displayName, status, settings is required" })
+  .openapi("UpdateWikiSpace");
+export const SpaceBootstrapSchema = z
+  .object({ status: z.literal("ready"), space: WikiSpaceSchema, writtenFiles: z.array(z.string()), preservedFiles: z.array(z.string()) })
+  .openapi("WikiSpaceBootstrap");
+
+export const WikiOperationSchema = z
+  .object({
+    id: z.string(),
+    wikiId: z.string(),
+    spaceSlug: z.string().nullable(),
+    operationType: z.enum(WIKI_OPERATION_TYPES),
+    status: z.enum(WIKI_OPERATION_STATUSES),
+    summary: z.string().nullable(),
+    details: JsonObject.nullable(),
+    issueId: z.string().nullable(),
+    runId: z.string().nullable(),
+    actor: z.object({ type: z.enum(["user", "agent", "system"]), id: z.string() }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("WikiOperation");
+export const OperationsQuery = z.object({
+  companyId: CompanyId,
+  ...spaceFields,
+  operationType: z.enum(WIKI_OPERATION_TYPES).optional(),
+  status: z.enum(WIKI_OPERATION_STATUSES).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, `limit must be between 1 and ${MAX_OPERATIONS_LIMIT}`)
+    .max(MAX_OPERATIONS_LIMIT, `limit must be between 1 and ${MAX_OPERATIONS_LIMIT}`)
+    .optional()
+    .openapi({ description: `Default 50, at most ${MAX_OPERATIONS_LIMIT}` }),
+});
+export const WikiOperationsSchema = z.object({ operations: z.array(WikiOperationSchema) }).openapi("WikiOperations");
+
+export const StartQuerySchema = z
+  .object({ companyId: CompanyId, ...spaceFields, question: z.string().trim().min(1).max(10_000), title: z.string().trim().max(200).nullish() })
+  .strict()
+  .openapi("StartWikiQuery");
+export const QuerySessionStartedSchema = z
+  .object({
+    status: z.literal("running"),
+    operationId: z.string(),
+    querySessionId: z.string(),
+    issue: IssueSchema,
+    runId: z.string().nullable().openapi({ description: "null: the maintainer's run is queued by the run engine; wiki.query.progress events carry its id" }),
+  })
+  .openapi("WikiQuerySessionStarted");
+
+export const FileAsPageSchema = z
+  .object({
+    companyId: CompanyId,
+    ...spaceFields,
+    path: z.string().min(1).max(MAX_PATH_LENGTH).openapi({ example: "wiki/synthesis/release-cadence.md" }),
+    title: z.string().trim().max(200).nullish(),
+    contents: z.string().max(512 * 1024).nullish(),
+    answer: z.string().max(512 * 1024).nullish().openapi({ description: "Filed as the page when contents is absent (with querySessionId: instead of the session's answer)" }),
+    querySessionId: Uuid.nullish().openapi({ description: "Files the session's answer (when contents is absent) and marks the session filed" }),
+    expectedHash: Hash.nullish(),
+  })
+  .strict()
+  .openapi("FileWikiPage");
+export const FiledPageSchema = z
+  .object({
+    path: z.string(),
+    hash: z.string(),
+    previousHash: z.string().nullable(),
+    page: z.object({ path: z.string(), title: z.string(), pageType: z.enum(WIKI_PAGE_TYPES), revisionId: z.string() }),
+    operationId: z.string().nullable(),
+  })
+  .openapi("FiledWikiPage");
