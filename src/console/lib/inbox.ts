@@ -9,10 +9,21 @@ export type Approval = Schemas["Approval"];
 export type BudgetIncident = Schemas["BudgetIncident"];
 export type JoinRequest = NonNullable<Schemas["JoinRequest"]>;
 
+/**
+ * The open incidents of one budget policy: crossing 100 % also crossed the warning threshold, so a
+ * hard stop usually comes with a soft incident; the board decides them together.
+ */
+export interface IncidentGroup {
+  policyId: string;
+  /** The hard stop if there is one, else the latest warning. */
+  primary: BudgetIncident;
+  incidents: BudgetIncident[];
+}
+
 export interface Inbox {
   companyId: string;
   approvals: Approval[];
-  incidents: BudgetIncident[];
+  incidents: IncidentGroup[];
   joinRequests: JoinRequest[];
   /** Join requests are hidden from callers without joins:approve. */
   joinRequestsHidden: boolean;
@@ -24,6 +35,15 @@ export const inboxCount = computed(() => {
   const current = inbox.value;
   return current ? current.approvals.length + current.incidents.length + current.joinRequests.length : null;
 });
+
+export function groupIncidents(incidents: BudgetIncident[]): IncidentGroup[] {
+  const groups = new Map<string, BudgetIncident[]>();
+  for (const incident of incidents) groups.set(incident.policyId, [...(groups.get(incident.policyId) ?? []), incident]);
+  return [...groups].map(([policyId, list]) => {
+    const byWeight = [...list].sort((a, b) => (a.kind === b.kind ? b.createdAt.localeCompare(a.createdAt) : a.kind === "hard" ? -1 : 1));
+    return { policyId, primary: byWeight[0], incidents: list };
+  });
+}
 
 /** The approvals to list on their own: an incident's override approval is decided with it. */
 export function standaloneApprovals(approvals: Approval[], incidents: BudgetIncident[]): Approval[] {
@@ -46,7 +66,7 @@ export async function loadInbox(companyId: string) {
     inbox.value = {
       companyId,
       approvals: standaloneApprovals(approvals, incidents),
-      incidents,
+      incidents: groupIncidents(incidents),
       joinRequests: (joins ?? []).filter((j): j is JoinRequest => j !== null),
       joinRequestsHidden: joins === null,
     };

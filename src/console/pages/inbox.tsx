@@ -8,7 +8,7 @@ import { agentName } from "../lib/agents";
 import { api, call, messageOf } from "../lib/api";
 import { label } from "../lib/enums";
 import { ago, money, when } from "../lib/format";
-import { type Approval, type BudgetIncident, type JoinRequest, inbox, inboxError, loadInbox } from "../lib/inbox";
+import { type Approval, type BudgetIncident, type IncidentGroup, type JoinRequest, inbox, inboxError, loadInbox } from "../lib/inbox";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
 
@@ -49,8 +49,8 @@ export default function InboxPage({ company }: CompanyPageProps) {
               <Empty>No budget incident is open.</Empty>
             ) : (
               <ul class="cards">
-                {current.incidents.map((i) => (
-                  <IncidentCard key={i.id} incident={i} companyId={company.id} onDone={done} />
+                {current.incidents.map((group) => (
+                  <IncidentCard key={group.policyId} group={group} companyId={company.id} onDone={done} />
                 ))}
               </ul>
             )}
@@ -152,24 +152,30 @@ function scopeName(incident: BudgetIncident) {
   return "The company";
 }
 
-function IncidentCard({ incident, companyId, onDone }: { incident: BudgetIncident; companyId: string; onDone: (message: string) => Promise<void> }) {
+function IncidentCard({ group, companyId, onDone }: { group: IncidentGroup; companyId: string; onDone: (message: string) => Promise<void> }) {
   const id = useId();
+  const incident = group.primary;
   const { busy, error, run } = useAction(onDone);
   const suggested = Math.ceil((Math.max(incident.observedCents, incident.amountCents) * 1.5) / 100);
   const [amount, setAmount] = useState(String(suggested));
   const name = scopeName(incident);
-  const resolve = (body: { action: "keep_paused" } | { action: "raise_budget_and_resume"; amountCents: number }, message: string) =>
+  const hard = incident.kind === "hard";
+  const resolveOne = (incidentId: string, body: { action: "keep_paused" } | { action: "raise_budget_and_resume"; amountCents: number }) =>
+    call(api.POST("/api/companies/{companyId}/budget-incidents/{incidentId}/resolve", { params: { path: { companyId, incidentId } }, body }));
+  // Keeping it paused settles the warning that came with the stop too; raising the budget settles
+  // every open incident of the policy by itself.
+  const keepPaused = () =>
     run(
-      () =>
-        call(api.POST("/api/companies/{companyId}/budget-incidents/{incidentId}/resolve", { params: { path: { companyId, incidentId: incident.id } }, body })),
-      message,
+      async () => {
+        for (const each of group.incidents) await resolveOne(each.id, { action: "keep_paused" });
+      },
+      hard ? `${name} stays paused.` : `Warning dismissed: ${name}.`,
     );
   const raise = (event: Event) => {
     event.preventDefault();
     const cents = Math.round(Number(amount) * 100);
-    void resolve({ action: "raise_budget_and_resume", amountCents: cents }, `Budget raised to ${money(cents)}: ${name} resumed.`);
+    void run(() => resolveOne(incident.id, { action: "raise_budget_and_resume", amountCents: cents }), `Budget raised to ${money(cents)}: ${name} resumed.`);
   };
-  const hard = incident.kind === "hard";
   return (
     <li class="card" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>
@@ -192,11 +198,7 @@ function IncidentCard({ incident, companyId, onDone }: { incident: BudgetInciden
         </p>
       )}
       <div class="actions">
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() => resolve({ action: "keep_paused" }, hard ? `${name} stays paused.` : `Warning dismissed: ${name}.`)}
-        >
+        <button type="button" disabled={busy} onClick={keepPaused}>
           {hard ? "Keep paused" : "Dismiss warning"}
         </button>
       </div>

@@ -1,0 +1,318 @@
+// biome-ignore-all lint/performance/useDomNodeTextContent: Playwright's Locator.innerText(), not the DOM property
+// The board console's daily loop in a real browser against a real `npm run dev` (local_trusted: the
+// implicit local board): pick the company, read the dashboard, create an issue, comment, change its
+// status (from its page and on the board, by keyboard and by dragging), decide an approval and two
+// budget incidents from the inbox, pause, resume and wake an agent, approve a CLI login on its page,
+// and see changes made through the API appear without a reload (over the event stream, and by
+// polling when the stream is blocked). Every page gets axe-core and a screenshot, and a 390 px pass.
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, checkPage, type DevServer, devServer, fakeAgent, launchChromium, loadedWeight, noHorizontalScroll, ready, reports, visit } from "./harness";
+
+const FIRST_PAGE_BUDGET = 60 * 1024;
+const READY_BUDGET_MS = 1000;
+
+let server: DevServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let agentEndpoint: Awaited<ReturnType<typeof fakeAgent>>;
+let api: ReturnType<typeof apiClient>;
+let company: any, ada: any, bea: any, cy: any, approval: any;
+let created: string; // the identifier of the issue created in the console
+const PREFIX = () => `/${company.issuePrefix}`;
+
+beforeAll(async () => {
+  [server, agentEndpoint, browser] = await Promise.all([devServer(), fakeAgent(), launchChromium()]);
+  api = apiClient(server.base);
+  company = await api.post("/api/companies", { name: "Acme Robotics", budgetMonthlyCents: 50_000 });
+  const hire = (name: string, extra: object = {}) =>
+    api.post(`/api/companies/${company.id}/agents`, {
+      name,
+      role: "engineer",
+      title: `${name} the engineer`,
+      adapterType: "http",
+      adapterConfig: { url: agentEndpoint.url },
+      ...extra,
+    });
+  ada = await hire("Ada");
+  bea = await hire("Bea", { budgetMonthlyCents: 1000, reportsTo: ada.id });
+  cy = await hire("Cy", { budgetMonthlyCents: 2000 });
+  const now = new Date().toISOString();
+  for (const [agent, cents] of [
+    [bea, 1500],
+    [cy, 2500],
+    [ada, 321],
+  ] as const) {
+    await api.post(`/api/companies/${company.id}/cost-events`, {
+      agentId: agent.id,
+      provider: "anthropic",
+      model: "claude",
+      costCents: cents,
+      occurredAt: now,
+    });
+  }
+  await api.post(`/api/companies/${company.id}/issues`, { title: "Write the launch plan", assigneeAgentId: ada.id, priority: "high", status: "todo" });
+  await api.post(`/api/companies/${company.id}/issues`, { title: "Fix the login bug", status: "in_progress" });
+  approval = await api.post(`/api/companies/${company.id}/approvals`, {
+    type: "request_board_approval",
+    payload: { title: "Sign the cloud contract", summary: "Three years of compute at a discount.", recommendedAction: "Approve", risks: [] },
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  agentEndpoint?.close();
+  server?.stop();
+  if (reports.length) {
+    console.log("\npage                     ready (ms from navigation)");
+    for (const r of reports) console.log(`${r.name.padEnd(24)} ${Math.round(r.readyMs)}`);
+  }
+});
+
+describe("board console (local_trusted)", () => {
+  it("opens at once as the local board: the company picker, then the dashboard of the company picked (remembered)", async () => {
+    await visit(page, server.base, "/", "companies", "Companies");
+    await page.getByRole("link", { name: "Acme Robotics" }).click();
+    await page.waitForURL(`**${PREFIX()}/dashboard`);
+    await ready(page, "Dashboard");
+    // Remembered: the start page opens the company again.
+    await page.goto(`${server.base}/`);
+    await page.waitForURL(`**${PREFIX()}/dashboard`);
+  });
+
+  it("first page (HTML + JS + CSS) within 60 KiB gzipped, ready within 1 s; the dashboard shows the snapshot", async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const cold = await fresh.newPage();
+    const readyMs = await visit(cold, server.base, `${PREFIX()}/dashboard`, "dashboard", "Dashboard");
+    const { gzipBytes, files } = await loadedWeight(cold, server.base);
+    console.log(`first page: ${(gzipBytes / 1024).toFixed(1)} KiB gzipped in ${files.length} files; ready ${Math.round(readyMs)} ms after navigation`);
+    expect(gzipBytes).toBeLessThanOrEqual(FIRST_PAGE_BUDGET);
+    expect(readyMs).toBeLessThan(READY_BUDGET_MS);
+    const snapshot = await api.get(`/api/companies/${company.id}/dashboard`);
+    const tile = (title: string) => cold.getByRole("region", { name: title });
+    await expect.poll(() => tile("Agents").innerText()).toContain(`Active\n${snapshot.agents.active}`);
+    await expect.poll(() => tile("Tasks").innerText()).toContain(`Open\n${snapshot.tasks.open}`);
+    await expect.poll(() => tile("Spend this month").innerText()).toContain("$43.21");
+    await expect.poll(() => tile("Waiting on you").innerText()).toContain(`Budget incidents\n${snapshot.budgets.activeIncidents}`);
+    // The 14-day chart carries today's spend.
+    await expect.poll(() => cold.locator("figure.chart figcaption").innerText()).toContain("$43.21 over 14 days");
+    await expect.poll(() => tile("Waiting on you").innerText()).toContain("Pending approvals");
+    await fresh.close();
+  });
+
+  it("creates an issue with “New issue” and opens it (deep link survives a reload)", async () => {
+    await page.getByRole("navigation", { name: "Company" }).getByRole("link", { name: "Issues" }).click();
+    await ready(page, "Issues");
+    await checkPage(page, "issues");
+    await page.getByRole("link", { name: "New issue" }).click();
+    await ready(page, "New issue");
+    await checkPage(page, "issue-new");
+    await page.getByLabel("Title").fill("Ship the board console");
+    await page.getByLabel("Description").fill("Make it **fast** and accessible.\n\n- pages\n- tests");
+    await page.getByLabel("Assignee").selectOption({ label: "Ada" });
+    await page.getByLabel("Priority").selectOption("high");
+    await page.getByRole("button", { name: "Create issue" }).click();
+    await page.waitForURL(new RegExp(`${PREFIX()}/issues/${company.issuePrefix}-\\d+$`));
+    created = page.url().split("/").pop()!;
+    await ready(page, /Ship the board console/);
+    await expect.poll(() => page.locator(".markdown strong").first().innerText()).toBe("fast");
+    const issue = await api.get(`/api/issues/${created}`);
+    expect(issue).toMatchObject({ title: "Ship the board console", assigneeAgentId: ada.id, priority: "high" });
+    await page.reload();
+    await ready(page, /Ship the board console/);
+  });
+
+  it("comments as safe markdown: formatting renders, raw HTML and javascript: links do not run", async () => {
+    await page
+      .getByRole("textbox", { name: "Comment", exact: true })
+      .fill('Looks **good**. <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> [click](javascript:window.__pwned=3)');
+    await page.getByRole("button", { name: "Post comment" }).click();
+    const comment = page.locator("li.comment").last();
+    await expect.poll(() => comment.locator(".markdown strong").count()).toBe(1);
+    expect(await comment.locator("script, img").count()).toBe(0);
+    expect(await comment.innerText()).toContain("<script>");
+    expect(await comment.locator('a[href^="javascript:"]').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    const comments = await api.get(`/api/issues/${created}/comments`);
+    expect(comments.at(-1).body).toContain("Looks **good**.");
+    await checkPage(page, "issue");
+  });
+
+  it("changes the status from the issue page", async () => {
+    await page.getByRole("region", { name: "Issue settings" }).getByLabel("Status").selectOption("in_progress");
+    await expect.poll(async () => (await api.get(`/api/issues/${created}`)).status).toBe("in_progress");
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Status saved." }).count()).toBe(1);
+  });
+
+  it("moves a card on the board from the keyboard and by dragging", async () => {
+    await visit(page, server.base, `${PREFIX()}/issues?view=board`, "issues-board", "Issues");
+    const move = page.getByLabel(`Move ${created} to`);
+    await move.focus();
+    await move.selectOption("in_review");
+    await expect.poll(async () => (await api.get(`/api/issues/${created}`)).status).toBe("in_review");
+    await expect.poll(() => page.getByRole("region", { name: /In review/ }).innerText()).toContain("Ship the board console");
+    const card = page.locator("li.card", { hasText: "Ship the board console" });
+    await card.dragTo(page.getByRole("region", { name: /^Done/ }));
+    await expect.poll(async () => (await api.get(`/api/issues/${created}`)).status).toBe("done");
+  });
+
+  it("lists issues with filters and q in the URL", async () => {
+    await visit(page, server.base, `${PREFIX()}/issues?q=login`, "issues-search", "Issues");
+    await expect.poll(() => page.locator(".issue-list li").count()).toBe(1);
+    expect(await page.locator(".issue-list").innerText()).toContain("Fix the login bug");
+    await page.getByLabel("Search").fill("");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("combobox", { name: "Assignee" }).selectOption({ label: "Ada" });
+    await page.waitForURL(/assigneeAgentId=/);
+    await expect.poll(() => page.locator(".issue-list li").count()).toBe(2);
+    expect(await page.locator(".issue-list").innerText()).not.toContain("Fix the login bug");
+  });
+
+  it("decides what waits in the inbox: approves an approval with a comment, keeps one budget stop, raises another", async () => {
+    const nav = page.getByRole("navigation", { name: "Company" });
+    // One approval and two budget stops (each with the warning it crossed on the way, decided with it).
+    await expect.poll(() => nav.getByRole("link", { name: /Waiting on you/ }).innerText()).toContain("3");
+    await nav.getByRole("link", { name: /Waiting on you/ }).click();
+    await ready(page, "Waiting on you");
+    await checkPage(page, "inbox");
+
+    const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Sign the cloud contract" }) });
+    await card.getByLabel("Comment").fill("Go ahead.");
+    await card.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(async () => (await api.get(`/api/approvals/${approval.id}`)).status).toBe("approved");
+    expect((await api.get(`/api/approvals/${approval.id}`)).decisionNote).toBe("Go ahead.");
+
+    const beaCard = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /Agent Bea/ }) });
+    await beaCard.getByRole("button", { name: "Keep paused" }).click();
+    const cyCard = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /Agent Cy/ }) });
+    await cyCard.getByLabel("New budget (USD)").fill("50");
+    await cyCard.getByRole("button", { name: "Raise budget and resume" }).click();
+    await expect.poll(async () => (await api.get(`/api/companies/${company.id}/budgets/overview`)).activeIncidents.length).toBe(0);
+    expect((await api.get(`/api/agents/${bea.id}`)).status).toBe("paused");
+    expect((await api.get(`/api/agents/${cy.id}`)).status).not.toBe("paused");
+    expect((await api.get(`/api/agents/${cy.id}`)).budgetMonthlyCents).toBe(5000);
+    await expect.poll(() => page.getByText("No budget incident is open.").count()).toBe(1);
+    await expect.poll(() => nav.getByRole("link", { name: /Waiting on you/ }).innerText()).toBe("Waiting on you");
+  });
+
+  it("a new approval made elsewhere appears in the inbox and its count without a reload", async () => {
+    await page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
+    await api.post(`/api/companies/${company.id}/approvals`, {
+      type: "request_board_approval",
+      payload: { title: "Hire a designer", summary: "For the console." },
+    });
+    await expect.poll(() => page.getByRole("heading", { name: "Hire a designer" }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole("navigation", { name: "Company" })
+          .getByRole("link", { name: /Waiting on you/ })
+          .innerText(),
+      )
+      .toContain("1");
+    expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  });
+
+  it("pauses, resumes and wakes an agent; the dashboard shows the run live", async () => {
+    await visit(page, server.base, `${PREFIX()}/agents`, "agents", "Agents");
+    await page.getByRole("link", { name: "Ada" }).click();
+    await ready(page, "Ada");
+    await checkPage(page, "agent");
+    await page.getByRole("button", { name: "Pause" }).click();
+    await expect.poll(async () => (await api.get(`/api/agents/${ada.id}`)).status).toBe("paused");
+    await page.getByRole("button", { name: "Resume" }).click();
+    await expect.poll(async () => (await api.get(`/api/agents/${ada.id}`)).status).not.toBe("paused");
+    await page.getByRole("button", { name: "Wake now" }).click();
+    await expect.poll(() => agentEndpoint.woken(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.getByRole("navigation", { name: "Company" }).getByRole("link", { name: "Dashboard" }).click();
+    await ready(page, "Dashboard");
+    const running = page.getByRole("region", { name: "Running now" });
+    await expect.poll(() => running.innerText(), { timeout: 10_000 }).toContain("Ada");
+    await agentEndpoint.completeAll();
+    await expect.poll(() => running.innerText(), { timeout: 10_000 }).toContain("No agent is running or queued.");
+  });
+
+  it("approves a CLI login on its page (the challenge's approvalUrl)", async () => {
+    const challenge = await api.post("/api/cli-auth/challenges", { clientName: "laptop cli" });
+    expect(challenge.approvalUrl).toBe(`${server.base}/cli-auth/${challenge.id}`);
+    await page.goto(challenge.approvalUrl);
+    await ready(page, "Approve CLI sign-in");
+    expect(await page.locator(".user-code").innerText()).toBe(challenge.userCode);
+    await checkPage(page, "cli-auth");
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => page.locator(".status-line").innerText()).toContain("Approved");
+    const polled = await fetch(`${server.base}/api/cli-auth/challenges/${challenge.id}`, { headers: { "x-challenge-secret": challenge.pollSecret } }).then(
+      (r) => r.json(),
+    );
+    expect(polled.boardApiKey.token).toMatch(/^svc_board_/);
+  });
+
+  it("an issue created through the API appears in the list without a reload (event stream)", async () => {
+    await visit(page, server.base, `${PREFIX()}/issues`, "issues-live", "Issues");
+    await expect.poll(() => page.locator(".live").innerText()).toBe("Live");
+    await page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
+    await api.post(`/api/companies/${company.id}/issues`, { title: "Made by the CLI", status: "todo" });
+    await expect.poll(() => page.locator(".issue-list").innerText(), { timeout: 10_000 }).toContain("Made by the CLI");
+    expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  });
+
+  it("falls back to polling when the stream is unavailable, and still shows changes", async () => {
+    const blocked = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await blocked.route("**/events/stream*", (route) =>
+      route.fulfill({ status: 503, contentType: "application/json", body: '{"error":"stream unavailable"}' }),
+    );
+    const other = await blocked.newPage();
+    await other.goto(`${server.base}${PREFIX()}/issues`);
+    await ready(other, "Issues");
+    await expect.poll(() => other.locator(".live").innerText(), { timeout: 10_000 }).toBe("Polling");
+    await api.post(`/api/companies/${company.id}/issues`, { title: "Seen by polling", status: "todo" });
+    await expect.poll(() => other.locator(".issue-list").innerText(), { timeout: 15_000 }).toContain("Seen by polling");
+    await blocked.close();
+  });
+
+  it("shows the API's error for a missing issue, and empty states", async () => {
+    await page.goto(`${server.base}${PREFIX()}/issues/${company.issuePrefix}-999`);
+    const alert = page.getByRole("alert");
+    await expect.poll(() => alert.innerText()).toMatch(/not found/i);
+    await checkPage(page, "issue-missing");
+    const empty = await api.post("/api/companies", { name: "Quiet Corp" });
+    await visit(page, server.base, `/${empty.issuePrefix}/issues`, "issues-empty", "Issues");
+    expect(await page.locator(".empty").innerText()).toContain("No issues yet");
+    await visit(page, server.base, `/${empty.issuePrefix}/agents`, "agents-empty", "Agents");
+    expect(await page.locator(".empty").innerText()).toContain("No agents yet");
+    await visit(page, server.base, `/${empty.issuePrefix}/inbox`, "inbox-empty", "Waiting on you");
+    expect(await page.getByText("No approvals are waiting.").count()).toBe(1);
+    await visit(page, server.base, "/NOPE/dashboard", "company-missing", "Company not found");
+  });
+
+  it("at 390 px wide no page scrolls sideways", async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const small = await phone.newPage();
+    for (const [url, name] of [
+      ["/companies", "companies"],
+      [`${PREFIX()}/dashboard`, "dashboard"],
+      [`${PREFIX()}/inbox`, "inbox"],
+      [`${PREFIX()}/issues`, "issues"],
+      [`${PREFIX()}/issues?view=board`, "issues-board"],
+      [`${PREFIX()}/issues/new`, "issue-new"],
+      [`${PREFIX()}/issues/${created}`, "issue"],
+      [`${PREFIX()}/agents`, "agents"],
+      [`${PREFIX()}/agents/${ada.id}`, "agent"],
+    ]) {
+      await small.goto(`${server.base}${url}`);
+      await ready(small);
+      await noHorizontalScroll(small, name);
+      await checkPage(small, `phone-${name}`);
+    }
+    await phone.close();
+  });
+
+  it("every page was ready within 1 s of its navigation", () => {
+    const slow = reports.filter((r) => r.readyMs >= READY_BUDGET_MS);
+    expect(slow).toEqual([]);
+  });
+});

@@ -1,0 +1,200 @@
+// biome-ignore-all lint/performance/useDomNodeTextContent: Playwright's Locator.innerText(), not the DOM property
+// What the browser tests share: a real dev server (`npm run dev` with its own state directory,
+// optionally in authenticated mode), Debian's Chromium driven by playwright-core (never a
+// downloaded browser), and the checks every page gets — ready within its budget, axe-core with no
+// serious or critical violation, no horizontal scrolling at 390 px, a screenshot in artifacts/.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { expect } from "vitest";
+// @ts-expect-error plain JavaScript tool module
+import { freePort, startDevServer } from "../tools/server.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+export const ARTIFACTS = path.join(root, "test/browser/artifacts");
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const AXE = readFileSync(path.join(root, "node_modules/axe-core/axe.min.js"), "utf8");
+
+export interface DevServer {
+  base: string;
+  stop: () => void;
+}
+
+/** `npm run dev` on a free port with its own state; `authenticated` serves DEPLOYMENT_MODE=authenticated. */
+export async function devServer({ authenticated = false } = {}): Promise<DevServer> {
+  if (!authenticated) return startDevServer();
+  // test/tools/server.mjs starts the default (local_trusted) configuration; this one passes the mode
+  // to wrangler dev as a variable, the same way.
+  const port = await freePort();
+  const persistDir = mkdtempSync(path.join(tmpdir(), "acp-browser-"));
+  const child = spawn(process.execPath, [path.join(root, "test/tools/dev.mjs"), "--var", "DEPLOYMENT_MODE:authenticated"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      WRANGLER_PERSIST_DIR: persistDir,
+      CI: "true",
+      WRANGLER_SEND_METRICS: "false",
+      WATCH_PARENT_PID: String(process.pid),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const base = `http://127.0.0.1:${port}`;
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      /* gone */
+    }
+    rmSync(persistDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`dev server exited early (${child.exitCode}):\n${output}`);
+    try {
+      const health = await fetch(`${base}/api/health`);
+      if (health.ok && (await health.json()).deploymentMode === "authenticated") break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error(`dev server did not become healthy in time:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return { base, stop };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH`);
+  return chromium.launch({ executablePath: CHROMIUM_PATH });
+}
+
+/** JSON over HTTP as the CLI or an agent would call the API (the implicit local board, or a token). */
+export function apiClient(base: string, token?: string) {
+  const request = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${base}${route}`, {
+      method,
+      headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    const json = text ? JSON.parse(text) : null;
+    if (!res.ok) throw new Error(`${method} ${route} → ${res.status}: ${text}`);
+    return json;
+  };
+  return {
+    get: (route: string) => request("GET", route),
+    post: (route: string, body: unknown = {}) => request("POST", route, body),
+    patch: (route: string, body: unknown) => request("PATCH", route, body),
+  };
+}
+
+/** An agent endpoint for the http adapter that accepts every wake-up and completes its run when told. */
+export async function fakeAgent() {
+  const pending: Array<{ apiUrl: string; runId: string; apiToken: string }> = [];
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    pending.push(JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}"));
+    res.writeHead(202).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/wake`,
+    woken: () => pending.length,
+    /** Completes every run the agent was handed so far. */
+    async completeAll() {
+      for (const run of pending.splice(0)) {
+        await fetch(`${run.apiUrl}/api/heartbeat-runs/${run.runId}/complete`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${run.apiToken}` },
+          body: JSON.stringify({ status: "succeeded", summary: "fake agent done" }),
+        });
+      }
+    },
+    close: () => server.close(),
+  };
+}
+
+/** Waits until the page shows its content: a heading in <main> and nothing still loading. Returns ms since navigation start. */
+export async function ready(page: Page, heading?: string | RegExp): Promise<number> {
+  await page.waitForFunction(() => document.querySelector("main h1") !== null && document.querySelector(".state") === null, undefined, { timeout: 15_000 });
+  const at = await page.evaluate(() => performance.now());
+  if (heading) await expect.poll(() => page.locator("main h1").first().innerText()).toMatch(heading);
+  return at;
+}
+
+export interface PageReport {
+  name: string;
+  url: string;
+  readyMs: number;
+}
+export const reports: PageReport[] = [];
+
+/**
+ * Opens `url` in a fresh load and checks the page: ready (reported), axe-core, screenshot. The axe
+ * script is evaluated through the DevTools protocol, so the page keeps its Content-Security-Policy.
+ */
+export async function visit(page: Page, base: string, url: string, name: string, heading?: string | RegExp) {
+  await page.goto(`${base}${url}`);
+  const readyMs = await ready(page, heading);
+  reports.push({ name, url, readyMs });
+  await checkPage(page, name);
+  return readyMs;
+}
+
+/** axe-core (no serious or critical violation) and a full-page screenshot of what the page shows now. */
+export async function checkPage(page: Page, name: string) {
+  await axe(page, name);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+export async function axe(page: Page, name: string) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v: { id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
+    }));
+  });
+  const serious = violations.filter((v: { impact: string }) => v.impact === "serious" || v.impact === "critical");
+  expect(serious, `axe on ${name}`).toEqual([]);
+}
+
+/** The page does not scroll sideways (at the viewport it has). */
+export async function noHorizontalScroll(page: Page, name: string) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+}
+
+/** The gzipped bytes of the console's own files (HTML, JS, CSS) this page loaded, fetched again here. */
+export async function loadedWeight(page: Page, base: string) {
+  const urls: string[] = await page.evaluate(() => [location.href, ...performance.getEntriesByType("resource").map((e) => e.name)]);
+  const origin = new URL(base).origin;
+  const own = [...new Set(urls)].filter((u) => new URL(u).origin === origin && !new URL(u).pathname.startsWith("/api/"));
+  let gzipBytes = 0;
+  const files: string[] = [];
+  for (const url of own) {
+    const body = Buffer.from(await (await fetch(url)).arrayBuffer());
+    gzipBytes += gzipSync(body, { level: 9 }).length;
+    files.push(new URL(url).pathname);
+  }
+  return { gzipBytes, files };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
