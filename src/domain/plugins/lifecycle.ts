@@ -4,8 +4,8 @@
 // and its event into every company (plugin.installed, plugin.status_changed, plugin.uninstalled:
 // every company's agents gain or lose the plugin's tools). The companies' event hubs are told
 // afterwards, in the background.
-import { eq, sql, type SQL } from "drizzle-orm";
-import { getTableColumns } from "drizzle-orm";
+import { eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { schema, type Db } from "../../db/client";
 import { runBatch, type Statement } from "../../db/batch";
 import { rowMatches } from "../../db/guards";
@@ -35,28 +35,44 @@ interface Announcement {
 /** A fresh UUID per row of an INSERT … SELECT (random functions are evaluated per row). */
 const rowUuid = sql`lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
 
-const columnList = (table: Parameters<typeof getTableColumns>[0], fields: string[]) => {
-  const columns = getTableColumns(table);
-  return sql.join(
-    fields.map((f) => sql.identifier(columns[f].name)),
-    sql`, `,
-  );
-};
+/**
+ * `INSERT INTO table SELECT … FROM companies`: one row per company, `values` by field name (the
+ * company's id fills `companyId`; fields not given are NULL).
+ */
+function forEveryCompany<T extends SQLiteTable>(db: Db, table: T, values: Partial<Record<keyof T["$inferInsert"], SQL | string | null>>) {
+  const c = schema.companies;
+  const given = values as Record<string, SQL | string | null>;
+  const list = Object.keys(getTableColumns(table)).map((field) => (field === "companyId" ? sql`${c.id}` : field in given ? sql`${given[field]}` : sql`NULL`));
+  return db.insert(table).select(sql`SELECT ${sql.join(list, sql`, `)} FROM ${c}`);
+}
 
-/** The announcement's activity entry and events, one of each per company (INSERT … SELECT over companies). */
+/** The announcement's activity entry and events, one of each per company. */
 function announceStatements(db: Db, actor: BoardActor, now: string, pluginId: string, announcement: Announcement): Statement[] {
   const { actorType, actorId } = actorRef(actor);
-  const a = schema.activityLog;
-  const e = schema.companyEvents;
-  const c = schema.companies;
   const statements: Statement[] = [
-    db.run(sql`INSERT INTO ${a} (${columnList(a, ["id", "companyId", "actorType", "actorId", "action", "entityType", "entityId", "details", "createdAt"])})
-      SELECT ${rowUuid}, ${c.id}, ${actorType}, ${actorId}, ${announcement.action}, 'plugin', ${pluginId}, ${JSON.stringify(announcement.details)}, ${now} FROM ${c}`),
+    forEveryCompany(db, schema.activityLog, {
+      id: rowUuid,
+      actorType,
+      actorId,
+      action: announcement.action,
+      entityType: "plugin",
+      entityId: pluginId,
+      details: JSON.stringify(announcement.details),
+      createdAt: now,
+    }),
   ];
   for (const draft of eventsFromActivity({ action: announcement.action, entityType: "plugin", entityId: pluginId, details: announcement.details })) {
     statements.push(
-      db.run(sql`INSERT INTO ${e} (${columnList(e, ["id", "companyId", "type", "actorType", "actorId", "subjectType", "subjectId", "data", "occurredAt"])})
-        SELECT ${rowUuid}, ${c.id}, ${draft.type}, ${actorType}, ${actorId}, ${draft.subject.type}, ${draft.subject.id}, ${JSON.stringify(draft.data)}, ${now} FROM ${c}`),
+      forEveryCompany(db, schema.companyEvents, {
+        id: rowUuid,
+        type: draft.type,
+        actorType,
+        actorId,
+        subjectType: draft.subject.type,
+        subjectId: draft.subject.id,
+        data: JSON.stringify(draft.data),
+        occurredAt: now,
+      }),
     );
   }
   return statements;

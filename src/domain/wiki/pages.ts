@@ -21,6 +21,7 @@ import { hashOf, putBody, readBody } from "./bodies";
 import { authorColumns, operationInsert } from "./operations";
 import type { WIKI_OPERATION_TYPES } from "../../db/schema/plugins";
 import type { PageRow } from "./view";
+import { wikiPageSearch } from "./search-index";
 
 const p = schema.wikiPages;
 const l = schema.wikiLinks;
@@ -81,9 +82,10 @@ function pageCondition(space: { space: SpaceRow; condition: SQL }, path: string,
   return and(space.condition, pageHolds)!;
 }
 
-const searchDelete = (ctx: CommandContext, pageId: string) => ctx.db.run(sql`DELETE FROM wiki_page_search WHERE rowid = (SELECT rowid FROM ${p} WHERE ${p.id} = ${pageId})`);
+const pageRowid = (pageId: string) => sql<number>`(SELECT rowid FROM ${p} WHERE ${p.id} = ${pageId})`;
+const searchDelete = (ctx: CommandContext, pageId: string) => ctx.db.delete(wikiPageSearch).where(sql`${wikiPageSearch.rowid} = ${pageRowid(pageId)}`);
 const searchInsert = (ctx: CommandContext, pageId: string, title: string, path: string, body: string) =>
-  ctx.db.run(sql`INSERT INTO wiki_page_search (rowid, title, path, body) SELECT rowid, ${title}, ${path}, ${body} FROM ${p} WHERE ${p.id} = ${pageId}`);
+  ctx.db.insert(wikiPageSearch).values({ rowid: pageRowid(pageId), title, path, body });
 
 /** Replaces the page's links with those its contents make. */
 function linkStatements(ctx: CommandContext, spaceId: string, pageId: string, links: string[]): Statement[] {

@@ -17,6 +17,7 @@ import { readBody } from "./bodies";
 import { backlinksQuery } from "./pages";
 import { pageView, sourceView, spaceView, operationView, querySessionView, type PageRow, type SourceRow } from "./view";
 import { requirePagePath, requireRawPath } from "./paths";
+import { pageRank, pageSnippet, sourceRank, sourceSnippet, wikiPageSearch, wikiSourceSearch } from "./search-index";
 
 const p = schema.wikiPages;
 const src = schema.wikiSources;
@@ -189,28 +190,32 @@ export interface SearchHit {
 export async function searchWiki(db: Db, actor: Actor, companyId: string, ref: WikiRef & { query: string; limit?: number }) {
   const match = ftsQuery(ref.query);
   const limit = Math.min(Math.max(ref.limit ?? 10, 1), MAX_SEARCH_LIMIT);
+  const ps = wikiPageSearch;
+  const ss = wikiSourceSearch;
   const { space, value } = await withSpace(db, actor, companyId, ref, (batch, spaceId) => ({
     pages: batch.add(
-      db.all<{ path: string; title: string; snippet: string; hash: string; rank: number }>(sql`
-        SELECT ${p.path} AS path, ${p.title} AS title, ${p.hash} AS hash,
-          snippet(wiki_page_search, 2, '**', '**', '…', 16) AS snippet, bm25(wiki_page_search, 5.0, 2.0, 1.0) AS rank
-        FROM wiki_page_search JOIN ${p} ON ${p}.rowid = wiki_page_search.rowid
-        WHERE wiki_page_search MATCH ${match} AND ${p.companyId} = ${companyId} AND ${p.spaceId} = ${spaceId}
-        ORDER BY rank LIMIT ${limit}`),
+      db
+        .select({ path: p.path, title: p.title, hash: p.hash, snippet: pageSnippet, rank: pageRank })
+        .from(ps)
+        .innerJoin(p, sql`${p}.rowid = ${ps.rowid}`)
+        .where(and(sql`wiki_page_search MATCH ${match}`, eq(p.companyId, companyId), sql`${p.spaceId} = ${spaceId}`))
+        .orderBy(pageRank)
+        .limit(limit),
     ),
     sources: batch.add(
-      db.all<{ path: string; title: string; snippet: string; hash: string; rank: number }>(sql`
-        SELECT ${src.rawPath} AS path, ${src.title} AS title, ${src.hash} AS hash,
-          snippet(wiki_source_search, 2, '**', '**', '…', 16) AS snippet, bm25(wiki_source_search, 5.0, 2.0, 1.0) AS rank
-        FROM wiki_source_search JOIN ${src} ON ${src}.rowid = wiki_source_search.rowid
-        WHERE wiki_source_search MATCH ${match} AND ${src.companyId} = ${companyId} AND ${src.spaceId} = ${spaceId}
-        ORDER BY rank LIMIT ${limit}`),
+      db
+        .select({ path: src.rawPath, title: src.title, hash: src.hash, snippet: sourceSnippet, rank: sourceRank })
+        .from(ss)
+        .innerJoin(src, sql`${src}.rowid = ${ss.rowid}`)
+        .where(and(sql`wiki_source_search MATCH ${match}`, eq(src.companyId, companyId), sql`${src.spaceId} = ${spaceId}`))
+        .orderBy(sourceRank)
+        .limit(limit),
     ),
   }));
   if (!space) return { query: ref.query, results: [] as SearchHit[] };
   const results: SearchHit[] = [
-    ...(value.pages.value as SearchHit[]).map((h) => ({ ...h, kind: "page" as const })),
-    ...(value.sources.value as SearchHit[]).map((h) => ({ ...h, kind: "source" as const })),
+    ...value.pages.value.map((h) => ({ ...h, kind: "page" as const })),
+    ...value.sources.value.map((h) => ({ ...h, kind: "source" as const })),
   ]
     .sort((a, b) => a.rank - b.rank)
     .slice(0, limit);

@@ -6,7 +6,7 @@
 // operation and answers 409.
 import { and, eq, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
-import type { Statement } from "../../db/batch";
+import { hasFollowUps, type Statement } from "../../db/batch";
 import { defineCommand, type CommandContext, type LoadScope } from "../../company/command";
 import { badRequest, conflict, notFound } from "../errors";
 import { newId } from "../../crypto/random";
@@ -96,7 +96,11 @@ export const startQuery = defineCommand("wiki.query.start", async (ctx, actor, i
     ctx.db.insert(schema.wikiQuerySessions).values(session("running", operation.row.id, issueId)),
     ctx.activity({ action: "wiki.query_started", entityType: "wiki_query", entityId: sessionId, details: { wikiId, spaceSlug, querySessionId: sessionId, operationId: operation.row.id, title, maintainerAgentId: agent!.id } }),
   ];
-  const withSession = Object.create(ctx, { batch: { value: (statements: readonly Statement[]) => ctx.batch([...statements, ...sessionStatements]) } }) as CommandContext;
+  // The issue command's write batch is the one carrying its activity entry's events (its reads, the
+  // cold issue numbering, carry none); a retry after a number clash writes them again, atomically.
+  const withSession = Object.create(ctx, {
+    batch: { value: (statements: readonly Statement[]) => ctx.batch(hasFollowUps(statements) ? [...statements, ...sessionStatements] : statements) },
+  }) as CommandContext;
   const issue = await createIssue.run(withSession, actor, issueInput, issueLoaded);
   return { status: "running" as const, operationId: operation.row.id, querySessionId: sessionId, issue, runId: null };
 });

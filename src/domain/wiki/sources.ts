@@ -15,6 +15,7 @@ import { checkCaptureCap } from "./caps";
 import { hashOf, putBody } from "./bodies";
 import { authorColumns, operationInsert } from "./operations";
 import type { SourceRow } from "./view";
+import { wikiSourceSearch } from "./search-index";
 
 const s = schema.wikiSources;
 
@@ -78,7 +79,7 @@ export const captureSource = defineCommand("wiki.source.capture", {
       ctx.guard(sql`${space.condition} AND ${noRowExists(s, and(eq(s.spaceId, space.space.id), eq(s.rawPath, rawPath))!)}`),
       ...space.statements,
       ctx.db.insert(s).values(row),
-      ctx.db.run(sql`INSERT INTO wiki_source_search (rowid, title, raw_path, body) SELECT rowid, ${title}, ${rawPath}, ${input.contents} FROM ${s} WHERE ${s.id} = ${row.id}`),
+      ctx.db.insert(wikiSourceSearch).values({ rowid: sql<number>`(SELECT rowid FROM ${s} WHERE ${s.id} = ${row.id})`, title, rawPath, body: input.contents }),
       operation.statement,
       ctx.activity({
         action: "wiki.source_captured",
