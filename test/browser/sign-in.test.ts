@@ -1,0 +1,105 @@
+// biome-ignore-all lint/performance/useDomNodeTextContent: Playwright's Locator.innerText(), not the DOM property
+// The console in authenticated mode: sign up, create the first company, sign out, come back through
+// a deep link (sign in first, then the page asked for), the API's error for a wrong password, and a
+// CLI login approved and another cancelled on the page `acp login` names, after signing in.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkPage, type DevServer, devServer, launchChromium, ready, visit } from "./harness";
+
+let server: DevServer;
+let browser: Browser;
+let page: Page;
+let prefix: string;
+const email = `board-${Date.now()}@example.com`;
+const password = "correct horse battery";
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([devServer({ authenticated: true }), launchChromium()]);
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+const challenge = () =>
+  fetch(`${server.base}/api/cli-auth/challenges`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ clientName: "ci laptop" }),
+  }).then((r) => r.json());
+
+async function signOut() {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL("**/sign-in");
+}
+
+describe("board console (authenticated)", () => {
+  it("asks a visitor to sign in; creates an account and the first company", async () => {
+    await visit(page, server.base, "/", "sign-in", "Sign in");
+    expect(page.url()).toContain("/sign-in?next=%2F");
+    await page.getByRole("button", { name: "Create an account" }).click();
+    await page.getByLabel("Name").fill("Grace Board");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await checkPage(page, "sign-up");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await ready(page, "Companies");
+    expect(await page.locator(".empty").innerText()).toContain("no companies yet");
+    await page.getByLabel("Company name").fill("Night Shift");
+    await page.getByLabel("Monthly budget (USD)").fill("250");
+    await page.getByRole("button", { name: "Create company" }).click();
+    await page.waitForURL(/\/[A-Z0-9]+\/dashboard$/);
+    prefix = new URL(page.url()).pathname.split("/")[1];
+    await ready(page, "Dashboard");
+    expect(await page.locator("header").innerText()).toContain("Grace Board");
+    await expect.poll(() => page.getByRole("region", { name: "Spend this month" }).innerText()).toContain("$250.00");
+  });
+
+  it("signs out, and a deep link signs in first and then opens the page asked for; a wrong password shows the API's error", async () => {
+    await signOut();
+    await page.goto(`${server.base}/${prefix}/issues?view=board`);
+    await page.waitForURL(/\/sign-in\?next=/);
+    await ready(page, "Sign in");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.getByRole("alert").innerText()).toMatch(/invalid|password/i);
+    await checkPage(page, "sign-in-error");
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`**/${prefix}/issues?view=board`);
+    await ready(page, "Issues");
+  });
+
+  it("approves one CLI login and cancels another on the page acp login prints, after signing in", async () => {
+    await signOut();
+    const first = await challenge();
+    await page.goto(first.approvalUrl);
+    await page.waitForURL(/\/sign-in\?next=%2Fcli-auth%2F/);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`**/cli-auth/${first.id}`);
+    await ready(page, "Approve CLI sign-in");
+    expect(await page.locator(".user-code").innerText()).toBe(first.userCode);
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => page.locator(".status-line").innerText()).toContain("Approved");
+    const polled = await fetch(`${server.base}/api/cli-auth/challenges/${first.id}`, { headers: { "x-challenge-secret": first.pollSecret } }).then((r) =>
+      r.json(),
+    );
+    expect(polled.boardApiKey.token).toMatch(/^svc_board_/);
+
+    const second = await challenge();
+    await visit(page, server.base, new URL(second.approvalUrl).pathname, "cli-auth-signed-in", "Approve CLI sign-in");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => page.locator(".status-line").innerText()).toContain("Cancelled");
+    const cancelled = await fetch(`${server.base}/api/cli-auth/challenges/${second.id}`, { headers: { "x-challenge-secret": second.pollSecret } }).then((r) =>
+      r.json(),
+    );
+    expect(cancelled.status).toBe("cancelled");
+    expect(cancelled.boardApiKey).toBeUndefined();
+  });
+});
