@@ -7,7 +7,7 @@
 // polling when the stream is blocked). Every page gets axe-core and a screenshot, and a 390 px pass.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, checkPage, type DevServer, devServer, fakeAgent, launchChromium, loadedWeight, noHorizontalScroll, ready, reports, visit } from "./harness";
+import { apiClient, checkPage, type DevServer, devServer, fakeAgent, launchChromium, loadedWeight, noHorizontalScroll, ready, visit } from "./harness";
 
 const FIRST_PAGE_BUDGET = 60 * 1024;
 const READY_BUDGET_MS = 1000;
@@ -67,10 +67,6 @@ afterAll(async () => {
   await browser?.close();
   agentEndpoint?.close();
   server?.stop();
-  if (reports.length) {
-    console.log("\npage                     ready (ms from navigation)");
-    for (const r of reports) console.log(`${r.name.padEnd(24)} ${Math.round(r.readyMs)}`);
-  }
 });
 
 describe("board console (local_trusted)", () => {
@@ -311,8 +307,30 @@ describe("board console (local_trusted)", () => {
     await phone.close();
   });
 
-  it("every page was ready within 1 s of its navigation", () => {
-    const slow = reports.filter((r) => r.readyMs >= READY_BUDGET_MS);
-    expect(slow).toEqual([]);
+  it("every page is ready within 1 s of its navigation (median of 3 loads)", async () => {
+    const challenge = await api.post("/api/cli-auth/challenges", { clientName: "timing" });
+    const pages: Array<[string, string]> = [
+      ["companies", "/companies"],
+      ["dashboard", `${PREFIX()}/dashboard`],
+      ["inbox", `${PREFIX()}/inbox`],
+      ["issues", `${PREFIX()}/issues`],
+      ["issues board", `${PREFIX()}/issues?view=board`],
+      ["new issue", `${PREFIX()}/issues/new`],
+      ["issue", `${PREFIX()}/issues/${created}`],
+      ["agents", `${PREFIX()}/agents`],
+      ["agent", `${PREFIX()}/agents/${ada.id}`],
+      ["CLI approval", `/cli-auth/${challenge.id}`],
+    ];
+    const medians: Array<{ name: string; ms: number }> = [];
+    for (const [name, url] of pages) {
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        await page.goto(`${server.base}${url}`);
+        times.push(await ready(page));
+      }
+      medians.push({ name, ms: Math.round(times.sort((a, b) => a - b)[1]) });
+    }
+    console.log(`ready after navigation (median of 3, ms): ${medians.map((m) => `${m.name} ${m.ms}`).join(", ")}`);
+    expect(medians.filter((m) => m.ms >= READY_BUDGET_MS)).toEqual([]);
   });
 });

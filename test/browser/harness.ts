@@ -135,21 +135,13 @@ export async function ready(page: Page, heading?: string | RegExp): Promise<numb
   return at;
 }
 
-export interface PageReport {
-  name: string;
-  url: string;
-  readyMs: number;
-}
-export const reports: PageReport[] = [];
-
 /**
- * Opens `url` in a fresh load and checks the page: ready (reported), axe-core, screenshot. The axe
+ * Opens `url` in a fresh load and checks the page: ready (returns when, in ms), axe-core, screenshot. The axe
  * script is evaluated through the DevTools protocol, so the page keeps its Content-Security-Policy.
  */
 export async function visit(page: Page, base: string, url: string, name: string, heading?: string | RegExp) {
   await page.goto(`${base}${url}`);
   const readyMs = await ready(page, heading);
-  reports.push({ name, url, readyMs });
   await checkPage(page, name);
   return readyMs;
 }
