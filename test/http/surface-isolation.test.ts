@@ -81,6 +81,26 @@ const ISOLATION_SKIPS: Record<string, string> = {
   "GET /api/skills/index": "public catalog index",
   "GET /api/skills/{skillName}": "public catalog skill markdown",
   "POST /api/routine-triggers/public/{publicId}/fire": "public webhook: the unguessable public id and the trigger's secret are the credential (covered by routines tests)",
+  "GET /api/plugins": "instance-wide plugin host (board reads; test/http/plugins.test.ts)",
+  "POST /api/plugins/install": "instance-wide plugin host (instance admins; test/http/plugins.test.ts)",
+  "GET /api/plugins/{pluginId}": "instance-wide plugin host (board reads; test/http/plugins.test.ts)",
+  "POST /api/plugins/{pluginId}/enable": "instance-wide plugin host (instance admins; test/http/plugins.test.ts)",
+  "POST /api/plugins/{pluginId}/disable": "instance-wide plugin host (instance admins; test/http/plugins.test.ts)",
+  "POST /api/plugins/{pluginId}/upgrade": "instance-wide plugin host (instance admins; test/http/plugins.test.ts)",
+  "DELETE /api/plugins/{pluginId}": "instance-wide plugin host (instance admins; test/http/plugins.test.ts)",
+  "GET /api/plugins/tools": "the instance's plugin tools, the same for every caller",
+  "POST /api/plugins/tools/execute": "the company is runContext's and must be the calling agent's own, in its own run (refusals: test/http/wiki.test.ts)",
+  "GET /api/plugins/knowledge-wiki/api/overview": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/bootstrap": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/sources": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "GET /api/plugins/knowledge-wiki/api/spaces": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/spaces": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "PATCH /api/plugins/knowledge-wiki/api/spaces/{spaceSlug}": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/spaces/{spaceSlug}/bootstrap": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/spaces/{spaceSlug}/archive": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "GET /api/plugins/knowledge-wiki/api/operations": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/query-sessions": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/file-as-page": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
 };
 /**
  * Cross-company references that are accepted today in areas this file's author may not edit (issues,
@@ -104,7 +124,7 @@ const isInstanceRoute = (r: Route) => r.path.startsWith("/api/instance/");
 const TENANT_PARAMS = new Set([
   "companyId", "agentId", "issueId", "commentId", "goalId", "projectId", "workspaceId", "approvalId", "secretId", "id",
   "leaseId", "attachmentId", "assetId", "revisionId", "threadId", "inviteId", "requestId", "memberId", "userSlug",
-  "runId", "incidentId", "routineId", "triggerId", "skillId", "exportId",
+  "runId", "incidentId", "routineId", "triggerId", "skillId", "exportId", "webhookId", "deliveryId",
 ]);
 
 function paramValue(name: string, path: string, m: Record<string, string> = ids): string {
@@ -122,6 +142,8 @@ function paramValue(name: string, path: string, m: Record<string, string> = ids)
   if (name === "adapterType") return "process";
   if (name === "skillName") return path.startsWith("/api/skills/") ? "heartbeat" : "service-api";
   if (name === "catalogId") return "catalog-heartbeat";
+  if (name === "pluginId") return "knowledge-wiki";
+  if (name === "spaceSlug") return "default";
   if (name === "token") return m.inviteToken;
   const v = m[name];
   if (!v) throw new Error(`no seeded value for path parameter ${name} (${path})`);
@@ -412,6 +434,10 @@ async function seedCompany(): Promise<Record<string, string>> {
   const runId = crypto.randomUUID();
   expectCreated(await post(`/api/issues/${issue.id}/checkout`, { agentId: agent.id, expectedStatuses: ["todo"] }, { token: m.agentToken, runId }), "checkout");
   m.runId = runId;
+  // A webhook subscription (to an address nothing listens on) and its test ping's delivery.
+  const webhook = expectCreated(await post(`/api/companies/${C}/webhooks`, { url: "https://127.0.0.1.invalid/hook", events: ["issue.*"], enabled: false }), "webhook");
+  m.webhookId = webhook.id;
+  m.deliveryId = expectCreated(await post(`/api/companies/${C}/webhooks/${webhook.id}/test`), "webhook ping").deliveryId;
   for (const [k, v] of Object.entries(m)) if (!v) throw new Error(`seed left ${k} empty`);
   return m;
 }
@@ -747,6 +773,7 @@ const NON_UUID_BODY_IDS: Record<string, string> = {
   originId: "free text from the origin system",
   catalogSkillId: "catalog id, key or slug",
   runId: "runner protocol messages",
+  wikiId: "a wiki's slug within its company (`default`)",
 };
 /** Issue references accept an identifier (`ABC-12`) as well as a UUID. */
 const ISSUE_REF_IDS = new Set(["parentId", "blockedByIssueIds", "inheritExecutionWorkspaceFromIssueId"]);
