@@ -3,22 +3,11 @@
 // shown with its incident rather than twice) and pending join requests.
 import { computed, signal } from "@preact/signals";
 import { api, ApiError, call, type Schemas } from "./api";
+import { type Approval, groupIncidents, type IncidentGroup, standaloneApprovals } from "./inbox-items";
 import { subscribe } from "./live";
 
-export type Approval = Schemas["Approval"];
-export type BudgetIncident = Schemas["BudgetIncident"];
+export type { Approval, BudgetIncident, IncidentGroup } from "./inbox-items";
 export type JoinRequest = NonNullable<Schemas["JoinRequest"]>;
-
-/**
- * The open incidents of one budget policy: crossing 100 % also crossed the warning threshold, so a
- * hard stop usually comes with a soft incident; the board decides them together.
- */
-export interface IncidentGroup {
-  policyId: string;
-  /** The hard stop if there is one, else the latest warning. */
-  primary: BudgetIncident;
-  incidents: BudgetIncident[];
-}
 
 export interface Inbox {
   companyId: string;
@@ -35,21 +24,6 @@ export const inboxCount = computed(() => {
   const current = inbox.value;
   return current ? current.approvals.length + current.incidents.length + current.joinRequests.length : null;
 });
-
-export function groupIncidents(incidents: BudgetIncident[]): IncidentGroup[] {
-  const groups = new Map<string, BudgetIncident[]>();
-  for (const incident of incidents) groups.set(incident.policyId, [...(groups.get(incident.policyId) ?? []), incident]);
-  return [...groups].map(([policyId, list]) => {
-    const byWeight = [...list].sort((a, b) => (a.kind === b.kind ? b.createdAt.localeCompare(a.createdAt) : a.kind === "hard" ? -1 : 1));
-    return { policyId, primary: byWeight[0], incidents: list };
-  });
-}
-
-/** The approvals to list on their own: an incident's override approval is decided with it. */
-export function standaloneApprovals(approvals: Approval[], incidents: BudgetIncident[]): Approval[] {
-  const withIncident = new Set(incidents.map((i) => i.approvalId).filter(Boolean));
-  return approvals.filter((a) => !withIncident.has(a.id));
-}
 
 export async function loadInbox(companyId: string) {
   try {

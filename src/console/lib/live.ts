@@ -6,6 +6,7 @@
 import { signal } from "@preact/signals";
 import { EVENT_TYPES } from "../../domain/events/catalogue";
 import { api, call, type Schemas } from "./api";
+import { matches } from "./event-patterns";
 
 export type LiveEvent = Schemas["Event"];
 export type LiveMode = "off" | "connecting" | "live" | "polling";
@@ -31,11 +32,6 @@ let lastEventId: string | null = null;
 let failures = 0;
 let pollTimer: ReturnType<typeof setTimeout> | undefined;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
-
-/** `issue.*`, `issue.created` or `*` against an event type. */
-export function matches(patterns: string[], type: string): boolean {
-  return patterns.some((p) => p === "*" || p === type || (p.endsWith(".*") && type.startsWith(p.slice(0, -1))));
-}
 
 /** Listens to the followed company's events of these types (and to resyncs); returns the unsubscribe. */
 export function subscribe(patterns: string[], listener: Listener): () => void {

@@ -5,14 +5,10 @@ import { Redirect } from "../components/redirect";
 import { TextField } from "../components/fields";
 import { ErrorMessage } from "../components/states";
 import { messageOf } from "../lib/api";
+import { safeNext } from "../lib/next";
 import { session, signIn, signUp } from "../lib/session";
 import { useTitle } from "../lib/title";
 import type { PageProps } from "../routes";
-
-/** Only a path of this site: never an open redirect. */
-export function safeNext(next: string | undefined): string {
-  return next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
-}
 
 export default function SignInPage({ query }: PageProps) {
   const [mode, setMode] = useState<"sign-in" | "sign-up">(query.mode === "sign-up" ? "sign-up" : "sign-in");
