@@ -7,7 +7,7 @@
 // polling when the stream is blocked). Every page gets axe-core and a screenshot, and a 390 px pass.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, checkPage, type DevServer, devServer, fakeAgent, launchChromium, loadedWeight, noHorizontalScroll, ready, visit } from "./harness";
+import { apiClient, checkPage, type DevServer, devServer, fakeAgent, launchChromium, loadedWeight, noHorizontalScroll, ready, sleep, visit } from "./harness";
 
 const FIRST_PAGE_BUDGET = 60 * 1024;
 const READY_BUDGET_MS = 1000;
@@ -58,6 +58,10 @@ beforeAll(async () => {
     type: "request_board_approval",
     payload: { title: "Sign the cloud contract", summary: "Three years of compute at a discount.", recommendedAction: "Approve", risks: [] },
   });
+  // Assigning Ada woke her: her run ends, so the runs the test sees later are its own.
+  for (const deadline = Date.now() + 15_000; agentEndpoint.woken() === 0 && Date.now() < deadline; ) await sleep(100);
+  if (agentEndpoint.woken() !== 1) throw new Error(`expected Ada's assignment wake-up, got ${agentEndpoint.woken()}`);
+  await agentEndpoint.completeAll();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
@@ -222,8 +226,17 @@ describe("board console (local_trusted)", () => {
     await expect.poll(async () => (await api.get(`/api/agents/${ada.id}`)).status).toBe("paused");
     await page.getByRole("button", { name: "Resume" }).click();
     await expect.poll(async () => (await api.get(`/api/agents/${ada.id}`)).status).not.toBe("paused");
+    // Earlier steps woke Ada (the issue assigned to her, the comment on it): those runs end first.
+    await agentEndpoint.completeAll();
+    const live = async () => {
+      const runs = (await api.get(`/api/companies/${company.id}/heartbeat-runs?agentId=${ada.id}`)).runs;
+      return runs.filter((r: { status: string }) => ["queued", "running", "scheduled_retry"].includes(r.status)).length;
+    };
+    await expect.poll(async () => (await agentEndpoint.completeAll(), await live()), { timeout: 10_000 }).toBe(0);
+    expect(agentEndpoint.woken()).toBe(0);
     await page.getByRole("button", { name: "Wake now" }).click();
-    await expect.poll(() => agentEndpoint.woken(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => agentEndpoint.woken(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => page.getByRole("region", { name: "Latest runs" }).innerText(), { timeout: 10_000 }).toMatch(/Running|Queued/);
     await page.getByRole("navigation", { name: "Company" }).getByRole("link", { name: "Dashboard" }).click();
     await ready(page, "Dashboard");
     const running = page.getByRole("region", { name: "Running now" });

@@ -112,6 +112,7 @@ export async function fakeAgent() {
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}/wake`,
+    /** Wake-ups received and not completed yet. */
     woken: () => pending.length,
     /** Completes every run the agent was handed so far. */
     async completeAll() {

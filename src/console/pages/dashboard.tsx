@@ -163,20 +163,23 @@ function Tile({ title, rows }: { title: string; rows: Array<[string, number]> })
 }
 
 function ActivityRow({ entry, issueHref }: { entry: Schemas["ActivityRecord"]; issueHref: (id: string) => string }) {
-  const actor = entry.actorType === "agent" ? agentName(entry.actorId) : entry.actorType === "user" ? "Board" : "System";
+  const actor = entry.actorType === "agent" ? agentName(entry.actorId) : entry.actorType === "user" ? "the board" : "the system";
   const identifier = typeof entry.details?.identifier === "string" ? entry.details.identifier : null;
   return (
     <li>
-      <span>{actor}</span> <span>{label(entry.action)}</span>
+      {label(entry.action)}
       {entry.entityType === "issue" && (
         <>
           {" "}
           <a href={issueHref(identifier ?? entry.entityId)}>{identifier ?? "issue"}</a>
         </>
       )}{" "}
-      <time class="meta" dateTime={entry.createdAt} title={when(entry.createdAt)}>
-        {ago(entry.createdAt)}
-      </time>
+      <span class="meta">
+        by {actor} ·{" "}
+        <time dateTime={entry.createdAt} title={when(entry.createdAt)}>
+          {ago(entry.createdAt)}
+        </time>
+      </span>
     </li>
   );
 }
