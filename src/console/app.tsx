@@ -2,13 +2,13 @@
 // (otherwise /sign-in, coming back afterwards); company pages find their company from the URL's
 // first segment and follow it live (lib/follow.ts).
 import { Component, type ComponentChildren, type ComponentType } from "preact";
-import { useEffect } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { LocationProvider, Route, Router, useLocation } from "preact-iso/router";
 import { Layout } from "./components/layout";
 import { Redirect } from "./components/redirect";
 import { ErrorMessage, Loading } from "./components/states";
 import { onUnauthorized } from "./lib/api";
-import { companies, companiesError, companyByPrefix, loadCompanies } from "./lib/companies";
+import { companies, companiesError, companiesLoading, companyByPrefix, loadCompanies } from "./lib/companies";
 import { openCompany } from "./lib/follow";
 import { bootError, loadSession, session } from "./lib/session";
 import { useTitle } from "./lib/title";
@@ -60,10 +60,16 @@ const gated = routes.map((route) => ({ path: route.path, component: gate(route) 
 
 function CompanyScope({ path, params, query, page: Page }: PageProps & { page: ComponentType<PageProps & { company: unknown }> }) {
   const list = companies.value;
+  const company = list ? companyByPrefix(list, params.company) : undefined;
+  // A prefix not in the list may be a company made since it was loaded (the CLI, another tab): ask once more.
+  const [askedAgain, setAskedAgain] = useState<string | null>(null);
   useEffect(() => {
     if (!list) void loadCompanies().catch(() => {});
-  }, [list]);
-  const company = list ? companyByPrefix(list, params.company) : undefined;
+    else if (!company && askedAgain !== params.company) {
+      setAskedAgain(params.company);
+      void loadCompanies().catch(() => {});
+    }
+  }, [list, company, params.company]);
   useEffect(() => {
     if (company) openCompany(company);
   }, [company]);
@@ -78,7 +84,14 @@ function CompanyScope({ path, params, query, page: Page }: PageProps & { page: C
       </Layout>
     );
   }
-  if (!company) return <CompanyMissing prefix={params.company} />;
+  if (!company)
+    return askedAgain === params.company && !companiesLoading.value ? (
+      <CompanyMissing prefix={params.company} />
+    ) : (
+      <Layout>
+        <Loading what="the company" />
+      </Layout>
+    );
   return (
     <Layout company={company}>
       <Page path={path} params={params} query={query} company={company} />

@@ -217,6 +217,27 @@ describe("board console (local_trusted)", () => {
     expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
   });
 
+  it("rejects an approval, and approves an agent's join request", async () => {
+    const invite = await api.post(`/api/companies/${company.id}/invites`, { inviteType: "agent", agentName: "Dex" });
+    const accepted = await api.post(`/api/invites/${invite.token}/accept`, { agentName: "Dex", message: "I can write the tests." });
+    const requestId = accepted.joinRequest?.id ?? accepted.id;
+    await page.reload();
+    await ready(page, "Waiting on you");
+    const designer = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Hire a designer" }) });
+    await designer.getByRole("button", { name: "Reject" }).click();
+    await expect.poll(() => page.getByText("No approvals are waiting.").count()).toBe(1);
+    const join = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /Agent Dex.*asks to join/ }) });
+    expect(await join.innerText()).toContain("I can write the tests.");
+    await checkPage(page, "inbox-join-request");
+    await join.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => page.getByText("No one is asking to join.").count()).toBe(1);
+    const joins = await api.get(`/api/companies/${company.id}/join-requests`);
+    expect(joins.find((j: { id: string }) => j.id === requestId)?.status ?? joins[0].status).toBe("approved");
+    const approvals = await api.get(`/api/companies/${company.id}/approvals?status=rejected`);
+    expect(approvals.map((a: { payload: { title?: string } }) => a.payload.title)).toContain("Hire a designer");
+    expect((await api.get(`/api/companies/${company.id}/agents`)).map((a: { name: string }) => a.name)).toContain("Dex");
+  });
+
   it("pauses, resumes and wakes an agent; the dashboard shows the run live", async () => {
     await visit(page, server.base, `${PREFIX()}/agents`, "agents", "Agents");
     await page.getByRole("link", { name: "Ada" }).click();
@@ -243,6 +264,19 @@ describe("board console (local_trusted)", () => {
     await expect.poll(() => running.innerText(), { timeout: 10_000 }).toContain("Ada");
     await agentEndpoint.completeAll();
     await expect.poll(() => running.innerText(), { timeout: 10_000 }).toContain("No agent is running or queued.");
+  });
+
+  it("terminates an agent after asking again", async () => {
+    await visit(page, server.base, `${PREFIX()}/agents/${cy.id}`, "agent-cy", "Cy");
+    await page.getByRole("button", { name: "Terminate", exact: true }).click();
+    await page.getByRole("button", { name: "Keep the agent" }).click();
+    expect((await api.get(`/api/agents/${cy.id}`)).status).not.toBe("terminated");
+    await page.getByRole("button", { name: "Terminate", exact: true }).click();
+    await checkPage(page, "agent-terminate-confirm");
+    await page.getByRole("button", { name: "Terminate Cy" }).click();
+    await expect.poll(async () => (await api.get(`/api/agents/${cy.id}`)).status).toBe("terminated");
+    await expect.poll(() => page.locator("main").innerText()).toContain("Terminated");
+    expect(await page.getByRole("button", { name: "Pause" }).count()).toBe(0);
   });
 
   it("approves a CLI login on its page (the challenge's approvalUrl)", async () => {
@@ -311,6 +345,7 @@ describe("board console (local_trusted)", () => {
       [`${PREFIX()}/issues/${created}`, "issue"],
       [`${PREFIX()}/agents`, "agents"],
       [`${PREFIX()}/agents/${ada.id}`, "agent"],
+      [`/cli-auth/${(await api.post("/api/cli-auth/challenges", { clientName: "phone" })).id}`, "cli-auth"],
     ]) {
       await small.goto(`${server.base}${url}`);
       await ready(small);

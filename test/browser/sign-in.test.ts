@@ -4,7 +4,7 @@
 // CLI login approved and another cancelled on the page `acp login` names, after signing in.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkPage, type DevServer, devServer, launchChromium, ready, visit } from "./harness";
+import { checkPage, type DevServer, devServer, launchChromium, noHorizontalScroll, ready, visit } from "./harness";
 
 let server: DevServer;
 let browser: Browser;
@@ -40,6 +40,9 @@ describe("board console (authenticated)", () => {
   it("asks a visitor to sign in; creates an account and the first company", async () => {
     await visit(page, server.base, "/", "sign-in", "Sign in");
     expect(page.url()).toContain("/sign-in?next=%2F");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await noHorizontalScroll(page, "sign-in");
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole("button", { name: "Create an account" }).click();
     await page.getByLabel("Name").fill("Grace Board");
     await page.getByLabel("Email").fill(email);

@@ -10,9 +10,11 @@ const REMEMBERED = "acp.console.companyId";
 /** undefined until loaded. */
 export const companies = signal<Company[] | undefined>(undefined);
 export const companiesError = signal<string | null>(null);
+export const companiesLoading = signal(false);
 export const currentCompany = signal<Company | null>(null);
 
 export async function loadCompanies(): Promise<Company[]> {
+  companiesLoading.value = true;
   try {
     const list = await call(api.GET("/api/companies"));
     companies.value = list;
@@ -21,6 +23,8 @@ export async function loadCompanies(): Promise<Company[]> {
   } catch (err) {
     companiesError.value = (err as Error).message;
     throw err;
+  } finally {
+    companiesLoading.value = false;
   }
 }
 

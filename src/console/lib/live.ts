@@ -67,9 +67,11 @@ function stop() {
 function openStream() {
   if (!companyId || typeof EventSource === "undefined") return startPolling();
   const id = companyId;
+  // Back from polling: what happened between the last poll and the stream's start is reloaded.
+  const afterPolling = liveMode.value === "polling";
   liveMode.value = "connecting";
-  // A new EventSource cannot send Last-Event-ID itself; the events missed while polling were
-  // already delivered, so the stream starts from now.
+  // A new EventSource cannot send Last-Event-ID itself, so it starts from now (its own reconnects
+  // resume with the id of the last event they saw).
   const stream = new EventSource(`/api/companies/${encodeURIComponent(id)}/events/stream`);
   source = stream;
   const onEvent = (message: MessageEvent<string>) => {
@@ -84,10 +86,13 @@ function openStream() {
     }
   };
   for (const type of EVENT_TYPES) stream.addEventListener(type, onEvent);
+  let opened = false;
   stream.onopen = () => {
     if (source !== stream) return;
     failures = 0;
     liveMode.value = "live";
+    if (afterPolling && !opened) deliver({ type: "resync" });
+    opened = true;
   };
   stream.onerror = () => {
     if (source !== stream) return;
