@@ -11,7 +11,7 @@
 // sends it again. A notification that never arrives is covered by the minute cron (pokes hubs
 // with deliveries due).
 import { DurableObject } from "cloudflare:workers";
-import { and, asc, eq, gt, lte, min, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, lte, min, sql } from "drizzle-orm";
 import { createDb, schema, type Db } from "../db/client";
 import { runBatch, type Statement } from "../db/batch";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
@@ -30,6 +30,8 @@ const MAX_PER_SUBSCRIPTION = 200;
 const KEEP_ALIVE_MS = 15_000;
 /** Events read per page when replaying or broadcasting. */
 const PAGE = 500;
+/** Pending deliveries of one subscription read at a time. */
+const PAGE_DELIVERIES = 50;
 const PRUNE_EVERY_MS = 3600_000;
 
 /** Headers the Worker sets on a stream request after authenticating it (the hub is reachable only from the Worker). */
@@ -166,31 +168,42 @@ export class CompanyEventsHub extends DurableObject<Env> {
       console.error(`webhook ${subscription.id}: the signing secret cannot be opened`, err);
       return;
     }
-    let delivery: DeliveryRow | undefined = first;
     let failingSince = subscription.failingSince;
-    for (let sent = 0; delivery && sent < MAX_PER_SUBSCRIPTION; sent++) {
-      const event = (await db.select().from(schema.companyEvents).where(eq(schema.companyEvents.id, delivery.eventId)))[0];
-      if (!event) {
-        // Pruned before it could be delivered (retention): the delivery fails with that reason.
-        await runBatch(db, [db.update(schema.webhookDeliveries).set({ status: "failed", lastError: "The event is no longer retained", nextAttemptAt: null, updatedAt: new Date().toISOString() }).where(eq(schema.webhookDeliveries.id, delivery.id))]);
-      } else {
-        const result = await this.attempt(subscription, delivery, eventView(event as EventRow), secret);
+    let sent = 0;
+    // Pages of the subscription's pending deliveries with their events, in event order (one read per page).
+    while (sent < MAX_PER_SUBSCRIPTION) {
+      const page = await this.pendingPage(db, subscription.id, first.eventSeq);
+      if (!page.length) return;
+      for (const { delivery, event } of page) {
+        if (delivery.nextAttemptAt === null || Date.parse(delivery.nextAttemptAt) > Date.now()) return;
+        if (!event) {
+          // Pruned before it could be delivered (retention): the delivery fails with that reason.
+          await runBatch(db, [db.update(schema.webhookDeliveries).set({ status: "failed", lastError: "The event is no longer retained", nextAttemptAt: null, updatedAt: new Date().toISOString() }).where(eq(schema.webhookDeliveries.id, delivery.id))]);
+          continue;
+        }
+        const result = await this.attempt(subscription, delivery, eventView(event), secret);
         const decision = decideDelivery(result.outcome, delivery.attempts + 1, event.occurredAt, Date.now());
         const sub = decideSubscription(failingSince, decision.status === "succeeded", Date.now());
         failingSince = sub.failingSince;
         await this.record(db, subscription, delivery, result, decision, sub);
-        if (decision.status !== "succeeded" || sub.disable) return;
+        sent++;
+        if (decision.status !== "succeeded" || sub.disable || sent >= MAX_PER_SUBSCRIPTION) return;
       }
-      delivery = (
-        await db
-          .select()
-          .from(schema.webhookDeliveries)
-          .where(and(eq(schema.webhookDeliveries.subscriptionId, subscription.id), eq(schema.webhookDeliveries.status, "pending")))
-          .orderBy(asc(schema.webhookDeliveries.eventSeq))
-          .limit(1)
-      )[0];
-      if (delivery && (delivery.nextAttemptAt === null || Date.parse(delivery.nextAttemptAt) > Date.now())) return;
+      if (page.length < PAGE_DELIVERIES) return;
     }
+  }
+
+  /** The subscription's oldest pending deliveries from `fromSeq` on, with their events (null when pruned). */
+  private async pendingPage(db: Db, subscriptionId: string, fromSeq: number): Promise<Array<{ delivery: DeliveryRow; event: EventRow | null }>> {
+    const d = schema.webhookDeliveries;
+    const e = schema.companyEvents;
+    return db
+      .select({ delivery: d, event: e })
+      .from(d)
+      .leftJoin(e, eq(e.id, d.eventId))
+      .where(and(eq(d.subscriptionId, subscriptionId), eq(d.status, "pending"), gte(d.eventSeq, fromSeq)))
+      .orderBy(asc(d.eventSeq))
+      .limit(PAGE_DELIVERIES);
   }
 
   private async attempt(subscription: WebhookRow, delivery: DeliveryRow, event: ServiceEvent, secret: string): Promise<{ outcome: AttemptOutcome; latencyMs: number; body: string | null }> {
