@@ -9,6 +9,7 @@
 // (from `measure`) to add to the table.
 // test/tools/bench-runs.mjs (export benchRuns) measures wake-up → run-start latency and runs dispatched per second;
 // test/tools/bench-routines.mjs (export benchRoutines) public webhook fires per second on one routine.
+// test/tools/bench-wiki.mjs (export benchWiki) wiki_write_page throughput and wiki_search p50/p99 over 10,000 pages.
 // Each operation is also compared with a ceiling — a minimal Worker with the same bindings doing one
 // D1 read, or one serialised Durable Object command with one D1 batch (test/tools/ceiling) — driven
 // by the same client in the same run; with the server's CPU per request (/proc) and the previous
@@ -266,6 +267,7 @@ async function main() {
       ["bench-runs.mjs", "benchRuns"],
       ["bench-routines.mjs", "benchRoutines"],
       ["bench-events.mjs", "benchEvents"],
+      ["bench-wiki.mjs", "benchWiki"],
     ];
     for (const [file, exportName] of plugins) {
       const full = path.join(here, file);

@@ -8,7 +8,7 @@ import { eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { schema, type Db } from "../../db/client";
 import { runBatch, type Statement } from "../../db/batch";
-import { rowMatches } from "../../db/guards";
+import { rowExists } from "../../db/guards";
 import { actorRef, type BoardActor } from "../actor";
 import { badRequest, conflict } from "../errors";
 import { newId } from "../../crypto/random";
@@ -126,7 +126,7 @@ async function change(host: PluginHost, row: PluginRow, changes: Partial<PluginR
   const updated: PluginRow = { ...row, ...changes, updatedAt: now };
   const t = schema.plugins;
   await commit(host, [
-    guard(host.db, rowMatches(t, { id: row.id, status: row.status, updatedAt: row.updatedAt })),
+    guard(host.db, rowExists(t, { id: row.id, status: row.status, updatedAt: row.updatedAt })),
     host.db.update(t).set({ ...changes, updatedAt: now }).where(eq(t.id, row.id)),
     ...announcements.flatMap((a) => announceStatements(host.db, host.actor, now, row.id, a)),
   ]);
@@ -213,7 +213,7 @@ export async function uninstallPlugin(host: PluginHost, idOrKey: string, purge: 
   const now = new Date().toISOString();
   const t = schema.plugins;
   await commit(host, [
-    guard(host.db, rowMatches(t, { id: row.id, updatedAt: row.updatedAt })),
+    guard(host.db, rowExists(t, { id: row.id, updatedAt: row.updatedAt })),
     host.db.delete(t).where(eq(t.id, row.id)),
     ...announceStatements(host.db, host.actor, now, row.id, { action: "plugin.uninstalled", details: { pluginKey: row.pluginKey, version: row.version, from: row.status, purged: purge, purgedCompanies: purged?.companies ?? 0 } }),
   ]);
