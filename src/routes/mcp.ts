@@ -44,7 +44,10 @@ export function mountMcp(app: Hono<AppEnv>, fetcher: (c: Context<AppEnv>) => Fet
     const api = apiAs(c, fetcher(c));
     const server = buildMcpServer(actor, api);
     // The ready plugins' tools, for agents (src/domain/plugins/mcp.ts).
-    if (actor.type === "agent") registerPluginTools(server, actor, api, (await readyPlugins(createDb(c.env.DB))).map((p) => p.plugin));
+    if (actor.type === "agent") {
+      const plugins = await readyPlugins(createDb(c.env.DB));
+      registerPluginTools(server, actor, api, plugins.map((p) => p.plugin));
+    }
     await server.connect(transport);
     // Answers are JSON either way: a client that accepts only application/json is served too.
     const headers = new Headers(c.req.raw.headers);

@@ -4,7 +4,7 @@
 // too (`/api/plugins/{pluginId}/api/…`, the same handler, not in the document). A scoped route
 // takes JSON only (415), answers 404 for an unknown plugin, 503 while it is not ready (naming its
 // status), and finds its company in `companyId` (query for GET, body otherwise).
-import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+import { createRoute, z, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
@@ -58,7 +58,8 @@ pluginsRouter.openapi(
     operationId: "executePluginTool",
     tags,
     summary: "Run a plugin tool as the calling agent, in its run and company (runContext must be the caller's)",
-    description: "Domain errors are 4xx with { error, details }: a stale expectedHash is 409 with details.currentHash, an unknown space 404, a bad path 400, a control file written by an agent 403.",
+    description:
+      "Domain errors are 4xx with { error, details }: a stale expectedHash is 409 with details.currentHash, an unknown space 404, a bad path 400, a control file written by an agent 403.",
     request: { body: jsonBody(ExecuteToolSchema) },
     responses: { 200: jsonContent(ToolExecutionSchema, "The tool's result"), ...errors(400, 401, 403, 404, 409, 413, 503) },
   }),
@@ -185,9 +186,12 @@ export function mountPluginRoute<R extends RouteConfig>(
   router: ReturnType<typeof createRouter>,
   pluginKey: string,
   route: R,
-  handler: (c: any) => Promise<Response>,
+  handler: RouteHandler<R, AppEnv>,
 ) {
   const middleware = [jsonOnly];
-  router.openapi(createRoute({ ...route, path: `/api/plugins/${pluginKey}/api${route.path}`, tags: route.tags ?? ["Plugin: " + pluginKey], middleware }), handler as never);
+  router.openapi(
+    createRoute({ ...route, path: `/api/plugins/${pluginKey}/api${route.path}`, tags: route.tags ?? ["Plugin: " + pluginKey], middleware }),
+    handler as never,
+  );
   router.openapi(createRoute({ ...route, path: `/api/plugins/{pluginId}/api${route.path}`, operationId: undefined, hide: true, middleware }), handler as never);
 }

@@ -1,7 +1,7 @@
 // The knowledge-wiki plugin's scoped routes, under /api/plugins/knowledge-wiki/api (mounted by the
 // plugin host, src/routes/plugins.ts): overview, bootstrap, sources, spaces, operations, query
 // sessions and file-as-page. Reads are the wiki's queries; writes its commands in the company object.
-import { createRoute } from "@hono/zod-openapi";
+import type { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
 import { runCompanyCommand } from "../company/client";
@@ -68,7 +68,8 @@ mountPluginRoute(
     path: "/bootstrap",
     operationId: "bootstrapWiki",
     tags,
-    summary: "Write the missing control files (AGENTS.md, IDEA.md, wiki/index.md, wiki/log.md) and ensure the paused Wiki Maintainer, its project, the wiki skills and paused maintenance routines (board; idempotent)",
+    summary:
+      "Write the missing control files (AGENTS.md, IDEA.md, wiki/index.md, wiki/log.md) and ensure the paused Wiki Maintainer, its project, the wiki skills and paused maintenance routines (board; idempotent)",
     request: { body: jsonBody(WikiCompanyBody) },
     responses: { 201: jsonContent(WikiBootstrapSchema, "Bootstrapped"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
   }),
@@ -170,7 +171,10 @@ mountPluginRoute(
   async (c) => {
     const body = c.req.valid("json");
     const actor = await pluginGate(c, WIKI_PLUGIN_KEY, body.companyId, board);
-    return c.json(await runCompanyCommand(c.env, body.companyId, bootstrapSpace, actor, { wikiId: body.wikiId, spaceSlug: c.req.valid("param").spaceSlug }), 201);
+    return c.json(
+      await runCompanyCommand(c.env, body.companyId, bootstrapSpace, actor, { wikiId: body.wikiId, spaceSlug: c.req.valid("param").spaceSlug }),
+      201,
+    );
   },
 );
 

@@ -3,7 +3,9 @@ import { z } from "@hono/zod-openapi";
 import { JsonObject, Timestamp, Uuid } from "./common";
 import { PLUGIN_STATUSES } from "../db/schema/plugins";
 
-export const PluginStatusSchema = z.enum(PLUGIN_STATUSES).openapi({ description: "installed → ready | error; ready → disabled | error | upgrade_pending; disabled | error | upgrade_pending → ready" });
+export const PluginStatusSchema = z
+  .enum(PLUGIN_STATUSES)
+  .openapi({ description: "installed → ready | error; ready → disabled | error | upgrade_pending; disabled | error | upgrade_pending → ready" });
 
 export const PluginSchema = z
   .object({
@@ -34,10 +36,14 @@ export const PluginIdParam = z.object({
     .openapi({ param: { name: "pluginId", in: "path" }, description: "The plugin's id or key", example: "knowledge-wiki" }),
 });
 export const InstallPluginSchema = z
-  .object({ packageName: z.string().trim().min(1).max(214).openapi({ description: "A plugin this build ships: its package name or key", example: "knowledge-wiki" }) })
+  .object({
+    packageName: z.string().trim().min(1).max(214).openapi({ description: "A plugin this build ships: its package name or key", example: "knowledge-wiki" }),
+  })
   .strict()
   .openapi("InstallPlugin");
-export const UninstallQuery = z.object({ purge: z.enum(["true", "false"]).optional().openapi({ description: "`true` deletes the plugin's data in every company" }) });
+export const UninstallQuery = z.object({
+  purge: z.enum(["true", "false"]).optional().openapi({ description: "`true` deletes the plugin's data in every company" }),
+});
 
 export const PluginToolSchema = z
   .object({
@@ -70,6 +76,9 @@ export const ToolExecutionSchema = z
   .object({
     pluginId: z.string(),
     toolName: z.string(),
-    result: z.object({ content: z.string().openapi({ description: "Text for the model" }), data: z.unknown().openapi({ description: "The structured result" }) }),
+    result: z.object({
+      content: z.string().openapi({ description: "Text for the model" }),
+      data: z.unknown().openapi({ description: "The structured result" }),
+    }),
   })
   .openapi("PluginToolExecution");

@@ -3,16 +3,30 @@
 import { z } from "@hono/zod-openapi";
 import { JsonObject, Timestamp, Uuid } from "./common";
 import { IssueSchema } from "./issues";
-import { WIKI_ACCESS_SCOPES, WIKI_OPERATION_STATUSES, WIKI_OPERATION_TYPES, WIKI_PAGE_TYPES, WIKI_SOURCE_TYPES, WIKI_SPACE_STATUSES } from "../db/schema/plugins";
+import {
+  WIKI_ACCESS_SCOPES,
+  WIKI_OPERATION_STATUSES,
+  WIKI_OPERATION_TYPES,
+  WIKI_PAGE_TYPES,
+  WIKI_SOURCE_TYPES,
+  WIKI_SPACE_STATUSES,
+} from "../db/schema/plugins";
 import { WIKI_ID_PATTERN } from "../domain/wiki/space";
 import { MAX_OPERATIONS_LIMIT } from "../domain/wiki/queries";
 import { MAX_PATH_LENGTH } from "../domain/wiki/paths";
 
-const Slug = (what: string) => z.string().regex(WIKI_ID_PATTERN, "lowercase letters, digits and dashes (up to 63)").openapi({ description: `${what} (default \`default\`)`, example: "default" });
+const Slug = (what: string) =>
+  z
+    .string()
+    .regex(WIKI_ID_PATTERN, "lowercase letters, digits and dashes (up to 63)")
+    .openapi({ description: `${what} (default \`default\`)`, example: "default" });
 const wikiFields = { wikiId: Slug("The wiki").optional() };
 const spaceFields = { ...wikiFields, spaceSlug: Slug("The space").optional() };
 const CompanyId = Uuid.openapi({ description: "The company (the caller must have access to it)" });
-const Hash = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 hex digest").openapi({ description: "SHA-256 (hex) of the page's UTF-8 contents" });
+const Hash = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, "a SHA-256 hex digest")
+  .openapi({ description: "SHA-256 (hex) of the page's UTF-8 contents" });
 
 export const WikiSpaceSchema = z
   .object({
@@ -44,7 +58,10 @@ export const WikiOverviewSchema = z
   })
   .openapi("WikiOverview");
 
-export const WikiCompanyBody = z.object({ companyId: CompanyId, ...wikiFields }).strict().openapi("WikiCompanyBody");
+export const WikiCompanyBody = z
+  .object({ companyId: CompanyId, ...wikiFields })
+  .strict()
+  .openapi("WikiCompanyBody");
 export const WikiBootstrapSchema = z
   .object({
     status: z.literal("ready"),
@@ -63,7 +80,10 @@ export const CaptureSourceSchema = z
   .object({
     companyId: CompanyId,
     ...spaceFields,
-    sourceType: z.enum(WIKI_SOURCE_TYPES).optional().openapi({ description: "Default `manual`; decides the capture cap (issue, comment, document 12,000 characters; cursor_window 60,000; routine_run 120,000; manual, url 250,000)" }),
+    sourceType: z.enum(WIKI_SOURCE_TYPES).optional().openapi({
+      description:
+        "Default `manual`; decides the capture cap (issue, comment, document 12,000 characters; cursor_window 60,000; routine_run 120,000; manual, url 250,000)",
+    }),
     title: z.string().trim().max(300).nullish(),
     url: z.url().max(2000).nullish(),
     contents: z.string().openapi({ description: "The source text (larger than its type's cap: 413 naming the cap)" }),
@@ -73,7 +93,13 @@ export const CaptureSourceSchema = z
   .strict()
   .openapi("CaptureWikiSource");
 export const CapturedSourceSchema = z
-  .object({ sourceId: z.string(), rawPath: z.string(), hash: z.string(), title: z.string(), created: z.boolean().openapi({ description: "false: the same text was already captured at rawPath" }) })
+  .object({
+    sourceId: z.string(),
+    rawPath: z.string(),
+    hash: z.string(),
+    title: z.string(),
+    created: z.boolean().openapi({ description: "false: the same text was already captured at rawPath" }),
+  })
   .openapi("CapturedWikiSource");
 
 export const WikiSpacesSchema = z.object({ spaces: z.array(WikiSpaceSchema) }).openapi("WikiSpaces");
@@ -85,7 +111,10 @@ export const CreateSpaceSchema = z
     ...wikiFields,
     slug: Slug("The new space's slug").optional().openapi({ description: "Default: derived from displayName" }),
     displayName: z.string().trim().min(1).max(200).optional(),
-    accessScope: z.enum(WIKI_ACCESS_SCOPES).optional().openapi({ description: "`company` (default: every caller of the company) or `board` (board users only)" }),
+    accessScope: z
+      .enum(WIKI_ACCESS_SCOPES)
+      .optional()
+      .openapi({ description: "`company` (default: every caller of the company) or `board` (board users only)" }),
   })
   .strict()
   .openapi("CreateWikiSpace");
@@ -104,7 +133,9 @@ export const UpdateSpaceSchema = z
     settings: JsonObject.optional(),
   })
   .strict()
-  .refine((v) => v.displayName !== undefined || v.status !== undefined || v.settings !== undefined, { message: "at least one of displayName, status, settings is required" })
+  .refine((v) => v.displayName !== undefined || v.status !== undefined || v.settings !== undefined, {
+    message: "at least one of displayName, status, settings is required",
+  })
   .openapi("UpdateWikiSpace");
 export const SpaceBootstrapSchema = z
   .object({ status: z.literal("ready"), space: WikiSpaceSchema, writtenFiles: z.array(z.string()), preservedFiles: z.array(z.string()) })
@@ -161,8 +192,15 @@ export const FileAsPageSchema = z
     ...spaceFields,
     path: z.string().min(1).max(MAX_PATH_LENGTH).openapi({ example: "wiki/synthesis/release-cadence.md" }),
     title: z.string().trim().max(200).nullish(),
-    contents: z.string().max(512 * 1024).nullish(),
-    answer: z.string().max(512 * 1024).nullish().openapi({ description: "Filed as the page when contents is absent (with querySessionId: instead of the session's answer)" }),
+    contents: z
+      .string()
+      .max(512 * 1024)
+      .nullish(),
+    answer: z
+      .string()
+      .max(512 * 1024)
+      .nullish()
+      .openapi({ description: "Filed as the page when contents is absent (with querySessionId: instead of the session's answer)" }),
     querySessionId: Uuid.nullish().openapi({ description: "Files the session's answer (when contents is absent) and marks the session filed" }),
     expectedHash: Hash.nullish(),
   })

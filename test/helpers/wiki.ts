@@ -29,7 +29,11 @@ export async function wikiCompany(): Promise<WikiCompany> {
   const tool = (name: string, parameters: Record<string, unknown> = {}, options: CallOptions = {}) =>
     post(
       "/api/plugins/tools/execute",
-      { tool: `knowledge-wiki:${name}`, parameters: { companyId: company.id, wikiId: "default", ...parameters }, runContext: { agentId: agent.id, runId, companyId: company.id } },
+      {
+        tool: `knowledge-wiki:${name}`,
+        parameters: { companyId: company.id, wikiId: "default", ...parameters },
+        runContext: { agentId: agent.id, runId, companyId: company.id },
+      },
       { token: agent.token, runId, ...options },
     );
   return { company, agent, runId, tool };

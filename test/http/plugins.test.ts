@@ -33,15 +33,35 @@ async function mcpTools(token: string) {
   return client;
 }
 
-const wikiToolNames = async () => ((await get("/api/plugins/tools")).body as Array<{ name: string }>).map((t) => t.name).filter((n) => n.startsWith("knowledge-wiki:"));
+const wikiToolNames = async () =>
+  ((await get("/api/plugins/tools")).body as Array<{ name: string }>).map((t) => t.name).filter((n) => n.startsWith("knowledge-wiki:"));
 
 describe("plugin host: listing and install", () => {
   it("lists installed plugins for board callers, by id or key; agents refused; unknown plugins 404", async () => {
     const list = await get("/api/plugins");
     expect(list.status).toBe(200);
     const wiki = list.body.find((p: any) => p.pluginKey === "knowledge-wiki");
-    expect(wiki).toMatchObject({ id: expect.any(String), packageName: "@agent-control-plane/plugin-knowledge-wiki", version: "1.0.0", status: "ready", lastError: null });
-    expect(wiki.manifest.tools.map((t: any) => t.name)).toEqual(expect.arrayContaining(["wiki_search", "wiki_list_pages", "wiki_read_page", "wiki_write_page", "wiki_propose_patch", "wiki_list_sources", "wiki_read_source", "wiki_list_backlinks", "wiki_update_index", "wiki_append_log"]));
+    expect(wiki).toMatchObject({
+      id: expect.any(String),
+      packageName: "@agent-control-plane/plugin-knowledge-wiki",
+      version: "1.0.0",
+      status: "ready",
+      lastError: null,
+    });
+    expect(wiki.manifest.tools.map((t: any) => t.name)).toEqual(
+      expect.arrayContaining([
+        "wiki_search",
+        "wiki_list_pages",
+        "wiki_read_page",
+        "wiki_write_page",
+        "wiki_propose_patch",
+        "wiki_list_sources",
+        "wiki_read_source",
+        "wiki_list_backlinks",
+        "wiki_update_index",
+        "wiki_append_log",
+      ]),
+    );
     expect(wiki.manifest.apiRoutes).toContainEqual({ method: "POST", path: "/api/plugins/knowledge-wiki/api/query-sessions", auth: "board" });
     expect((await get("/api/plugins?status=ready")).body.map((p: any) => p.pluginKey)).toContain("knowledge-wiki");
     expect((await get("/api/plugins?status=disabled")).body.map((p: any) => p.pluginKey)).not.toContain("knowledge-wiki");
@@ -51,7 +71,10 @@ describe("plugin host: listing and install", () => {
     expect((await get("/api/plugins/no-such-plugin")).status).toBe(404);
 
     const company = await createCompany();
-    const agent = await insertAgentKey((await post(`/api/companies/${company.id}/agents`, { name: unique("A"), adapterType: "process", adapterConfig: { command: "echo" } })).body.id, company.id);
+    const agent = await insertAgentKey(
+      (await post(`/api/companies/${company.id}/agents`, { name: unique("A"), adapterType: "process", adapterConfig: { command: "echo" } })).body.id,
+      company.id,
+    );
     expect((await get("/api/plugins", { token: agent.token })).status).toBe(403);
     expect((await get("/api/plugins")).status).toBe(200);
     expect((await call("GET", "/api/plugins", { token: "svc_agent_bogus" })).status).toBe(401);
@@ -61,16 +84,22 @@ describe("plugin host: listing and install", () => {
     const unknown = await post("/api/plugins/install", { packageName: "left-pad" });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toContain("knowledge-wiki");
-    expect(unknown.body.details.shipped).toEqual([{ pluginKey: "knowledge-wiki", packageName: "@agent-control-plane/plugin-knowledge-wiki", version: "1.0.0" }]);
+    expect(unknown.body.details.shipped).toEqual([
+      { pluginKey: "knowledge-wiki", packageName: "@agent-control-plane/plugin-knowledge-wiki", version: "1.0.0" },
+    ]);
     expect((await post("/api/plugins/install", { packageName: "knowledge-wiki" })).status).toBe(409);
     expect((await post("/api/plugins/install", {})).status).toBe(400);
 
     const company = await createCompany();
     const member = await boardUser(company.id);
-    const agent = await insertAgentKey((await post(`/api/companies/${company.id}/agents`, { name: unique("A"), adapterType: "process", adapterConfig: { command: "echo" } })).body.id, company.id);
+    const agent = await insertAgentKey(
+      (await post(`/api/companies/${company.id}/agents`, { name: unique("A"), adapterType: "process", adapterConfig: { command: "echo" } })).body.id,
+      company.id,
+    );
     for (const token of [member.token, agent.token]) {
       expect((await post("/api/plugins/install", { packageName: "knowledge-wiki" }, { token })).status).toBe(403);
-      for (const action of ["enable", "disable", "upgrade"]) expect((await post(`/api/plugins/knowledge-wiki/${action}`, undefined, { token })).status).toBe(403);
+      for (const action of ["enable", "disable", "upgrade"])
+        expect((await post(`/api/plugins/knowledge-wiki/${action}`, undefined, { token })).status).toBe(403);
       expect((await del("/api/plugins/knowledge-wiki", { token })).status).toBe(403);
     }
     // A member reads; the plugin is unchanged.
@@ -85,7 +114,9 @@ describe("plugin host: lifecycle", () => {
     const jwt = await agentJwt(w.agent.id, w.company.id, { runId: w.runId });
     const before = await mcpTools(jwt);
     const listed = (await before.listTools()).tools.map((t) => t.name);
-    expect(listed).toEqual(expect.arrayContaining(["knowledge-wiki__wiki_search", "knowledge-wiki__wiki_read_page", "knowledge-wiki__wiki_write_page", "whoami"]));
+    expect(listed).toEqual(
+      expect.arrayContaining(["knowledge-wiki__wiki_search", "knowledge-wiki__wiki_read_page", "knowledge-wiki__wiki_write_page", "whoami"]),
+    );
     const viaMcp = await before.callTool({ name: "knowledge-wiki__wiki_read_page", arguments: { path: "wiki/kept.md" } });
     expect(viaMcp.isError).toBeFalsy();
     expect((viaMcp.content as any)[0].text).toContain("Survives a disable.");
@@ -146,11 +177,16 @@ describe("plugin host: lifecycle", () => {
 
   it("error: a plugin in error answers 503 with its lastError; enable brings it back", async () => {
     const w = await wikiCompany();
-    await env.DB.prepare("UPDATE plugins SET status = 'error', last_error = 'activation failed: test', updated_at = ? WHERE plugin_key = 'knowledge-wiki'").bind(new Date().toISOString()).run();
+    await env.DB.prepare("UPDATE plugins SET status = 'error', last_error = 'activation failed: test', updated_at = ? WHERE plugin_key = 'knowledge-wiki'")
+      .bind(new Date().toISOString())
+      .run();
     try {
       const res = await get(`${WIKI}/overview?companyId=${w.company.id}`);
       expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ error: "Plugin knowledge-wiki is error: activation failed: test", details: { status: "error", lastError: "activation failed: test" } });
+      expect(res.body).toMatchObject({
+        error: "Plugin knowledge-wiki is error: activation failed: test",
+        details: { status: "error", lastError: "activation failed: test" },
+      });
       expect((await get("/api/plugins/knowledge-wiki")).body).toMatchObject({ status: "error", lastError: "activation failed: test" });
       expect((await post("/api/plugins/knowledge-wiki/disable")).status).toBe(409);
     } finally {
@@ -181,10 +217,16 @@ describe("plugin host: lifecycle", () => {
 
       const purged = await del("/api/plugins/knowledge-wiki?purge=true");
       expect(purged.body).toMatchObject({ purged: true, dataKept: false });
-      const rows = await env.DB.prepare("SELECT (SELECT count(*) FROM wiki_pages WHERE company_id = ?1) + (SELECT count(*) FROM wiki_sources WHERE company_id = ?1) + (SELECT count(*) FROM wiki_operations WHERE company_id = ?1) AS n").bind(w.company.id).first<{ n: number }>();
+      const rows = await env.DB.prepare(
+        "SELECT (SELECT count(*) FROM wiki_pages WHERE company_id = ?1) + (SELECT count(*) FROM wiki_sources WHERE company_id = ?1) + (SELECT count(*) FROM wiki_operations WHERE company_id = ?1) AS n",
+      )
+        .bind(w.company.id)
+        .first<{ n: number }>();
       expect(rows!.n).toBe(0);
       expect((await env.FILES.list({ prefix: `companies/${w.company.id}/wiki/` })).objects).toEqual([]);
-      expect((await env.DB.prepare("SELECT count(*) AS n FROM wiki_page_search").first<{ n: number }>())!.n).toBe((await env.DB.prepare("SELECT count(*) AS n FROM wiki_pages").first<{ n: number }>())!.n);
+      expect((await env.DB.prepare("SELECT count(*) AS n FROM wiki_page_search").first<{ n: number }>())!.n).toBe(
+        (await env.DB.prepare("SELECT count(*) AS n FROM wiki_pages").first<{ n: number }>())!.n,
+      );
     } finally {
       await ensureWikiReady();
     }
@@ -206,7 +248,10 @@ describe("plugin tools", () => {
     const tools = (await get("/api/plugins/tools")).body as any[];
     const search = tools.find((t) => t.name === "knowledge-wiki:wiki_search");
     expect(search).toMatchObject({ displayName: "Search Wiki", pluginId: (await get("/api/plugins/knowledge-wiki")).body.id });
-    expect(search.parametersSchema).toMatchObject({ type: "object", properties: { companyId: { type: "string" }, query: { type: "string" }, limit: { type: "integer", maximum: 50 } } });
+    expect(search.parametersSchema).toMatchObject({
+      type: "object",
+      properties: { companyId: { type: "string" }, query: { type: "string" }, limit: { type: "integer", maximum: 50 } },
+    });
     expect(search.parametersSchema.required).toEqual(expect.arrayContaining(["companyId", "query"]));
     expect((await get("/api/plugins/tools?pluginId=knowledge-wiki")).body).toHaveLength(12);
     expect((await get("/api/plugins/tools?pluginId=other")).body).toEqual([]);
@@ -218,19 +263,30 @@ describe("plugin tools", () => {
   it("every run's context lists the enabled plugins' tools (none while disabled)", async () => {
     const company = await createCompany();
     const endpoint = unique("ctx");
-    const agent = (await post(`/api/companies/${company.id}/agents`, { name: unique("Http"), adapterType: "http", adapterConfig: { url: `${FAKE}/agent/${endpoint}` } })).body;
+    const agent = (
+      await post(`/api/companies/${company.id}/agents`, { name: unique("Http"), adapterType: "http", adapterConfig: { url: `${FAKE}/agent/${endpoint}` } })
+    ).body;
     const received = async () => (await (await fetch(`${FAKE}/__received/${endpoint}`)).json()) as any[];
     expect((await post(`/api/agents/${agent.id}/wakeup`, { reason: "plugins" })).status).toBe(202);
     await dispatch(company.id);
     const first = await eventually(async () => (await received())[0], { what: "the first invocation" });
-    expect(first.body.context.pluginTools).toEqual(expect.arrayContaining(["knowledge-wiki:wiki_search", "knowledge-wiki:wiki_write_page", "knowledge-wiki:wiki_append_log"]));
+    expect(first.body.context.pluginTools).toEqual(
+      expect.arrayContaining(["knowledge-wiki:wiki_search", "knowledge-wiki:wiki_write_page", "knowledge-wiki:wiki_append_log"]),
+    );
     expect(first.body.context.pluginTools).toHaveLength(12);
     expect((await post("/api/plugins/knowledge-wiki/disable")).status).toBe(200);
     try {
-      await eventually(async () => {
-        const live = await env.DB.prepare("SELECT count(*) AS n FROM heartbeat_runs WHERE company_id = ? AND status IN ('queued', 'running', 'scheduled_retry')").bind(company.id).first<{ n: number }>();
-        return live!.n === 0;
-      }, { what: "the first run to end" });
+      await eventually(
+        async () => {
+          const live = await env.DB.prepare(
+            "SELECT count(*) AS n FROM heartbeat_runs WHERE company_id = ? AND status IN ('queued', 'running', 'scheduled_retry')",
+          )
+            .bind(company.id)
+            .first<{ n: number }>();
+          return live!.n === 0;
+        },
+        { what: "the first run to end" },
+      );
       expect((await post(`/api/agents/${agent.id}/wakeup`, { reason: "plugins again" })).status).toBe(202);
       await dispatch(company.id);
       const second = await eventually(async () => (await received())[1], { what: "the second invocation" });

@@ -22,14 +22,20 @@ async function eventsOf(companyId: string): Promise<Event[]> {
   return res.body.events;
 }
 
-const write = (w: WikiCompany, path: string, contents: string, extra: Record<string, unknown> = {}) => toolData(w, "wiki_write_page", { path, contents, ...extra });
+const write = (w: WikiCompany, path: string, contents: string, extra: Record<string, unknown> = {}) =>
+  toolData(w, "wiki_write_page", { path, contents, ...extra });
 const backlinksOf = async (w: WikiCompany, path: string) => (await toolData(w, "wiki_list_backlinks", { path })).backlinks;
 
 describe("wiki tools: write, read, search", () => {
   it("an agent searches, reads, then writes with expectedHash; the page has revisions, an operation and an event", async () => {
     const w = await wikiCompany();
     const created = await write(w, "wiki/concepts/deploys.md", "# Deploys\n\nWe deploy with blue-green switching on Tuesdays.\n", { summary: "first" });
-    expect(created).toMatchObject({ path: "wiki/concepts/deploys.md", previousHash: null, created: true, hash: sha256Hex("# Deploys\n\nWe deploy with blue-green switching on Tuesdays.\n") });
+    expect(created).toMatchObject({
+      path: "wiki/concepts/deploys.md",
+      previousHash: null,
+      created: true,
+      hash: sha256Hex("# Deploys\n\nWe deploy with blue-green switching on Tuesdays.\n"),
+    });
 
     const search = await w.tool("wiki_search", { query: "switching tuesdays" });
     expect(search.status).toBe(200);
@@ -42,21 +48,40 @@ describe("wiki tools: write, read, search", () => {
     expect(read.body.result.content).toContain("blue-green");
     expect(read.body.result.data).toMatchObject({ hash: created.hash, pageType: "concept", title: "Deploys" });
 
-    const updated = await write(w, "wiki/concepts/deploys.md", "# Deploys\n\nBlue-green, Tuesdays and Thursdays.\n", { expectedHash: read.body.result.data.hash });
+    const updated = await write(w, "wiki/concepts/deploys.md", "# Deploys\n\nBlue-green, Tuesdays and Thursdays.\n", {
+      expectedHash: read.body.result.data.hash,
+    });
     expect(updated).toMatchObject({ previousHash: created.hash, created: false });
     expect(updated.revisionId).not.toBe(created.revisionId);
     // The same contents again: nothing written.
-    expect(await write(w, "wiki/concepts/deploys.md", "# Deploys\n\nBlue-green, Tuesdays and Thursdays.\n")).toMatchObject({ unchanged: true, revisionId: updated.revisionId });
+    expect(await write(w, "wiki/concepts/deploys.md", "# Deploys\n\nBlue-green, Tuesdays and Thursdays.\n")).toMatchObject({
+      unchanged: true,
+      revisionId: updated.revisionId,
+    });
 
     const events = await eventsOf(w.company.id);
     const written = events.filter((e) => e.type === "wiki.page_written");
     expect(written).toHaveLength(2);
-    expect(written[1]).toMatchObject({ actor: { type: "agent", id: w.agent.id }, subject: { type: "wiki_page" }, data: { path: "wiki/concepts/deploys.md", hash: updated.hash, previousHash: created.hash, operationType: "write_page" } });
+    expect(written[1]).toMatchObject({
+      actor: { type: "agent", id: w.agent.id },
+      subject: { type: "wiki_page" },
+      data: { path: "wiki/concepts/deploys.md", hash: updated.hash, previousHash: created.hash, operationType: "write_page" },
+    });
     const ops = await get(`${WIKI}/operations?companyId=${w.company.id}&operationType=write_page`);
     expect(ops.status).toBe(200);
     expect(ops.body.operations).toHaveLength(2);
-    expect(ops.body.operations[0]).toMatchObject({ status: "succeeded", runId: w.runId, spaceSlug: "default", actor: { type: "agent", id: w.agent.id }, details: { hash: updated.hash } });
-    const revisions = await env.DB.prepare("SELECT change, hash, previous_hash AS previousHash, run_id AS runId FROM wiki_page_revisions WHERE company_id = ? ORDER BY created_at, rowid").bind(w.company.id).all();
+    expect(ops.body.operations[0]).toMatchObject({
+      status: "succeeded",
+      runId: w.runId,
+      spaceSlug: "default",
+      actor: { type: "agent", id: w.agent.id },
+      details: { hash: updated.hash },
+    });
+    const revisions = await env.DB.prepare(
+      "SELECT change, hash, previous_hash AS previousHash, run_id AS runId FROM wiki_page_revisions WHERE company_id = ? ORDER BY created_at, rowid",
+    )
+      .bind(w.company.id)
+      .all();
     expect(revisions.results).toEqual([
       { change: "write", hash: created.hash, previousHash: null, runId: w.runId },
       { change: "write", hash: updated.hash, previousHash: created.hash, runId: w.runId },
@@ -71,10 +96,23 @@ describe("wiki tools: write, read, search", () => {
     await write(w, "wiki/areas/ops.md", "# Operations\n\nThe on-call rotation hands over every Monday; escalations page the platform lead.\n");
     await write(w, "wiki/concepts/rotation.md", "# Rotation\n\nWhy the rotation exists.\n");
     await write(other, "wiki/areas/ops.md", "# Operations\n\nThe on-call rotation of another company.\n");
-    expect((await post(`${WIKI}/sources`, { companyId: w.company.id, title: "Incident review", contents: "Escalations were slow because the rotation calendar was stale." })).status).toBe(201);
+    expect(
+      (
+        await post(`${WIKI}/sources`, {
+          companyId: w.company.id,
+          title: "Incident review",
+          contents: "Escalations were slow because the rotation calendar was stale.",
+        })
+      ).status,
+    ).toBe(201);
 
     const byBody = await toolData(w, "wiki_search", { query: "escalation" });
-    expect(byBody.results.map((r: any) => [r.kind, r.path])).toEqual(expect.arrayContaining([["page", "wiki/areas/ops.md"], ["source", expect.stringMatching(/^raw\/\d{4}-\d{2}-\d{2}-incident-review-[0-9a-f]{8}\.md$/)]]));
+    expect(byBody.results.map((r: any) => [r.kind, r.path])).toEqual(
+      expect.arrayContaining([
+        ["page", "wiki/areas/ops.md"],
+        ["source", expect.stringMatching(/^raw\/\d{4}-\d{2}-\d{2}-incident-review-[0-9a-f]{8}\.md$/)],
+      ]),
+    );
     expect(byBody.results).toHaveLength(2);
     expect(byBody.results.find((r: any) => r.kind === "page").snippet).toContain("**escalations**");
 
@@ -94,15 +132,33 @@ describe("wiki tools: write, read, search", () => {
   it("lists pages and sources, reads a source, proposes a patch without writing, updates the index and appends to the log", async () => {
     const w = await wikiCompany();
     const page = await write(w, "wiki/entities/acme.md", "# Acme\n\nA customer.\n");
-    const proposal = await toolData(w, "wiki_propose_patch", { path: "wiki/entities/acme.md", contents: "# Acme\n\nA customer since 2024. See [[concepts/billing]].\n" });
-    expect(proposal).toMatchObject({ exists: true, currentHash: page.hash, proposedHash: sha256Hex("# Acme\n\nA customer since 2024. See [[concepts/billing]].\n"), unchanged: false, links: ["wiki/concepts/billing.md"] });
+    const proposal = await toolData(w, "wiki_propose_patch", {
+      path: "wiki/entities/acme.md",
+      contents: "# Acme\n\nA customer since 2024. See [[concepts/billing]].\n",
+    });
+    expect(proposal).toMatchObject({
+      exists: true,
+      currentHash: page.hash,
+      proposedHash: sha256Hex("# Acme\n\nA customer since 2024. See [[concepts/billing]].\n"),
+      unchanged: false,
+      links: ["wiki/concepts/billing.md"],
+    });
     expect((await toolData(w, "wiki_read_page", { path: "wiki/entities/acme.md" })).hash).toBe(page.hash);
 
-    const captured = await post(`${WIKI}/sources`, { companyId: w.company.id, title: "Call notes", sourceType: "manual", contents: "Acme asked for SSO.", rawPath: "raw/calls/acme.md", metadata: { by: "sales" } });
+    const captured = await post(`${WIKI}/sources`, {
+      companyId: w.company.id,
+      title: "Call notes",
+      sourceType: "manual",
+      contents: "Acme asked for SSO.",
+      rawPath: "raw/calls/acme.md",
+      metadata: { by: "sales" },
+    });
     expect(captured.status).toBe(201);
     expect(captured.body).toMatchObject({ rawPath: "raw/calls/acme.md", hash: sha256Hex("Acme asked for SSO."), title: "Call notes", created: true });
     const sources = await toolData(w, "wiki_list_sources");
-    expect(sources.sources).toEqual([expect.objectContaining({ rawPath: "raw/calls/acme.md", sourceType: "manual", sizeChars: 19, metadata: { by: "sales" } })]);
+    expect(sources.sources).toEqual([
+      expect.objectContaining({ rawPath: "raw/calls/acme.md", sourceType: "manual", sizeChars: 19, metadata: { by: "sales" } }),
+    ]);
     const source = await w.tool("wiki_read_source", { rawPath: "raw/calls/acme.md" });
     expect(source.body.result.content).toBe("Acme asked for SSO.");
     expect((await w.tool("wiki_read_source", { rawPath: "raw/none.md" })).status).toBe(404);
@@ -114,7 +170,7 @@ describe("wiki tools: write, read, search", () => {
     const log = await toolData(w, "wiki_append_log", { entry: "Indexed Acme\nwith a second line" });
     const logText = (await toolData(w, "wiki_read_page", { path: "wiki/log.md" })).contents as string;
     expect(logText).toMatch(/^# Wiki log/);
-    expect(logText).toMatch(/- \S+ Added Acme\n- \S+ Indexed Acme\n  with a second line\n$/);
+    expect(logText).toMatch(/- \S+ Added Acme\n- \S+ Indexed Acme\n {2}with a second line\n$/);
     expect(log.hash).toBe(sha256Hex(logText));
 
     const pages = await toolData(w, "wiki_list_pages");
@@ -138,10 +194,17 @@ describe("wiki: concurrency", () => {
     const asSecond = (contents: string) =>
       post(
         "/api/plugins/tools/execute",
-        { tool: "knowledge-wiki:wiki_write_page", parameters: { companyId: w.company.id, wikiId: "default", path: "wiki/synthesis/plan.md", contents, expectedHash: base.hash }, runContext: { agentId: second.id, runId: secondRun, companyId: w.company.id } },
+        {
+          tool: "knowledge-wiki:wiki_write_page",
+          parameters: { companyId: w.company.id, wikiId: "default", path: "wiki/synthesis/plan.md", contents, expectedHash: base.hash },
+          runContext: { agentId: second.id, runId: secondRun, companyId: w.company.id },
+        },
         { token: second.token, runId: secondRun },
       );
-    const [a, b] = await Promise.all([w.tool("wiki_write_page", { path: "wiki/synthesis/plan.md", contents: "# Plan\n\nv2 by A\n", expectedHash: base.hash }), asSecond("# Plan\n\nv2 by B\n")]);
+    const [a, b] = await Promise.all([
+      w.tool("wiki_write_page", { path: "wiki/synthesis/plan.md", contents: "# Plan\n\nv2 by A\n", expectedHash: base.hash }),
+      asSecond("# Plan\n\nv2 by B\n"),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const [winner, loser] = a.status === 200 ? [a, b] : [b, a];
     expect(loser.body.details).toMatchObject({ path: "wiki/synthesis/plan.md", expectedHash: base.hash, currentHash: winner.body.result.data.hash });
@@ -189,7 +252,20 @@ describe("wiki: control files and path rules", () => {
     // wiki/index.md and wiki/log.md are the agents' to maintain.
     expect((await w.tool("wiki_write_page", { path: "wiki/index.md", contents: "# Index" })).status).toBe(200);
 
-    for (const path of ["../secrets.md", "wiki/../AGENTS.md", "wiki/./a.md", "wiki\\a.md", "wiki//a.md", "/wiki/a.md", "wiki/a.txt", "notes/a.md", "wiki/.md", "wiki/", "raw/a.md", "wiki/ a.md"]) {
+    for (const path of [
+      "../secrets.md",
+      "wiki/../AGENTS.md",
+      "wiki/./a.md",
+      "wiki\\a.md",
+      "wiki//a.md",
+      "/wiki/a.md",
+      "wiki/a.txt",
+      "notes/a.md",
+      "wiki/.md",
+      "wiki/",
+      "raw/a.md",
+      "wiki/ a.md",
+    ]) {
       const res = await w.tool("wiki_write_page", { path, contents: "x" });
       expect(res.status, path).toBe(400);
       expect(res.body.error, path).toMatch(/Invalid page path/);
@@ -225,16 +301,27 @@ describe("wiki: capture caps", () => {
     expect((await post(`${WIKI}/sources`, { companyId: w.company.id, sourceType: "issue", contents: "🙂".repeat(12_000) })).status).toBe(201);
     expect((await post(`${WIKI}/sources`, { companyId: w.company.id, sourceType: "issue", contents: "🙂".repeat(12_001) })).status).toBe(413);
     // An agent captures too; the same text at the same rawPath is the same source, other text there is a 409.
-    const byAgent = await post(`${WIKI}/sources`, { companyId: w.company.id, sourceType: "comment", contents: "From a comment", rawPath: "raw/comments/1.md" }, { token: w.agent.token });
+    const byAgent = await post(
+      `${WIKI}/sources`,
+      { companyId: w.company.id, sourceType: "comment", contents: "From a comment", rawPath: "raw/comments/1.md" },
+      { token: w.agent.token },
+    );
     expect(byAgent.status).toBe(201);
-    const again = await post(`${WIKI}/sources`, { companyId: w.company.id, sourceType: "comment", contents: "From a comment", rawPath: "raw/comments/1.md" }, { token: w.agent.token });
+    const again = await post(
+      `${WIKI}/sources`,
+      { companyId: w.company.id, sourceType: "comment", contents: "From a comment", rawPath: "raw/comments/1.md" },
+      { token: w.agent.token },
+    );
     expect(again.body).toMatchObject({ sourceId: byAgent.body.sourceId, created: false });
     const clash = await post(`${WIKI}/sources`, { companyId: w.company.id, contents: "Different", rawPath: "raw/comments/1.md" });
     expect(clash.status).toBe(409);
     expect(clash.body.details).toMatchObject({ currentHash: sha256Hex("From a comment") });
     const captured = (await eventsOf(w.company.id)).filter((e) => e.type === "wiki.source_captured");
     expect(captured).toHaveLength(caps.length + 2);
-    expect(captured.at(-1)).toMatchObject({ actor: { type: "agent", id: w.agent.id }, data: { rawPath: "raw/comments/1.md", sourceType: "comment", sizeChars: 14 } });
+    expect(captured.at(-1)).toMatchObject({
+      actor: { type: "agent", id: w.agent.id },
+      data: { rawPath: "raw/comments/1.md", sourceType: "comment", sizeChars: 14 },
+    });
   });
 });
 
@@ -285,20 +372,29 @@ describe("wiki: callers and company scoping", () => {
     // B's agent naming A's company in the parameters, or in runContext.
     const crossParams = await post(
       "/api/plugins/tools/execute",
-      { tool: "knowledge-wiki:wiki_read_page", parameters: { companyId: w.company.id, path: "wiki/private.md" }, runContext: { agentId: other.agent.id, runId: other.runId, companyId: other.company.id } },
+      {
+        tool: "knowledge-wiki:wiki_read_page",
+        parameters: { companyId: w.company.id, path: "wiki/private.md" },
+        runContext: { agentId: other.agent.id, runId: other.runId, companyId: other.company.id },
+      },
       { token: other.agent.token, runId: other.runId },
     );
     expect(crossParams.status).toBe(403);
     const crossContext = await post(
       "/api/plugins/tools/execute",
-      { tool: "knowledge-wiki:wiki_read_page", parameters: { companyId: w.company.id, path: "wiki/private.md" }, runContext: { agentId: other.agent.id, runId: other.runId, companyId: w.company.id } },
+      {
+        tool: "knowledge-wiki:wiki_read_page",
+        parameters: { companyId: w.company.id, path: "wiki/private.md" },
+        runContext: { agentId: other.agent.id, runId: other.runId, companyId: w.company.id },
+      },
       { token: other.agent.token, runId: other.runId },
     );
     expect(crossContext.status).toBe(403);
     // runContext naming another agent, another run, or no run; a board caller.
     const ctx = { agentId: w.agent.id, runId: w.runId, companyId: w.company.id };
     const params = { companyId: w.company.id, path: "wiki/private.md" };
-    const exec = (body: Record<string, unknown>, options: Record<string, unknown>) => post("/api/plugins/tools/execute", { tool: "knowledge-wiki:wiki_read_page", parameters: params, ...body }, options);
+    const exec = (body: Record<string, unknown>, options: Record<string, unknown>) =>
+      post("/api/plugins/tools/execute", { tool: "knowledge-wiki:wiki_read_page", parameters: params, ...body }, options);
     expect((await exec({ runContext: { ...ctx, agentId: other.agent.id } }, { token: w.agent.token, runId: w.runId })).status).toBe(403);
     expect((await exec({ runContext: { ...ctx, runId: crypto.randomUUID() } }, { token: w.agent.token, runId: w.runId })).status).toBe(403);
     expect((await exec({ runContext: ctx }, { token: w.agent.token })).status).toBe(403);
@@ -306,9 +402,24 @@ describe("wiki: callers and company scoping", () => {
     expect((await exec({ runContext: ctx }, { token: otherOwner.token })).status).toBe(403);
     expect((await exec({ runContext: ctx }, { token: w.agent.token, runId: w.runId })).status).toBe(200);
     // Unknown tools, bad parameters.
-    expect((await post("/api/plugins/tools/execute", { tool: "knowledge-wiki:nope", parameters: params, runContext: ctx }, { token: w.agent.token, runId: w.runId })).status).toBe(404);
-    expect((await post("/api/plugins/tools/execute", { tool: "other:wiki_read_page", parameters: params, runContext: ctx }, { token: w.agent.token, runId: w.runId })).status).toBe(404);
-    const badParams = await post("/api/plugins/tools/execute", { tool: "knowledge-wiki:wiki_read_page", parameters: { companyId: w.company.id }, runContext: ctx }, { token: w.agent.token, runId: w.runId });
+    expect(
+      (await post("/api/plugins/tools/execute", { tool: "knowledge-wiki:nope", parameters: params, runContext: ctx }, { token: w.agent.token, runId: w.runId }))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await post(
+          "/api/plugins/tools/execute",
+          { tool: "other:wiki_read_page", parameters: params, runContext: ctx },
+          { token: w.agent.token, runId: w.runId },
+        )
+      ).status,
+    ).toBe(404);
+    const badParams = await post(
+      "/api/plugins/tools/execute",
+      { tool: "knowledge-wiki:wiki_read_page", parameters: { companyId: w.company.id }, runContext: ctx },
+      { token: w.agent.token, runId: w.runId },
+    );
     expect(badParams.status).toBe(400);
     expect(badParams.body.error).toContain("path");
 
@@ -349,7 +460,10 @@ describe("wiki: callers and company scoping", () => {
     expect((await post(`/api/plugins/${plugin.id}/api/sources`, { companyId: w.company.id, contents: "by id" })).status).toBe(201);
     expect((await get(`/api/plugins/no-such-plugin/api/overview?companyId=${w.company.id}`)).status).toBe(404);
     expect((await get(`${WIKI}/no-such-route?companyId=${w.company.id}`)).status).toBe(404);
-    const text = await call("POST", `${WIKI}/sources`, { rawBody: JSON.stringify({ companyId: w.company.id, contents: "x" }), headers: { "content-type": "text/plain" } });
+    const text = await call("POST", `${WIKI}/sources`, {
+      rawBody: JSON.stringify({ companyId: w.company.id, contents: "x" }),
+      headers: { "content-type": "text/plain" },
+    });
     expect(text.status).toBe(415);
     expect(text.body.error).toMatch(/JSON/);
     const huge = await post(`${WIKI}/sources`, { companyId: w.company.id, contents: "a".repeat(1024 * 1024 + 10) });
@@ -367,7 +481,13 @@ describe("wiki: bootstrap and spaces", () => {
     const index = await write(w, "wiki/index.md", "# My index\n");
     const first = await post(`${WIKI}/bootstrap`, { companyId: w.company.id });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ status: "ready", wikiId: "default", space: { slug: "default", status: "active" }, writtenFiles: ["AGENTS.md", "IDEA.md", "wiki/log.md"], preservedFiles: ["wiki/index.md"] });
+    expect(first.body).toMatchObject({
+      status: "ready",
+      wikiId: "default",
+      space: { slug: "default", status: "active" },
+      writtenFiles: ["AGENTS.md", "IDEA.md", "wiki/log.md"],
+      preservedFiles: ["wiki/index.md"],
+    });
     expect(first.body.managedAgent).toMatchObject({ name: "Wiki Maintainer", status: "paused" });
     expect(first.body.managedSkills.map((s: any) => s.key)).toEqual(["company/knowledge-wiki-maintainer", "company/knowledge-wiki-reader"]);
     expect(first.body.managedRoutineIds).toHaveLength(2);
@@ -389,12 +509,23 @@ describe("wiki: bootstrap and spaces", () => {
 
     const second = await post(`${WIKI}/bootstrap`, { companyId: w.company.id });
     expect(second.status).toBe(201);
-    expect(second.body).toMatchObject({ writtenFiles: [], preservedFiles: ["AGENTS.md", "IDEA.md", "wiki/index.md", "wiki/log.md"], managedAgent: { id: agent.id }, managedProject: { id: project.id } });
+    expect(second.body).toMatchObject({
+      writtenFiles: [],
+      preservedFiles: ["AGENTS.md", "IDEA.md", "wiki/index.md", "wiki/log.md"],
+      managedAgent: { id: agent.id },
+      managedProject: { id: project.id },
+    });
     expect(second.body.managedRoutineIds).toEqual(first.body.managedRoutineIds);
     expect((await get(`/api/companies/${w.company.id}/agents`)).body.filter((a: any) => a.name.startsWith("Wiki Maintainer"))).toHaveLength(1);
 
     const overview = await get(`${WIKI}/overview?companyId=${w.company.id}`, { token: w.agent.token });
-    expect(overview.body).toMatchObject({ status: "ready", defaultSpace: { slug: "default" }, managedAgent: { id: agent.id, status: "paused" }, managedProject: { id: project.id }, capabilities: expect.arrayContaining(["search", "backlinks"]) });
+    expect(overview.body).toMatchObject({
+      status: "ready",
+      defaultSpace: { slug: "default" },
+      managedAgent: { id: agent.id, status: "paused" },
+      managedProject: { id: project.id },
+      capabilities: expect.arrayContaining(["search", "backlinks"]),
+    });
     expect(overview.body.managedSkills).toHaveLength(2);
     expect(overview.body.operationCount).toBeGreaterThanOrEqual(5);
     expect((await eventsOf(w.company.id)).filter((e) => e.type === "wiki.bootstrapped")).toHaveLength(2);
@@ -408,7 +539,10 @@ describe("wiki: bootstrap and spaces", () => {
     expect(unknown.body.error).toContain("eng");
     const created = await post(`${WIKI}/spaces`, { companyId: C, displayName: "Engineering Team" });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ status: "created", space: { slug: "engineering-team", displayName: "Engineering Team", accessScope: "company", status: "active" } });
+    expect(created.body).toMatchObject({
+      status: "created",
+      space: { slug: "engineering-team", displayName: "Engineering Team", accessScope: "company", status: "active" },
+    });
     expect((await post(`${WIKI}/spaces`, { companyId: C, slug: "engineering-team" })).status).toBe(409);
     expect((await post(`${WIKI}/spaces`, { companyId: C })).status).toBe(400);
     const boot = await post(`${WIKI}/spaces/engineering-team/bootstrap`, { companyId: C });
@@ -464,7 +598,10 @@ describe("wiki: query sessions", () => {
     expect(paused.body.error).toMatch(/Wiki Maintainer is paused/);
     const blocked = (await get(`${WIKI}/operations?companyId=${w.company.id}&operationType=query`)).body.operations;
     expect(blocked.map((o: any) => o.status)).toEqual(["blocked", "blocked"]);
-    expect(blocked[0]).toMatchObject({ id: paused.body.details.operationId, details: { blockedReason: "paused", querySessionId: paused.body.details.querySessionId } });
+    expect(blocked[0]).toMatchObject({
+      id: paused.body.details.operationId,
+      details: { blockedReason: "paused", querySessionId: paused.body.details.querySessionId },
+    });
     const events = (await eventsOf(w.company.id)).filter((e) => e.type === "wiki.query.blocked");
     expect(events.map((e) => e.data.reason)).toEqual(["missing", "paused"]);
     // No issue was created for either.
@@ -479,17 +616,34 @@ describe("wiki: query sessions", () => {
     const answer = "We deploy on Tuesdays and Thursdays, blue-green (see wiki/concepts/deploys.md).";
     const body = JSON.stringify({ summary: "Answered", answer });
     const maintainer = boot.managedAgent.id;
-    expect((await patch(`/api/agents/${maintainer}`, { adapterType: "http", adapterConfig: { url: `${FAKE}/agent/${endpoint}?body=${encodeURIComponent(body)}` } })).status).toBe(200);
+    expect(
+      (await patch(`/api/agents/${maintainer}`, { adapterType: "http", adapterConfig: { url: `${FAKE}/agent/${endpoint}?body=${encodeURIComponent(body)}` } }))
+        .status,
+    ).toBe(200);
     expect((await post(`/api/agents/${maintainer}/resume`)).status).toBe(200);
 
     const started = await post(`${WIKI}/query-sessions`, { companyId: C, question: "When do we deploy?", title: "Deploy days" });
     expect(started.status).toBe(201);
-    expect(started.body).toMatchObject({ status: "running", runId: null, issue: { assigneeAgentId: maintainer, status: "todo", originKind: "plugin:knowledge-wiki:query", originId: started.body.querySessionId, projectId: boot.managedProject.id } });
+    expect(started.body).toMatchObject({
+      status: "running",
+      runId: null,
+      issue: {
+        assigneeAgentId: maintainer,
+        status: "todo",
+        originKind: "plugin:knowledge-wiki:query",
+        originId: started.body.querySessionId,
+        projectId: boot.managedProject.id,
+      },
+    });
     const sessionId = started.body.querySessionId;
 
     await dispatch(C);
     const answered = await eventually(async () => (await eventsOf(C)).find((e) => e.type === "wiki.query.answered"), { what: "wiki.query.answered" });
-    expect(answered).toMatchObject({ subject: { type: "wiki_query", id: sessionId }, actor: { type: "system" }, data: { querySessionId: sessionId, operationId: started.body.operationId, issueId: started.body.issue.id, answer, runStatus: "succeeded" } });
+    expect(answered).toMatchObject({
+      subject: { type: "wiki_query", id: sessionId },
+      actor: { type: "system" },
+      data: { querySessionId: sessionId, operationId: started.body.operationId, issueId: started.body.issue.id, answer, runStatus: "succeeded" },
+    });
     const types = (await eventsOf(C)).map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(["wiki.query.started", "wiki.query.progress", "wiki.query.answered"]));
     const operation = (await get(`${WIKI}/operations?companyId=${C}&operationType=query`)).body.operations[0];
@@ -497,7 +651,10 @@ describe("wiki: query sessions", () => {
 
     // The maintainer was invoked with the issue and the plugin's tools in its context.
     const received = (await (await fetch(`${FAKE}/__received/${endpoint}`)).json()) as any[];
-    expect(received[0].body.context).toMatchObject({ issueId: started.body.issue.id, pluginTools: expect.arrayContaining(["knowledge-wiki:wiki_search", "knowledge-wiki:wiki_write_page"]) });
+    expect(received[0].body.context).toMatchObject({
+      issueId: started.body.issue.id,
+      pluginTools: expect.arrayContaining(["knowledge-wiki:wiki_search", "knowledge-wiki:wiki_write_page"]),
+    });
 
     const filed = await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/synthesis/deploy-days.md", querySessionId: sessionId });
     expect(filed.status).toBe(201);
@@ -510,8 +667,12 @@ describe("wiki: query sessions", () => {
     const filedEvent = (await eventsOf(C)).filter((e) => e.type === "wiki.page_written").at(-1)!;
     expect(filedEvent.data).toMatchObject({ path: "wiki/synthesis/deploy-days.md", operationType: "file_as_page", querySessionId: sessionId });
     // Filing again over it needs the current hash.
-    expect((await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/synthesis/deploy-days.md", contents: "# v2\n", expectedHash: sha256Hex("old") })).status).toBe(409);
-    expect((await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/synthesis/deploy-days.md", contents: "# v2\n", expectedHash: filed.body.hash })).status).toBe(201);
+    expect(
+      (await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/synthesis/deploy-days.md", contents: "# v2\n", expectedHash: sha256Hex("old") })).status,
+    ).toBe(409);
+    expect(
+      (await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/synthesis/deploy-days.md", contents: "# v2\n", expectedHash: filed.body.hash })).status,
+    ).toBe(201);
   });
 
   it("a maintainer run that fails ends the session failed; file-as-page refuses an unanswered session", async () => {
@@ -519,7 +680,9 @@ describe("wiki: query sessions", () => {
     const C = w.company.id;
     const boot = (await post(`${WIKI}/bootstrap`, { companyId: C })).body;
     const maintainer = boot.managedAgent.id;
-    expect((await patch(`/api/agents/${maintainer}`, { adapterType: "http", adapterConfig: { url: `${FAKE}/agent/${unique("failing")}?statuses=400` } })).status).toBe(200);
+    expect(
+      (await patch(`/api/agents/${maintainer}`, { adapterType: "http", adapterConfig: { url: `${FAKE}/agent/${unique("failing")}?statuses=400` } })).status,
+    ).toBe(200);
     expect((await post(`/api/agents/${maintainer}/resume`)).status).toBe(200);
     const started = (await post(`${WIKI}/query-sessions`, { companyId: C, question: "Anything?" })).body;
     const early = await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/answer.md", querySessionId: started.querySessionId });
@@ -530,7 +693,9 @@ describe("wiki: query sessions", () => {
     expect(failed.data).toMatchObject({ querySessionId: started.querySessionId, runStatus: "failed", answer: null });
     expect((await get(`${WIKI}/operations?companyId=${C}&operationType=query`)).body.operations[0].status).toBe("failed");
     // An explicit answer can still be filed, and an unknown session is 404.
-    expect((await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/answer.md", querySessionId: started.querySessionId, answer: "Filed by hand." })).status).toBe(201);
+    expect(
+      (await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/answer.md", querySessionId: started.querySessionId, answer: "Filed by hand." })).status,
+    ).toBe(201);
     expect((await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/other.md", querySessionId: crypto.randomUUID() })).status).toBe(404);
     expect((await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/other.md" })).status).toBe(400);
   });
@@ -546,5 +711,3 @@ describe("wiki: events", () => {
     expect(produced.results.map((r) => r.type).sort()).toEqual([...wikiTypes].sort());
   });
 });
-
-

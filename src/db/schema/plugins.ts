@@ -37,7 +37,9 @@ export const wikiInstances = sqliteTable(
   "wiki_instances",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     wikiId: text("wiki_id").notNull(),
     managedAgentId: text("managed_agent_id"),
     managedProjectId: text("managed_project_id"),
@@ -54,7 +56,9 @@ export const wikiSpaces = sqliteTable(
   "wiki_spaces",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     wikiId: text("wiki_id").notNull(),
     slug: text("slug").notNull(),
     displayName: text("display_name").notNull(),
@@ -74,8 +78,12 @@ export const wikiPages = sqliteTable(
   "wiki_pages",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    spaceId: text("space_id").notNull().references(() => wikiSpaces.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => wikiSpaces.id, { onDelete: "cascade" }),
     path: text("path").notNull(),
     title: text("title").notNull(),
     pageType: text("page_type", { enum: WIKI_PAGE_TYPES }).notNull(),
@@ -97,8 +105,12 @@ export const wikiPageRevisions = sqliteTable(
   "wiki_page_revisions",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    spaceId: text("space_id").notNull().references(() => wikiSpaces.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => wikiSpaces.id, { onDelete: "cascade" }),
     pageId: text("page_id").notNull(),
     path: text("path").notNull(),
     change: text("change", { enum: WIKI_REVISION_CHANGES }).notNull(),
@@ -120,9 +132,15 @@ export const wikiPageRevisions = sqliteTable(
 export const wikiLinks = sqliteTable(
   "wiki_links",
   {
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    spaceId: text("space_id").notNull().references(() => wikiSpaces.id, { onDelete: "cascade" }),
-    sourcePageId: text("source_page_id").notNull().references(() => wikiPages.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => wikiSpaces.id, { onDelete: "cascade" }),
+    sourcePageId: text("source_page_id")
+      .notNull()
+      .references(() => wikiPages.id, { onDelete: "cascade" }),
     targetPath: text("target_path").notNull(),
   },
   (t) => [primaryKey({ columns: [t.sourcePageId, t.targetPath] }), index("wiki_links_space_target_idx").on(t.spaceId, t.targetPath)],
@@ -135,8 +153,12 @@ export const wikiSources = sqliteTable(
   "wiki_sources",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    spaceId: text("space_id").notNull().references(() => wikiSpaces.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => wikiSpaces.id, { onDelete: "cascade" }),
     rawPath: text("raw_path").notNull(),
     title: text("title").notNull(),
     sourceType: text("source_type", { enum: WIKI_SOURCE_TYPES }).notNull(),
@@ -149,7 +171,10 @@ export const wikiSources = sqliteTable(
     createdByUserId: text("created_by_user_id"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("wiki_sources_space_raw_path_uq").on(t.spaceId, t.rawPath), index("wiki_sources_company_space_created_idx").on(t.companyId, t.spaceId, t.createdAt)],
+  (t) => [
+    uniqueIndex("wiki_sources_space_raw_path_uq").on(t.spaceId, t.rawPath),
+    index("wiki_sources_company_space_created_idx").on(t.companyId, t.spaceId, t.createdAt),
+  ],
 );
 
 export const WIKI_OPERATION_TYPES = [
@@ -174,7 +199,9 @@ export const wikiOperations = sqliteTable(
   "wiki_operations",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     wikiId: text("wiki_id").notNull(),
     spaceId: text("space_id").references(() => wikiSpaces.id, { onDelete: "cascade" }),
     operationType: text("operation_type", { enum: WIKI_OPERATION_TYPES }).notNull(),
@@ -201,8 +228,12 @@ export const wikiQuerySessions = sqliteTable(
   "wiki_query_sessions",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    spaceId: text("space_id").notNull().references(() => wikiSpaces.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => wikiSpaces.id, { onDelete: "cascade" }),
     operationId: text("operation_id").notNull(),
     question: text("question").notNull(),
     title: text("title").notNull(),

@@ -93,7 +93,13 @@ function notifyHubs(host: PluginHost) {
     (async () => {
       const ids = (await host.db.select({ id: schema.companies.id }).from(schema.companies)).map((r) => r.id);
       for (let i = 0; i < ids.length; i += 8) {
-        await Promise.all(ids.slice(i, i + 8).map((id) => eventsHub(host.env, id).notify(id).catch((err) => console.error(`event hub ${id}`, err))));
+        await Promise.all(
+          ids.slice(i, i + 8).map((id) =>
+            eventsHub(host.env, id)
+              .notify(id)
+              .catch((err) => console.error(`event hub ${id}`, err)),
+          ),
+        );
       }
     })(),
   );
@@ -127,7 +133,10 @@ async function change(host: PluginHost, row: PluginRow, changes: Partial<PluginR
   const t = schema.plugins;
   await commit(host, [
     guard(host.db, rowExists(t, { id: row.id, status: row.status, updatedAt: row.updatedAt })),
-    host.db.update(t).set({ ...changes, updatedAt: now }).where(eq(t.id, row.id)),
+    host.db
+      .update(t)
+      .set({ ...changes, updatedAt: now })
+      .where(eq(t.id, row.id)),
     ...announcements.flatMap((a) => announceStatements(host.db, host.actor, now, row.id, a)),
   ]);
   return pluginView(updated);
@@ -163,11 +172,15 @@ export async function installPlugin(host: PluginHost, packageName: string) {
     await commit(host, [
       guard(host.db, sql`NOT EXISTS (SELECT 1 FROM ${t} WHERE ${t.pluginKey} = ${plugin.key})`),
       host.db.insert(t).values(row),
-      ...announceStatements(host.db, host.actor, now, row.id, { action: "plugin.installed", details: { pluginKey: plugin.key, version: plugin.version, status: "installed" } }),
+      ...announceStatements(host.db, host.actor, now, row.id, {
+        action: "plugin.installed",
+        details: { pluginKey: plugin.key, version: plugin.version, status: "installed" },
+      }),
       ...announceStatements(host.db, host.actor, now, row.id, statusChange(row, "installed", status, problem)),
     ]);
   } catch (err) {
-    if (err instanceof Error && /UNIQUE|changed concurrently/.test(err.message)) throw conflict(`Plugin ${plugin.key} is already installed`, { pluginKey: plugin.key });
+    if (err instanceof Error && /UNIQUE|changed concurrently/.test(err.message))
+      throw conflict(`Plugin ${plugin.key} is already installed`, { pluginKey: plugin.key });
     throw err;
   }
   return pluginView(row);
@@ -194,13 +207,17 @@ export async function disablePlugin(host: PluginHost, idOrKey: string) {
 export async function upgradePlugin(host: PluginHost, idOrKey: string) {
   const row = await requirePlugin(host.db, idOrKey);
   const plugin = shippedOf(row);
-  if (row.version === plugin.version) throw conflict(`Plugin ${row.pluginKey} is already at ${plugin.version}, the version this build ships`, { pluginKey: row.pluginKey, version: row.version });
+  if (row.version === plugin.version)
+    throw conflict(`Plugin ${row.pluginKey} is already at ${plugin.version}, the version this build ships`, { pluginKey: row.pluginKey, version: row.version });
   requireTransition(row.pluginKey, row.status, "upgrade_pending");
   const problem = plugin.activationProblem(host.env);
   const to: PluginStatus = problem ? "error" : "ready";
   const upgraded = { ...row, version: plugin.version };
   return change(host, row, { status: to, lastError: problem, version: plugin.version, manifest: manifestOf(plugin) }, [
-    { ...statusChange(row, row.status, "upgrade_pending"), details: { ...statusChange(row, row.status, "upgrade_pending").details, fromVersion: row.version, toVersion: plugin.version } },
+    {
+      ...statusChange(row, row.status, "upgrade_pending"),
+      details: { ...statusChange(row, row.status, "upgrade_pending").details, fromVersion: row.version, toVersion: plugin.version },
+    },
     statusChange(upgraded, "upgrade_pending", to, problem),
   ]);
 }
@@ -215,7 +232,10 @@ export async function uninstallPlugin(host: PluginHost, idOrKey: string, purge: 
   await commit(host, [
     guard(host.db, rowExists(t, { id: row.id, updatedAt: row.updatedAt })),
     host.db.delete(t).where(eq(t.id, row.id)),
-    ...announceStatements(host.db, host.actor, now, row.id, { action: "plugin.uninstalled", details: { pluginKey: row.pluginKey, version: row.version, from: row.status, purged: purge, purgedCompanies: purged?.companies ?? 0 } }),
+    ...announceStatements(host.db, host.actor, now, row.id, {
+      action: "plugin.uninstalled",
+      details: { pluginKey: row.pluginKey, version: row.version, from: row.status, purged: purge, purgedCompanies: purged?.companies ?? 0 },
+    }),
   ]);
   return { ...pluginView(row), uninstalled: true as const, purged: purge, dataKept: !purge };
 }

@@ -12,20 +12,27 @@ export function registerPluginTools(server: McpServer, actor: AgentActor, api: A
   for (const plugin of plugins) {
     for (const tool of plugin.tools) {
       const shape = tool.parameters.partial({ companyId: true }).shape;
-      server.registerTool(mcpToolName(plugin.key, tool.name), { title: tool.displayName, description: tool.description, inputSchema: shape }, async (args: Record<string, unknown>) => {
-        const runId = actor.runId ?? "";
-        const response = await api("POST", "/api/plugins/tools/execute", {
-          tool: `${plugin.key}:${tool.name}`,
-          parameters: { ...args, companyId: args.companyId ?? actor.companyId },
-          runContext: { agentId: actor.agentId, runId, companyId: actor.companyId },
-        });
-        const body = response.body as { error?: string; details?: unknown; result?: { content: string; data: unknown } } | null;
-        if (response.status >= 300 || !body?.result) {
-          const message = typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
-          return { isError: true, content: [{ type: "text" as const, text: `${message} (HTTP ${response.status})${body?.details ? `\n${JSON.stringify(body.details)}` : ""}` }] };
-        }
-        return { content: [{ type: "text" as const, text: body.result.content }], structuredContent: { data: body.result.data } as Record<string, unknown> };
-      });
+      server.registerTool(
+        mcpToolName(plugin.key, tool.name),
+        { title: tool.displayName, description: tool.description, inputSchema: shape },
+        async (args: Record<string, unknown>) => {
+          const runId = actor.runId ?? "";
+          const response = await api("POST", "/api/plugins/tools/execute", {
+            tool: `${plugin.key}:${tool.name}`,
+            parameters: { ...args, companyId: args.companyId ?? actor.companyId },
+            runContext: { agentId: actor.agentId, runId, companyId: actor.companyId },
+          });
+          const body = response.body as { error?: string; details?: unknown; result?: { content: string; data: unknown } } | null;
+          if (response.status >= 300 || !body?.result) {
+            const message = typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
+            return {
+              isError: true,
+              content: [{ type: "text" as const, text: `${message} (HTTP ${response.status})${body?.details ? `\n${JSON.stringify(body.details)}` : ""}` }],
+            };
+          }
+          return { content: [{ type: "text" as const, text: body.result.content }], structuredContent: { data: body.result.data } as Record<string, unknown> };
+        },
+      );
     }
   }
 }

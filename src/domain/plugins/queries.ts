@@ -23,10 +23,18 @@ export const pluginView = (row: PluginRow) => ({
   updatedAt: row.updatedAt,
 });
 
-export const pluginQuery = (db: Db, idOrKey: string) => db.select().from(t).where(or(eq(t.id, idOrKey), eq(t.pluginKey, idOrKey)));
+export const pluginQuery = (db: Db, idOrKey: string) =>
+  db
+    .select()
+    .from(t)
+    .where(or(eq(t.id, idOrKey), eq(t.pluginKey, idOrKey)));
 
 export async function listPlugins(db: Db, status?: (typeof PLUGIN_STATUSES)[number]) {
-  const rows = await db.select().from(t).where(status ? eq(t.status, status) : undefined).orderBy(asc(t.pluginKey));
+  const rows = await db
+    .select()
+    .from(t)
+    .where(status ? eq(t.status, status) : undefined)
+    .orderBy(asc(t.pluginKey));
   return rows.map(pluginView);
 }
 
@@ -46,7 +54,11 @@ export function requireReady(row: PluginRow | undefined, idOrKey: string, expect
   const plugin = row ? shippedPlugin(row.pluginKey) : null;
   if (!row || !plugin || (expectedKey && row.pluginKey !== expectedKey)) throw notFound(`Plugin ${idOrKey} not found`);
   if (row.status !== "ready") {
-    throw new HttpError(503, `Plugin ${row.pluginKey} is ${row.status}${row.lastError ? `: ${row.lastError}` : ""}`, { pluginKey: row.pluginKey, status: row.status, lastError: row.lastError });
+    throw new HttpError(503, `Plugin ${row.pluginKey} is ${row.status}${row.lastError ? `: ${row.lastError}` : ""}`, {
+      pluginKey: row.pluginKey,
+      status: row.status,
+      lastError: row.lastError,
+    });
   }
   return { plugin, row };
 }

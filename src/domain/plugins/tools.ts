@@ -13,8 +13,10 @@ import type { PluginTool, ToolResult } from "./definition";
 const schemas = new WeakMap<PluginTool, unknown>();
 /** The tool's parameters as JSON Schema (computed once per tool). */
 export function parametersSchema(tool: PluginTool): unknown {
-  let schema = schemas.get(tool);
-  if (!schema) schemas.set(tool, (schema = z.toJSONSchema(tool.parameters, { io: "input" })));
+  const cached = schemas.get(tool);
+  if (cached) return cached;
+  const schema = z.toJSONSchema(tool.parameters, { io: "input" });
+  schemas.set(tool, schema);
   return schema;
 }
 
@@ -23,7 +25,13 @@ export async function listTools(db: Db, pluginId?: string) {
   return ready
     .filter(({ row }) => !pluginId || row.id === pluginId || row.pluginKey === pluginId)
     .flatMap(({ plugin, row }) =>
-      plugin.tools.map((tool) => ({ name: `${plugin.key}:${tool.name}`, displayName: tool.displayName, description: tool.description, parametersSchema: parametersSchema(tool), pluginId: row.id })),
+      plugin.tools.map((tool) => ({
+        name: `${plugin.key}:${tool.name}`,
+        displayName: tool.displayName,
+        description: tool.description,
+        parametersSchema: parametersSchema(tool),
+        pluginId: row.id,
+      })),
     );
 }
 
@@ -43,7 +51,12 @@ function requireOwnRunContext(actor: AgentActor | BoardActor, runContext: Execut
   return actor;
 }
 
-export async function executeTool(env: Env, db: Db, actor: AgentActor | BoardActor, input: ExecuteToolInput): Promise<{ pluginId: string; toolName: string; result: ToolResult }> {
+export async function executeTool(
+  env: Env,
+  db: Db,
+  actor: AgentActor | BoardActor,
+  input: ExecuteToolInput,
+): Promise<{ pluginId: string; toolName: string; result: ToolResult }> {
   const agent = requireOwnRunContext(actor, input.runContext);
   const [pluginKey, toolName, ...rest] = input.tool.split(":");
   const plugin = pluginKey ? shippedPlugin(pluginKey) : null;
@@ -57,7 +70,10 @@ export async function executeTool(env: Env, db: Db, actor: AgentActor | BoardAct
   if (!parsed.success) {
     const issues = parsed.error.issues;
     const parts = issues.slice(0, 5).map((i) => `${i.path.length ? i.path.join(".") : "parameters"}: ${i.message}`);
-    throw badRequest(`Invalid parameters: ${parts.join("; ")}`, issues.map((i) => ({ path: ["parameters", ...i.path], message: i.message, code: i.code })));
+    throw badRequest(
+      `Invalid parameters: ${parts.join("; ")}`,
+      issues.map((i) => ({ path: ["parameters", ...i.path], message: i.message, code: i.code })),
+    );
   }
   const parameters = parsed.data as Record<string, unknown>;
   if (parameters.companyId !== agent.companyId) throw forbidden("parameters.companyId must be the company of runContext");

@@ -5,7 +5,7 @@
 // The wiki_instances row remembers what it manages.
 import { and, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
-import { defineCommand, type CommandContext } from "../../company/command";
+import { defineCommand, type CommandContext, type CommandLoader } from "../../company/command";
 import type { Actor } from "../actor";
 import { HttpError } from "../errors";
 import { newId } from "../../crypto/random";
@@ -23,19 +23,31 @@ import { spaceView } from "./view";
 
 type InstanceRow = typeof schema.wikiInstances.$inferSelect;
 
-const loadOf = <I, L>(command: { load?: (...args: any[]) => Promise<L> }, ctx: CommandContext, actor: Actor, input: I) =>
-  command.load!(ctx.db, { env: ctx.env, actor, now: ctx.now, companyId: ctx.companyId }, input) as Promise<L>;
+/** Runs another area's command loader as this command's own read (the command then runs with it). */
+const loadOf = <I, L>(command: { load?: CommandLoader<I, L> }, ctx: CommandContext, actor: Actor, input: I) =>
+  command.load!(ctx.db, { env: ctx.env, actor, now: ctx.now, companyId: ctx.companyId }, input);
 
 /** The maintainer: the managed agent when it still exists (not terminated), else a new paused one. */
 async function ensureMaintainer(ctx: CommandContext, actor: Actor, instance: InstanceRow | undefined) {
   const a = schema.agents;
   if (instance?.managedAgentId) {
-    const [row] = await ctx.db.select({ id: a.id, name: a.name, status: a.status }).from(a).where(and(eq(a.id, instance.managedAgentId), eq(a.companyId, ctx.companyId)));
+    const [row] = await ctx.db
+      .select({ id: a.id, name: a.name, status: a.status })
+      .from(a)
+      .where(and(eq(a.id, instance.managedAgentId), eq(a.companyId, ctx.companyId)));
     if (row && row.status !== "terminated") return { ...row, created: false };
   }
   const { agent } = await createAgent.run(ctx, actor, {
     mode: "create",
-    fields: { name: MAINTAINER.name, role: MAINTAINER.role, title: MAINTAINER.title, capabilities: MAINTAINER.capabilities, adapterType: MAINTAINER.adapterType, adapterConfig: {}, metadata: { managedBy: "knowledge-wiki" } },
+    fields: {
+      name: MAINTAINER.name,
+      role: MAINTAINER.role,
+      title: MAINTAINER.title,
+      capabilities: MAINTAINER.capabilities,
+      adapterType: MAINTAINER.adapterType,
+      adapterConfig: {},
+      metadata: { managedBy: "knowledge-wiki" },
+    },
   });
   const paused = await changeAgentLifecycle.run(ctx, actor, { agentId: agent.id, action: "pause" });
   return { id: paused.id as string, name: paused.name as string, status: paused.status as string, created: true };
@@ -44,13 +56,18 @@ async function ensureMaintainer(ctx: CommandContext, actor: Actor, instance: Ins
 async function ensureProject(ctx: CommandContext, actor: Actor, instance: InstanceRow | undefined, leadAgentId: string) {
   const pr = schema.projects;
   if (instance?.managedProjectId) {
-    const [row] = await ctx.db.select({ id: pr.id, name: pr.name }).from(pr).where(and(eq(pr.id, instance.managedProjectId), eq(pr.companyId, ctx.companyId)));
+    const [row] = await ctx.db
+      .select({ id: pr.id, name: pr.name })
+      .from(pr)
+      .where(and(eq(pr.id, instance.managedProjectId), eq(pr.companyId, ctx.companyId)));
     if (row) return row;
   }
   // A project of the company may hold the name already: the next free "Knowledge Wiki N".
   for (let n = 1; ; n++) {
     try {
-      const project = await createProject.run(ctx, actor, { fields: { name: n === 1 ? PROJECT.name : `${PROJECT.name} ${n}`, description: PROJECT.description, status: "in_progress", leadAgentId } });
+      const project = await createProject.run(ctx, actor, {
+        fields: { name: n === 1 ? PROJECT.name : `${PROJECT.name} ${n}`, description: PROJECT.description, status: "in_progress", leadAgentId },
+      });
       return { id: project.id as string, name: project.name as string };
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 409 || n >= 20) throw err;
@@ -63,7 +80,10 @@ async function ensureSkills(ctx: CommandContext, actor: Actor) {
   const skills: Array<{ id: string; key: string; name: string }> = [];
   for (const skill of SKILLS) {
     const key = `company/${skill.slug}`;
-    const [row] = await ctx.db.select({ id: s.id, key: s.key, name: s.name }).from(s).where(and(eq(s.companyId, ctx.companyId), eq(s.key, key)));
+    const [row] = await ctx.db
+      .select({ id: s.id, key: s.key, name: s.name })
+      .from(s)
+      .where(and(eq(s.companyId, ctx.companyId), eq(s.key, key)));
     if (row) {
       skills.push(row);
       continue;
@@ -78,9 +98,7 @@ async function ensureSkills(ctx: CommandContext, actor: Actor) {
 
 async function ensureRoutines(ctx: CommandContext, actor: Actor, instance: InstanceRow | undefined, agentId: string, projectId: string) {
   const r = schema.routines;
-  const kept = instance?.managedRoutineIds.length
-    ? await ctx.db.select({ id: r.id, title: r.title }).from(r).where(eq(r.companyId, ctx.companyId))
-    : [];
+  const kept = instance?.managedRoutineIds.length ? await ctx.db.select({ id: r.id, title: r.title }).from(r).where(eq(r.companyId, ctx.companyId)) : [];
   const ids: string[] = [];
   for (const routine of ROUTINES) {
     const existing = kept.find((row) => instance!.managedRoutineIds.includes(row.id) && row.title === routine.title);
@@ -88,9 +106,22 @@ async function ensureRoutines(ctx: CommandContext, actor: Actor, instance: Insta
       ids.push(existing.id);
       continue;
     }
-    const body = { title: routine.title, description: routine.description, assigneeAgentId: agentId, projectId, status: "paused" as const, priority: "low" as const, concurrencyPolicy: "skip_if_active" as const, catchUpPolicy: "skip_missed" as const };
+    const body = {
+      title: routine.title,
+      description: routine.description,
+      assigneeAgentId: agentId,
+      projectId,
+      status: "paused" as const,
+      priority: "low" as const,
+      concurrencyPolicy: "skip_if_active" as const,
+      catchUpPolicy: "skip_missed" as const,
+    };
     const created = await createRoutine.run(ctx, actor, body, await loadOf(createRoutine, ctx, actor, body));
-    const trigger = { routineId: created.id, body: { kind: "schedule" as const, label: routine.key, enabled: true, cronExpression: routine.cronExpression, timezone: "UTC" }, publicBaseUrl: serviceApiUrl(ctx.env) };
+    const trigger = {
+      routineId: created.id,
+      body: { kind: "schedule" as const, label: routine.key, enabled: true, cronExpression: routine.cronExpression, timezone: "UTC" },
+      publicBaseUrl: serviceApiUrl(ctx.env),
+    };
     await createTrigger.run(ctx, actor, trigger, await loadOf(createTrigger, ctx, actor, trigger));
     ids.push(created.id);
   }
@@ -100,7 +131,10 @@ async function ensureRoutines(ctx: CommandContext, actor: Actor, instance: Insta
 export const bootstrapWiki = defineCommand("wiki.bootstrap", async (ctx, actor, input: WikiRef) => {
   const ref = { wikiId: wikiIdOf(input), spaceSlug: DEFAULT_SPACE_SLUG };
   const i = schema.wikiInstances;
-  const [instance] = await ctx.db.select().from(i).where(and(eq(i.companyId, ctx.companyId), eq(i.wikiId, ref.wikiId)));
+  const [instance] = await ctx.db
+    .select()
+    .from(i)
+    .where(and(eq(i.companyId, ctx.companyId), eq(i.wikiId, ref.wikiId)));
   const files = await bootstrapControlFiles(ctx, actor, ref);
   const maintainer = await ensureMaintainer(ctx, actor, instance);
   const project = await ensureProject(ctx, actor, instance, maintainer.id);
@@ -133,7 +167,14 @@ export const bootstrapWiki = defineCommand("wiki.bootstrap", async (ctx, actor, 
       action: "wiki.bootstrapped",
       entityType: "wiki",
       entityId: row.id,
-      details: { wikiId: ref.wikiId, spaceSlug: DEFAULT_SPACE_SLUG, writtenFiles: files.writtenFiles, preservedFiles: files.preservedFiles, managedAgentId: maintainer.id, operationId: operation.row.id },
+      details: {
+        wikiId: ref.wikiId,
+        spaceSlug: DEFAULT_SPACE_SLUG,
+        writtenFiles: files.writtenFiles,
+        preservedFiles: files.preservedFiles,
+        managedAgentId: maintainer.id,
+        operationId: operation.row.id,
+      },
     }),
   ]);
   return {

@@ -12,7 +12,16 @@ import { deleteWikiObjects } from "./bodies";
 
 /** Every wiki row of the company (search text by trigger), then its R2 objects. */
 export const purgeWiki = defineCommand("wiki.purge", async (ctx, _actor, _input: Record<string, never>) => {
-  const tables = [schema.wikiQuerySessions, schema.wikiOperations, schema.wikiLinks, schema.wikiPageRevisions, schema.wikiPages, schema.wikiSources, schema.wikiSpaces, schema.wikiInstances] as const;
+  const tables = [
+    schema.wikiQuerySessions,
+    schema.wikiOperations,
+    schema.wikiLinks,
+    schema.wikiPageRevisions,
+    schema.wikiPages,
+    schema.wikiSources,
+    schema.wikiSpaces,
+    schema.wikiInstances,
+  ] as const;
   await ctx.batch([
     ...tables.map((t) => ctx.db.delete(t).where(eq(t.companyId, ctx.companyId))),
     ctx.activity({ action: "wiki.purged", entityType: "wiki", entityId: ctx.companyId, details: { pluginKey: "knowledge-wiki" } }),
@@ -21,4 +30,18 @@ export const purgeWiki = defineCommand("wiki.purge", async (ctx, _actor, _input:
   return { purged: true as const };
 });
 
-export const wikiCommands = [writePage, appendLog, movePage, deletePage, captureSource, createSpace, updateSpace, archiveSpace, bootstrapSpace, bootstrapWiki, startQuery, fileAsPage, purgeWiki];
+export const wikiCommands = [
+  writePage,
+  appendLog,
+  movePage,
+  deletePage,
+  captureSource,
+  createSpace,
+  updateSpace,
+  archiveSpace,
+  bootstrapSpace,
+  bootstrapWiki,
+  startQuery,
+  fileAsPage,
+  purgeWiki,
+];

@@ -7,7 +7,7 @@ import { isPagePath, AGENT_PROTECTED_FILES } from "./paths";
 
 const WIKI_LINK = /\[\[([^\]\n]+?)\]\]/g;
 const MARKDOWN_LINK = /!?\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
-const BARE_MENTION = /(?:^|[\s(`'"<\[])(wiki\/[A-Za-z0-9_.\-/]+?\.md)(?=$|[\s)`'">\].,;:!?])/gm;
+const BARE_MENTION = /(?:^|[\s(`'"<[])(wiki\/[A-Za-z0-9_.\-/]+?\.md)(?=$|[\s)`'">\].,;:!?])/gm;
 
 /** Resolves `.` and `..` segments; null when the path climbs above the root. */
 function normalise(segments: string[]): string | null {

@@ -39,7 +39,11 @@ export interface PageLoaded {
   target?: PageRow | undefined;
 }
 
-const pageQuery = (db: Db, companyId: string, ref: WikiRef, path: string) => db.select().from(p).where(and(eq(p.companyId, companyId), sql`${p.spaceId} = ${spaceIdSql(companyId, ref)}`, eq(p.path, path)));
+const pageQuery = (db: Db, companyId: string, ref: WikiRef, path: string) =>
+  db
+    .select()
+    .from(p)
+    .where(and(eq(p.companyId, companyId), sql`${p.spaceId} = ${spaceIdSql(companyId, ref)}`, eq(p.path, path)));
 
 /** Paths of the pages of the space linking to `path`, sorted. */
 export const backlinksQuery = (db: Db, companyId: string, spaceId: SQL | string, path: string) =>
@@ -68,7 +72,11 @@ export function checkExpectedHash(path: string, page: PageRow | undefined, expec
   if (expectedHash === undefined || expectedHash === null) return;
   const currentHash = page?.hash ?? null;
   if (expectedHash !== currentHash) {
-    throw conflict(`Stale write: ${path} ${currentHash ? "has changed" : "does not exist"} (expectedHash is not its current hash)`, { path, expectedHash, currentHash });
+    throw conflict(`Stale write: ${path} ${currentHash ? "has changed" : "does not exist"} (expectedHash is not its current hash)`, {
+      path,
+      expectedHash,
+      currentHash,
+    });
   }
 }
 
@@ -78,7 +86,9 @@ function refuseProtected(actor: Actor, path: string, verb: string) {
 
 /** The batch's precondition: the space as read and the page at `path` exactly as read (or still absent). */
 function pageCondition(space: { space: SpaceRow; condition: SQL }, path: string, page: PageRow | undefined): SQL {
-  const pageHolds = page ? rowExists(p, { id: page.id, hash: page.hash, path: page.path }) : noRowExists(p, and(eq(p.spaceId, space.space.id), eq(p.path, path))!);
+  const pageHolds = page
+    ? rowExists(p, { id: page.id, hash: page.hash, path: page.path })
+    : noRowExists(p, and(eq(p.spaceId, space.space.id), eq(p.path, path))!);
   return and(space.condition, pageHolds)!;
 }
 
@@ -92,7 +102,11 @@ function linkStatements(ctx: CommandContext, spaceId: string, pageId: string, li
   const statements: Statement[] = [ctx.db.delete(l).where(eq(l.sourcePageId, pageId))];
   const kept = links.slice(0, MAX_LINKS_PER_PAGE);
   for (let i = 0; i < kept.length; i += LINK_ROWS_PER_INSERT) {
-    statements.push(ctx.db.insert(l).values(kept.slice(i, i + LINK_ROWS_PER_INSERT).map((targetPath) => ({ companyId: ctx.companyId, spaceId, sourcePageId: pageId, targetPath }))));
+    statements.push(
+      ctx.db
+        .insert(l)
+        .values(kept.slice(i, i + LINK_ROWS_PER_INSERT).map((targetPath) => ({ companyId: ctx.companyId, spaceId, sourcePageId: pageId, targetPath }))),
+    );
   }
   return statements;
 }
@@ -124,14 +138,33 @@ export interface PageWriteResult {
 }
 
 /** Writes `contents` at `path` after the checks; one R2 put and one guarded batch. */
-export async function writePageContents(ctx: CommandContext, actor: Actor, ref: WikiRef, loaded: PageLoaded, path: string, contents: string, options: PageWriteOptions): Promise<PageWriteResult> {
+export async function writePageContents(
+  ctx: CommandContext,
+  actor: Actor,
+  ref: WikiRef,
+  loaded: PageLoaded,
+  path: string,
+  contents: string,
+  options: PageWriteOptions,
+): Promise<PageWriteResult> {
   const space = writableSpace(ctx, actor, ref, loaded.space);
   const { page } = loaded;
   const links = linkedPaths(path, contents);
   const hash = hashOf(contents);
   const title = options.title?.trim() || titleOf(path, contents);
   if (page && page.hash === hash && page.title === title && !options.extra?.length) {
-    return { path, hash, previousHash: hash, revisionId: page.revisionId, created: false, unchanged: true, backlinks: loaded.backlinks, links, page: { path, title: page.title, pageType: page.pageType, revisionId: page.revisionId }, operationId: null };
+    return {
+      path,
+      hash,
+      previousHash: hash,
+      revisionId: page.revisionId,
+      created: false,
+      unchanged: true,
+      backlinks: loaded.backlinks,
+      links,
+      page: { path, title: page.title, pageType: page.pageType, revisionId: page.revisionId },
+      operationId: null,
+    };
   }
   const body = await putBody(ctx.env, ctx.companyId, contents, hash);
   const pageId = page?.id ?? newId();
@@ -190,7 +223,19 @@ export async function writePageContents(ctx: CommandContext, actor: Actor, ref: 
       action: "wiki.page_written",
       entityType: "wiki_page",
       entityId: pageId,
-      details: { wikiId, spaceSlug: space.space.slug, path, title, hash, previousHash, revisionId, operationId: operation.row.id, operationType: options.operationType, created: !page, ...options.details },
+      details: {
+        wikiId,
+        spaceSlug: space.space.slug,
+        path,
+        title,
+        hash,
+        previousHash,
+        revisionId,
+        operationId: operation.row.id,
+        operationType: options.operationType,
+        created: !page,
+        ...options.details,
+      },
     }),
   ]);
   return {
@@ -222,7 +267,11 @@ export const writePage = defineCommand("wiki.page.write", {
     const path = requirePagePath(input.path);
     refuseProtected(actor, path, "write");
     checkExpectedHash(path, loaded.page, input.expectedHash);
-    return writePageContents(ctx, actor, input, loaded, path, input.contents, { operationType: input.operationType ?? "write_page", summary: input.summary, title: input.title });
+    return writePageContents(ctx, actor, input, loaded, path, input.contents, {
+      operationType: input.operationType ?? "write_page",
+      summary: input.summary,
+      title: input.title,
+    });
   },
 });
 
@@ -267,7 +316,13 @@ export const movePage = defineCommand("wiki.page.move", {
     const revisionId = newId();
     const pageType = pageTypeOf(newPath);
     const wikiId = wikiIdOf(input);
-    const operation = operationInsert(ctx, actor, { wikiId, spaceId: space.space.id, operationType: "move_page", summary: input.summary ?? null, details: { path, newPath, hash: page.hash, revisionId } });
+    const operation = operationInsert(ctx, actor, {
+      wikiId,
+      spaceId: space.space.id,
+      operationType: "move_page",
+      summary: input.summary ?? null,
+      details: { path, newPath, hash: page.hash, revisionId },
+    });
     await ctx.batch([
       ctx.guard(and(pageCondition(space, path, page), noRowExists(p, and(eq(p.spaceId, space.space.id), eq(p.path, newPath))!))!),
       ctx.db.update(p).set({ path: newPath, pageType, revisionId, updatedAt: ctx.now }).where(eq(p.id, page.id)),
@@ -319,7 +374,13 @@ export const deletePage = defineCommand("wiki.page.delete", {
     const space = writableSpace(ctx, actor, input, loaded.space);
     const revisionId = newId();
     const wikiId = wikiIdOf(input);
-    const operation = operationInsert(ctx, actor, { wikiId, spaceId: space.space.id, operationType: "delete_page", summary: input.summary ?? null, details: { path, previousHash: page.hash, revisionId } });
+    const operation = operationInsert(ctx, actor, {
+      wikiId,
+      spaceId: space.space.id,
+      operationType: "delete_page",
+      summary: input.summary ?? null,
+      details: { path, previousHash: page.hash, revisionId },
+    });
     await ctx.batch([
       ctx.guard(pageCondition(space, path, page)),
       // Its links go with it (ON DELETE CASCADE), its search text by trigger.

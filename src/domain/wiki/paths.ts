@@ -16,7 +16,7 @@ export function pathProblem(path: string): string | null {
   if (!path) return "path is required";
   if (path.length > MAX_PATH_LENGTH) return `path is longer than ${MAX_PATH_LENGTH} characters`;
   if (path.includes("\\")) return "path may not contain backslashes";
-  if (/[\u0000-\u001f\u007f]/.test(path)) return "path may not contain control characters";
+  if ([...path].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127)) return "path may not contain control characters";
   if (path.startsWith("/")) return "path is relative to the wiki root (no leading /)";
   const segments = path.split("/");
   if (segments.some((s) => s === "")) return "path may not contain empty segments";
@@ -35,7 +35,8 @@ export function isPagePath(path: string): boolean {
 export function requirePagePath(path: string): string {
   const problem = pathProblem(path);
   if (problem) throw badRequest(`Invalid page path '${path}': ${problem}`, { path });
-  if (!isPagePath(path)) throw badRequest(`Invalid page path '${path}': pages are .md files under wiki/ or the root control files AGENTS.md and IDEA.md`, { path });
+  if (!isPagePath(path))
+    throw badRequest(`Invalid page path '${path}': pages are .md files under wiki/ or the root control files AGENTS.md and IDEA.md`, { path });
   return path;
 }
 
@@ -81,4 +82,5 @@ export const slugOf = (text: string, fallback = "source") =>
     .replace(/-+$/, "") || fallback;
 
 /** `raw/YYYY-MM-DD-<slug>-<hash8>.md` (the date of capture, UTC). */
-export const defaultRawPath = (now: string, title: string | null | undefined, hash: string) => `raw/${now.slice(0, 10)}-${slugOf(title ?? "")}-${hash.slice(0, 8)}.md`;
+export const defaultRawPath = (now: string, title: string | null | undefined, hash: string) =>
+  `raw/${now.slice(0, 10)}-${slugOf(title ?? "")}-${hash.slice(0, 8)}.md`;

@@ -22,8 +22,14 @@ const wikiArgs = {
   spaceSlug: z.string().regex(WIKI_ID_PATTERN).optional().describe("The space (default `default`)"),
 };
 const pathArg = z.string().min(1).max(300).describe("Page path: a .md file under wiki/ (or AGENTS.md, IDEA.md)");
-const contentsArg = z.string().max(512 * 1024).describe("The whole page, markdown");
-const hashArg = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 hex digest").describe("The hash read with the page: the write fails (409, with the current hash) if the page changed since");
+const contentsArg = z
+  .string()
+  .max(512 * 1024)
+  .describe("The whole page, markdown");
+const hashArg = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, "a SHA-256 hex digest")
+  .describe("The hash read with the page: the write fails (409, with the current hash) if the page changed since");
 
 function tool<P extends z.ZodObject>(definition: PluginTool<P>): PluginTool {
   return definition as unknown as PluginTool;
@@ -40,7 +46,11 @@ const tools: PluginTool[] = [
     name: "wiki_search",
     displayName: "Search Wiki",
     description: "Full-text search over wiki pages and captured sources (every word must match; ranked, best first).",
-    parameters: z.object({ ...wikiArgs, query: z.string().min(1).max(500), limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional().describe(`At most ${MAX_SEARCH_LIMIT} (default 10)`) }),
+    parameters: z.object({
+      ...wikiArgs,
+      query: z.string().min(1).max(500),
+      limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional().describe(`At most ${MAX_SEARCH_LIMIT} (default 10)`),
+    }),
     async run(ctx, p) {
       const data = await searchWiki(ctx.db, ctx.actor, ctx.companyId, { ...ref(p), query: p.query, limit: p.limit });
       const content = data.results.length
@@ -53,7 +63,11 @@ const tools: PluginTool[] = [
     name: "wiki_list_pages",
     displayName: "List Wiki Pages",
     description: "The wiki's pages (path, title, type, hash), by path.",
-    parameters: z.object({ ...wikiArgs, prefix: z.string().max(300).optional().describe("Only paths starting with this"), limit: z.number().int().min(1).max(1000).optional() }),
+    parameters: z.object({
+      ...wikiArgs,
+      prefix: z.string().max(300).optional().describe("Only paths starting with this"),
+      limit: z.number().int().min(1).max(1000).optional(),
+    }),
     async run(ctx, p) {
       const data = await listPages(ctx.db, ctx.actor, ctx.companyId, { ...ref(p), prefix: p.prefix, limit: p.limit });
       return { content: data.pages.map((page) => `${page.path} — ${page.title}`).join("\n") || "The wiki has no pages yet.", data };
@@ -72,11 +86,38 @@ const tools: PluginTool[] = [
   tool({
     name: "wiki_write_page",
     displayName: "Write Wiki Page",
-    description: "Write a whole page atomically. With expectedHash the write is refused (409, current hash in details) if the page changed since it was read. Agents may not write AGENTS.md or IDEA.md.",
-    parameters: z.object({ ...wikiArgs, path: pathArg, contents: contentsArg, expectedHash: hashArg.optional(), summary: z.string().max(500).optional(), title: z.string().max(200).optional() }),
+    description:
+      "Write a whole page atomically. With expectedHash the write is refused (409, current hash in details) if the page changed since it was read. Agents may not write AGENTS.md or IDEA.md.",
+    parameters: z.object({
+      ...wikiArgs,
+      path: pathArg,
+      contents: contentsArg,
+      expectedHash: hashArg.optional(),
+      summary: z.string().max(500).optional(),
+      title: z.string().max(200).optional(),
+    }),
     async run(ctx, p) {
-      const r = await write(ctx, writePage, { ...ref(p), path: p.path, contents: p.contents, expectedHash: p.expectedHash, summary: p.summary, title: p.title });
-      return { content: writeSummary(r.created ? "Created" : "Wrote", r), data: { hash: r.hash, previousHash: r.previousHash, revisionId: r.revisionId, backlinks: r.backlinks, links: r.links, path: r.path, created: r.created, unchanged: r.unchanged } };
+      const r = await write(ctx, writePage, {
+        ...ref(p),
+        path: p.path,
+        contents: p.contents,
+        expectedHash: p.expectedHash,
+        summary: p.summary,
+        title: p.title,
+      });
+      return {
+        content: writeSummary(r.created ? "Created" : "Wrote", r),
+        data: {
+          hash: r.hash,
+          previousHash: r.previousHash,
+          revisionId: r.revisionId,
+          backlinks: r.backlinks,
+          links: r.links,
+          path: r.path,
+          created: r.created,
+          unchanged: r.unchanged,
+        },
+      };
     },
   }),
   tool({
@@ -144,8 +185,18 @@ const tools: PluginTool[] = [
     description: "Replace wiki/index.md atomically (with expectedHash: refused with 409 if it changed since read).",
     parameters: z.object({ ...wikiArgs, contents: contentsArg, expectedHash: hashArg.optional() }),
     async run(ctx, p) {
-      const r = await write(ctx, writePage, { ...ref(p), path: INDEX_PATH, contents: p.contents, expectedHash: p.expectedHash, operationType: "update_index" as const, summary: "index update" });
-      return { content: writeSummary("Wrote", r), data: { hash: r.hash, previousHash: r.previousHash, revisionId: r.revisionId, backlinks: r.backlinks, links: r.links, path: r.path } };
+      const r = await write(ctx, writePage, {
+        ...ref(p),
+        path: INDEX_PATH,
+        contents: p.contents,
+        expectedHash: p.expectedHash,
+        operationType: "update_index" as const,
+        summary: "index update",
+      });
+      return {
+        content: writeSummary("Wrote", r),
+        data: { hash: r.hash, previousHash: r.previousHash, revisionId: r.revisionId, backlinks: r.backlinks, links: r.links, path: r.path },
+      };
     },
   }),
   tool({
@@ -155,7 +206,10 @@ const tools: PluginTool[] = [
     parameters: z.object({ ...wikiArgs, entry: z.string().min(1).max(4000) }),
     async run(ctx, p) {
       const r = await write(ctx, appendLog, { ...ref(p), entry: p.entry });
-      return { content: `Appended to ${r.path}: ${r.entry}`, data: { path: r.path, hash: r.hash, previousHash: r.previousHash, revisionId: r.revisionId, entry: r.entry } };
+      return {
+        content: `Appended to ${r.path}: ${r.entry}`,
+        data: { path: r.path, hash: r.hash, previousHash: r.previousHash, revisionId: r.revisionId, entry: r.entry },
+      };
     },
   }),
   tool({
@@ -185,8 +239,19 @@ export const knowledgeWikiPlugin: PluginDefinition = {
   packageName: "@agent-control-plane/plugin-knowledge-wiki",
   version: "1.0.0",
   displayName: "Knowledge Wiki",
-  description: "A shared, durable company memory: markdown pages with revisions, captured sources, full-text search, backlinks and agent tools; a maintainer agent answers questions from it.",
-  capabilities: ["api.routes.register", "agent.tools.register", "issues.create", "agents.managed", "projects.managed", "routines.managed", "skills.managed", "activity.log.write", "events.emit"],
+  description:
+    "A shared, durable company memory: markdown pages with revisions, captured sources, full-text search, backlinks and agent tools; a maintainer agent answers questions from it.",
+  capabilities: [
+    "api.routes.register",
+    "agent.tools.register",
+    "issues.create",
+    "agents.managed",
+    "projects.managed",
+    "routines.managed",
+    "skills.managed",
+    "activity.log.write",
+    "events.emit",
+  ],
   apiRoutes: [
     { method: "GET", path: "/overview", auth: "board-or-agent" },
     { method: "POST", path: "/bootstrap", auth: "board" },
@@ -212,4 +277,3 @@ export const knowledgeWikiPlugin: PluginDefinition = {
     return { companies: companies.length };
   },
 };
-

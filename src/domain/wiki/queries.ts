@@ -30,7 +30,13 @@ export const MAX_LIST_LIMIT = 1000;
 export const CAPABILITIES = ["pages", "sources", "spaces", "search", "backlinks", "query_sessions", "file_as_page", "agent_tools", "mcp"] as const;
 
 /** The space a read works in (null: the default space, never written). One round trip with `more`. */
-async function withSpace<T>(db: Db, actor: Actor, companyId: string, ref: WikiRef, more: (batch: ReadBatch, spaceId: ReturnType<typeof sql>) => T): Promise<{ space: SpaceRow | null; value: T }> {
+async function withSpace<T>(
+  db: Db,
+  actor: Actor,
+  companyId: string,
+  ref: WikiRef,
+  more: (batch: ReadBatch, spaceId: ReturnType<typeof sql>) => T,
+): Promise<{ space: SpaceRow | null; value: T }> {
   const batch = new ReadBatch(db);
   const space = addSpaceRead(batch, companyId, ref);
   const spaceId = sql`(SELECT ${sp.id} FROM ${sp} WHERE ${sp.companyId} = ${companyId} AND ${sp.wikiId} = ${wikiIdOf(ref)} AND ${sp.slug} = ${spaceSlugOf(ref)})`;
@@ -43,26 +49,51 @@ export async function wikiOverview(db: Db, actor: Actor, companyId: string, ref:
   const wikiId = wikiIdOf(ref);
   const i = schema.wikiInstances;
   const batch = new ReadBatch(db);
-  const instance = batch.add(db.select().from(i).where(and(eq(i.companyId, companyId), eq(i.wikiId, wikiId))));
+  const instance = batch.add(
+    db
+      .select()
+      .from(i)
+      .where(and(eq(i.companyId, companyId), eq(i.wikiId, wikiId))),
+  );
   const space = addSpaceRead(batch, companyId, { wikiId, spaceSlug: DEFAULT_SPACE_SLUG });
-  const operations = batch.add(db.select({ n: count() }).from(op).where(and(eq(op.companyId, companyId), eq(op.wikiId, wikiId))));
+  const operations = batch.add(
+    db
+      .select({ n: count() })
+      .from(op)
+      .where(and(eq(op.companyId, companyId), eq(op.wikiId, wikiId))),
+  );
   const agent = batch.add(
     db
       .select({ id: schema.agents.id, name: schema.agents.name, status: schema.agents.status })
       .from(schema.agents)
-      .where(and(eq(schema.agents.companyId, companyId), sql`${schema.agents.id} = (SELECT ${i.managedAgentId} FROM ${i} WHERE ${i.companyId} = ${companyId} AND ${i.wikiId} = ${wikiId})`)),
+      .where(
+        and(
+          eq(schema.agents.companyId, companyId),
+          sql`${schema.agents.id} = (SELECT ${i.managedAgentId} FROM ${i} WHERE ${i.companyId} = ${companyId} AND ${i.wikiId} = ${wikiId})`,
+        ),
+      ),
   );
   const project = batch.add(
     db
       .select({ id: schema.projects.id, name: schema.projects.name })
       .from(schema.projects)
-      .where(and(eq(schema.projects.companyId, companyId), sql`${schema.projects.id} = (SELECT ${i.managedProjectId} FROM ${i} WHERE ${i.companyId} = ${companyId} AND ${i.wikiId} = ${wikiId})`)),
+      .where(
+        and(
+          eq(schema.projects.companyId, companyId),
+          sql`${schema.projects.id} = (SELECT ${i.managedProjectId} FROM ${i} WHERE ${i.companyId} = ${companyId} AND ${i.wikiId} = ${wikiId})`,
+        ),
+      ),
   );
   const skills = batch.add(
     db
       .select({ id: schema.companySkills.id, key: schema.companySkills.key, name: schema.companySkills.name })
       .from(schema.companySkills)
-      .where(and(eq(schema.companySkills.companyId, companyId), sql`${schema.companySkills.id} IN (SELECT value FROM json_each((SELECT ${i.managedSkillIds} FROM ${i} WHERE ${i.companyId} = ${companyId} AND ${i.wikiId} = ${wikiId})))`)),
+      .where(
+        and(
+          eq(schema.companySkills.companyId, companyId),
+          sql`${schema.companySkills.id} IN (SELECT value FROM json_each((SELECT ${i.managedSkillIds} FROM ${i} WHERE ${i.companyId} = ${companyId} AND ${i.wikiId} = ${wikiId})))`,
+        ),
+      ),
   );
   await batch.run();
   const defaultSpace = space.value[0];
@@ -83,7 +114,14 @@ export async function listSpaces(db: Db, actor: Actor, companyId: string, ref: W
   const rows = await db
     .select()
     .from(sp)
-    .where(and(eq(sp.companyId, companyId), eq(sp.wikiId, wikiIdOf(ref)), eq(sp.status, "active"), actor.type === "board" ? undefined : eq(sp.accessScope, "company")))
+    .where(
+      and(
+        eq(sp.companyId, companyId),
+        eq(sp.wikiId, wikiIdOf(ref)),
+        eq(sp.status, "active"),
+        actor.type === "board" ? undefined : eq(sp.accessScope, "company"),
+      ),
+    )
     .orderBy(sql`CASE WHEN ${sp.slug} = ${DEFAULT_SPACE_SLUG} THEN 0 ELSE 1 END`, asc(sp.slug));
   return { spaces: rows.map(spaceView) };
 }
@@ -120,7 +158,13 @@ export async function listPages(db: Db, actor: Actor, companyId: string, ref: Wi
       db
         .select()
         .from(p)
-        .where(and(eq(p.companyId, companyId), sql`${p.spaceId} = ${spaceId}`, ref.prefix ? like(p.path, `${ref.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined))
+        .where(
+          and(
+            eq(p.companyId, companyId),
+            sql`${p.spaceId} = ${spaceId}`,
+            ref.prefix ? like(p.path, `${ref.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+          ),
+        )
         .orderBy(asc(p.path))
         .limit(Math.min(ref.limit ?? MAX_LIST_LIMIT, MAX_LIST_LIMIT)),
     ),
@@ -132,7 +176,12 @@ export async function listPages(db: Db, actor: Actor, companyId: string, ref: Wi
 export async function readPage(env: Env, db: Db, actor: Actor, companyId: string, ref: WikiRef & { path: string }) {
   const path = requirePagePath(ref.path);
   const { space, value } = await withSpace(db, actor, companyId, ref, (batch, spaceId) => ({
-    page: batch.add(db.select().from(p).where(and(eq(p.companyId, companyId), sql`${p.spaceId} = ${spaceId}`, eq(p.path, path)))),
+    page: batch.add(
+      db
+        .select()
+        .from(p)
+        .where(and(eq(p.companyId, companyId), sql`${p.spaceId} = ${spaceId}`, eq(p.path, path))),
+    ),
     backlinks: batch.add(backlinksQuery(db, companyId, spaceId, path)),
   }));
   const row: PageRow | undefined = space ? value.page.value[0] : undefined;
@@ -164,7 +213,12 @@ export async function listSources(db: Db, actor: Actor, companyId: string, ref: 
 export async function readSource(env: Env, db: Db, actor: Actor, companyId: string, ref: WikiRef & { rawPath: string }) {
   const rawPath = requireRawPath(ref.rawPath);
   const { space, value } = await withSpace(db, actor, companyId, ref, (batch, spaceId) =>
-    batch.add(db.select().from(src).where(and(eq(src.companyId, companyId), sql`${src.spaceId} = ${spaceId}`, eq(src.rawPath, rawPath)))),
+    batch.add(
+      db
+        .select()
+        .from(src)
+        .where(and(eq(src.companyId, companyId), sql`${src.spaceId} = ${spaceId}`, eq(src.rawPath, rawPath))),
+    ),
   );
   const row: SourceRow | undefined = space ? value.value[0] : undefined;
   if (!row) throw notFound(`Source ${rawPath} not found`);
@@ -225,8 +279,10 @@ export async function searchWiki(db: Db, actor: Actor, companyId: string, ref: W
 /** A query session of the company (404 otherwise). */
 export async function querySession(db: Db, companyId: string, sessionId: string) {
   const q = schema.wikiQuerySessions;
-  const [row] = await db.select().from(q).where(and(eq(q.id, sessionId), eq(q.companyId, companyId)));
+  const [row] = await db
+    .select()
+    .from(q)
+    .where(and(eq(q.id, sessionId), eq(q.companyId, companyId)));
   if (!row) throw notFound("Query session not found");
   return querySessionView(row);
 }
-

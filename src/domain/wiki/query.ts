@@ -30,9 +30,15 @@ export interface StartQueryInput extends WikiRef {
 async function maintainerOf(ctx: CommandContext, wikiId: string) {
   const i = schema.wikiInstances;
   const a = schema.agents;
-  const [instance] = await ctx.db.select().from(i).where(and(eq(i.companyId, ctx.companyId), eq(i.wikiId, wikiId)));
+  const [instance] = await ctx.db
+    .select()
+    .from(i)
+    .where(and(eq(i.companyId, ctx.companyId), eq(i.wikiId, wikiId)));
   const [agent] = instance?.managedAgentId
-    ? await ctx.db.select({ id: a.id, name: a.name, status: a.status }).from(a).where(and(eq(a.id, instance.managedAgentId), eq(a.companyId, ctx.companyId)))
+    ? await ctx.db
+        .select({ id: a.id, name: a.name, status: a.status })
+        .from(a)
+        .where(and(eq(a.id, instance.managedAgentId), eq(a.companyId, ctx.companyId)))
     : [];
   return { instance, agent };
 }
@@ -65,16 +71,34 @@ export const startQuery = defineCommand("wiki.query.start", async (ctx, actor, i
     updatedAt: ctx.now,
   });
   if (blockedReason) {
-    const operation = operationInsert(ctx, actor, { wikiId, spaceId: space.id, operationType: "query", status: "blocked", summary: `Maintainer ${blockedReason}`, details: { querySessionId: sessionId, question: input.question, blockedReason, maintainerAgentId: agent?.id ?? null } });
+    const operation = operationInsert(ctx, actor, {
+      wikiId,
+      spaceId: space.id,
+      operationType: "query",
+      status: "blocked",
+      summary: `Maintainer ${blockedReason}`,
+      details: { querySessionId: sessionId, question: input.question, blockedReason, maintainerAgentId: agent?.id ?? null },
+    });
     await ctx.batch([
       operation.statement,
       ctx.db.insert(schema.wikiQuerySessions).values(session("blocked", operation.row.id, null)),
-      ctx.activity({ action: "wiki.query_blocked", entityType: "wiki_query", entityId: sessionId, details: { wikiId, spaceSlug, querySessionId: sessionId, operationId: operation.row.id, reason: blockedReason, maintainerAgentId: agent?.id ?? null } }),
+      ctx.activity({
+        action: "wiki.query_blocked",
+        entityType: "wiki_query",
+        entityId: sessionId,
+        details: { wikiId, spaceSlug, querySessionId: sessionId, operationId: operation.row.id, reason: blockedReason, maintainerAgentId: agent?.id ?? null },
+      }),
     ]);
     const message = !agent
       ? "The wiki has no maintainer agent: bootstrap the wiki (POST …/bootstrap) first"
       : `The wiki maintainer ${agent.name} is ${blockedReason}: resume it to run query sessions`;
-    throw conflict(message, { status: "blocked", reason: blockedReason, operationId: operation.row.id, querySessionId: sessionId, maintainerAgentId: agent?.id ?? null });
+    throw conflict(message, {
+      status: "blocked",
+      reason: blockedReason,
+      operationId: operation.row.id,
+      querySessionId: sessionId,
+      maintainerAgentId: agent?.id ?? null,
+    });
   }
   const issueInput: CreateIssueInput = {
     title: `Wiki query: ${title}`.slice(0, 500),
@@ -89,12 +113,24 @@ export const startQuery = defineCommand("wiki.query.start", async (ctx, actor, i
   const issueLoaded = await createIssue.load!(ctx.db, { env: ctx.env, actor, now: ctx.now, companyId: ctx.companyId }, issueInput);
   const is = schema.issues;
   const issueId = sql`(SELECT ${is.id} FROM ${is} WHERE ${is.companyId} = ${ctx.companyId} AND ${is.originKind} = ${QUERY_ISSUE_ORIGIN} AND ${is.originId} = ${sessionId})`;
-  const operation = operationInsert(ctx, actor, { wikiId, spaceId: space.id, operationType: "query", status: "running", summary: title, details: { querySessionId: sessionId, question: input.question, maintainerAgentId: agent!.id } });
+  const operation = operationInsert(ctx, actor, {
+    wikiId,
+    spaceId: space.id,
+    operationType: "query",
+    status: "running",
+    summary: title,
+    details: { querySessionId: sessionId, question: input.question, maintainerAgentId: agent!.id },
+  });
   // Written in the issue's own batch, after the issue row (its id is read back by origin).
   const sessionStatements: Statement[] = [
     ctx.db.insert(schema.wikiOperations).values({ ...operation.row, issueId: issueId as unknown as string }),
     ctx.db.insert(schema.wikiQuerySessions).values(session("running", operation.row.id, issueId)),
-    ctx.activity({ action: "wiki.query_started", entityType: "wiki_query", entityId: sessionId, details: { wikiId, spaceSlug, querySessionId: sessionId, operationId: operation.row.id, title, maintainerAgentId: agent!.id } }),
+    ctx.activity({
+      action: "wiki.query_started",
+      entityType: "wiki_query",
+      entityId: sessionId,
+      details: { wikiId, spaceSlug, querySessionId: sessionId, operationId: operation.row.id, title, maintainerAgentId: agent!.id },
+    }),
   ];
   // The issue command's write batch is the one carrying its activity entry's events (its reads, the
   // cold issue numbering, carry none); a retry after a number clash writes them again, atomically.
@@ -128,7 +164,12 @@ export const fileAsPage = defineCommand("wiki.fileAsPage", {
     const q = schema.wikiQuerySessions;
     const [page, session] = await Promise.all([
       loadPage(db, companyId, input, input.path),
-      input.querySessionId ? db.select().from(q).where(and(eq(q.id, input.querySessionId), eq(q.companyId, companyId))) : Promise.resolve([]),
+      input.querySessionId
+        ? db
+            .select()
+            .from(q)
+            .where(and(eq(q.id, input.querySessionId), eq(q.companyId, companyId)))
+        : Promise.resolve([]),
     ]);
     return { ...page, session: session[0] };
   },
@@ -161,4 +202,3 @@ export const fileAsPage = defineCommand("wiki.fileAsPage", {
     return { path: result.path, hash: result.hash, previousHash: result.previousHash, page: result.page, operationId: result.operationId };
   },
 });
-

@@ -34,7 +34,8 @@ interface CaptureLoaded {
 }
 
 /** The raw path a capture is stored at (given, or derived from the date, title and hash). */
-const rawPathOf = (input: CaptureSourceInput, now: string, hash: string) => (input.rawPath ? requireRawPath(input.rawPath) : defaultRawPath(now, input.title ?? null, hash));
+const rawPathOf = (input: CaptureSourceInput, now: string, hash: string) =>
+  input.rawPath ? requireRawPath(input.rawPath) : defaultRawPath(now, input.title ?? null, hash);
 
 export const captureSource = defineCommand("wiki.source.capture", {
   load: async (db: Db, scope: LoadScope, input: CaptureSourceInput): Promise<CaptureLoaded> => {
@@ -42,7 +43,12 @@ export const captureSource = defineCommand("wiki.source.capture", {
     const rawPath = rawPathOf(input, scope.now, hashOf(input.contents));
     const batch = new ReadBatch(db);
     const space = addSpaceRead(batch, companyId, input);
-    const existing = batch.add(db.select().from(s).where(and(eq(s.companyId, companyId), sql`${s.spaceId} = ${spaceIdSql(companyId, input)}`, eq(s.rawPath, rawPath))));
+    const existing = batch.add(
+      db
+        .select()
+        .from(s)
+        .where(and(eq(s.companyId, companyId), sql`${s.spaceId} = ${spaceIdSql(companyId, input)}`, eq(s.rawPath, rawPath))),
+    );
     await batch.run();
     return { space: space.value[0], existing: existing.value[0] };
   },
@@ -74,7 +80,13 @@ export const captureSource = defineCommand("wiki.source.capture", {
       createdAt: ctx.now,
     };
     const wikiId = wikiIdOf(input);
-    const operation = operationInsert(ctx, actor, { wikiId, spaceId: space.space.id, operationType: "capture_source", summary: title, details: { sourceId: row.id, rawPath, hash, sourceType, sizeChars } });
+    const operation = operationInsert(ctx, actor, {
+      wikiId,
+      spaceId: space.space.id,
+      operationType: "capture_source",
+      summary: title,
+      details: { sourceId: row.id, rawPath, hash, sourceType, sizeChars },
+    });
     await ctx.batch([
       ctx.guard(sql`${space.condition} AND ${noRowExists(s, and(eq(s.spaceId, space.space.id), eq(s.rawPath, rawPath))!)}`),
       ...space.statements,

@@ -59,7 +59,10 @@ export function readableSpace(actor: Actor, ref: WikiRef, row: SpaceRow | undefi
   return row;
 }
 
-export function newSpaceRow(ctx: Pick<CommandContext, "companyId" | "now">, fields: { wikiId: string; slug: string; displayName?: string | null; accessScope?: SpaceRow["accessScope"]; settings?: Record<string, unknown> }): SpaceRow {
+export function newSpaceRow(
+  ctx: Pick<CommandContext, "companyId" | "now">,
+  fields: { wikiId: string; slug: string; displayName?: string | null; accessScope?: SpaceRow["accessScope"]; settings?: Record<string, unknown> },
+): SpaceRow {
   return {
     id: newId(),
     companyId: ctx.companyId,
@@ -78,7 +81,12 @@ export function newSpaceRow(ctx: Pick<CommandContext, "companyId" | "now">, fiel
  * The space a write goes to, with the statements the write's batch needs: a guard that it is still
  * active (or, for a default space created here, still absent) and, then, its insert.
  */
-export function writableSpace(ctx: CommandContext, actor: Actor, ref: WikiRef, row: SpaceRow | undefined): { space: SpaceRow; condition: SQL; statements: Statement[] } {
+export function writableSpace(
+  ctx: CommandContext,
+  actor: Actor,
+  ref: WikiRef,
+  row: SpaceRow | undefined,
+): { space: SpaceRow; condition: SQL; statements: Statement[] } {
   if (!row) {
     if (spaceSlugOf(ref) !== DEFAULT_SPACE_SLUG) throw notFound(`Wiki space '${spaceSlugOf(ref)}' not found`);
     const space = newSpaceRow(ctx, { wikiId: wikiIdOf(ref), slug: DEFAULT_SPACE_SLUG });

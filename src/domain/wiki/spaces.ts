@@ -26,7 +26,8 @@ export interface CreateSpaceInput {
 
 export const createSpace = defineCommand("wiki.space.create", async (ctx, actor, input: CreateSpaceInput) => {
   const slug = input.slug ?? (input.displayName ? slugOf(input.displayName, "") : "");
-  if (!WIKI_ID_PATTERN.test(slug)) throw badRequest("A space needs a slug (lowercase letters, digits and dashes, up to 63) or a displayName to derive it from", { slug });
+  if (!WIKI_ID_PATTERN.test(slug))
+    throw badRequest("A space needs a slug (lowercase letters, digits and dashes, up to 63) or a displayName to derive it from", { slug });
   const wikiId = wikiIdOf(input);
   const [existing] = await ctx.db.batch([spaceQuery(ctx.db, ctx.companyId, { wikiId, spaceSlug: slug })]);
   if (existing[0]) throw conflict(`Wiki space '${slug}' already exists`, { slug });
@@ -36,7 +37,12 @@ export const createSpace = defineCommand("wiki.space.create", async (ctx, actor,
     ctx.guard(noRowExists(sp, { companyId: ctx.companyId, wikiId, slug })),
     ctx.db.insert(sp).values(space),
     operation.statement,
-    ctx.activity({ action: "wiki.space_created", entityType: "wiki_space", entityId: space.id, details: { wikiId, spaceSlug: slug, displayName: space.displayName, accessScope: space.accessScope, status: space.status } }),
+    ctx.activity({
+      action: "wiki.space_created",
+      entityType: "wiki_space",
+      entityId: space.id,
+      details: { wikiId, spaceSlug: slug, displayName: space.displayName, accessScope: space.accessScope, status: space.status },
+    }),
   ]);
   return { status: "created" as const, space: spaceView(space) };
 });
@@ -68,7 +74,10 @@ async function changeSpace(ctx: CommandContext, actor: Actor, input: UpdateSpace
   const operation = operationInsert(ctx, actor, { wikiId, spaceId: space.id, operationType, summary: changed.join(", "), details: { changed } });
   await ctx.batch([
     ctx.guard(rowExists(sp, { id: space.id, updatedAt: space.updatedAt })),
-    ctx.db.update(sp).set({ ...changes, updatedAt: ctx.now }).where(eq(sp.id, space.id)),
+    ctx.db
+      .update(sp)
+      .set({ ...changes, updatedAt: ctx.now })
+      .where(eq(sp.id, space.id)),
     operation.statement,
     ctx.activity({
       action: updated.status === "archived" && space.status !== "archived" ? "wiki.space_archived" : "wiki.space_updated",
@@ -81,7 +90,9 @@ async function changeSpace(ctx: CommandContext, actor: Actor, input: UpdateSpace
 }
 
 export const updateSpace = defineCommand("wiki.space.update", (ctx, actor, input: UpdateSpaceInput) => changeSpace(ctx, actor, input, "space_update"));
-export const archiveSpace = defineCommand("wiki.space.archive", (ctx, actor, input: WikiRef) => changeSpace(ctx, actor, { ...input, status: "archived" }, "space_archive"));
+export const archiveSpace = defineCommand("wiki.space.archive", (ctx, actor, input: WikiRef) =>
+  changeSpace(ctx, actor, { ...input, status: "archived" }, "space_archive"),
+);
 
 /** The space, created first when it is the default one and missing (its own batch). */
 export async function ensureSpace(ctx: CommandContext, actor: Actor, ref: WikiRef): Promise<SpaceRow> {
@@ -95,7 +106,14 @@ export async function ensureSpace(ctx: CommandContext, actor: Actor, ref: WikiRe
 export async function bootstrapControlFiles(ctx: CommandContext, actor: Actor, ref: WikiRef) {
   const space = await ensureSpace(ctx, actor, ref);
   const p = schema.wikiPages;
-  const existing = new Set((await ctx.db.select({ path: p.path }).from(p).where(and(eq(p.companyId, ctx.companyId), eq(p.spaceId, space.id)))).map((r) => r.path));
+  const existing = new Set(
+    (
+      await ctx.db
+        .select({ path: p.path })
+        .from(p)
+        .where(and(eq(p.companyId, ctx.companyId), eq(p.spaceId, space.id)))
+    ).map((r) => r.path),
+  );
   const writtenFiles: string[] = [];
   const preservedFiles: string[] = [];
   for (const path of CONTROL_FILES) {
@@ -103,7 +121,11 @@ export async function bootstrapControlFiles(ctx: CommandContext, actor: Actor, r
       preservedFiles.push(path);
       continue;
     }
-    await writePageContents(ctx, actor, ref, { space, page: undefined, backlinks: [] }, path, CONTROL_FILE_CONTENTS[path], { operationType: "write_page", summary: "bootstrap", details: { bootstrap: true } });
+    await writePageContents(ctx, actor, ref, { space, page: undefined, backlinks: [] }, path, CONTROL_FILE_CONTENTS[path], {
+      operationType: "write_page",
+      summary: "bootstrap",
+      details: { bootstrap: true },
+    });
     writtenFiles.push(path);
   }
   return { space, writtenFiles, preservedFiles };

@@ -82,6 +82,16 @@ After acting, record decisions and how-tos: read the page, then \`wiki_write_pag
 ] as const;
 
 export const ROUTINES = [
-  { key: "nightly-lint", title: "Knowledge wiki: nightly lint", description: "Check the wiki for orphan pages, broken links, stale sources and index or log drift; fix what is safe and report the rest.", cronExpression: "0 3 * * *" },
-  { key: "index-refresh", title: "Knowledge wiki: hourly index refresh", description: "Bring wiki/index.md up to date with the pages changed since the last refresh and append a log line.", cronExpression: "0 * * * *" },
+  {
+    key: "nightly-lint",
+    title: "Knowledge wiki: nightly lint",
+    description: "Check the wiki for orphan pages, broken links, stale sources and index or log drift; fix what is safe and report the rest.",
+    cronExpression: "0 3 * * *",
+  },
+  {
+    key: "index-refresh",
+    title: "Knowledge wiki: hourly index refresh",
+    description: "Bring wiki/index.md up to date with the pages changed since the last refresh and append a log line.",
+    cronExpression: "0 * * * *",
+  },
 ] as const;
