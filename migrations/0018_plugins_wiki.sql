@@ -162,9 +162,10 @@ BEGIN
   DELETE FROM `wiki_source_search` WHERE `rowid` = OLD.`rowid`;
 END;
 
--- A run about a running query session's issue: queued or started → wiki.query.progress.
+-- A run of the query issue's assignee (the maintainer; not an agent merely mentioned on it) about a
+-- running query session's issue: queued or started → wiki.query.progress.
 CREATE TRIGGER `wiki_query_run_queued` AFTER INSERT ON `heartbeat_runs`
-WHEN NEW.`issue_id` IS NOT NULL
+WHEN NEW.`issue_id` IS NOT NULL AND NEW.`agent_id` = (SELECT `assignee_agent_id` FROM `issues` WHERE `id` = NEW.`issue_id`)
 BEGIN
   INSERT INTO `company_events` (`id`, `company_id`, `type`, `actor_type`, `actor_id`, `subject_type`, `subject_id`, `data`, `occurred_at`)
   SELECT (SELECT `id` FROM `sql_uuid`), s.`company_id`, 'wiki.query.progress', 'system', 'system', 'wiki_query', s.`id`,
@@ -178,7 +179,7 @@ BEGIN
 END;
 
 CREATE TRIGGER `wiki_query_run_started` AFTER UPDATE OF `status` ON `heartbeat_runs`
-WHEN OLD.`status` <> NEW.`status` AND NEW.`status` = 'running' AND NEW.`issue_id` IS NOT NULL
+WHEN OLD.`status` <> NEW.`status` AND NEW.`status` = 'running' AND NEW.`issue_id` IS NOT NULL AND NEW.`agent_id` = (SELECT `assignee_agent_id` FROM `issues` WHERE `id` = NEW.`issue_id`)
 BEGIN
   INSERT INTO `company_events` (`id`, `company_id`, `type`, `actor_type`, `actor_id`, `subject_type`, `subject_id`, `data`, `occurred_at`)
   SELECT (SELECT `id` FROM `sql_uuid`), s.`company_id`, 'wiki.query.progress', 'system', 'system', 'wiki_query', s.`id`,
@@ -190,7 +191,7 @@ END;
 -- The run ended: succeeded with an answer (result `answer`, else the run's summary) → answered;
 -- anything else → failed. The event carries the answer (up to 4,000 characters; the session has it whole).
 CREATE TRIGGER `wiki_query_run_finished` AFTER UPDATE OF `status` ON `heartbeat_runs`
-WHEN OLD.`status` <> NEW.`status` AND NEW.`status` IN ('succeeded', 'failed', 'cancelled', 'timed_out') AND NEW.`issue_id` IS NOT NULL
+WHEN OLD.`status` <> NEW.`status` AND NEW.`status` IN ('succeeded', 'failed', 'cancelled', 'timed_out') AND NEW.`issue_id` IS NOT NULL AND NEW.`agent_id` = (SELECT `assignee_agent_id` FROM `issues` WHERE `id` = NEW.`issue_id`)
 BEGIN
   INSERT INTO `company_events` (`id`, `company_id`, `type`, `actor_type`, `actor_id`, `subject_type`, `subject_id`, `data`, `occurred_at`)
   SELECT (SELECT `id` FROM `sql_uuid`), s.`company_id`, CASE WHEN a.`answer` IS NOT NULL THEN 'wiki.query.answered' ELSE 'wiki.query.failed' END,

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { call, get, patch, post, unique } from "../helpers/api";
-import { agentWithKey, boardUser, dispatch } from "../helpers/fixtures";
+import { agentWithKey, boardUser, dispatch, insertRun, schema, updateRow } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
 import { ensureWikiReady, toolData, WIKI, wikiCompany, type WikiCompany } from "../helpers/wiki";
 import { sha256Hex } from "../../src/crypto/hash";
@@ -685,12 +685,20 @@ describe("wiki: query sessions", () => {
     ).toBe(200);
     expect((await post(`/api/agents/${maintainer}/resume`)).status).toBe(200);
     const started = (await post(`${WIKI}/query-sessions`, { companyId: C, question: "Anything?" })).body;
+    // A run of another agent about the same issue (mentioned on it, say) does not answer the session.
+    const bystander = await agentWithKey(C);
+    const otherRun = await insertRun(C, bystander.id, { issueId: started.issue.id, status: "running" });
+    await updateRow(schema.heartbeatRuns, otherRun, { status: "succeeded", summary: "Not the maintainer's answer", updatedAt: new Date().toISOString() });
+    const session = () => env.DB.prepare("SELECT status, run_id AS runId FROM wiki_query_sessions WHERE id = ?").bind(started.querySessionId).first<{ status: string; runId: string | null }>();
+    expect(await session()).toEqual({ status: "running", runId: null });
     const early = await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/answer.md", querySessionId: started.querySessionId });
     expect(early.status).toBe(409);
     expect(early.body.error).toMatch(/no answer yet/);
     await dispatch(C);
     const failed = await eventually(async () => (await eventsOf(C)).find((e) => e.type === "wiki.query.failed"), { what: "wiki.query.failed" });
     expect(failed.data).toMatchObject({ querySessionId: started.querySessionId, runStatus: "failed", answer: null });
+    expect(await session()).toEqual({ status: "failed", runId: failed.data.runId });
+    expect(failed.data.runId).not.toBe(otherRun);
     expect((await get(`${WIKI}/operations?companyId=${C}&operationType=query`)).body.operations[0].status).toBe("failed");
     // An explicit answer can still be filed, and an unknown session is 404.
     expect(

@@ -8,7 +8,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import type { Statement } from "../../db/batch";
-import { ReadBatch } from "../../db/read-batch";
+import { ReadBatch, type Pending } from "../../db/read-batch";
 import { noRowExists, rowExists } from "../../db/guards";
 import { defineCommand, type CommandContext, type LoadScope } from "../../company/command";
 import type { Actor } from "../actor";
@@ -54,15 +54,25 @@ export const backlinksQuery = (db: Db, companyId: string, spaceId: SQL | string,
     .where(and(eq(l.companyId, companyId), sql`${l.spaceId} = ${spaceId}`, eq(l.targetPath, path)))
     .orderBy(p.path);
 
-/** The space, the page at `path` (and at `targetPath`) and its backlinks: one round trip. */
-export async function loadPage(db: Db, companyId: string, ref: WikiRef, path: string, targetPath?: string): Promise<PageLoaded> {
+/**
+ * The space, the page at `path` (and at `targetPath`) and its backlinks: one round trip, with
+ * whatever else `more` adds to the same batch (its handle is read after the batch ran).
+ */
+export async function loadPage<T = undefined>(
+  db: Db,
+  companyId: string,
+  ref: WikiRef,
+  path: string,
+  options: { targetPath?: string; more?: (batch: ReadBatch) => Pending<T> } = {},
+): Promise<PageLoaded & { more: T }> {
   const batch = new ReadBatch(db);
   const space = addSpaceRead(batch, companyId, ref);
   const page = batch.add(pageQuery(db, companyId, ref, path));
   const backlinks = batch.add(backlinksQuery(db, companyId, spaceIdSql(companyId, ref), path));
-  const target = targetPath ? batch.add(pageQuery(db, companyId, ref, targetPath)) : null;
+  const target = options.targetPath ? batch.add(pageQuery(db, companyId, ref, options.targetPath)) : null;
+  const more = options.more?.(batch);
   await batch.run();
-  return { space: space.value[0], page: page.value[0], backlinks: backlinks.value.map((b) => b.path), target: target?.value[0] };
+  return { space: space.value[0], page: page.value[0], backlinks: backlinks.value.map((b) => b.path), target: target?.value[0], more: more?.value as T };
 }
 
 const scopeCompany = (scope: LoadScope) => scope.companyId!;
@@ -298,7 +308,7 @@ export interface MovePageInput extends WikiRef {
 }
 
 export const movePage = defineCommand("wiki.page.move", {
-  load: (db: Db, scope: LoadScope, input: MovePageInput) => loadPage(db, scopeCompany(scope), input, input.path, input.newPath),
+  load: (db: Db, scope: LoadScope, input: MovePageInput) => loadPage(db, scopeCompany(scope), input, input.path, { targetPath: input.newPath }),
   run: async (ctx, actor, input, loaded) => {
     const path = requirePagePath(input.path);
     const newPath = requirePagePath(input.newPath);

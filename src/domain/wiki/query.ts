@@ -162,16 +162,12 @@ export const fileAsPage = defineCommand("wiki.fileAsPage", {
   load: async (db: Db, scope: LoadScope, input: FileAsPageInput): Promise<FileAsPageLoaded> => {
     const companyId = scope.companyId!;
     const q = schema.wikiQuerySessions;
-    const [page, session] = await Promise.all([
-      loadPage(db, companyId, input, input.path),
-      input.querySessionId
-        ? db
-            .select()
-            .from(q)
-            .where(and(eq(q.id, input.querySessionId), eq(q.companyId, companyId)))
-        : Promise.resolve([]),
-    ]);
-    return { ...page, session: session[0] };
+    const sessionId = input.querySessionId;
+    const loaded = await loadPage(db, companyId, input, input.path, {
+      more: sessionId ? (batch) => batch.add(db.select().from(q).where(and(eq(q.id, sessionId), eq(q.companyId, companyId)))) : undefined,
+    });
+    const { more, ...page } = loaded;
+    return { ...page, session: more?.[0] };
   },
   run: async (ctx, actor, input, loaded) => {
     const path = requirePagePath(input.path);
