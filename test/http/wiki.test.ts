@@ -689,7 +689,10 @@ describe("wiki: query sessions", () => {
     const bystander = await agentWithKey(C);
     const otherRun = await insertRun(C, bystander.id, { issueId: started.issue.id, status: "running" });
     await updateRow(schema.heartbeatRuns, otherRun, { status: "succeeded", summary: "Not the maintainer's answer", updatedAt: new Date().toISOString() });
-    const session = () => env.DB.prepare("SELECT status, run_id AS runId FROM wiki_query_sessions WHERE id = ?").bind(started.querySessionId).first<{ status: string; runId: string | null }>();
+    const session = () =>
+      env.DB.prepare("SELECT status, run_id AS runId FROM wiki_query_sessions WHERE id = ?")
+        .bind(started.querySessionId)
+        .first<{ status: string; runId: string | null }>();
     expect(await session()).toEqual({ status: "running", runId: null });
     const early = await post(`${WIKI}/file-as-page`, { companyId: C, path: "wiki/answer.md", querySessionId: started.querySessionId });
     expect(early.status).toBe(409);

@@ -164,7 +164,15 @@ export const fileAsPage = defineCommand("wiki.fileAsPage", {
     const q = schema.wikiQuerySessions;
     const sessionId = input.querySessionId;
     const loaded = await loadPage(db, companyId, input, input.path, {
-      more: sessionId ? (batch) => batch.add(db.select().from(q).where(and(eq(q.id, sessionId), eq(q.companyId, companyId)))) : undefined,
+      more: sessionId
+        ? (batch) =>
+            batch.add(
+              db
+                .select()
+                .from(q)
+                .where(and(eq(q.id, sessionId), eq(q.companyId, companyId))),
+            )
+        : undefined,
     });
     const { more, ...page } = loaded;
     return { ...page, session: more?.[0] };
