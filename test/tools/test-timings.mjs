@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Prints the suite's per-project breakdown from vitest's JSON report (files, tests, summed file
-// time, slowest file) and the closing `N passed, N failed` line. Usage: test-timings.mjs <report.json> [wall seconds] [smoke exit status]
+// time, slowest file) and the closing `N passed, N failed` line.
+// Usage: test-timings.mjs <report.json> [wall seconds] [smoke exit status] [name=status …] (more checks, e.g. lint=0 typecheck=0)
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-const [reportPath, wall, smokeStatus] = process.argv.slice(2);
+const [reportPath, wall, smokeStatus, ...checks] = process.argv.slice(2);
 const report = JSON.parse(readFileSync(reportPath, "utf8"));
 const projects = new Map();
 for (const file of report.testResults) {
@@ -26,6 +27,9 @@ if (wall) console.log(`npm test wall time: ${wall} s`);
 // The end-to-end smoke (npm run smoke) counts as one more test when its status is given.
 const smoke = smokeStatus === undefined ? null : smokeStatus === "0";
 if (smoke !== null) console.log(`smoke (wrangler dev end to end): ${smoke ? "passed" : "FAILED"}`);
-const passed = report.numPassedTests + (smoke === true ? 1 : 0);
-const failed = report.numFailedTests + (smoke === false ? 1 : 0);
+// Each further check (lint, typecheck) counts as one test too.
+const extra = checks.map((c) => c.split("=")).map(([name, status]) => ({ name, ok: status === "0" }));
+for (const c of extra) console.log(`${c.name}: ${c.ok ? "passed" : "FAILED"}`);
+const passed = report.numPassedTests + (smoke === true ? 1 : 0) + extra.filter((c) => c.ok).length;
+const failed = report.numFailedTests + (smoke === false ? 1 : 0) + extra.filter((c) => !c.ok).length;
 console.log(`${passed} passed, ${failed} failed`);
