@@ -68,6 +68,7 @@ export interface CompanyCommand<I, O, L = undefined> {
   readonly run: [L] extends [undefined] ? (ctx: CommandContext, actor: Actor, input: I) => Promise<O> : CommandRule<I, O, L>;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds commands of every input, output and loader type
 export type AnyCompanyCommand = CompanyCommand<any, any, any>;
 
 /** Crosses the RPC boundary intact (thrown errors would lose status and details). */

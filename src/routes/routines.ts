@@ -259,7 +259,7 @@ routinesRouter.openapi(
     const raw = new Uint8Array(await c.req.raw.arrayBuffer());
     if (raw.byteLength > WEBHOOK_BODY_LIMIT_BYTES) throw new HttpError(413, `Webhook body too large: at most ${WEBHOOK_BODY_LIMIT_BYTES} bytes`, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES });
     const found = await findTriggerByPublicId(dbOf(c), publicId);
-    if (!found || found.trigger.kind !== "webhook" || !found.trigger.secretCiphertext) throw notFound("Webhook trigger not found");
+    if (found?.trigger.kind !== "webhook" || !found.trigger.secretCiphertext) throw notFound("Webhook trigger not found");
     const { trigger, routine } = found;
     // The signature first: an unauthenticated caller learns nothing about the trigger's state.
     const secret = await openWebhookSecret(c.env, trigger.id, trigger.secretVersion, trigger.secretCiphertext!);

@@ -315,7 +315,7 @@ skillsRouter.openapi(
   async (c) => {
     const { companyId, skillId } = c.req.valid("param");
     await requireSkillAccess(c, companyId, true);
-    const force = ((c.req.valid("json") as { force?: boolean } | undefined) ?? {}).force;
+    const force = (c.req.valid("json") as { force?: boolean } | undefined)?.force;
     const { row } = await requireSkill(dbOf(c), companyId, skillId);
     const actor = requireActor(c);
     if (row.sourceType === "catalog" || row.sourceType === "bundled") return c.json(await runCompanyCommand(c.env, companyId, installSkillUpdate, actor, { skillId, force }), 200);

@@ -69,9 +69,9 @@ function challengeRoutes(extra: Record<string, unknown>): Record<string, Route> 
     ...extra,
   };
   return {
-    [`POST /api/cli-auth/challenges`]: () => challenge,
+    "POST /api/cli-auth/challenges": () => challenge,
     [`GET /api/cli-auth/challenges/${challenge.id}`]: () => ({ ...challenge, status: "approved", boardApiKey: { id: "key-1", token: "svc_board_fake", expiresAt: challenge.expiresAt } }),
-    [`GET /api/cli-auth/me`]: () => me({ id: "local-board", name: "Local Board", email: "local-board@localhost" }, { authSource: "board_key", keyId: "key-1" }),
+    "GET /api/cli-auth/me": () => me({ id: "local-board", name: "Local Board", email: "local-board@localhost" }, { authSource: "board_key", keyId: "key-1" }),
   };
 }
 

@@ -58,7 +58,7 @@ describe("catalog", () => {
     for (const entry of (await get("/api/skills/catalog")).body) {
       for (const file of entry.files) {
         const content = (await get(`/api/skills/catalog/${entry.id}/files?path=${encodeURIComponent(file.path)}`)).body.content ?? "";
-        for (const match of content.matchAll(/\b(GET|POST|PUT|PATCH|DELETE) (\/api\/[A-Za-z0-9_{}\/.-]+)/g)) {
+        for (const match of content.matchAll(/\b(GET|POST|PUT|PATCH|DELETE) (\/api\/[A-Za-z0-9_{}/.-]+)/g)) {
           mentioned++;
           if (!known.has(`${match[1]} ${match[2]}`)) missing.push(`${entry.key}: ${match[1]} ${match[2]}`);
         }

@@ -20,7 +20,7 @@ interface Route {
 }
 
 let doc: Json;
-let routes: Route[] = [];
+const routes: Route[] = [];
 /** Company A's ids by path-parameter name (`id` is resolved per path prefix, see paramValue). */
 const ids: Record<string, string> = {};
 /** Company B's ids, same names. */
@@ -158,7 +158,7 @@ const key = (r: Route) => `${r.method} ${r.path}`;
 // Request bodies from the OpenAPI schemas
 // ---------------------------------------------------------------------------------------------
 function deref(s: Json): Json {
-  while (s && s.$ref) s = doc.components.schemas[s.$ref.split("/").pop()];
+  while (s?.$ref) s = doc.components.schemas[s.$ref.split("/").pop()];
   if (s?.allOf) {
     const parts = s.allOf.map(deref);
     return {

@@ -29,7 +29,7 @@ async function recordOutcome(ctx: CommandContext, run: RunRow, outcome: HttpOutc
   const r = schema.heartbeatRuns;
   const stillRunning = and(eq(r.id, run.id), eq(r.status, "running"));
   const current = (await ctx.db.select({ status: r.status, retryCount: r.retryCount }).from(r).where(eq(r.id, run.id)))[0];
-  if (!current || current.status !== "running") return false; // cancelled (or completed) while the call was out
+  if (current?.status !== "running") return false; // cancelled (or completed) while the call was out
   switch (outcome.kind) {
     case "accepted": {
       const deadlineAt = new Date(Date.parse(ctx.now) + completionTimeoutSec * 1000).toISOString();

@@ -1,5 +1,5 @@
 // login (the device flow), logout, whoami.
-import { Command } from "commander";
+import type { Command } from "commander";
 import { hostname } from "node:os";
 import { createClient } from "../../client";
 import { clearToken, configPath, loadConfig, saveConfig } from "../config";

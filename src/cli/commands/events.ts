@@ -1,7 +1,7 @@
 // `acp events tail`: the selected company's events as they happen, one line each (time, type,
 // subject, a short summary), or each event's JSON on its own line with --json. Follows the live
 // stream through drops, resuming with Last-Event-ID (src/cli/event-stream.ts); Ctrl-C ends it.
-import { Command } from "commander";
+import type { Command } from "commander";
 import type { components } from "../../client";
 import { cliContext, unwrap, type CliContext } from "../context";
 import { followEventStream } from "../event-stream";

@@ -1,5 +1,5 @@
 // Skills (list, import a local folder) and company packages (export, import).
-import { Command } from "commander";
+import type { Command } from "commander";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { cliContext, unwrap } from "../context";

@@ -1,5 +1,5 @@
 // `acp runner`: serve this company's process and <runtime>_local agents from this machine.
-import { Command } from "commander";
+import type { Command } from "commander";
 import { hostname } from "node:os";
 import { cliContext, unwrap } from "../context";
 import { CliError } from "../output";

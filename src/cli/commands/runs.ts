@@ -1,5 +1,5 @@
 // Heartbeat runs: list, show, and logs (following a live run's events until it ends).
-import { Command } from "commander";
+import type { Command } from "commander";
 import { cliContext, unwrap, type CliContext } from "../context";
 import { agentNames, issueIdentifiers } from "../names";
 import { minute } from "../output";

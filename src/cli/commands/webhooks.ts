@@ -1,7 +1,7 @@
 // `acp webhooks`: the selected company's webhook subscriptions (board only): create (the signing
 // secret is shown once), list, update, delete, rotate the secret, send a test ping, and the
 // deliveries of one (and redeliver one).
-import { Command } from "commander";
+import type { Command } from "commander";
 import type { components } from "../../client";
 import { cliContext, unwrap, type CliContext } from "../context";
 import { CliError, minute } from "../output";

@@ -1,5 +1,5 @@
 // Daily work: companies, agents, issues, approvals, costs, routines.
-import { Command } from "commander";
+import type { Command } from "commander";
 import { loadConfig, saveConfig } from "../config";
 import { cliContext, unwrap } from "../context";
 import { agentNames } from "../names";

@@ -107,7 +107,7 @@ export async function resendUnacknowledgedStarts(host: DispatcherHost, ctx: Comm
   const seconds = Math.round(runStartAckMs(host.env) / 1000);
   for (const tracked of due) {
     const row = byId.get(tracked.runId);
-    if (!row || row.run.status !== "running") continue; // ended meanwhile: the sweep stops it
+    if (row?.run.status !== "running") continue; // ended meanwhile: the sweep stops it
     const { run, adapterConfig } = row;
     const current = tracked.runnerId ? host.runners.find(tracked.runnerId) : null;
     try {

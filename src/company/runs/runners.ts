@@ -18,7 +18,7 @@ import type { RunEventInput } from "../../domain/runs/events";
 import type { RemoteRunReport } from "../../domain/runs/remote";
 import { newId } from "../../crypto/random";
 import type { z } from "zod";
-import { HelloMessage, parseMessage, RUNNER_PROTOCOL_VERSION, RunnerToServiceMessage, type ServiceToRunner } from "../../protocol/runner";
+import { type HelloMessage, parseMessage, RUNNER_PROTOCOL_VERSION, RunnerToServiceMessage, type ServiceToRunner } from "../../protocol/runner";
 import { isNull } from "drizzle-orm";
 import { findAdapter } from "../../adapters";
 
@@ -246,7 +246,7 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
     case "run.complete": {
       const tracked = host.storage.remoteRuns.get(message.runId);
       // Only the socket the run is bound to reports on it (a reconnecting runner reclaims it in its hello).
-      if (!tracked || tracked.kind !== "runner" || tracked.runnerId !== attachment.runnerId || !attachment.agents.includes(tracked.agentId)) {
+      if (tracked?.kind !== "runner" || tracked.runnerId !== attachment.runnerId || !attachment.agents.includes(tracked.agentId)) {
         return send(ws, { type: "error", runId: message.runId, error: "Unknown run, or not a run bound to this runner" });
       }
       // run.started, or any report on the run, acknowledges its run.start.

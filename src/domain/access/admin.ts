@@ -98,7 +98,7 @@ export async function planCompanyAccessChanges(db: Db, userId: string, wantedLis
   const changes: CompanyAccessChange[] = [];
   for (const [companyId, role] of wanted) {
     const existing = current.memberships.find((m) => m.companyId === companyId);
-    if (!existing || existing.status !== "active" || existing.membershipRole !== role) changes.push({ companyId, membershipRole: role });
+    if (existing?.status !== "active" || existing.membershipRole !== role) changes.push({ companyId, membershipRole: role });
   }
   for (const m of current.memberships) {
     if (m.status === "active" && !wanted.has(m.companyId)) changes.push({ companyId: m.companyId, membershipRole: null });

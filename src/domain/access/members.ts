@@ -257,7 +257,7 @@ export const transferLocalBoardOwnership = defineCommand("access.member.claimFro
       ),
     );
   const local = rows.find((r) => r.principalId === LOCAL_BOARD_USER_ID);
-  if (!local || local.status !== "active" || local.membershipRole !== "owner") return { claimed: false };
+  if (local?.status !== "active" || local.membershipRole !== "owner") return { claimed: false };
   const mine = rows.find((r) => r.principalId === input.userId);
   const statements: Statement[] = [
     mine

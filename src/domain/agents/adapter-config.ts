@@ -39,7 +39,7 @@ export async function prepareAdapterConfig(
     if (value === undefined || value === null) continue;
     const normalized = await normalizeEnvBindings(ctx, actor, { [field]: value }, { ownerLabel: `${args.ownerLabel}_${args.adapterType}` });
     const bound = normalized.env?.[field] as { type?: string } | undefined;
-    if (!bound || bound.type !== "secret_ref") {
+    if (bound?.type !== "secret_ref") {
       throw unprocessable(`adapterConfig.${field} must be a secret value or a secret reference`, { field });
     }
     config = { ...config, [field]: bound };

@@ -136,7 +136,7 @@ async function settleBudgetIncident(ctx: CommandContext, actor: Actor, approval:
   const incident = await ctx.db.query.budgetIncidents.findFirst({
     where: and(eq(schema.budgetIncidents.id, incidentId), eq(schema.budgetIncidents.companyId, ctx.companyId)),
   });
-  if (!incident || incident.status !== "open") return;
+  if (incident?.status !== "open") return;
   if (next === "approved" && amountCents === undefined) {
     throw unprocessable("Approving a budget override needs amountCents: the new budget, above the observed spend", { incidentId });
   }

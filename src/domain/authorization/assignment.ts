@@ -181,7 +181,7 @@ export function decideAssignmentFromFacts(facts: AssignmentFacts): Authorization
   // 5. Board users.
   if (actor.type === "board") {
     const membership = facts.actorMembership;
-    if (!membership || membership.status !== "active") return deny("deny_missing_membership");
+    if (membership?.status !== "active") return deny("deny_missing_membership");
     if (grants === "covered") return allow("allow_explicit_grant");
     if (restricted) return restrictedDenial();
     const role = membership.membershipRole as MembershipRoleName;

@@ -261,6 +261,7 @@ async function loadDocumentWrite(db: Db, issueId: string, key: string): Promise<
 }
 
 /** The open threads' state a re-anchoring was computed from (their count and latest change). */
+// biome-ignore lint/complexity/useMathMinMax: the latest of ISO timestamps (strings), not numbers
 const threadsStamp = (threads: ThreadRow[]) => `${threads.length}:${threads.reduce((max, t) => (t.updatedAt > max ? t.updatedAt : max), "")}`;
 
 /**

@@ -64,6 +64,7 @@ export async function probeEnvironmentConfig(db: Db, companyId: string, kind: En
     checks.push({ name: "config", ok: false, message: `Invalid ${kind} config: ${problems.join("; ")}` });
     return { ok: false, kind, checks };
   }
+  // biome-ignore lint/suspicious/noExplicitAny: the kind's config, read field by field by the probe of that kind
   const config = parsed.data as Record<string, any>;
   checks.push({ name: "config", ok: true, message: `Configuration is valid for kind ${kind}` });
   if (kind === "local") {

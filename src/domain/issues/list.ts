@@ -10,7 +10,7 @@
 // three characters, so the cost follows the number of matches, not the size of the company; the
 // rank above is then computed on the candidates only. Shorter q falls back to scanning the company.
 // Labels and blockers come back in the same statement (JSON subqueries): one round trip per list.
-import { ReadBatch } from "../../db/read-batch";
+import type { ReadBatch } from "../../db/read-batch";
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { issueView, type IssueRelations, type IssueRow } from "./view";

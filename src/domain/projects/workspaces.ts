@@ -22,7 +22,7 @@ export interface WorkspaceFields {
   desiredState?: (typeof DESIRED_STATES)[number];
 }
 
-const blank = (v: string | null | undefined) => !v || !v.trim();
+const blank = (v: string | null | undefined) => !v?.trim();
 
 /** Reasons a workspace is unusable; empty when valid. */
 export function workspaceProblems(w: Pick<WorkspaceRow, "sourceType" | "cwd" | "repoUrl" | "remoteWorkspaceRef">): string[] {
@@ -83,6 +83,6 @@ export function configuredServices(runtimeConfig: Record<string, unknown> | null
   if (!Array.isArray(services)) return [];
   return services.filter(
     (s): s is { name: string; command: string; port?: number } =>
-      !!s && typeof s === "object" && typeof (s as any).name === "string" && typeof (s as any).command === "string",
+      !!s && typeof s === "object" && typeof (s as Record<string, unknown>).name === "string" && typeof (s as Record<string, unknown>).command === "string",
   );
 }

@@ -53,7 +53,7 @@ async function fireTrigger(ctx: CommandContext, actor: Actor, triggerId: string,
     .innerJoin(schema.routines, eq(schema.routines.id, t.routineId))
     .where(and(eq(t.id, triggerId), eq(t.companyId, ctx.companyId)));
   const trigger = row?.trigger;
-  if (!trigger || trigger.kind !== "schedule" || !trigger.enabled || !trigger.nextRunAt || !trigger.cronExpression || row.routine.status !== "active") return;
+  if (trigger?.kind !== "schedule" || !trigger.enabled || !trigger.nextRunAt || !trigger.cronExpression || row.routine.status !== "active") return;
   if (Date.parse(trigger.nextRunAt) > at.getTime()) return; // another tick got here first
   const cron = compileSchedule(trigger.cronExpression, trigger.timezone ?? DEFAULT_TIMEZONE);
   const keep = row.routine.catchUpPolicy === "enqueue_missed_with_cap" ? CATCH_UP_CAP : 1;

@@ -197,7 +197,7 @@ export function decideRunTransitions(state: RunState, now: string, deps: DecideD
     if (tracked.kind !== "runner" || tracked.lostAt === null || tracked.lostAt > nowMs - state.runnerGraceMs) continue;
     lost.add(tracked.runId);
     const run = liveById.get(tracked.runId);
-    if (!run || run.status !== "running") {
+    if (run?.status !== "running") {
       transitions.push({ kind: "lost_gone", runId: tracked.runId });
       continue;
     }
