@@ -36,6 +36,20 @@ const NewIssue = lazy(() => import("./pages/issue-new"));
 const Issue = lazy(() => import("./pages/issue"));
 const Agents = lazy(() => import("./pages/agents"));
 const Agent = lazy(() => import("./pages/agent"));
+const HireAgent = lazy(() => import("./pages/agent-hire"));
+const Projects = lazy(() => import("./pages/projects"));
+const Project = lazy(() => import("./pages/project"));
+const Goals = lazy(() => import("./pages/goals"));
+const Goal = lazy(() => import("./pages/goal"));
+const Routines = lazy(() => import("./pages/routines"));
+const Routine = lazy(() => import("./pages/routine"));
+const Costs = lazy(() => import("./pages/costs"));
+const Activity = lazy(() => import("./pages/activity"));
+const Settings = lazy(() => import("./pages/settings"));
+const Members = lazy(() => import("./pages/settings-members"));
+const Secrets = lazy(() => import("./pages/settings-secrets"));
+const Webhooks = lazy(() => import("./pages/settings-webhooks"));
+const Webhook = lazy(() => import("./pages/settings-webhook"));
 
 // First match wins: fixed paths before /:company ones.
 export const routes: PageRoute[] = [
@@ -50,7 +64,21 @@ export const routes: PageRoute[] = [
   { path: "/:company/issues/new", access: "company", page: NewIssue },
   { path: "/:company/issues/:issueId", access: "company", page: Issue },
   { path: "/:company/agents", access: "company", page: Agents, nav: { label: "Agents" } },
+  { path: "/:company/agents/new", access: "company", page: HireAgent },
   { path: "/:company/agents/:agentId", access: "company", page: Agent },
+  { path: "/:company/projects", access: "company", page: Projects, nav: { label: "Projects" } },
+  { path: "/:company/projects/:projectId", access: "company", page: Project },
+  { path: "/:company/goals", access: "company", page: Goals, nav: { label: "Goals" } },
+  { path: "/:company/goals/:goalId", access: "company", page: Goal },
+  { path: "/:company/routines", access: "company", page: Routines, nav: { label: "Routines" } },
+  { path: "/:company/routines/:routineId", access: "company", page: Routine },
+  { path: "/:company/costs", access: "company", page: Costs, nav: { label: "Costs" } },
+  { path: "/:company/activity", access: "company", page: Activity, nav: { label: "Activity" } },
+  { path: "/:company/settings", access: "company", page: Settings, nav: { label: "Settings" } },
+  { path: "/:company/settings/members", access: "company", page: Members },
+  { path: "/:company/settings/secrets", access: "company", page: Secrets },
+  { path: "/:company/settings/webhooks", access: "company", page: Webhooks },
+  { path: "/:company/settings/webhooks/:webhookId", access: "company", page: Webhook },
 ];
 
 /** The navigation: company pages with a nav entry, as paths below the company. */

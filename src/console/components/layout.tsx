@@ -35,6 +35,7 @@ export function Layout({ company, children }: { company?: Company; children: Com
         </a>
         {company && (
           <span class="company">
+            {company.logoUrl && <img class="logo" src={company.logoUrl} alt="" />}
             <span class="company-name">{company.name}</span> <a href="/companies">Switch company</a>
           </span>
         )}

@@ -43,3 +43,13 @@ export async function call<T>(request: Promise<Result<T>>): Promise<T> {
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * The multipart body of the upload routes (one `file` part). openapi-fetch passes FormData through
+ * as it is, so the browser sets the boundary; the typed `body` only satisfies the route's schema.
+ */
+export function filePart(file: File) {
+  const form = new FormData();
+  form.append("file", file);
+  return { body: { file: file.name }, bodySerializer: () => form };
+}

@@ -31,3 +31,21 @@ export function ago(iso: string, now = Date.now()): string {
 export function when(iso: string): string {
   return new Date(iso).toLocaleString();
 }
+
+const units = ["bytes", "KiB", "MiB", "GiB"];
+/** 2048 → "2.0 KiB". */
+export function bytes(count: number): string {
+  let value = count;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${count} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+const integer = new Intl.NumberFormat("en-US");
+/** 1234567 → "1,234,567". */
+export function count(value: number): string {
+  return integer.format(value);
+}

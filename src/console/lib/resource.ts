@@ -14,7 +14,7 @@ export interface Resource<T> {
 }
 
 export interface LiveOptions {
-  /** Event types (`issue.*`, `approval.resolved`, `*`) that make the data stale. */
+  /** Event types (`issue.*`, `approval.resolved`, `*`) that make the data stale; [] for none (a resync still reloads). */
   types: string[];
   /** Narrows the types to events about this page's subject. */
   when?: (event: LiveEvent) => boolean;
@@ -45,13 +45,13 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[], live?: L
     void reload();
   }, deps);
 
-  const types = live?.types.join(",");
+  const types = live ? live.types.join(",") : undefined;
   const when = useRef(live?.when);
   when.current = live?.when;
   useEffect(() => {
-    if (!types) return;
+    if (types === undefined) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const unsubscribe = subscribe(types.split(","), (event) => {
+    const unsubscribe = subscribe(types ? types.split(",") : [], (event) => {
       if (event.type !== "resync" && when.current && !when.current(event as LiveEvent)) return;
       clearTimeout(timer);
       timer = setTimeout(() => void reload(), COALESCE_MS);

@@ -1,11 +1,18 @@
-// One agent: what it is, its budget and latest runs, and the board's controls — Pause, Resume,
-// Wake now, and Terminate (asked twice: it cannot be undone).
+// One agent: what it is, the board's controls — Pause, Resume, Wake now, and Terminate (asked
+// twice: it cannot be undone) — its monthly budget, its configuration (secrets only as references
+// to company secrets), its API keys (a new key's token is shown once) and its latest runs with
+// their event logs.
 import { useState } from "preact/hooks";
+import { Feedback, useAction } from "../components/action";
 import { StatusBadge } from "../components/badges";
+import { TextField } from "../components/fields";
+import { RunList } from "../components/runs";
+import { ShownOnce } from "../components/shown-once";
 import { Async } from "../components/states";
-import { loadAgents } from "../lib/agents";
+import { agents, loadAgents } from "../lib/agents";
 import { api, call, messageOf, type Schemas } from "../lib/api";
-import { companyPath } from "../lib/companies";
+import { type Company, companyPath } from "../lib/companies";
+import { type ConfigRow, configRows } from "../lib/config-view";
 import { label } from "../lib/enums";
 import { ago, money, when } from "../lib/format";
 import type { LiveEvent } from "../lib/live";
@@ -14,6 +21,8 @@ import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
 
 type Agent = Schemas["Agent"];
+
+const directReports = (id: string) => (agents.value?.list ?? []).filter((a) => a.reportsTo === id);
 
 export default function AgentPage({ company, params }: CompanyPageProps) {
   const agentId = params.agentId;
@@ -62,7 +71,19 @@ export default function AgentPage({ company, params }: CompanyPageProps) {
                       <a href={companyPath(company, `agents/${boss.id}`)}>{boss.name}</a>
                     </span>
                   ))
-                : "The board"}
+                : "The board"}{" "}
+              (<a href={`${companyPath(company, "agents")}?view=org`}>org chart</a>)
+            </dd>
+            <dt>Direct reports</dt>
+            <dd>
+              {directReports(a.id).length
+                ? directReports(a.id).map((report, i) => (
+                    <span key={report.id}>
+                      {i > 0 && ", "}
+                      <a href={companyPath(company, `agents/${report.id}`)}>{report.name}</a>
+                    </span>
+                  ))
+                : "None"}
             </dd>
             <dt>Last run</dt>
             <dd>
@@ -85,20 +106,24 @@ export default function AgentPage({ company, params }: CompanyPageProps) {
             <h2 id="agent-runs">Latest runs</h2>
             <Async resource={runs} what="runs" isEmpty={(page) => page.runs.length === 0} empty="No runs yet.">
               {(page) => (
-                <ul class="rows">
-                  {page.runs.map((run) => (
-                    <li key={run.id}>
-                      <StatusBadge status={run.status} /> {label(run.reason ?? run.invocationSource)}{" "}
-                      <time class="meta" dateTime={run.createdAt} title={when(run.createdAt)}>
-                        {ago(run.createdAt)}
-                      </time>
-                      {(run.summary || run.error) && <p class="meta">{run.error ?? run.summary}</p>}
-                    </li>
-                  ))}
-                </ul>
+                <RunList
+                  company={company}
+                  showAgent={false}
+                  runs={page.runs.map((run) => ({
+                    id: run.id,
+                    agentId: run.agentId,
+                    status: run.status,
+                    why: label(run.reason ?? run.invocationSource),
+                    createdAt: run.createdAt,
+                    outcome: run.error ?? run.summary,
+                  }))}
+                />
               )}
             </Async>
           </section>
+          <BudgetSection agent={a} onSaved={refresh} />
+          <ConfigurationSection agent={a} company={company} />
+          <KeysSection agent={a} company={company} />
         </article>
       )}
     </Async>
@@ -187,6 +212,196 @@ function AgentControls({ agent, onChanged }: { agent: Agent; onChanged: () => vo
           {error}
         </p>
       )}
+    </section>
+  );
+}
+
+function BudgetSection({ agent, onSaved }: { agent: Agent; onSaved: () => void }) {
+  const action = useAction();
+  const [amount, setAmount] = useState(String(agent.budgetMonthlyCents / 100));
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const cents = Math.round(Number(amount) * 100);
+    const saved = await action.run(
+      () => call(api.PATCH("/api/agents/{agentId}/budgets", { params: { path: { agentId: agent.id } }, body: { budgetMonthlyCents: cents } })),
+      cents > 0 ? `Monthly budget set to ${money(cents)}.` : "Monthly budget removed.",
+    );
+    if (saved) onSaved();
+  };
+  const budget = agent.budgetMonthlyCents;
+  return (
+    <section aria-labelledby="agent-budget">
+      <h2 id="agent-budget">Budget</h2>
+      {budget > 0 ? (
+        <>
+          <meter min={0} max={budget} value={agent.spentMonthlyCents} high={budget * 0.8} optimum={0} aria-label="Share of the monthly budget spent" />
+          <p class="meta">
+            {money(agent.spentMonthlyCents)} of {money(budget)} spent this month. At the budget the agent is paused until the board decides.
+          </p>
+        </>
+      ) : (
+        <p class="meta">No monthly budget: its spend is not capped (the company's budget still applies).</p>
+      )}
+      <form class="inline-form" onSubmit={save}>
+        <TextField
+          label="Monthly budget (USD)"
+          type="number"
+          min={0}
+          step="0.01"
+          inputMode="decimal"
+          required
+          value={amount}
+          onInput={(e) => setAmount(e.currentTarget.value)}
+          hint="0 removes the budget."
+        />
+        <button type="submit" disabled={action.busy}>
+          Save budget
+        </button>
+      </form>
+      <Feedback action={action} />
+    </section>
+  );
+}
+
+function ConfigurationSection({ agent, company }: { agent: Agent; company: Company }) {
+  const secrets = useResource(() => call(api.GET("/api/companies/{companyId}/secrets", { params: { path: { companyId: company.id } } })), [company.id]);
+  const secretName = (id: string) => secrets.data?.find((s) => s.id === id)?.name;
+  const heartbeat = (agent.runtimeConfig?.heartbeat ?? {}) as { enabled?: boolean; intervalSec?: number };
+  return (
+    <section aria-labelledby="agent-config">
+      <h2 id="agent-config">Configuration</h2>
+      {agent.configRedacted ? (
+        <p class="empty">You may not read this agent's configuration.</p>
+      ) : (
+        <>
+          <dl class="facts">
+            <dt>Adapter</dt>
+            <dd>{agent.adapterType}</dd>
+            <dt>Heartbeat</dt>
+            <dd>{heartbeat.enabled ? `every ${heartbeat.intervalSec ?? "?"} s` : "off (woken by work only)"}</dd>
+            {agent.desiredSkills.length > 0 && (
+              <>
+                <dt>Skills</dt>
+                <dd>{agent.desiredSkills.join(", ")}</dd>
+              </>
+            )}
+          </dl>
+          <ConfigTable title="Adapter configuration" rows={configRows(agent.adapterConfig)} secretName={secretName} company={company} />
+          <p class="meta">Secrets appear only as references to company secrets; their values are never shown here.</p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function ConfigTable({
+  title,
+  rows,
+  secretName,
+  company,
+}: {
+  title: string;
+  rows: ConfigRow[];
+  secretName: (id: string) => string | undefined;
+  company: Company;
+}) {
+  if (rows.length === 0) return <p class="empty">No {title.toLowerCase()}.</p>;
+  return (
+    <table class="table config">
+      <caption>{title}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Setting</th>
+          <th scope="col">Value</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.path}>
+            <th scope="row" class="mono">
+              {row.path}
+            </th>
+            <td>
+              {row.value.kind === "secret" ? (
+                <span class="secret-ref">
+                  Secret <a href={companyPath(company, "settings/secrets")}>{secretName(row.value.secretId) ?? row.value.secretId}</a>, version{" "}
+                  {row.value.version}
+                </span>
+              ) : row.value.kind === "hidden" ? (
+                <span class="meta">Hidden (secret-like setting)</span>
+              ) : row.value.kind === "empty" ? (
+                <span class="meta">Not set</span>
+              ) : (
+                <span class="mono">{row.value.text}</span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function KeysSection({ agent, company }: { agent: Agent; company: Company }) {
+  const action = useAction();
+  const [name, setName] = useState("");
+  const [token, setToken] = useState<string | null>(null);
+  // The API lists no keys: the ones created so far are read from the agent's activity.
+  const created = useResource(
+    async () =>
+      (
+        await call(
+          api.GET("/api/companies/{companyId}/activity", { params: { path: { companyId: company.id }, query: { entityType: "agent", entityId: agent.id } } }),
+        )
+      ).filter((entry) => entry.action === "agent.key_created"),
+    [company.id, agent.id],
+  );
+  const create = async (event: Event) => {
+    event.preventDefault();
+    const key = await action.run(
+      () => call(api.POST("/api/agents/{agentId}/keys", { params: { path: { agentId: agent.id } }, body: name.trim() ? { name: name.trim() } : {} })),
+      (k) => `Key ${k.name ?? "(unnamed)"} created.`,
+    );
+    if (key) {
+      setToken(key.token);
+      setName("");
+      void created.reload();
+    }
+  };
+  const usable = agent.status !== "terminated" && agent.status !== "pending_approval";
+  return (
+    <section aria-labelledby="agent-keys">
+      <h2 id="agent-keys">API keys</h2>
+      <p class="meta">An agent calls the API with its key (Authorization: Bearer …). A key's token is shown once, when it is created.</p>
+      <Async resource={created} what="keys" empty="No keys created yet.">
+        {(entries) => (
+          <ul class="rows">
+            {entries.map((entry) => (
+              <li key={entry.id}>
+                {typeof entry.details?.name === "string" ? entry.details.name : "Unnamed key"}{" "}
+                <span class="meta">
+                  created{" "}
+                  <time dateTime={entry.createdAt} title={when(entry.createdAt)}>
+                    {ago(entry.createdAt)}
+                  </time>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Async>
+      {token && <ShownOnce label="API key token" value={token} onClose={() => setToken(null)} />}
+      {usable ? (
+        <form class="inline-form" onSubmit={create}>
+          <TextField label="Key name" maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} hint="Optional, e.g. where it is used." />
+          <button type="submit" disabled={action.busy}>
+            Create key
+          </button>
+        </form>
+      ) : (
+        <p class="empty">Keys cannot be created for an agent that is {label(agent.status).toLowerCase()}.</p>
+      )}
+      <Feedback action={action} />
     </section>
   );
 }

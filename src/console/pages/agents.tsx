@@ -1,23 +1,42 @@
-// The company's agents: status, role, reporting line and the month's spend against each budget.
+// The company's agents: a list (status, role, reporting line and the month's spend against each
+// budget) or the org chart drawn from `reportsTo` (`?view=org`); "Hire agent" opens the hiring form.
 import { StatusBadge } from "../components/badges";
 import { Empty, ErrorMessage, Loading } from "../components/states";
-import { agentName, agents, agentsError, loadAgents } from "../lib/agents";
-import { companyPath } from "../lib/companies";
+import { type Agent, agentName, agents, agentsError, loadAgents } from "../lib/agents";
+import { type Company, companyPath } from "../lib/companies";
 import { ago, money } from "../lib/format";
+import { type OrgNode, orgChart } from "../lib/org-chart";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
 
-export default function AgentsPage({ company }: CompanyPageProps) {
-  useTitle("Agents");
+export default function AgentsPage({ company, query }: CompanyPageProps) {
+  const org = query.view === "org";
+  useTitle(org ? "Org chart" : "Agents");
   const current = agents.value?.companyId === company.id ? agents.value.list : undefined;
+  const listHref = companyPath(company, "agents");
   return (
     <>
-      <h1 tabIndex={-1}>Agents</h1>
+      <div class="title-row">
+        <h1 tabIndex={-1}>Agents</h1>
+        <a class="button primary" href={companyPath(company, "agents/new")}>
+          Hire agent
+        </a>
+      </div>
+      <nav class="views" aria-label="Agent views">
+        <a href={listHref} aria-current={org ? undefined : "page"}>
+          List
+        </a>
+        <a href={`${listHref}?view=org`} aria-current={org ? "page" : undefined}>
+          Org chart
+        </a>
+      </nav>
       {agentsError.value && <ErrorMessage message={agentsError.value} retry={() => void loadAgents(company.id)} />}
       {!current ? (
         !agentsError.value && <Loading what="agents" />
       ) : current.length === 0 ? (
-        <Empty>No agents yet.</Empty>
+        <Empty>No agents yet. Hire the first with “Hire agent”.</Empty>
+      ) : org ? (
+        <OrgChart agents={current} company={company} />
       ) : (
         <ul class="rows agent-list">
           {current.map((agent) => (
@@ -34,5 +53,41 @@ export default function AgentsPage({ company }: CompanyPageProps) {
         </ul>
       )}
     </>
+  );
+}
+
+function OrgChart({ agents: list, company }: { agents: Agent[]; company: Company }) {
+  return (
+    <section aria-labelledby="org-chart">
+      <h2 id="org-chart">Org chart</h2>
+      <p class="meta">Who reports to whom; agents at the top report to the board.</p>
+      <ul class="org">
+        {orgChart(list).map((node) => (
+          <OrgBranch key={node.agent.id} node={node} company={company} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function OrgBranch({ node, company }: { node: OrgNode<Agent>; company: Company }) {
+  const { agent, reports } = node;
+  return (
+    <li>
+      <div class="org-card">
+        <a href={companyPath(company, `agents/${agent.id}`)}>{agent.name}</a> <StatusBadge status={agent.status} />
+        <div class="meta">
+          {agent.title ?? agent.role}
+          {reports.length > 0 && ` · ${reports.length} direct ${reports.length === 1 ? "report" : "reports"}`}
+        </div>
+      </div>
+      {reports.length > 0 && (
+        <ul aria-label={`Reports to ${agent.name}`}>
+          {reports.map((child) => (
+            <OrgBranch key={child.agent.id} node={child} company={company} />
+          ))}
+        </ul>
+      )}
+    </li>
   );
 }

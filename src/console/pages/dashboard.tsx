@@ -2,6 +2,7 @@
 // against the budget, pending approvals, budget incidents), the runs going on now, the last 14
 // days of spend and the latest activity. Everything follows the company's events.
 import { Fragment } from "preact";
+import { ActivityRow } from "../components/activity-row";
 import { SpendChart } from "../components/spend-chart";
 import { StatusBadge } from "../components/badges";
 import { Async } from "../components/states";
@@ -9,7 +10,7 @@ import { agentName } from "../lib/agents";
 import { api, call, type Schemas } from "../lib/api";
 import { companyPath } from "../lib/companies";
 import { label } from "../lib/enums";
-import { ago, money, when } from "../lib/format";
+import { ago, money } from "../lib/format";
 import { useResource } from "../lib/resource";
 import { bucketSpend, dayBounds } from "../lib/spend";
 import { useTitle } from "../lib/title";
@@ -77,11 +78,14 @@ export default function DashboardPage({ company }: CompanyPageProps) {
       </div>
       <section aria-labelledby="recent-activity">
         <h2 id="recent-activity">Recent activity</h2>
+        <p class="meta">
+          <a href={companyPath(company, "activity")}>All activity</a>
+        </p>
         <Async resource={activity} what="activity" empty="Nothing has happened yet.">
           {(entries) => (
             <ul class="rows">
               {entries.map((entry) => (
-                <ActivityRow key={entry.id} entry={entry} issueHref={(id) => companyPath(company, `issues/${id}`)} />
+                <ActivityRow key={entry.id} entry={entry} company={company} />
               ))}
             </ul>
           )}
@@ -159,28 +163,6 @@ function Tile({ title, rows }: { title: string; rows: Array<[string, number]> })
         ))}
       </dl>
     </section>
-  );
-}
-
-function ActivityRow({ entry, issueHref }: { entry: Schemas["ActivityRecord"]; issueHref: (id: string) => string }) {
-  const actor = entry.actorType === "agent" ? agentName(entry.actorId) : entry.actorType === "user" ? "the board" : "the system";
-  const identifier = typeof entry.details?.identifier === "string" ? entry.details.identifier : null;
-  return (
-    <li>
-      {label(entry.action)}
-      {entry.entityType === "issue" && (
-        <>
-          {" "}
-          <a href={issueHref(identifier ?? entry.entityId)}>{identifier ?? "issue"}</a>
-        </>
-      )}{" "}
-      <span class="meta">
-        by {actor} ·{" "}
-        <time dateTime={entry.createdAt} title={when(entry.createdAt)}>
-          {ago(entry.createdAt)}
-        </time>
-      </span>
-    </li>
   );
 }
 

@@ -1,10 +1,14 @@
 // One issue: its description and comments as safe markdown, a comment form, status / priority /
 // assignee controls (each change saves at once), its place among other issues (parent, sub-issues,
-// blockers) — all following the issue's events, so an agent's comment appears as it is posted.
+// blockers), its documents (revisions and a diff view), attachments, and the runs that touched it
+// with their events — all following the issue's events, so an agent's comment appears as it is posted.
 import { useState } from "preact/hooks";
 import { PriorityBadge, StatusBadge } from "../components/badges";
 import { SelectField, TextArea } from "../components/fields";
+import { IssueAttachments } from "../components/issue-attachments";
+import { IssueDocuments } from "../components/issue-documents";
 import { Markdown } from "../components/markdown";
+import { RunList } from "../components/runs";
 import { Async } from "../components/states";
 import { agentName, agents } from "../lib/agents";
 import { api, call, messageOf, type Schemas } from "../lib/api";
@@ -12,7 +16,7 @@ import { companyPath } from "../lib/companies";
 import { ISSUE_PRIORITIES, ISSUE_STATUSES, type IssuePriority, type IssueStatus, label } from "../lib/enums";
 import { ago, when } from "../lib/format";
 import type { LiveEvent } from "../lib/live";
-import { useResource } from "../lib/resource";
+import { type Resource, useResource } from "../lib/resource";
 import { session } from "../lib/session";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
@@ -35,6 +39,17 @@ export default function IssuePage({ company, params }: CompanyPageProps) {
     async () => (id ? call(api.GET("/api/companies/{companyId}/issues", { params: { path: { companyId: company.id }, query: { parentId: id } } })) : []),
     [company.id, id],
     { types: ["issue.created", "issue.updated"] },
+  );
+  const runs: Resource<Schemas["IssueRun"][]> = useResource(
+    async () => (id ? call(api.GET("/api/issues/{issueId}/runs", { params: { path: { issueId: id } } })) : []),
+    [id],
+    {
+      types: ["run.*", "issue.checked_out"],
+      when: (event): boolean => {
+        const data = event.data as { issueId?: string; identifier?: string } | undefined;
+        return data?.issueId === id || data?.identifier === ref || Boolean(runs.data?.some((r) => r.runId === event.subject?.id));
+      },
+    },
   );
   const users = useResource(() => call(api.GET("/api/companies/{companyId}/user-directory", { params: { path: { companyId: company.id } } })), [company.id]);
   useTitle(issue.data ? `${issue.data.identifier} ${issue.data.title}` : ref);
@@ -76,6 +91,8 @@ export default function IssuePage({ company, params }: CompanyPageProps) {
           <Related title="Sub-issues" issues={children.data ?? []} href={issueHref} empty={children.loading ? "Loading sub-issues…" : "No sub-issues."} />
           {detail.blockedBy.length > 0 && <Related title="Blocked by" issues={detail.blockedBy.filter(Boolean) as IssueSummary[]} href={issueHref} />}
           {detail.blocks.length > 0 && <Related title="Blocks" issues={detail.blocks.filter(Boolean) as IssueSummary[]} href={issueHref} />}
+          <IssueDocuments issueId={detail.id} identifier={detail.identifier} />
+          <IssueAttachments companyId={company.id} issueId={detail.id} identifier={detail.identifier} />
           <section aria-labelledby="issue-comments">
             <h2 id="issue-comments">Comments</h2>
             <Async resource={comments} what="comments" empty="No comments yet.">
@@ -96,6 +113,24 @@ export default function IssuePage({ company, params }: CompanyPageProps) {
               )}
             </Async>
             <CommentForm issueId={detail.id} onPosted={() => void comments.reload()} />
+          </section>
+          <section aria-labelledby="issue-runs">
+            <h2 id="issue-runs">Runs</h2>
+            <Async resource={runs} what="runs" empty="No run has touched this issue.">
+              {(list) => (
+                <RunList
+                  company={company}
+                  runs={list.map((run) => ({
+                    id: run.runId,
+                    agentId: run.agentId,
+                    status: run.status,
+                    why: label(run.invocationSource),
+                    createdAt: run.createdAt,
+                    finishedAt: run.finishedAt,
+                  }))}
+                />
+              )}
+            </Async>
           </section>
         </article>
       )}
