@@ -20,10 +20,10 @@ import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
 
 const RANGES = [
-  { value: "month", label: "This month (UTC)" },
-  { value: "7d", label: "Last 7 days" },
-  { value: "30d", label: "Last 30 days" },
-  { value: "all", label: "All time" },
+  { value: "month", label: "This month (UTC)", phrase: "this month" },
+  { value: "7d", label: "Last 7 days", phrase: "the last 7 days" },
+  { value: "30d", label: "Last 30 days", phrase: "the last 30 days" },
+  { value: "all", label: "All time", phrase: "all time" },
 ] as const;
 type Range = (typeof RANGES)[number]["value"];
 
@@ -58,12 +58,12 @@ export default function CostsPage({ company, query }: CompanyPageProps) {
   const windows = useResource(() => call(api.GET("/api/companies/{companyId}/costs/window-spend", { params: { path } })), [company.id], LIVE);
   const overview = useResource(() => call(api.GET("/api/companies/{companyId}/budgets/overview", { params: { path } })), [company.id], LIVE);
   const projects = useResource(() => call(api.GET("/api/companies/{companyId}/projects", { params: { path } })), [company.id]);
-  const rangeLabel = RANGES.find((r) => r.value === range)!.label;
+  const rangePhrase = RANGES.find((r) => r.value === range)!.phrase;
 
   return (
     <>
       <h1 tabIndex={-1}>Costs and budgets</h1>
-      <div class="filters">
+      <div class="filters narrow-form">
         <SelectField
           label="Period"
           value={range}
@@ -76,7 +76,7 @@ export default function CostsPage({ company, query }: CompanyPageProps) {
           <>
             <div class="tiles">
               <section class="tile" aria-labelledby="tile-period">
-                <h2 id="tile-period">Spend, {rangeLabel.toLowerCase()}</h2>
+                <h2 id="tile-period">Spend, {rangePhrase}</h2>
                 <p class="big">{money(summary.spendCents)}</p>
                 <p class="meta">{summary.budgetCents > 0 ? `Monthly budget ${money(summary.budgetCents)}` : "No monthly company budget"}</p>
               </section>

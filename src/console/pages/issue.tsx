@@ -40,14 +40,21 @@ export default function IssuePage({ company, params }: CompanyPageProps) {
     [company.id, id],
     { types: ["issue.created", "issue.updated"] },
   );
+  // A run is linked to the issue when it checks it out, comments on or changes it: reload then, and
+  // when one of the listed runs changes.
   const runs: Resource<Schemas["IssueRun"][]> = useResource(
     async () => (id ? call(api.GET("/api/issues/{issueId}/runs", { params: { path: { issueId: id } } })) : []),
     [id],
     {
-      types: ["run.*", "issue.checked_out"],
+      types: ["run.*", "issue.checked_out", "issue.commented", "issue.updated"],
       when: (event): boolean => {
         const data = event.data as { issueId?: string; identifier?: string } | undefined;
-        return data?.issueId === id || data?.identifier === ref || Boolean(runs.data?.some((r) => r.runId === event.subject?.id));
+        const identifier = data?.identifier;
+        return (
+          data?.issueId === id ||
+          (identifier !== undefined && (identifier === ref || identifier === issue.data?.identifier)) ||
+          Boolean(runs.data?.some((r) => r.runId === event.subject?.id))
+        );
       },
     },
   );

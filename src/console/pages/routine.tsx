@@ -303,7 +303,7 @@ function TriggerRow({ trigger: t, onChanged, onRevealed }: { trigger: Trigger; o
           <button
             type="button"
             disabled={action.busy}
-            aria-label={`Rotate the secret of ${name}`}
+            aria-label={`Rotate secret of ${name}`}
             onClick={async () => {
               const rotated = await act(() => call(api.POST("/api/routine-triggers/{triggerId}/rotate-secret", { params: { path } })), "Secret rotated.");
               if (rotated) onRevealed(rotated);

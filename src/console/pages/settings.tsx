@@ -1,7 +1,7 @@
 // Company settings: name and description, brand colour and logo (uploaded as an image, then set as
 // the company's logo), and whether new agents need the board's approval. The header and the company
 // list show the changes at once (the companies are loaded again).
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { Feedback, useAction } from "../components/action";
 import { TextArea, TextField } from "../components/fields";
 import { SettingsNav } from "../components/settings-nav";
@@ -135,25 +135,23 @@ function Logo({ company }: { company: Company }) {
 
 function Hiring({ company }: { company: Company }) {
   const action = useAction();
-  const toggle = async (required: boolean) => {
+  // Shown as asked at once; put back if the service refuses.
+  const [required, setRequired] = useState(company.requireBoardApprovalForNewAgents);
+  useEffect(() => setRequired(company.requireBoardApprovalForNewAgents), [company.requireBoardApprovalForNewAgents]);
+  const toggle = async (next: boolean) => {
+    setRequired(next);
     const saved = await action.run(
-      () =>
-        call(api.PATCH("/api/companies/{companyId}", { params: { path: { companyId: company.id } }, body: { requireBoardApprovalForNewAgents: required } })),
-      required ? "New agents now need the board's approval." : "New agents no longer need the board's approval.",
+      () => call(api.PATCH("/api/companies/{companyId}", { params: { path: { companyId: company.id } }, body: { requireBoardApprovalForNewAgents: next } })),
+      next ? "New agents now need the board's approval." : "New agents no longer need the board's approval.",
     );
     if (saved) await loadCompanies().catch(() => {});
+    else setRequired(!next);
   };
   return (
     <section aria-labelledby="settings-hiring">
       <h2 id="settings-hiring">Hiring</h2>
       <div class="check">
-        <input
-          id="require-approval"
-          type="checkbox"
-          checked={company.requireBoardApprovalForNewAgents}
-          disabled={action.busy}
-          onChange={(e) => toggle(e.currentTarget.checked)}
-        />
+        <input id="require-approval" type="checkbox" checked={required} disabled={action.busy} onChange={(e) => toggle(e.currentTarget.checked)} />
         <label for="require-approval">New agents need the board's approval</label>
       </div>
       <Feedback action={action} />
