@@ -4,8 +4,9 @@
 // settings (company, logo upload, hiring approval, members and invites, secrets metadata, webhooks
 // with their delivery log), the agent page (org chart, configuration with secret references,
 // budget, an API key shown once, hiring) and the issue page's documents (revisions and a diff),
-// attachments and the runs that touched it with their events. Every page gets axe-core and a
-// screenshot, a 390 px pass and its ready time.
+// attachments and the runs that touched it with their events; a cost and a routine run made
+// through the API appear without a reload. Every page gets axe-core and a screenshot, a 390 px
+// pass and its ready time.
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -508,6 +509,35 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     await page.goto(`${server.base}${at("routines/00000000-0000-4000-8000-000000000000")}`);
     await expect.poll(() => page.getByRole("alert").innerText()).toMatch(/not found/i);
     await checkPage(page, "routine-missing");
+  });
+
+  it("a cost and a routine run made through the API appear without a reload (event stream)", async () => {
+    await visit(page, server.base, `${PREFIX()}/costs?range=all`, "costs-live", "Costs and budgets");
+    await expect.poll(() => page.locator(".live").innerText()).toBe("Live");
+    await page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
+    await api.post(`/api/companies/${company.id}/cost-events`, {
+      agentId: runa.id,
+      provider: "mistral",
+      model: "large",
+      costCents: 777,
+      occurredAt: new Date().toISOString(),
+    });
+    await expect.poll(() => page.getByRole("region", { name: "By provider", exact: true }).innerText(), { timeout: 10_000 }).toMatch(/mistral\s+\$7\.77/);
+
+    await page.getByRole("navigation", { name: "Company" }).getByRole("link", { name: "Routines" }).click();
+    await ready(page, "Routines");
+    await page.getByRole("link", { name: "Daily triage", exact: true }).click();
+    await ready(page, "Daily triage");
+    const history = page.getByRole("region", { name: "Run history", exact: true });
+    const before = await history.locator("li").count();
+    await agent.completeAll();
+    const latest = (await api.get(`/api/routines/${routineId}/runs`))[0];
+    if (latest.linkedIssueId) await api.patch(`/api/issues/${latest.linkedIssueId}`, { status: "done" });
+    await api.post(`/api/routines/${routineId}/run`, { source: "api" });
+    await expect.poll(() => history.locator("li").count(), { timeout: 10_000 }).toBe(before + 1);
+    expect(await history.locator("li").first().innerText()).toContain("Api");
+    expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    await agent.completeAll();
   });
 
   it("at 390 px wide none of these pages scrolls sideways", async () => {
