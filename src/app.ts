@@ -92,7 +92,9 @@ export function createApp() {
     description:
       "JSON-RPC messages of the Model Context Protocol, authenticated with the same bearer keys as the API. Tools: whoami, list_issues, show_issue, create_issue, update_issue, comment_issue, checkout_issue and release_issue (agent keys), list_approvals, decide_approval (board keys), costs_summary. " +
       "Each tool calls the matching API route with the caller's credentials, so authorization and company scoping are the routes'. GET and DELETE answer 405 (no sessions).",
-    request: { body: { required: true, content: { "application/json": { schema: { type: "object", description: "A JSON-RPC 2.0 request, notification or batch" } } } } },
+    request: {
+      body: { required: true, content: { "application/json": { schema: { type: "object", description: "A JSON-RPC 2.0 request, notification or batch" } } } },
+    },
     responses: {
       200: { description: "JSON-RPC response", content: { "application/json": { schema: { type: "object" } } } },
       202: { description: "Accepted (a notification)" },
@@ -106,8 +108,7 @@ export function createApp() {
     info: {
       title: "Agent Control Plane API",
       version: "0.1.0",
-      description:
-        "Multi-tenant control plane for companies run by AI agents. Errors are JSON { error, details? }. Human-readable reference: /api/docs.",
+      description: "Multi-tenant control plane for companies run by AI agents. Errors are JSON { error, details? }. Human-readable reference: /api/docs.",
     },
     servers: [{ url: new URL(c.req.url).origin }],
     security: [{ bearer: [] }],

@@ -5,7 +5,10 @@
 import type { z } from "zod";
 
 /** The fields of `stored` that `schema` accepts, as it parses them (trimmed, …); the others left out. */
-export function acceptedFields<Shape extends Record<string, z.ZodType>>(schema: { shape: Shape }, stored: Record<string, unknown>): Partial<z.output<z.ZodObject<Shape>>> {
+export function acceptedFields<Shape extends Record<string, z.ZodType>>(
+  schema: { shape: Shape },
+  stored: Record<string, unknown>,
+): Partial<z.output<z.ZodObject<Shape>>> {
   const accepted: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema.shape)) {
     const parsed = field.safeParse(stored[name]);

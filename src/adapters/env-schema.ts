@@ -4,11 +4,7 @@ import { z } from "zod";
 
 export const EnvBindingsSchema = z.record(
   z.string(),
-  z.union([
-    z.string(),
-    z.object({ type: z.literal("plain"), value: z.string() }),
-    z.looseObject({ type: z.enum(["secret_ref", "secret"]) }),
-  ]),
+  z.union([z.string(), z.object({ type: z.literal("plain"), value: z.string() }), z.looseObject({ type: z.enum(["secret_ref", "secret"]) })]),
 );
 
 export const envField = {

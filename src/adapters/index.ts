@@ -42,7 +42,10 @@ export function validateAdapterConfig(type: string, config: Record<string, unkno
   const parsed = definition.configSchema.safeParse(config);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: ["adapterConfig", ...i.path.map(String)], message: i.message }));
-    const summary = issues.slice(0, 5).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    const summary = issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join(".")}: ${i.message}`)
+      .join("; ");
     throw unprocessable(`Invalid adapterConfig for ${type}: ${summary}`, issues);
   }
   let value = parsed.data;

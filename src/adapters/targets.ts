@@ -21,7 +21,7 @@ export function isPrivateTarget(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) return true;
   const v4 = ipv4(host);
-  if (v4 !== null) return PRIVATE_V4.some(([base, bits]) => (v4 >>> (32 - bits)) === (base >>> (32 - bits)));
+  if (v4 !== null) return PRIVATE_V4.some(([base, bits]) => v4 >>> (32 - bits) === base >>> (32 - bits));
   if (host.includes(":")) {
     if (host === "::1" || host === "::") return true;
     if (/^f[cd][0-9a-f]{2}:/.test(host) || /^fe[89ab][0-9a-f]:/.test(host)) return true; // unique local, link-local

@@ -54,7 +54,8 @@ function cliManifest(version) {
   return {
     name: cliPackageName,
     version,
-    description: "acp: the agent control plane from the terminal (sign in, companies, agents, issues, approvals, costs, routines, runs, skills, events, webhooks, local runners)",
+    description:
+      "acp: the agent control plane from the terminal (sign in, companies, agents, issues, approvals, costs, routines, runs, skills, events, webhooks, local runners)",
     bin: { acp: "acp.cjs" },
     files: ["acp.cjs", "README.md", "THIRD-PARTY-NOTICES.md"],
     engines: { node: ">=20" },
@@ -93,12 +94,14 @@ function thirdPartyNotices(metafile) {
     const dir = path.join(root, input.slice(0, match.index + match[0].length));
     if (!packages.has(match[1])) packages.set(match[1], dir);
   }
-  const sections = [...packages].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
-    const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
-    const licenseFile = ["LICENSE", "LICENSE.md", "LICENSE.txt", "license"].map((f) => path.join(dir, f)).find((f) => existsSync(f));
-    const text = licenseFile ? readFileSync(licenseFile, "utf8").trim() : `License: ${manifest.license ?? "see the package"}`;
-    return `## ${name} ${manifest.version} (${manifest.license ?? "unknown"})\n\n${text}\n`;
-  });
+  const sections = [...packages]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, dir]) => {
+      const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+      const licenseFile = ["LICENSE", "LICENSE.md", "LICENSE.txt", "license"].map((f) => path.join(dir, f)).find((f) => existsSync(f));
+      const text = licenseFile ? readFileSync(licenseFile, "utf8").trim() : `License: ${manifest.license ?? "see the package"}`;
+      return `## ${name} ${manifest.version} (${manifest.license ?? "unknown"})\n\n${text}\n`;
+    });
   return `# Third-party notices\n\nacp.cjs includes the following packages.\n\n${sections.join("\n")}`;
 }
 

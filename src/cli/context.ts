@@ -52,6 +52,7 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   } catch (err) {
     throw new CliError(`Could not reach the service: ${(err as Error).message}`);
   }
-  if (result.error !== undefined || !result.response.ok) throw new CliError(`${errorMessage(result.error, result.response.status)} (HTTP ${result.response.status})`);
+  if (result.error !== undefined || !result.response.ok)
+    throw new CliError(`${errorMessage(result.error, result.response.status)} (HTTP ${result.response.status})`);
   return result.data as T;
 }

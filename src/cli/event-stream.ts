@@ -103,7 +103,9 @@ export async function followEventStream(options: FollowOptions): Promise<void> {
       }
       if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
         await response.body.cancel().catch(() => {});
-        throw new CliError(`Not an event stream (content-type ${response.headers.get("content-type") ?? "none"}): is ${new URL(options.url).origin} the service?`);
+        throw new CliError(
+          `Not an event stream (content-type ${response.headers.get("content-type") ?? "none"}): is ${new URL(options.url).origin} the service?`,
+        );
       }
       // Open: the back-off starts over.
       options.onOpen?.({ reconnected: opened, resumedAfter: lastEventId });

@@ -14,7 +14,9 @@ import { cliVersion } from "./version";
 
 const program = new Command()
   .name("acp")
-  .description("Agent control plane from the terminal: sign in, work with companies, agents, issues, approvals, costs, routines, runs and skills, follow events, manage webhooks, and run local agents")
+  .description(
+    "Agent control plane from the terminal: sign in, work with companies, agents, issues, approvals, costs, routines, runs and skills, follow events, manage webhooks, and run local agents",
+  )
   .version(cliVersion)
   .addOption(new Option("--url <url>", "API base URL (saved by login)").env("ACP_URL"))
   .addOption(new Option("--token <key>", "API key (saved by login)").env("ACP_TOKEN"))

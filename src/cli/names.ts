@@ -28,7 +28,9 @@ export async function companyNames(ctx: CliContext, ids: Array<string | null | u
 export async function issueIdentifiers(ctx: CliContext, ids: Array<string | null | undefined>): Promise<NameOf> {
   if (!needed(ctx, ids)) return nameLookup([]);
   const issues = await unwrap(
-    ctx.api.GET("/api/companies/{companyId}/issues", { params: { path: { companyId: ctx.companyId() }, query: { limit: "500", includeRoutineExecutions: "true" } } }),
+    ctx.api.GET("/api/companies/{companyId}/issues", {
+      params: { path: { companyId: ctx.companyId() }, query: { limit: "500", includeRoutineExecutions: "true" } },
+    }),
   );
   return nameLookup(issues.map((issue) => [issue.id, issue.identifier] as const));
 }

@@ -25,7 +25,11 @@ export function formatTable<Row extends object>(rows: Row[], columns: Array<Colu
   const value = (row: Row, [, pick]: Column<Row>) => (typeof pick === "function" ? pick(row) : row[pick as keyof Row]);
   const cells = rows.map((row) => columns.map((c) => cell(value(row, c)).replace(/\s+/g, " ").slice(0, 60)));
   const widths = columns.map(([header], i) => Math.max(header.length, ...cells.map((r) => r[i].length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   return [line(columns.map(([header]) => header)), ...cells.map(line)].join("\n");
 }
 
@@ -36,7 +40,11 @@ export function printer(json: boolean): Printer {
       if (json) return void process.stdout.write(JSON.stringify(value, null, 2) + "\n");
       if (human) return void process.stdout.write(human() + "\n");
       const record = (value ?? {}) as Record<string, unknown>;
-      process.stdout.write(Object.entries(record).map(([k, v]) => `${k}: ${cell(v)}`).join("\n") + "\n");
+      process.stdout.write(
+        Object.entries(record)
+          .map(([k, v]) => `${k}: ${cell(v)}`)
+          .join("\n") + "\n",
+      );
     },
     table(rows, columns) {
       if (json) return void process.stdout.write(JSON.stringify(rows, null, 2) + "\n");

@@ -24,7 +24,10 @@ export function commandLine(start: Pick<RunStart, "adapterType" | "adapterConfig
   const config = start.adapterConfig;
   if (start.adapterType === "process") return { command: String(config.command ?? ""), args: strings(config.args) };
   const runtime = start.adapterType.replace(/_local$/, "");
-  return { command: typeof config.command === "string" && config.command ? config.command : (RUNTIME_COMMANDS[runtime] ?? runtime), args: strings(config.extraArgs) };
+  return {
+    command: typeof config.command === "string" && config.command ? config.command : (RUNTIME_COMMANDS[runtime] ?? runtime),
+    args: strings(config.extraArgs),
+  };
 }
 
 /** The child's environment: the runner's own, the run's resolved env, then the service variables. */
@@ -61,12 +64,20 @@ export function startProcess(start: RunStart, onOutput: (stream: "stdout" | "std
   const done = new Promise<ProcessOutcome>((resolve) => {
     if (!command) return resolve({ status: "failed", exitCode: null, summary: null, error: "adapterConfig.command is empty" });
     try {
-      child = spawn(command, args, { cwd: typeof config.cwd === "string" ? config.cwd : undefined, env: runEnvironment(start) as NodeJS.ProcessEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      child = spawn(command, args, {
+        cwd: typeof config.cwd === "string" ? config.cwd : undefined,
+        env: runEnvironment(start) as NodeJS.ProcessEnv,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
     } catch (err) {
       return resolve({ status: "failed", exitCode: null, summary: null, error: `Could not start ${command}: ${(err as Error).message}` });
     }
     child.stdout!.setEncoding("utf8").on("data", (text: string) => {
-      const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+      const lines = text
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean);
       if (lines.length) lastLine = lines[lines.length - 1];
       onOutput("stdout", text);
     });
@@ -89,9 +100,15 @@ export function startProcess(start: RunStart, onOutput: (stream: "stdout" | "std
       if (settled) return;
       settled = true;
       if (timer) clearTimeout(timer);
-      if (ended === "timeout") return resolve({ status: "timed_out", exitCode: code, summary: lastLine || null, error: `Killed after ${timeoutSec} s (timeoutSec)` });
+      if (ended === "timeout")
+        return resolve({ status: "timed_out", exitCode: code, summary: lastLine || null, error: `Killed after ${timeoutSec} s (timeoutSec)` });
       if (code === 0) return resolve({ status: "succeeded", exitCode: 0, summary: lastLine.slice(0, 1000) || null });
-      resolve({ status: "failed", exitCode: code, summary: lastLine.slice(0, 1000) || null, error: signal ? `The process was killed by ${signal}` : `The process exited with code ${code}` });
+      resolve({
+        status: "failed",
+        exitCode: code,
+        summary: lastLine.slice(0, 1000) || null,
+        error: signal ? `The process was killed by ${signal}` : `The process exited with code ${code}`,
+      });
     };
     child.on("close", (code, signal) => {
       if (settled) return;

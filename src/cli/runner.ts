@@ -146,7 +146,9 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
       case "ready":
         ready = true;
         attempt = 0;
-        log(`runner: connected as ${message.runnerId}; serving ${message.agents.length} agent(s)${message.refused.length ? `; refused ${message.refused.map((r) => `${r.agentId} (${r.reason})`).join(", ")}` : ""}`);
+        log(
+          `runner: connected as ${message.runnerId}; serving ${message.agents.length} agent(s)${message.refused.length ? `; refused ${message.refused.map((r) => `${r.agentId} (${r.reason})`).join(", ")}` : ""}`,
+        );
         // Runs the service did not give back (cancelled or retried elsewhere while we were away) stop here.
         for (const [runId, run] of running) {
           if (!message.runs.includes(runId)) {
@@ -222,7 +224,14 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
       flush();
       running.delete(start.runId);
       if (!cancelled) {
-        send({ type: "run.complete", runId: start.runId, status: outcome.status, exitCode: outcome.exitCode, summary: outcome.summary, ...(outcome.error ? { error: outcome.error } : {}) });
+        send({
+          type: "run.complete",
+          runId: start.runId,
+          status: outcome.status,
+          exitCode: outcome.exitCode,
+          summary: outcome.summary,
+          ...(outcome.error ? { error: outcome.error } : {}),
+        });
         log(`runner: run ${start.runId} ${outcome.status}${outcome.exitCode !== null ? ` (exit ${outcome.exitCode})` : ""}`);
       }
       finished += 1;

@@ -23,7 +23,8 @@ export async function runCompanyCommand<I, O, L>(
   input: I,
   loaded?: L,
 ): Promise<O> {
-  const snapshot = loaded === undefined && command.load ? await command.load(createDb(env.DB), { env, actor, now: new Date().toISOString(), companyId }, input) : loaded;
+  const snapshot =
+    loaded === undefined && command.load ? await command.load(createDb(env.DB), { env, actor, now: new Date().toISOString(), companyId }, input) : loaded;
   const roundTrips = currentRoundTrips();
   // Test-only faults armed for this request go along (and their counts come back).
   const faults = roundTrips?.faults;

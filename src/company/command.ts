@@ -72,10 +72,7 @@ export interface CompanyCommand<I, O, L = undefined> {
 export type AnyCompanyCommand = CompanyCommand<any, any, any>;
 
 /** Crosses the RPC boundary intact (thrown errors would lose status and details). */
-export type CommandResult<O> = (
-  | { ok: true; value: O }
-  | { ok: false; status: number; error: string; details?: unknown }
-) & {
+export type CommandResult<O> = ({ ok: true; value: O } | { ok: false; status: number; error: string; details?: unknown }) & {
   /** D1 round trips the command made inside the serialised section. */
   roundTrips?: number;
   /** The command revoked keys or ended agents (see CommandContext.credentialsChanged). */

@@ -13,14 +13,29 @@ import type { DispatcherHost } from "./runs/host";
 import { DISPATCH_RESUME_MS, dispatchDelayMs, runnerGraceMs } from "./runs/timing";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
 import { Faults, faultsEnabled, parseFaults, type FaultRule } from "../db/faults";
-import { newRunnerAttachment, onRunnerClosed, onRunnerMessage, Runners, RUNNER_TAG, type ConnectedRunner, type RunnerCredential, type RunnerHost, type RunnerPrincipal } from "./runs/runners";
+import {
+  newRunnerAttachment,
+  onRunnerClosed,
+  onRunnerMessage,
+  Runners,
+  RUNNER_TAG,
+  type ConnectedRunner,
+  type RunnerCredential,
+  type RunnerHost,
+  type RunnerPrincipal,
+} from "./runs/runners";
 import { sweepRemoteRuns } from "./runs/remote-sweep";
 import { reportRemoteRun, type RemoteRunReport } from "../domain/runs/remote";
 import { eventsHub } from "./events-hub";
 import { SYSTEM_ACTOR } from "../domain/actor";
 
 /** Headers the Worker sets on a runner's upgrade after authenticating it (the object is reachable only from the Worker). */
-export const RUNNER_HEADERS = { principal: "x-runner-principal", credential: "x-runner-credential", company: "x-runner-company", apiUrl: "x-runner-api-url" } as const;
+export const RUNNER_HEADERS = {
+  principal: "x-runner-principal",
+  credential: "x-runner-credential",
+  company: "x-runner-company",
+  apiUrl: "x-runner-api-url",
+} as const;
 
 export class CompanyDurableObject extends DurableObject<Env> {
   private tail: Promise<unknown> = Promise.resolve();
@@ -99,7 +114,14 @@ export class CompanyDurableObject extends DurableObject<Env> {
       const command = commandRegistry.get(name);
       if (!command) return { ok: false, status: 400, error: `Unknown command ${name}` };
       try {
-        const ctx = commandContext({ env: this.countedEnv, db: createDb(this.countedEnv.DB), companyId, actor, storage: this.storage, now: new Date().toISOString() });
+        const ctx = commandContext({
+          env: this.countedEnv,
+          db: createDb(this.countedEnv.DB),
+          companyId,
+          actor,
+          storage: this.storage,
+          now: new Date().toISOString(),
+        });
         const run = command.run as CommandRule<unknown, unknown, unknown>;
         const reload = () => command.load!(ctx.db, { env: ctx.env, actor, now: ctx.now, companyId }, input);
         let snapshot = command.load && loaded === undefined ? await reload() : loaded;
@@ -172,12 +194,20 @@ export class CompanyDurableObject extends DurableObject<Env> {
     const companyId = request.headers.get(RUNNER_HEADERS.company);
     const principal = request.headers.get(RUNNER_HEADERS.principal);
     const credential = request.headers.get(RUNNER_HEADERS.credential);
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !companyId || !principal || !credential) return new Response("Not found", { status: 404 });
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !companyId || !principal || !credential)
+      return new Response("Not found", { status: 404 });
     if (this.storage.facts.get("companyId") !== companyId) this.storage.facts.set("companyId", companyId);
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
     this.ctx.acceptWebSocket(server, [RUNNER_TAG]);
-    server.serializeAttachment(newRunnerAttachment(JSON.parse(principal) as RunnerPrincipal, JSON.parse(credential) as RunnerCredential, request.headers.get(RUNNER_HEADERS.apiUrl) ?? "", new Date()));
+    server.serializeAttachment(
+      newRunnerAttachment(
+        JSON.parse(principal) as RunnerPrincipal,
+        JSON.parse(credential) as RunnerCredential,
+        request.headers.get(RUNNER_HEADERS.apiUrl) ?? "",
+        new Date(),
+      ),
+    );
     return new Response(null, { status: 101, webSocket: client });
   }
 

@@ -17,7 +17,15 @@ import { runBatch, type Statement } from "../db/batch";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
 import { Faults, faultsEnabled, parseFaults, type FaultRule } from "../db/faults";
 import { eventView, type EventRow, type ServiceEvent } from "../domain/events/outbox";
-import { decideDelivery, decideSubscription, DELIVERY_TIMEOUT_MS, RESPONSE_BODY_KEEP, retryAfterSeconds, signedDelivery, type AttemptOutcome } from "../domain/events/delivery";
+import {
+  decideDelivery,
+  decideSubscription,
+  DELIVERY_TIMEOUT_MS,
+  RESPONSE_BODY_KEEP,
+  retryAfterSeconds,
+  signedDelivery,
+  type AttemptOutcome,
+} from "../domain/events/delivery";
 import { openSigningSecret, type DeliveryRow, type WebhookRow } from "../domain/events/webhooks";
 import { matchesEventPatterns, visibleToAgents } from "../domain/events/catalogue";
 import { activityInsert } from "../domain/activity/record";
@@ -46,7 +54,6 @@ interface StreamClient {
   cursor: number;
 }
 
-
 const encoder = new TextEncoder();
 const sseFrame = (event: ServiceEvent) => encoder.encode(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
 
@@ -64,7 +71,9 @@ export class CompanyEventsHub extends DurableObject<Env> {
     super(ctx, env);
     this.countedEnv = withCountedD1(env);
     this.faultsOn = faultsEnabled(env);
-    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS acked (delivery_id TEXT PRIMARY KEY, status INTEGER NOT NULL, latency_ms INTEGER NOT NULL, body TEXT, at TEXT NOT NULL)");
+    ctx.storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS acked (delivery_id TEXT PRIMARY KEY, status INTEGER NOT NULL, latency_ms INTEGER NOT NULL, body TEXT, at TEXT NOT NULL)",
+    );
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   }
 
@@ -96,7 +105,10 @@ export class CompanyEventsHub extends DurableObject<Env> {
 
   /** Test-only: deliveries acknowledged but not yet recorded in D1. */
   async journaled(): Promise<string[]> {
-    return this.ctx.storage.sql.exec<{ delivery_id: string }>("SELECT delivery_id FROM acked").toArray().map((r) => r.delivery_id);
+    return this.ctx.storage.sql
+      .exec<{ delivery_id: string }>("SELECT delivery_id FROM acked")
+      .toArray()
+      .map((r) => r.delivery_id);
   }
 
   private withFaults<T>(fn: () => Promise<T>): Promise<T> {
@@ -178,7 +190,12 @@ export class CompanyEventsHub extends DurableObject<Env> {
         if (delivery.nextAttemptAt === null || Date.parse(delivery.nextAttemptAt) > Date.now()) return;
         if (!event) {
           // Pruned before it could be delivered (retention): the delivery fails with that reason.
-          await runBatch(db, [db.update(schema.webhookDeliveries).set({ status: "failed", lastError: "The event is no longer retained", nextAttemptAt: null, updatedAt: new Date().toISOString() }).where(eq(schema.webhookDeliveries.id, delivery.id))]);
+          await runBatch(db, [
+            db
+              .update(schema.webhookDeliveries)
+              .set({ status: "failed", lastError: "The event is no longer retained", nextAttemptAt: null, updatedAt: new Date().toISOString() })
+              .where(eq(schema.webhookDeliveries.id, delivery.id)),
+          ]);
           continue;
         }
         const result = await this.attempt(subscription, delivery, eventView(event), secret);
@@ -206,7 +223,12 @@ export class CompanyEventsHub extends DurableObject<Env> {
       .limit(PAGE_DELIVERIES);
   }
 
-  private async attempt(subscription: WebhookRow, delivery: DeliveryRow, event: ServiceEvent, secret: string): Promise<{ outcome: AttemptOutcome; latencyMs: number; body: string | null }> {
+  private async attempt(
+    subscription: WebhookRow,
+    delivery: DeliveryRow,
+    event: ServiceEvent,
+    secret: string,
+  ): Promise<{ outcome: AttemptOutcome; latencyMs: number; body: string | null }> {
     const { body, headers } = signedDelivery(event, secret, Date.now());
     const started = Date.now();
     try {
@@ -215,11 +237,25 @@ export class CompanyEventsHub extends DurableObject<Env> {
       const latencyMs = Date.now() - started;
       if (response.ok) {
         // Journaled before anything else can happen: an eviction from here on never sends it again.
-        this.ctx.storage.sql.exec("INSERT OR REPLACE INTO acked (delivery_id, status, latency_ms, body, at) VALUES (?, ?, ?, ?, ?)", delivery.id, response.status, latencyMs, text, new Date().toISOString());
+        this.ctx.storage.sql.exec(
+          "INSERT OR REPLACE INTO acked (delivery_id, status, latency_ms, body, at) VALUES (?, ?, ?, ?, ?)",
+          delivery.id,
+          response.status,
+          latencyMs,
+          text,
+          new Date().toISOString(),
+        );
       }
-      return { outcome: { kind: "response", status: response.status, retryAfterSec: retryAfterSeconds(response.headers.get("retry-after"), Date.now()) }, latencyMs, body: text };
+      return {
+        outcome: { kind: "response", status: response.status, retryAfterSec: retryAfterSeconds(response.headers.get("retry-after"), Date.now()) },
+        latencyMs,
+        body: text,
+      };
     } catch (err) {
-      const message = (err as Error)?.name === "TimeoutError" ? `Timed out after ${DELIVERY_TIMEOUT_MS / 1000} s` : `Network error: ${(err as Error)?.message ?? String(err)}`;
+      const message =
+        (err as Error)?.name === "TimeoutError"
+          ? `Timed out after ${DELIVERY_TIMEOUT_MS / 1000} s`
+          : `Network error: ${(err as Error)?.message ?? String(err)}`;
       return { outcome: { kind: "network", error: message }, latencyMs: Date.now() - started, body: null };
     }
   }
@@ -242,7 +278,14 @@ export class CompanyEventsHub extends DurableObject<Env> {
           nextAttemptAt: decision.status === "pending" ? decision.nextAttemptAt : null,
           responseStatus: result.outcome.kind === "response" ? result.outcome.status : null,
           latencyMs: result.latencyMs,
-          lastError: decision.status === "succeeded" ? null : result.outcome.kind === "network" ? result.outcome.error : decision.status === "failed" ? decision.reason : `HTTP ${result.outcome.status}`,
+          lastError:
+            decision.status === "succeeded"
+              ? null
+              : result.outcome.kind === "network"
+                ? result.outcome.error
+                : decision.status === "failed"
+                  ? decision.reason
+                  : `HTTP ${result.outcome.status}`,
           responseBody: result.body,
           updatedAt: now,
         })
@@ -251,11 +294,24 @@ export class CompanyEventsHub extends DurableObject<Env> {
     if (sub.disable) {
       const reason = "Every delivery failed for 24 hours";
       statements.push(
-        db.update(schema.webhookSubscriptions).set({ enabled: false, disabledReason: reason, failingSince: sub.failingSince, updatedAt: now }).where(eq(schema.webhookSubscriptions.id, subscription.id)),
-        activityInsert(db, { companyId: subscription.companyId, actor: SYSTEM_ACTOR, action: "webhook.disabled", entityType: "webhook", entityId: subscription.id, details: { reason }, now }),
+        db
+          .update(schema.webhookSubscriptions)
+          .set({ enabled: false, disabledReason: reason, failingSince: sub.failingSince, updatedAt: now })
+          .where(eq(schema.webhookSubscriptions.id, subscription.id)),
+        activityInsert(db, {
+          companyId: subscription.companyId,
+          actor: SYSTEM_ACTOR,
+          action: "webhook.disabled",
+          entityType: "webhook",
+          entityId: subscription.id,
+          details: { reason },
+          now,
+        }),
       );
     } else if (sub.failingSince !== subscription.failingSince) {
-      statements.push(db.update(schema.webhookSubscriptions).set({ failingSince: sub.failingSince }).where(eq(schema.webhookSubscriptions.id, subscription.id)));
+      statements.push(
+        db.update(schema.webhookSubscriptions).set({ failingSince: sub.failingSince }).where(eq(schema.webhookSubscriptions.id, subscription.id)),
+      );
     }
     await runBatch(db, statements);
     subscription.failingSince = sub.failingSince;
@@ -264,7 +320,9 @@ export class CompanyEventsHub extends DurableObject<Env> {
 
   /** Acknowledged deliveries whose D1 update did not happen (an eviction or a failed write): recorded now, never sent again. */
   private async recordJournaled(db: Db): Promise<void> {
-    const rows = this.ctx.storage.sql.exec<{ delivery_id: string; status: number; latency_ms: number; body: string | null }>("SELECT delivery_id, status, latency_ms, body FROM acked").toArray();
+    const rows = this.ctx.storage.sql
+      .exec<{ delivery_id: string; status: number; latency_ms: number; body: string | null }>("SELECT delivery_id, status, latency_ms, body FROM acked")
+      .toArray();
     if (!rows.length) return;
     const now = new Date().toISOString();
     await runBatch(
@@ -272,7 +330,16 @@ export class CompanyEventsHub extends DurableObject<Env> {
       rows.map((r) =>
         db
           .update(schema.webhookDeliveries)
-          .set({ status: "succeeded", attempts: sql`${schema.webhookDeliveries.attempts} + 1`, nextAttemptAt: null, responseStatus: r.status, latencyMs: r.latency_ms, lastError: null, responseBody: r.body, updatedAt: now })
+          .set({
+            status: "succeeded",
+            attempts: sql`${schema.webhookDeliveries.attempts} + 1`,
+            nextAttemptAt: null,
+            responseStatus: r.status,
+            latencyMs: r.latency_ms,
+            lastError: null,
+            responseBody: r.body,
+            updatedAt: now,
+          })
           .where(and(eq(schema.webhookDeliveries.id, r.delivery_id), eq(schema.webhookDeliveries.status, "pending"))),
       ),
     );
@@ -311,9 +378,20 @@ export class CompanyEventsHub extends DurableObject<Env> {
     const e = schema.companyEvents;
     let cursor: number;
     if (lastEventId) {
-      const found = (await db.select({ seq: e.seq }).from(e).where(and(eq(e.id, lastEventId), eq(e.companyId, companyId))))[0];
+      const found = (
+        await db
+          .select({ seq: e.seq })
+          .from(e)
+          .where(and(eq(e.id, lastEventId), eq(e.companyId, companyId)))
+      )[0];
       if (!found) {
-        return Response.json({ error: "Last-Event-ID is not a retained event of this company: reconnect without it (events older than the retention window are gone)", details: { lastEventId } }, { status: 409 });
+        return Response.json(
+          {
+            error: "Last-Event-ID is not a retained event of this company: reconnect without it (events older than the retention window are gone)",
+            details: { lastEventId },
+          },
+          { status: 409 },
+        );
       }
       cursor = found.seq;
     } else {
@@ -321,7 +399,17 @@ export class CompanyEventsHub extends DurableObject<Env> {
       cursor = (await db.select({ seq: sql<number>`coalesce(max(${e.seq}), 0)` }).from(e))[0]?.seq ?? 0;
     }
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    const client: StreamClient = { writer: writable.getWriter(), types: types ? types.split(",").map((t) => t.trim()).filter(Boolean) : null, agent: request.headers.get(STREAM_HEADERS.agent) === "1", cursor };
+    const client: StreamClient = {
+      writer: writable.getWriter(),
+      types: types
+        ? types
+            .split(",")
+            .map((t) => t.trim())
+            .filter(Boolean)
+        : null,
+      agent: request.headers.get(STREAM_HEADERS.agent) === "1",
+      cursor,
+    };
     void client.writer.write(encoder.encode(`: connected\nretry: 2000\n\n`));
     this.clients.add(client);
     client.writer.closed.then(
@@ -331,7 +419,9 @@ export class CompanyEventsHub extends DurableObject<Env> {
     this.startKeepAlive();
     // Replays what came after Last-Event-ID (or anything written since the cursor was taken).
     void this.broadcast(companyId);
-    return new Response(readable, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" } });
+    return new Response(readable, {
+      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
+    });
   }
 
   /** Test and bench helper: open streams. */
@@ -393,6 +483,10 @@ export const eventsHub = (env: Env, companyId: string) => env.EVENTS.getByName(c
 /** Ids of deliveries due, for the cron's safety net (hubs whose notification never arrived). */
 export async function companiesWithDueDeliveries(db: Db, now: string): Promise<string[]> {
   const d = schema.webhookDeliveries;
-  const rows = await db.selectDistinct({ companyId: d.companyId }).from(d).where(and(eq(d.status, "pending"), lte(d.nextAttemptAt, now))).limit(500);
+  const rows = await db
+    .selectDistinct({ companyId: d.companyId })
+    .from(d)
+    .where(and(eq(d.status, "pending"), lte(d.nextAttemptAt, now)))
+    .limit(500);
   return rows.map((r) => r.companyId);
 }

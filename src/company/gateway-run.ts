@@ -118,7 +118,11 @@ export class GatewayRunObject extends DurableObject<Env> {
     try {
       headers = await this.headers(state, config);
     } catch (err) {
-      await this.finish(state, { status: "failed", errorCode: "adapter_refused", error: `Could not resolve the gateway apiKey: ${(err as Error)?.message ?? err}` });
+      await this.finish(state, {
+        status: "failed",
+        errorCode: "adapter_refused",
+        error: `Could not resolve the gateway apiKey: ${(err as Error)?.message ?? err}`,
+      });
       return;
     }
     let emptyStreak = 0;
@@ -140,12 +144,18 @@ export class GatewayRunObject extends DurableObject<Env> {
       if (!state.remoteRunId) {
         const created = await createRemoteRun(config, headers, state.runId, state.body, { deadline: state.deadline });
         if (created.kind === "failed") {
-          await this.finish(state, { status: "failed", errorCode: "gateway_create_failed", error: `${created.error} (after ${created.attempts} attempt${created.attempts === 1 ? "" : "s"})` });
+          await this.finish(state, {
+            status: "failed",
+            errorCode: "gateway_create_failed",
+            error: `${created.error} (after ${created.attempts} attempt${created.attempts === 1 ? "" : "s"})`,
+          });
           return;
         }
         state.remoteRunId = created.remoteRunId;
         await this.save(state);
-        await this.report(state, config, headers, [{ kind: "status", message: `Remote run ${created.remoteRunId} created`, data: { remoteRunId: created.remoteRunId, attempts: created.attempts } }]);
+        await this.report(state, config, headers, [
+          { kind: "status", message: `Remote run ${created.remoteRunId} created`, data: { remoteRunId: created.remoteRunId, attempts: created.attempts } },
+        ]);
         continue;
       }
 
@@ -181,7 +191,11 @@ export class GatewayRunObject extends DurableObject<Env> {
           reconnects += 1;
           if (reconnects <= LOGGED_RECONNECTS) {
             await this.report(state, config, headers, [
-              { kind: "status", message: `Event stream disconnected${outcome.error ? ` (${outcome.error})` : ""}; reconnecting in ${delay} ms${reconnects === LOGGED_RECONNECTS ? " (further reconnects are not logged)" : ""}`, data: { lastEventId: state.lastEventId } },
+              {
+                kind: "status",
+                message: `Event stream disconnected${outcome.error ? ` (${outcome.error})` : ""}; reconnecting in ${delay} ms${reconnects === LOGGED_RECONNECTS ? " (further reconnects are not logged)" : ""}`,
+                data: { lastEventId: state.lastEventId },
+              },
             ]);
           }
           await this.sleep(delay, until);
@@ -255,7 +269,9 @@ export class GatewayRunObject extends DurableObject<Env> {
   }
 
   private async toCompany(state: GatewayRunState, report: RemoteRunReport): Promise<{ live: boolean }> {
-    const result = (await companyObject(this.env, state.companyId).execute(state.companyId, reportRemoteRun.name, SYSTEM, report)) as CommandResult<{ live: boolean }>;
+    const result = (await companyObject(this.env, state.companyId).execute(state.companyId, reportRemoteRun.name, SYSTEM, report)) as CommandResult<{
+      live: boolean;
+    }>;
     if (!result.ok) throw new Error(`Recording the gateway run failed: ${result.error}`);
     return result.value;
   }
@@ -289,7 +305,8 @@ function relayedEvent(event: GatewayEvent): RunEventInput {
 
 function relayedEventOf(event: GatewayEvent): RunEventInput {
   const data = event.data && typeof event.data === "object" ? (event.data as Record<string, unknown>) : null;
-  const detail = typeof data?.message === "string" ? data.message : typeof data?.text === "string" ? data.text : typeof event.data === "string" ? event.data : "";
+  const detail =
+    typeof data?.message === "string" ? data.message : typeof data?.text === "string" ? data.text : typeof event.data === "string" ? event.data : "";
   return {
     kind: data && typeof data.status === "string" ? "status" : "log",
     message: detail ? `${event.event}: ${detail}` : event.event,

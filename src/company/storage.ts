@@ -22,10 +22,14 @@ const STEPS: readonly string[][] = [
   // 3: when each agent's timer heartbeat is next due (ms since epoch).
   ["CREATE TABLE IF NOT EXISTS agent_timers (agent_id TEXT PRIMARY KEY, next_at INTEGER NOT NULL)"],
   // 4: webhook signatures seen within their trigger's replay window (timestamped HMAC mode).
-  ["CREATE TABLE IF NOT EXISTS webhook_signatures (trigger_id TEXT NOT NULL, signature TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (trigger_id, signature))"],
+  [
+    "CREATE TABLE IF NOT EXISTS webhook_signatures (trigger_id TEXT NOT NULL, signature TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (trigger_id, signature))",
+  ],
   // 5: runs handed to a remote gateway (a GatewayRunObject) or to a connected runner, until they
   //    end; a runner's run whose socket closed carries lost_at (ms) until it is reclaimed or lost.
-  ["CREATE TABLE IF NOT EXISTS remote_runs (run_id TEXT PRIMARY KEY, kind TEXT NOT NULL, agent_id TEXT NOT NULL, runner_id TEXT, lost_at INTEGER, started_at INTEGER NOT NULL)"],
+  [
+    "CREATE TABLE IF NOT EXISTS remote_runs (run_id TEXT PRIMARY KEY, kind TEXT NOT NULL, agent_id TEXT NOT NULL, runner_id TEXT, lost_at INTEGER, started_at INTEGER NOT NULL)",
+  ],
   // 6: a runner's acknowledgement of run.start (start_sent_at: the last unacknowledged run.start, ms;
   //    start_sends: how often it went to the bound runner), and runs a dispatch started but has not
   //    handed out yet (a dispatch cut short — the object evicted — hands them out on the next one).
@@ -77,11 +81,7 @@ export class Counters {
 
   /** Raises the counter to at least `value` (never lowers it). */
   raise(name: string, value: number): void {
-    this.sql.exec(
-      "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = MAX(value, excluded.value)",
-      name,
-      value,
-    );
+    this.sql.exec("INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = MAX(value, excluded.value)", name, value);
   }
 }
 
@@ -111,7 +111,12 @@ export class AgentTimers {
   constructor(private readonly sql: SqlStorage) {}
 
   all(): Map<string, number> {
-    return new Map(this.sql.exec<{ agent_id: string; next_at: number }>("SELECT agent_id, next_at FROM agent_timers").toArray().map((r) => [r.agent_id, Number(r.next_at)]));
+    return new Map(
+      this.sql
+        .exec<{ agent_id: string; next_at: number }>("SELECT agent_id, next_at FROM agent_timers")
+        .toArray()
+        .map((r) => [r.agent_id, Number(r.next_at)]),
+    );
   }
 
   set(agentId: string, nextAt: number): void {
@@ -161,7 +166,16 @@ export interface RemoteRun {
   startSends: number;
 }
 
-type RemoteRunRow = { run_id: string; kind: string; agent_id: string; runner_id: string | null; lost_at: number | null; started_at: number; start_sent_at: number | null; start_sends: number };
+type RemoteRunRow = {
+  run_id: string;
+  kind: string;
+  agent_id: string;
+  runner_id: string | null;
+  lost_at: number | null;
+  started_at: number;
+  start_sent_at: number | null;
+  start_sends: number;
+};
 const remoteRun = (r: RemoteRunRow): RemoteRun => ({
   runId: r.run_id,
   kind: r.kind as RemoteRun["kind"],
@@ -215,7 +229,10 @@ export class RemoteRuns {
 
   /** Runner runs whose run.start is unacknowledged since `before` (ms) or earlier, and not lost. */
   unacknowledged(before: number): RemoteRun[] {
-    return this.sql.exec<RemoteRunRow>("SELECT * FROM remote_runs WHERE kind = 'runner' AND lost_at IS NULL AND start_sent_at <= ?", before).toArray().map(remoteRun);
+    return this.sql
+      .exec<RemoteRunRow>("SELECT * FROM remote_runs WHERE kind = 'runner' AND lost_at IS NULL AND start_sent_at <= ?", before)
+      .toArray()
+      .map(remoteRun);
   }
 
   /** The earliest unacknowledged run.start (ms), or null. */
@@ -264,7 +281,10 @@ export class StartingRuns {
   }
 
   all(): string[] {
-    return this.sql.exec<{ run_id: string }>("SELECT run_id FROM starting_runs ORDER BY since").toArray().map((r) => r.run_id);
+    return this.sql
+      .exec<{ run_id: string }>("SELECT run_id FROM starting_runs ORDER BY since")
+      .toArray()
+      .map((r) => r.run_id);
   }
 
   forget(runId: string): void {

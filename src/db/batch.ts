@@ -7,7 +7,9 @@ import type { Db } from "./client";
 export type Statement = BatchItem<"sqlite">;
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 /** Typed per position when the statements are a tuple (an array literal passed to batch()). */
-export type BatchResults<T extends readonly Statement[]> = BatchResponse<Writable<T> extends [Statement, ...Statement[]] ? Writable<T> : [Statement, ...Statement[]]>;
+export type BatchResults<T extends readonly Statement[]> = BatchResponse<
+  Writable<T> extends [Statement, ...Statement[]] ? Writable<T> : [Statement, ...Statement[]]
+>;
 
 /** Statements that must be written with another one, in the same batch (an activity entry's outbound event). */
 const followUps = new WeakMap<object, Statement[]>();

@@ -20,7 +20,12 @@ export class RoundTrips {
 
   /** `Server-Timing` metrics: d1-auth, d1-handler, d1-command (round trips) and do (object calls). */
   serverTiming(): string {
-    return [`d1-auth;desc=${this.d1.auth}`, `d1-handler;desc=${this.d1.handler}`, `d1-command;desc=${this.d1.command}`, `do;desc=${this.companyObjectCalls}`].join(", ");
+    return [
+      `d1-auth;desc=${this.d1.auth}`,
+      `d1-handler;desc=${this.d1.handler}`,
+      `d1-command;desc=${this.d1.command}`,
+      `do;desc=${this.companyObjectCalls}`,
+    ].join(", ");
   }
 }
 
@@ -64,7 +69,12 @@ function countedStatement(statement: D1PreparedStatement, query: string): D1Prep
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
       if (TERMINAL.has(property as string)) {
-        return (...args: unknown[]) => roundTrip(false, () => [query], () => (value as (...a: unknown[]) => unknown).apply(target, args));
+        return (...args: unknown[]) =>
+          roundTrip(
+            false,
+            () => [query],
+            () => (value as (...a: unknown[]) => unknown).apply(target, args),
+          );
       }
       return (value as (...a: unknown[]) => unknown).bind(target);
     },
@@ -93,7 +103,12 @@ export function countedD1(d1: D1Database): D1Database {
     wrapper = {
       prepare: (query: string) => countedStatement(d1.prepare(query), query),
       batch: <T>(statements: D1PreparedStatement[]) => roundTrip(true, queries(statements), () => d1.batch<T>(real(statements))),
-      exec: (query: string) => roundTrip(true, () => [query], () => d1.exec(query)),
+      exec: (query: string) =>
+        roundTrip(
+          true,
+          () => [query],
+          () => d1.exec(query),
+        ),
       withSession: (constraint?: string) => countedSession(d1.withSession(constraint as D1SessionConstraint)),
       dump: () => d1.dump(),
     } as D1Database;

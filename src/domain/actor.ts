@@ -31,8 +31,7 @@ export const LOCAL_BOARD_USER_ID = "local-board";
 export const SYSTEM_ACTOR: Actor = { type: "none", runId: null };
 
 /** Full trust: local implicit board and instance admins bypass company membership. */
-export const hasInstanceWideAccess = (actor: Actor) =>
-  actor.type === "board" && (actor.source === "local_implicit" || actor.isInstanceAdmin);
+export const hasInstanceWideAccess = (actor: Actor) => actor.type === "board" && (actor.source === "local_implicit" || actor.isInstanceAdmin);
 
 export function actorRef(actor: Actor): { actorType: (typeof ACTOR_TYPES)[number]; actorId: string } {
   if (actor.type === "agent") return { actorType: "agent", actorId: actor.agentId };

@@ -5,5 +5,4 @@ export const nowIso = () => new Date().toISOString();
 export const utcMonth = (iso: string = nowIso()) => iso.slice(0, 7);
 
 /** Spend counters are kept with the month they belong to; another month reads as 0. */
-export const currentMonthSpend = (spent: number, spentMonth: string | null, now: string = nowIso()) =>
-  spentMonth === utcMonth(now) ? spent : 0;
+export const currentMonthSpend = (spent: number, spentMonth: string | null, now: string = nowIso()) => (spentMonth === utcMonth(now) ? spent : 0);

@@ -84,7 +84,10 @@ export async function resolveActor(c: Context<AppEnv>): Promise<Actor> {
               .where(and(eq(schema.boardApiKeys.keyHash, hash), isNull(schema.boardApiKeys.revokedAt))),
           );
     // Memberships by the key's user, in the same batch as the key itself.
-    const userOfKey = cached?.kind === "board_key" ? cached.userId : sql<string>`(SELECT ${schema.boardApiKeys.userId} FROM ${schema.boardApiKeys} WHERE ${schema.boardApiKeys.keyHash} = ${hash})`;
+    const userOfKey =
+      cached?.kind === "board_key"
+        ? cached.userId
+        : sql<string>`(SELECT ${schema.boardApiKeys.userId} FROM ${schema.boardApiKeys} WHERE ${schema.boardApiKeys.keyHash} = ${hash})`;
     const board = addBoardReads(batch, userOfKey);
     await batch.run();
     const row = cached?.kind === "board_key" ? { id: cached.keyId, userId: cached.userId, expiresAt: cached.expiresAt } : key!.value[0];
@@ -130,7 +133,12 @@ export async function resolveActor(c: Context<AppEnv>): Promise<Actor> {
   const agent =
     cached?.kind === "agent"
       ? null
-      : batch.add(db.select({ agentId: schema.agents.id, companyId: schema.agents.companyId, agentStatus: schema.agents.status }).from(schema.agents).where(eq(schema.agents.id, claims.sub)));
+      : batch.add(
+          db
+            .select({ agentId: schema.agents.id, companyId: schema.agents.companyId, agentStatus: schema.agents.status })
+            .from(schema.agents)
+            .where(eq(schema.agents.id, claims.sub)),
+        );
   const run = addRunRead(batch, runId);
   await batch.run();
   const row = cached?.kind === "agent" ? cached : agent!.value[0];
@@ -187,7 +195,9 @@ function addBoardReads(batch: ReadBatch, userId: string | SQL) {
         ),
       ),
   );
-  const admin = batch.add(db.select({ userId: schema.instanceAdmins.userId }).from(schema.instanceAdmins).where(sql`${schema.instanceAdmins.userId} = ${userId}`));
+  const admin = batch.add(
+    db.select({ userId: schema.instanceAdmins.userId }).from(schema.instanceAdmins).where(sql`${schema.instanceAdmins.userId} = ${userId}`),
+  );
   return () => ({ companyIds: memberships.value.map((m) => m.companyId), isInstanceAdmin: admin.value.length > 0 });
 }
 
@@ -212,4 +222,3 @@ async function sessionUserId(c: Context<AppEnv>): Promise<string | null> {
     return null;
   }
 }
-

@@ -12,7 +12,7 @@ export function errorBody(message: string, details?: unknown) {
 /** Turns zod issues into a readable one-line message plus structured details. */
 export function describeZodError(error: ZodError, where?: string) {
   const parts = error.issues.slice(0, 5).map((i) => {
-    const path = i.path.length ? i.path.join(".") : where ?? "body";
+    const path = i.path.length ? i.path.join(".") : (where ?? "body");
     return `${path}: ${i.message}`;
   });
   const prefix = where ? `Invalid ${where}` : "Invalid request";

@@ -20,7 +20,10 @@ const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
 /** Candidate names for one route, most readable first (later ones carry more of the path). */
 export function operationIdCandidates(method: string, path: string): string[] {
-  const segments = path.replace(/^\/api\/?/, "").split("/").filter(Boolean);
+  const segments = path
+    .replace(/^\/api\/?/, "")
+    .split("/")
+    .filter(Boolean);
   const verbFor = (last: string | undefined, itemPath: boolean) => {
     switch (method.toLowerCase()) {
       case "get":
@@ -60,7 +63,10 @@ export function operationIdCandidates(method: string, path: string): string[] {
     const itemPath = isParam(last);
     // GET of a collection lists it; GET of anything else (an item, `me`, `summary`) gets it.
     verb = verbFor(undefined, itemPath || !/s$/.test(last));
-    subject = itemPath || method.toLowerCase() !== "get" ? nounWords({ ...lastNoun, hasId: itemPath || method.toLowerCase() === "post" || lastNoun.hasId }) : lastNoun.words;
+    subject =
+      itemPath || method.toLowerCase() !== "get"
+        ? nounWords({ ...lastNoun, hasId: itemPath || method.toLowerCase() === "post" || lastNoun.hasId })
+        : lastNoun.words;
     if (!itemPath && method.toLowerCase() === "post") subject = [...lastNoun.words.slice(0, -1), singular(lastNoun.words.at(-1)!)];
     // A sub-resource names its owner (`/issues/{id}/comments` → IssueComments), the company scope does not.
     // …and so does a grouping segment (`/costs/summary` → CostSummary).

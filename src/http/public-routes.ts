@@ -13,8 +13,7 @@ const publicRoutes: { method: string; pattern: RegExp }[] = [
   { method: "GET", pattern: /^\/api\/docs\/?$/ },
 ];
 
-const patternOf = (template: string) =>
-  new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
+const patternOf = (template: string) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
 
 /**
  * Gives every operation without an explicit operationId a stable, readable one derived from its
@@ -23,7 +22,9 @@ const patternOf = (template: string) =>
  */
 export function assignOperationIds(definitions: readonly unknown[]) {
   const taken = new Set<string>();
-  const routes = (definitions as Definition[]).flatMap((d) => (d.type === "route" && d.route ? [d.route as Definition["route"] & { operationId?: string }] : []));
+  const routes = (definitions as Definition[]).flatMap((d) =>
+    d.type === "route" && d.route ? [d.route as Definition["route"] & { operationId?: string }] : [],
+  );
   for (const route of routes) if (route.operationId) taken.add(route.operationId);
   for (const route of routes) {
     if (route.operationId) continue;

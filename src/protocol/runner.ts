@@ -59,7 +59,14 @@ export const RunCompleteMessage = z.object({
 const PingMessage = z.object({ type: z.literal("ping") });
 const PongMessage = z.object({ type: z.literal("pong") });
 
-export const RunnerToServiceMessage = z.discriminatedUnion("type", [HelloMessage, RunStartedMessage, RunEventMessage, RunCompleteMessage, PingMessage, PongMessage]);
+export const RunnerToServiceMessage = z.discriminatedUnion("type", [
+  HelloMessage,
+  RunStartedMessage,
+  RunEventMessage,
+  RunCompleteMessage,
+  PingMessage,
+  PongMessage,
+]);
 /** A message a runner sends (as built). */
 export type RunnerToService = z.input<typeof RunnerToServiceMessage>;
 /** A runner's message as the service reads it (defaults applied). */
@@ -101,13 +108,24 @@ export const ErrorMessage = z.looseObject({
   retryable: z.optional(z.boolean()),
 });
 
-export const ServiceToRunnerMessage = z.discriminatedUnion("type", [ReadyMessage, RunStartMessage, RunCompletedMessage, RunCancelMessage, ErrorMessage, PingMessage, PongMessage]);
+export const ServiceToRunnerMessage = z.discriminatedUnion("type", [
+  ReadyMessage,
+  RunStartMessage,
+  RunCompletedMessage,
+  RunCancelMessage,
+  ErrorMessage,
+  PingMessage,
+  PongMessage,
+]);
 /** A message the service sends. */
 export type ServiceToRunner = z.input<typeof ServiceToRunnerMessage>;
 export type RunStart = z.output<typeof RunStartMessage>;
 
 /** Parses a text frame with `schema`: the message, or why it is not one (`Messages are JSON text`, `Invalid message: …`). */
-export function parseMessage<S extends z.ZodMiniType>(schema: S, text: string): { ok: true; message: z.output<S> } | { ok: false; error: string; runId?: string } {
+export function parseMessage<S extends z.ZodMiniType>(
+  schema: S,
+  text: string,
+): { ok: true; message: z.output<S> } | { ok: false; error: string; runId?: string } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -116,7 +134,10 @@ export function parseMessage<S extends z.ZodMiniType>(schema: S, text: string): 
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return { ok: true, message: parsed.data };
-  const runId = json && typeof json === "object" && typeof (json as Record<string, unknown>).runId === "string" ? ((json as Record<string, unknown>).runId as string) : undefined;
+  const runId =
+    json && typeof json === "object" && typeof (json as Record<string, unknown>).runId === "string"
+      ? ((json as Record<string, unknown>).runId as string)
+      : undefined;
   const error = `Invalid message: ${parsed.error.issues.map((i) => `${i.path.join(".") || "message"}: ${i.message}`).join("; ")}`;
   return runId ? { ok: false, error, runId } : { ok: false, error };
 }

@@ -215,7 +215,8 @@ agentsRouter.openapi(
     const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
     const actor = requireActor(c);
     if (actor.type === "agent") {
-      if (!(await isCompanyCeoAgent(dbOf(c), actor.agentId, agent.companyId))) throw forbidden("Only the board or the company's CEO agent may change agent permissions");
+      if (!(await isCompanyCeoAgent(dbOf(c), actor.agentId, agent.companyId)))
+        throw forbidden("Only the board or the company's CEO agent may change agent permissions");
     } else {
       await requireBoardAgentManager(c, agent.companyId);
     }
@@ -225,7 +226,8 @@ agentsRouter.openapi(
 );
 
 const lifecycleDescriptions = {
-  pause: "Any non-terminated agent → paused (waiting wake-ups cancelled). Pausing an agent awaiting hire approval keeps that fact: resume returns it to pending_approval. Terminated → 409.",
+  pause:
+    "Any non-terminated agent → paused (waiting wake-ups cancelled). Pausing an agent awaiting hire approval keeps that fact: resume returns it to pending_approval. Terminated → 409.",
   resume: "paused or error → idle (paused while awaiting approval → pending_approval); already working → unchanged. Terminated or pending_approval → 409.",
   terminate: "Any → terminated: every API key revoked, waiting wake-ups and queued runs cancelled. Terminating again is a no-op.",
 } as const;
@@ -344,7 +346,8 @@ agentsRouter.openapi(
     path: "/api/agents/{agentId}/skills/sync",
     tags,
     summary: "Set the agent's skills to exactly this list (empty detaches all)",
-    description: "References resolve by library skill UUID, canonical key or unique slug; unknown or ambiguous ones fail with 422 naming them and nothing changes. An extra `mode: \"replace\"` is accepted. Callers: agents:create holders.",
+    description:
+      'References resolve by library skill UUID, canonical key or unique slug; unknown or ambiguous ones fail with 422 naming them and nothing changes. An extra `mode: "replace"` is accepted. Callers: agents:create holders.',
     request: { params: AgentIdParam, query: AgentLookupQuery, body: jsonBody(SkillsSyncSchema) },
     responses: { 200: jsonContent(AgentSkillSnapshotSchema, "AgentSkillSnapshot"), ...errors(400, 401, 403, 404, 422) },
   }),

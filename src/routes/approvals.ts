@@ -146,7 +146,10 @@ approvalsRouter.openapi(
   decisionRoute("reject", "Reject (hire_agent: the pending draft agent is terminated and its keys revoked)"),
   decisionHandler("reject") as never,
 );
-approvalsRouter.openapi(decisionRoute("request-revision", "Ask the requester for a revision (decisionNote stored)"), decisionHandler("request-revision") as never);
+approvalsRouter.openapi(
+  decisionRoute("request-revision", "Ask the requester for a revision (decisionNote stored)"),
+  decisionHandler("request-revision") as never,
+);
 
 approvalsRouter.openapi(
   createRoute({

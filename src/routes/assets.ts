@@ -95,7 +95,8 @@ assetsRouter.openapi(
     path: "/api/assets/{assetId}/content",
     tags,
     summary: "Asset bytes (company logos); SVG is served with Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'",
-    description: "Company access is checked (another company's asset is 404). ETag/If-None-Match, HTTP Range and `download=1` work as for attachments; always nosniff.",
+    description:
+      "Company access is checked (another company's asset is 404). ETag/If-None-Match, HTTP Range and `download=1` work as for attachments; always nosniff.",
     request: { params: AssetIdParam, query: ContentQuery },
     responses: {
       200: binaryContent("The asset"),
@@ -111,8 +112,13 @@ assetsRouter.openapi(
     requireActor(c);
     const row = await loadAsset(dbOf(c), assetId);
     requireEntityAccess(c, row.companyId, "Asset");
-    return serveStoredObject(c.env.FILES, c.req.raw, { ...row, filename: row.originalFilename }, {
-      download: download === "1" || download === "true",
-    });
+    return serveStoredObject(
+      c.env.FILES,
+      c.req.raw,
+      { ...row, filename: row.originalFilename },
+      {
+        download: download === "1" || download === "true",
+      },
+    );
   },
 );

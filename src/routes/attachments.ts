@@ -117,9 +117,14 @@ attachmentsRouter.openapi(
     const { attachmentId } = c.req.valid("param");
     const { download } = c.req.valid("query");
     const { row } = await requireAttachment(c, attachmentId);
-    return serveStoredObject(c.env.FILES, c.req.raw, { ...row, filename: row.originalFilename }, {
-      download: download === "1" || download === "true",
-    });
+    return serveStoredObject(
+      c.env.FILES,
+      c.req.raw,
+      { ...row, filename: row.originalFilename },
+      {
+        download: download === "1" || download === "true",
+      },
+    );
   },
 );
 

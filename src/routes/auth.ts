@@ -94,7 +94,12 @@ authRouter.openAPIRegistry.registerPath({
   tags,
   summary: "Sign up with email and password (better-auth); sets the session cookie",
   request: { body: jsonBody(credentials.extend({ name: z.string().min(1) })) },
-  responses: { 200: { description: "Signed up: { token, user }" }, 400: { description: "Invalid input" }, 422: { description: "User exists" }, 429: { description: "Too many sign-ups from this address (Retry-After)" } },
+  responses: {
+    200: { description: "Signed up: { token, user }" },
+    400: { description: "Invalid input" },
+    422: { description: "User exists" },
+    429: { description: "Too many sign-ups from this address (Retry-After)" },
+  },
 });
 authRouter.openAPIRegistry.registerPath({
   method: "post",

@@ -32,7 +32,12 @@ import {
 const tags = ["CLI auth"];
 export const cliAuthRouter = createRouter();
 
-const ChallengeParam = z.object({ id: z.string().min(1).openapi({ param: { name: "id", in: "path" } }) });
+const ChallengeParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
 const SecretHeader = z.object({
   "x-challenge-secret": z.string().optional().openapi({ description: "The pollSecret returned at creation" }),
 });

@@ -103,7 +103,10 @@ documentsRouter.openapi(
     }
     try {
       const result = await runCompanyCommand(c.env, issue.companyId, putDocument, actor, { ...input, issueId: issue.id, key });
-      const body = { ...result.document, ...(result.redirectedFromLockedDocument ? { redirectedFromLockedDocument: result.redirectedFromLockedDocument } : {}) };
+      const body = {
+        ...result.document,
+        ...(result.redirectedFromLockedDocument ? { redirectedFromLockedDocument: result.redirectedFromLockedDocument } : {}),
+      };
       return result.created ? c.json(body, 201) : c.json(body, 200);
     } catch (err) {
       const locked = lockedBody(err);
@@ -206,7 +209,10 @@ documentsRouter.openapi(
         changeSummary: input.changeSummary ?? null,
         baseRevisionId: input.baseRevisionId ?? null,
       });
-      const body = { ...result.document, ...(result.redirectedFromLockedDocument ? { redirectedFromLockedDocument: result.redirectedFromLockedDocument } : {}) };
+      const body = {
+        ...result.document,
+        ...(result.redirectedFromLockedDocument ? { redirectedFromLockedDocument: result.redirectedFromLockedDocument } : {}),
+      };
       return result.created ? c.json(body, 201) : c.json(body, 200);
     } catch (err) {
       const locked = lockedBody(err);

@@ -146,7 +146,10 @@ environmentsRouter.openapi(
   async (c) => {
     const { environment, actor } = await environmentFor(c, c.req.valid("param").id);
     await requireManage(c, environment.companyId);
-    const updated = await runCompanyCommand(c.env, environment.companyId, updateEnvironment, actor, { environmentId: environment.id, fields: c.req.valid("json") });
+    const updated = await runCompanyCommand(c.env, environment.companyId, updateEnvironment, actor, {
+      environmentId: environment.id,
+      fields: c.req.valid("json"),
+    });
     return c.json(updated, 200);
   },
 );

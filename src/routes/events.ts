@@ -27,7 +27,10 @@ eventsRouter.openapi(
       "Reconnect with `Last-Event-ID` to resume without gaps or duplicates (409 when that event is no longer retained). `types` filters with exact types or `prefix.*` wildcards. " +
       `${RETENTION} Agents see no budget, cost or ping events.\n\n${EVENT_CATALOGUE_DESCRIPTION}`,
     request: { params: CompanyIdParam, query: StreamQuery, headers: StreamHeaders },
-    responses: { 200: { description: "The event stream", content: { "text/event-stream": { schema: { type: "string" } } } }, ...errors(400, 401, 403, 404, 409) },
+    responses: {
+      200: { description: "The event stream", content: { "text/event-stream": { schema: { type: "string" } } } },
+      ...errors(400, 401, 403, 404, 409),
+    },
   }),
   async (c) => {
     const { companyId } = c.req.valid("param");
@@ -56,7 +59,12 @@ eventsRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
     const query = c.req.valid("query");
-    const page = await listEvents(dbOf(c), companyId, { types: parseTypes(query.types), after: query.after ?? query.cursor, limit: query.limit, agent: c.get("actor").type === "agent" });
+    const page = await listEvents(dbOf(c), companyId, {
+      types: parseTypes(query.types),
+      after: query.after ?? query.cursor,
+      limit: query.limit,
+      agent: c.get("actor").type === "agent",
+    });
     return c.json(page, 200);
   },
 );

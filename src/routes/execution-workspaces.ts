@@ -170,5 +170,8 @@ const runtimeRoute = (segment: "runtime-services" | "runtime-commands", params: 
     responses: { 200: jsonContent(RuntimeActionResultSchema, "Updated workspace and the operation record"), ...errors(400, 401, 404, 422) },
   });
 
-executionWorkspacesRouter.openapi(runtimeRoute("runtime-services", ServiceActionParams, "Start, stop or restart runtime services"), runtimeActionHandler as never);
+executionWorkspacesRouter.openapi(
+  runtimeRoute("runtime-services", ServiceActionParams, "Start, stop or restart runtime services"),
+  runtimeActionHandler as never,
+);
 executionWorkspacesRouter.openapi(runtimeRoute("runtime-commands", CommandActionParams, "Run or cancel a runtime command"), runtimeActionHandler as never);

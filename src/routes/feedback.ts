@@ -39,7 +39,8 @@ feedbackRouter.openapi(
     operationId: "listFeedbackTraces",
     tags,
     summary: "Feedback traces, newest first (board only)",
-    description: "Filters targetType, vote, status, issueId, projectId, from, to (ISO), sharedOnly, includePayload (payloads are left out by default), limit (1–500, default 100).",
+    description:
+      "Filters targetType, vote, status, issueId, projectId, from, to (ISO), sharedOnly, includePayload (payloads are left out by default), limit (1–500, default 100).",
     request: { params: CompanyIdParam, query: FeedbackTraceQuery },
     responses: { 200: jsonContent(z.array(FeedbackTraceSchema), "Traces"), ...errors(400, 401, 403, 404) },
   }),

@@ -39,7 +39,7 @@ heartbeatRunsRouter.openapi(
     summary: "Wake an agent now (on_demand)",
     description:
       "Board callers with agent-management rights, or the agent itself (another agent: 403). 202 with the run (created `queued`; the company's dispatcher starts it) " +
-      "or 202 `{ status: \"skipped\", reason }` when the agent cannot run (`agent.not_invokable`, `company.inactive`, `budget.blocked`). " +
+      'or 202 `{ status: "skipped", reason }` when the agent cannot run (`agent.not_invokable`, `company.inactive`, `budget.blocked`). ' +
       "A live run of the agent on the same issue absorbs the wake (that run is returned). The same idempotencyKey returns the same run, also after it finished.",
     request: { params: AgentPathParam, body: jsonBody(WakeupRequestSchema) },
     responses: { 202: jsonContent(z.union([HeartbeatRunSchema, SkippedWakeupSchema]), "The run, or the skipped wake-up"), ...errors(400, 401, 403, 404) },

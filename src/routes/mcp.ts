@@ -39,14 +39,22 @@ export function mountMcp(app: Hono<AppEnv>, fetcher: (c: Context<AppEnv>) => Fet
   app.all("/mcp", async (c) => {
     const actor = c.get("actor");
     if (!actor || actor.type === "none") return c.json(errorBody("Authentication required: send Authorization: Bearer <board key, agent key or run JWT>"), 401);
-    if (c.req.method !== "POST") return c.json(errorBody("This MCP endpoint is stateless: POST JSON-RPC messages (no server-sent event stream or session to open or close)"), 405, { allow: "POST" });
+    if (c.req.method !== "POST")
+      return c.json(errorBody("This MCP endpoint is stateless: POST JSON-RPC messages (no server-sent event stream or session to open or close)"), 405, {
+        allow: "POST",
+      });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const api = apiAs(c, fetcher(c));
     const server = buildMcpServer(actor, api);
     // The ready plugins' tools, for agents (src/domain/plugins/mcp.ts).
     if (actor.type === "agent") {
       const plugins = await readyPlugins(createDb(c.env.DB));
-      registerPluginTools(server, actor, api, plugins.map((p) => p.plugin));
+      registerPluginTools(
+        server,
+        actor,
+        api,
+        plugins.map((p) => p.plugin),
+      );
     }
     await server.connect(transport);
     // Answers are JSON either way: a client that accepts only application/json is served too.

@@ -33,7 +33,8 @@ allowLargerBodies(/^\/api\/companies\/[^/]+\/imports\/(preview|apply)\/?$/, IMPO
 async function requireBoardOrCeo(c: Context<AppEnv>, companyId: string) {
   await requireCompanyAccess(c, companyId);
   const actor = requireActor(c);
-  if (actor.type === "agent" && !(await isCompanyCeoAgent(dbOf(c), actor.agentId, companyId))) throw forbidden("Only board users and the company's CEO agent may do this");
+  if (actor.type === "agent" && !(await isCompanyCeoAgent(dbOf(c), actor.agentId, companyId)))
+    throw forbidden("Only board users and the company's CEO agent may do this");
 }
 
 /** The package files the import's `include` keeps (everything but comments and documents by default). */
@@ -56,7 +57,8 @@ function includedFiles(files: PackageFiles, include: Include): PackageFiles {
 
 /** The import's options checked against the route company (`replace` and other targets: 422). */
 function importOptions(body: ImportBody, routeCompanyId: string | null) {
-  if (body.collisionStrategy === "replace") throw unprocessable("The replace collision strategy is not supported: use skip (default) or rename", { collisionStrategy: "replace" });
+  if (body.collisionStrategy === "replace")
+    throw unprocessable("The replace collision strategy is not supported: use skip (default) or rename", { collisionStrategy: "replace" });
   if (routeCompanyId && body.target && (body.target.mode !== "existing_company" || body.target.companyId !== routeCompanyId)) {
     throw unprocessable("A company-scoped import can only target the route company", { target: body.target });
   }
@@ -110,11 +112,22 @@ portabilityRouter.openapi(
     await requireBoardOrCeo(c, companyId);
     const body = (c.req.valid("json") as { include?: Record<string, boolean> } | undefined) ?? {};
     const result = await exportCompany(c.env, dbOf(c), companyId, resolveInclude(body.include));
-    return c.json({ include: result.manifest.include, counts: result.manifest.counts, paths: Object.keys(result.files).sort(), secretPlaceholders: result.manifest.secretPlaceholders, warnings: result.warnings }, 200);
+    return c.json(
+      {
+        include: result.manifest.include,
+        counts: result.manifest.counts,
+        paths: Object.keys(result.files).sort(),
+        secretPlaceholders: result.manifest.secretPlaceholders,
+        warnings: result.warnings,
+      },
+      200,
+    );
   },
 );
 
-const StoredExportSchema = z.object({ exportId: z.string(), downloadUrl: z.string(), sizeBytes: z.number().int(), counts: z.record(z.string(), z.number()), createdAt: z.string() }).openapi("StoredExport");
+const StoredExportSchema = z
+  .object({ exportId: z.string(), downloadUrl: z.string(), sizeBytes: z.number().int(), counts: z.record(z.string(), z.number()), createdAt: z.string() })
+  .openapi("StoredExport");
 const exportKey = (companyId: string, exportId: string) => `companies/${companyId}/exports/${exportId}.json`;
 
 portabilityRouter.openapi(
@@ -136,7 +149,16 @@ portabilityRouter.openapi(
     const exportId = newId();
     const text = JSON.stringify(result);
     await c.env.FILES.put(exportKey(companyId, exportId), text, { httpMetadata: { contentType: "application/json" } });
-    return c.json({ exportId, downloadUrl: `/api/companies/${companyId}/exports/${exportId}`, sizeBytes: new TextEncoder().encode(text).byteLength, counts: result.manifest.counts, createdAt: result.manifest.exportedAt }, 201);
+    return c.json(
+      {
+        exportId,
+        downloadUrl: `/api/companies/${companyId}/exports/${exportId}`,
+        sizeBytes: new TextEncoder().encode(text).byteLength,
+        counts: result.manifest.counts,
+        createdAt: result.manifest.exportedAt,
+      },
+      201,
+    );
   },
 );
 
@@ -147,7 +169,14 @@ portabilityRouter.openapi(
     operationId: "downloadCompanyExport",
     tags,
     summary: "Download a stored export (callers of this company only)",
-    request: { params: CompanyIdParam.extend({ exportId: z.string().uuid().openapi({ param: { name: "exportId", in: "path" } }) }) },
+    request: {
+      params: CompanyIdParam.extend({
+        exportId: z
+          .string()
+          .uuid()
+          .openapi({ param: { name: "exportId", in: "path" } }),
+      }),
+    },
     responses: { 200: jsonContent(PackageSchema, "The package"), ...errors(400, 401, 403, 404) },
   }),
   async (c) => {
@@ -203,7 +232,12 @@ portabilityRouter.openapi(
     await requireBoardOrCeo(c, companyId);
     const body = c.req.valid("json");
     const options = importOptions(body, companyId);
-    const preview = await previewImport(dbOf(c), parsePackage(options.files, options.include), { mode: "existing_company", companyId }, { collisionStrategy: options.collisionStrategy, secretBindings: body.secretBindings });
+    const preview = await previewImport(
+      dbOf(c),
+      parsePackage(options.files, options.include),
+      { mode: "existing_company", companyId },
+      { collisionStrategy: options.collisionStrategy, secretBindings: body.secretBindings },
+    );
     return c.json(preview, 200);
   },
 );
@@ -227,7 +261,11 @@ portabilityRouter.openapi(
     const body = c.req.valid("json");
     const options = importOptions(body, companyId);
     parsePackage(options.files, options.include); // malformed packages are refused before the company object is involved
-    const canonical = JSON.stringify({ files: Object.entries(options.files).sort(([a], [b]) => (a < b ? -1 : 1)), strategy: options.collisionStrategy, bindings: body.secretBindings ?? {} });
+    const canonical = JSON.stringify({
+      files: Object.entries(options.files).sort(([a], [b]) => (a < b ? -1 : 1)),
+      strategy: options.collisionStrategy,
+      bindings: body.secretBindings ?? {},
+    });
     const result = await runCompanyCommand(c.env, companyId, applyCompanyImport, requireActor(c), {
       files: options.files,
       include: options.include,

@@ -29,7 +29,15 @@ import {
   SCHEDULE_KEY_PREFIX,
   WEBHOOK_BODY_LIMIT_BYTES,
 } from "../schemas/routines";
-import { createRoutine, createTrigger, deleteTrigger, requireRoutineWriter, rotateTriggerSecret, updateRoutine, updateTrigger } from "../domain/routines/commands";
+import {
+  createRoutine,
+  createTrigger,
+  deleteTrigger,
+  requireRoutineWriter,
+  rotateTriggerSecret,
+  updateRoutine,
+  updateTrigger,
+} from "../domain/routines/commands";
 import { fireRoutine, loadFireFacts, type FireInput } from "../domain/routines/fire";
 import { addRoutineListReads, findRoutine, findTriggerByPublicId, findTriggerWithRoutine, listRoutineRuns, routineDetail } from "../domain/routines/queries";
 import { decideTaskAssignment, requireAssignmentAllowed } from "../domain/authorization/assignment";
@@ -124,7 +132,8 @@ routinesRouter.openapi(
     operationId: "updateRoutine",
     tags,
     summary: "Update a routine",
-    description: "Any create field. Agents: only routines assigned to themselves, and never reassigned to another agent (403). Clearing the assignee pauses an active routine.",
+    description:
+      "Any create field. Agents: only routines assigned to themselves, and never reassigned to another agent (403). Clearing the assignee pauses an active routine.",
     request: { params: RoutineIdParam, body: jsonBody(UpdateRoutineSchema) },
     responses: { 200: jsonContent(RoutineSchema, "The routine"), ...errors(400, 401, 403, 404, 409, 422) },
   }),
@@ -162,7 +171,8 @@ routinesRouter.openapi(
     operationId: "updateRoutineTrigger",
     tags,
     summary: "Update a trigger",
-    description: "label, enabled, cronExpression, timezone (schedule), signingMode, replayWindowSec (webhook); `nextRunAt` is recomputed. Enabling a schedule needs defaults for required variables (422).",
+    description:
+      "label, enabled, cronExpression, timezone (schedule), signingMode, replayWindowSec (webhook); `nextRunAt` is recomputed. Enabling a schedule needs defaults for required variables (422).",
     request: { params: TriggerIdParam, body: jsonBody(UpdateTriggerSchema) },
     responses: { 200: jsonContent(RoutineTriggerSchema, "The trigger"), ...errors(400, 401, 403, 404, 409, 422) },
   }),
@@ -197,7 +207,8 @@ routinesRouter.openapi(
     operationId: "rotateRoutineTriggerSecret",
     tags,
     summary: "Rotate a webhook trigger's secret",
-    description: "Webhook triggers only (422 otherwise). The old secret stops working at once; the URL stays. Returns `webhookUrl` and the new `webhookSecret`.",
+    description:
+      "Webhook triggers only (422 otherwise). The old secret stops working at once; the URL stays. Returns `webhookUrl` and the new `webhookSecret`.",
     request: { params: TriggerIdParam },
     responses: { 200: jsonContent(TriggerWithSecretSchema, "The trigger with its new secret"), ...errors(401, 403, 404, 409, 422) },
   }),
@@ -231,7 +242,10 @@ routinesRouter.openapi(
     if (body.assigneeAgentId) {
       // Running for another assignee assigns the execution issue to it: the same rule as assigning an issue.
       if (actor.type === "agent" && body.assigneeAgentId !== actor.agentId) throw forbidden("An agent may not run a routine for another agent");
-      if (actor.type === "board") requireAssignmentAllowed(await decideTaskAssignment(db, { actor, companyId: routine.companyId, assigneeAgentId: body.assigneeAgentId, assigneeUserId: null, projectId: null }));
+      if (actor.type === "board")
+        requireAssignmentAllowed(
+          await decideTaskAssignment(db, { actor, companyId: routine.companyId, assigneeAgentId: body.assigneeAgentId, assigneeUserId: null, projectId: null }),
+        );
     }
     const facts = await loadFireFacts(db, input, routine.companyId);
     return c.json(await runCompanyCommand(c.env, routine.companyId, fireRoutine, actor, input, facts), 202);
@@ -257,7 +271,8 @@ routinesRouter.openapi(
   async (c) => {
     const { publicId } = c.req.valid("param");
     const raw = new Uint8Array(await c.req.raw.arrayBuffer());
-    if (raw.byteLength > WEBHOOK_BODY_LIMIT_BYTES) throw new HttpError(413, `Webhook body too large: at most ${WEBHOOK_BODY_LIMIT_BYTES} bytes`, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES });
+    if (raw.byteLength > WEBHOOK_BODY_LIMIT_BYTES)
+      throw new HttpError(413, `Webhook body too large: at most ${WEBHOOK_BODY_LIMIT_BYTES} bytes`, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES });
     const found = await findTriggerByPublicId(dbOf(c), publicId);
     if (found?.trigger.kind !== "webhook" || !found.trigger.secretCiphertext) throw notFound("Webhook trigger not found");
     const { trigger, routine } = found;
@@ -279,7 +294,8 @@ routinesRouter.openapi(
     if (!trigger.enabled) throw conflict("Trigger is disabled");
     if (routine.status !== "active") throw conflict("Routine is not active", { status: routine.status });
     const idempotencyKey = c.req.header("idempotency-key")?.trim().slice(0, 200) || null;
-    if (idempotencyKey?.startsWith(SCHEDULE_KEY_PREFIX)) throw badRequest(`Idempotency keys starting with "${SCHEDULE_KEY_PREFIX}" are reserved for schedule slots`);
+    if (idempotencyKey?.startsWith(SCHEDULE_KEY_PREFIX))
+      throw badRequest(`Idempotency keys starting with "${SCHEDULE_KEY_PREFIX}" are reserved for schedule slots`);
     const payload = parsePayload(new TextDecoder().decode(raw));
     const variables = isPlainObject(payload) && isPlainObject(payload.variables) ? payload.variables : undefined;
     const input: FireInput = {

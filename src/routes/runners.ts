@@ -19,12 +19,12 @@ const RUNNER_ROLES = ["owner", "admin", "member"] as const;
 export const runnersRouter = createRouter();
 
 const PROTOCOL =
-  "Messages are JSON text with a `type` (protocol version 1). Runner → `{ type: \"hello\", version: 1, agents: [agentId…], name?, instanceId?, runs?: [runId…] }`; " +
-  "object → `{ type: \"ready\", version: 1, runnerId, agents, refused: [{ agentId, reason }], runs }` (an agent key serves only its own agent; only `process` and `<runtime>_local` agents); " +
-  "object → `{ type: \"run.start\", version: 1, runId, agentId, companyId, adapterType, adapterConfig, context, env, apiUrl, apiToken, skills }`; " +
-  "runner → `{ type: \"run.started\", runId }` acknowledges it (so does any report on the run): a start unacknowledged for 10 s is sent once more, then handed to another runner serving the agent (the first gets `run.cancel`); a repeated `run.start` must be acknowledged again, never run twice; " +
-  "runner → `{ type: \"run.event\", runId, kind: \"log\"|\"progress\"|\"status\", message, data? }` and `{ type: \"run.complete\", runId, status: \"succeeded\"|\"failed\"|\"timed_out\", summary?, usage?, exitCode?, error? }`; " +
-  "object → `{ type: \"run.completed\", runId }` once a completion is recorded, or `{ type: \"error\", runId, error, retryable: true }` when recording it failed (send it again; keep it until confirmed); object → `{ type: \"run.cancel\", runId }`; either side `{ type: \"ping\" }` → `{ type: \"pong\" }`; bad messages get `{ type: \"error\", error, runId? }`. " +
+  'Messages are JSON text with a `type` (protocol version 1). Runner → `{ type: "hello", version: 1, agents: [agentId…], name?, instanceId?, runs?: [runId…] }`; ' +
+  'object → `{ type: "ready", version: 1, runnerId, agents, refused: [{ agentId, reason }], runs }` (an agent key serves only its own agent; only `process` and `<runtime>_local` agents); ' +
+  'object → `{ type: "run.start", version: 1, runId, agentId, companyId, adapterType, adapterConfig, context, env, apiUrl, apiToken, skills }`; ' +
+  'runner → `{ type: "run.started", runId }` acknowledges it (so does any report on the run): a start unacknowledged for 10 s is sent once more, then handed to another runner serving the agent (the first gets `run.cancel`); a repeated `run.start` must be acknowledged again, never run twice; ' +
+  'runner → `{ type: "run.event", runId, kind: "log"|"progress"|"status", message, data? }` and `{ type: "run.complete", runId, status: "succeeded"|"failed"|"timed_out", summary?, usage?, exitCode?, error? }`; ' +
+  'object → `{ type: "run.completed", runId }` once a completion is recorded, or `{ type: "error", runId, error, retryable: true }` when recording it failed (send it again; keep it until confirmed); object → `{ type: "run.cancel", runId }`; either side `{ type: "ping" }` → `{ type: "pong" }`; bad messages get `{ type: "error", error, runId? }`. ' +
   "Only the socket a run is bound to reports on it. A runner that disconnects mid-run has a grace period (30 s) to reconnect and reclaim its runs (`runs` in hello: lost runs, or runs of an earlier socket with the same `instanceId`); after it the run fails with `process_lost` and is retried with back-off. A socket silent for 90 s (no message, no answered ping) counts as gone.";
 
 runnersRouter.openapi(
@@ -53,9 +53,15 @@ runnersRouter.openapi(
     const origin = c.req.header("origin");
     if (origin && origin !== new URL(c.req.url).origin && origin !== publicBaseUrl(c)) throw forbidden("Cross-origin runner connections are refused");
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new HttpError(426, "Expected a WebSocket upgrade (Upgrade: websocket)");
-    const principal: RunnerPrincipal = actor.type === "agent" ? { type: "agent", agentId: actor.agentId } : { type: "board", userId: actor.type === "board" ? actor.userId : "" };
+    const principal: RunnerPrincipal =
+      actor.type === "agent" ? { type: "agent", agentId: actor.agentId } : { type: "board", userId: actor.type === "board" ? actor.userId : "" };
     const credential: RunnerCredential =
-      actor.type === "agent" ? { source: "agent_key", keyId: actor.keyId } : { source: actor.type === "board" && actor.source === "board_key" ? "board_key" : "local_implicit", keyId: actor.type === "board" ? actor.keyId : null };
+      actor.type === "agent"
+        ? { source: "agent_key", keyId: actor.keyId }
+        : {
+            source: actor.type === "board" && actor.source === "board_key" ? "board_key" : "local_implicit",
+            keyId: actor.type === "board" ? actor.keyId : null,
+          };
     const headers = new Headers({ upgrade: "websocket" });
     headers.set(RUNNER_HEADERS.company, companyId);
     headers.set(RUNNER_HEADERS.principal, JSON.stringify(principal));

@@ -31,7 +31,19 @@ import {
   UpdateStatusSchema,
 } from "../schemas/skills";
 import { catalog, filterCatalog, findCatalogSkill } from "../domain/skills/catalog";
-import { applySourceUpdate, auditSkill, bundledOutOfDate, createManagedSkill, deleteSkill, installCatalogSkill, installSkillUpdate, patchSkillFile, recordSkillImport, resetSkill, syncBundledSkills } from "../domain/skills/commands";
+import {
+  applySourceUpdate,
+  auditSkill,
+  bundledOutOfDate,
+  createManagedSkill,
+  deleteSkill,
+  installCatalogSkill,
+  installSkillUpdate,
+  patchSkillFile,
+  recordSkillImport,
+  resetSkill,
+  syncBundledSkills,
+} from "../domain/skills/commands";
 import { skillView } from "../domain/skills/library";
 import { loadLibrary, requireSkill, skillDetail } from "../domain/skills/queries";
 import { latestSourceCommit, packagesFromUpload, refetchSource, resolveSkillSource, type ResolvedImport } from "../domain/skills/sources";
@@ -120,19 +132,45 @@ skillsRouter.openapi(
   },
 );
 
-const IndexSchema = z.object({ skills: z.array(z.object({ name: z.string(), key: z.string(), kind: z.string(), description: z.string().nullable(), url: z.string() })) }).openapi("PublicSkillIndex");
+const IndexSchema = z
+  .object({ skills: z.array(z.object({ name: z.string(), key: z.string(), kind: z.string(), description: z.string().nullable(), url: z.string() })) })
+  .openapi("PublicSkillIndex");
 const publicIndex = (c: Context<AppEnv>) => {
   const base = new URL(c.req.url).origin;
-  return { skills: catalog().map(({ entry }) => ({ name: entry.slug, key: entry.key, kind: entry.kind, description: entry.description, url: `${base}/api/skills/${entry.slug}` })) };
+  return {
+    skills: catalog().map(({ entry }) => ({
+      name: entry.slug,
+      key: entry.key,
+      kind: entry.kind,
+      description: entry.description,
+      url: `${base}/api/skills/${entry.slug}`,
+    })),
+  };
 };
 
 skillsRouter.openapi(
-  createRoute({ method: "get", path: "/api/skills/available", operationId: "listAvailableSkills", security: [], tags, summary: "Public: the catalog's skills", responses: { 200: jsonContent(IndexSchema, "Skills") } }),
+  createRoute({
+    method: "get",
+    path: "/api/skills/available",
+    operationId: "listAvailableSkills",
+    security: [],
+    tags,
+    summary: "Public: the catalog's skills",
+    responses: { 200: jsonContent(IndexSchema, "Skills") },
+  }),
   (c) => c.json(publicIndex(c), 200),
 );
 
 skillsRouter.openapi(
-  createRoute({ method: "get", path: "/api/skills/index", operationId: "getSkillIndex", security: [], tags, summary: "Public: the catalog's index", responses: { 200: jsonContent(IndexSchema, "Index") } }),
+  createRoute({
+    method: "get",
+    path: "/api/skills/index",
+    operationId: "getSkillIndex",
+    security: [],
+    tags,
+    summary: "Public: the catalog's index",
+    responses: { 200: jsonContent(IndexSchema, "Index") },
+  }),
   (c) => c.json(publicIndex(c), 200),
 );
 
@@ -174,7 +212,10 @@ skillsRouter.openapi(
       await runCompanyCommand(c.env, companyId, syncBundledSkills, requireActor(c), {});
       library = await loadLibrary(dbOf(c), companyId);
     }
-    return c.json(library.map((s) => skillView(s.row, s.files)).sort((a, b) => (a.key < b.key ? -1 : 1)), 200);
+    return c.json(
+      library.map((s) => skillView(s.row, s.files)).sort((a, b) => (a.key < b.key ? -1 : 1)),
+      200,
+    );
   },
 );
 
@@ -308,7 +349,8 @@ skillsRouter.openapi(
     operationId: "installCompanySkillUpdate",
     tags,
     summary: "Install the origin's newer version (catalog, or fetched again from the skill's git host or URL)",
-    description: "`{ force }` overrides the soft hold on local modifications, never a failed audit (422). Skills made here (managed, uploaded) have no origin to update from (422).",
+    description:
+      "`{ force }` overrides the soft hold on local modifications, never a failed audit (422). Skills made here (managed, uploaded) have no origin to update from (422).",
     request: { params: SkillPathParams, body: optionalJsonBody(ForceSchema) },
     responses: { 200: jsonContent(InstallResultSchema.partial({ catalogSkill: true }), "The result"), ...errors(400, 401, 403, 404, 409, 422) },
   }),
@@ -318,13 +360,23 @@ skillsRouter.openapi(
     const force = (c.req.valid("json") as { force?: boolean } | undefined)?.force;
     const { row } = await requireSkill(dbOf(c), companyId, skillId);
     const actor = requireActor(c);
-    if (row.sourceType === "catalog" || row.sourceType === "bundled") return c.json(await runCompanyCommand(c.env, companyId, installSkillUpdate, actor, { skillId, force }), 200);
+    if (row.sourceType === "catalog" || row.sourceType === "bundled")
+      return c.json(await runCompanyCommand(c.env, companyId, installSkillUpdate, actor, { skillId, force }), 200);
     const source = refetchSource(row.sourceType, row.sourceRef);
     if (!source) throw unprocessable(`A ${row.sourceType} skill has no origin to update from`, { sourceType: row.sourceType });
     const resolved = await resolveSkillSource(c.env, source, urlPolicy(c));
     const match = resolved.packages.find((p) => p.sourceRef === row.sourceRef) ?? (resolved.packages.length === 1 ? resolved.packages[0] : undefined);
     if (!match) throw unprocessable("The skill is no longer at its source", { sourceRef: row.sourceRef });
-    return c.json(await runCompanyCommand(c.env, companyId, applySourceUpdate, actor, { skillId, expectedSourceCommit: row.sourceCommit, files: match.files, sourceCommit: match.sourceCommit, force }), 200);
+    return c.json(
+      await runCompanyCommand(c.env, companyId, applySourceUpdate, actor, {
+        skillId,
+        expectedSourceCommit: row.sourceCommit,
+        files: match.files,
+        sourceCommit: match.sourceCommit,
+        force,
+      }),
+      200,
+    );
   },
 );
 
@@ -388,7 +440,11 @@ skillsRouter.openapi(
     tags,
     summary: "Install a catalog skill into the library (201 created; 200 updated or unchanged); attaches to no agent",
     request: { params: CompanyIdParam, body: jsonBody(InstallCatalogSchema) },
-    responses: { 200: jsonContent(InstallResultSchema, "Updated or unchanged"), 201: jsonContent(InstallResultSchema, "Installed"), ...errors(400, 401, 403, 404, 409, 422) },
+    responses: {
+      200: jsonContent(InstallResultSchema, "Updated or unchanged"),
+      201: jsonContent(InstallResultSchema, "Installed"),
+      ...errors(400, 401, 403, 404, 409, 422),
+    },
   }),
   async (c) => {
     const { companyId } = c.req.valid("param");
@@ -400,7 +456,8 @@ skillsRouter.openapi(
 
 /** A user-given URL must not reach the service's own network when it is publicly exposed. */
 const urlPolicy = (c: Context<AppEnv>) => (url: string) => {
-  if (c.get("config").exposure === "public" && isPrivateTarget(new URL(url).hostname)) throw unprocessable("Skill sources on loopback or private networks are refused on a public deployment", { url });
+  if (c.get("config").exposure === "public" && isPrivateTarget(new URL(url).hostname))
+    throw unprocessable("Skill sources on loopback or private networks are refused on a public deployment", { url });
 };
 
 skillsRouter.openapi(
@@ -421,7 +478,11 @@ skillsRouter.openapi(
     await requireSkillAccess(c, companyId, true);
     const body = c.req.valid("json");
     const resolved: ResolvedImport = body.files ? packagesFromUpload(body.files, body.rootPath) : await resolveSkillSource(c.env, body.source!, urlPolicy(c));
-    const result = await runCompanyCommand(c.env, companyId, recordSkillImport, requireActor(c), { packages: resolved.packages, source: resolved.source.ref ?? resolved.source.type, force: body.force });
+    const result = await runCompanyCommand(c.env, companyId, recordSkillImport, requireActor(c), {
+      packages: resolved.packages,
+      source: resolved.source.ref ?? resolved.source.type,
+      force: body.force,
+    });
     return c.json({ ...result, source: resolved.source }, 200);
   },
 );
@@ -434,7 +495,10 @@ skillsRouter.openapi(
     tags,
     summary: "Import skill folders from the repositories the projects' workspaces name (never destructive)",
     request: { params: CompanyIdParam, body: optionalJsonBody(ScanProjectsSchema) },
-    responses: { 200: jsonContent(ImportResultSchema.omit({ source: true }).extend({ updated: z.array(z.string()) }), "Scan result"), ...errors(400, 401, 403, 404, 422) },
+    responses: {
+      200: jsonContent(ImportResultSchema.omit({ source: true }).extend({ updated: z.array(z.string()) }), "Scan result"),
+      ...errors(400, 401, 403, 404, 422),
+    },
   }),
   async (c) => {
     const { companyId } = c.req.valid("param");
@@ -444,7 +508,9 @@ skillsRouter.openapi(
     const result = packages.length
       ? await runCompanyCommand(c.env, companyId, recordSkillImport, requireActor(c), { packages, source: "project_scan" })
       : { imported: [], skipped: [], conflicts: [], warnings: [] };
-    return c.json({ ...result, updated: result.imported.filter((s) => s.action === "updated").map((s) => s.key), warnings: [...warnings, ...result.warnings] }, 200);
+    return c.json(
+      { ...result, updated: result.imported.filter((s) => s.action === "updated").map((s) => s.key), warnings: [...warnings, ...result.warnings] },
+      200,
+    );
   },
 );
-

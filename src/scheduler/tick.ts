@@ -27,5 +27,11 @@ export async function runScheduledTick(env: Env, at: Date): Promise<void> {
 async function pokeEventHubs(env: Env, db: ReturnType<typeof createDb>, at: Date): Promise<void> {
   // Due for more than a minute: a notified hub would have sent them already.
   const companies = await companiesWithDueDeliveries(db, new Date(at.getTime() - 60_000).toISOString());
-  await Promise.all(companies.map((companyId) => eventsHub(env, companyId).deliverNow(companyId).catch((err) => console.error(`event hub ${companyId}`, err))));
+  await Promise.all(
+    companies.map((companyId) =>
+      eventsHub(env, companyId)
+        .deliverNow(companyId)
+        .catch((err) => console.error(`event hub ${companyId}`, err)),
+    ),
+  );
 }

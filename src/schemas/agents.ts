@@ -18,15 +18,15 @@ export const AgentIdParam = z.object({
 });
 
 export const AgentLookupQuery = z.object({
-  companyId: z
-    .string()
-    .min(1)
-    .optional()
-    .openapi({ description: "Company context for a shortname lookup (agent callers default to their own company)" }),
+  companyId: z.string().min(1).optional().openapi({ description: "Company context for a shortname lookup (agent callers default to their own company)" }),
 });
 
 export const AdapterTypeParam = z.object({
-  adapterType: z.string().min(1).max(100).openapi({ param: { name: "adapterType", in: "path" }, example: "claude_local" }),
+  adapterType: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: "adapterType", in: "path" }, example: "claude_local" }),
 });
 
 const RuntimeConfigSchema = z
@@ -34,7 +34,12 @@ const RuntimeConfigSchema = z
     heartbeat: z
       .looseObject({
         enabled: z.boolean().optional(),
-        intervalSec: z.number().int().min(1).max(86_400 * 7).optional(),
+        intervalSec: z
+          .number()
+          .int()
+          .min(1)
+          .max(86_400 * 7)
+          .optional(),
       })
       .optional(),
   })
@@ -94,12 +99,10 @@ export const AgentPermissionsSchema = z
   .object({
     canCreateAgents: z.boolean().optional(),
     canAssignTasks: z.boolean().optional(),
-    authorizationPolicy: JsonObject.nullable()
-      .optional()
-      .openapi({
-        description:
-          "Assignment policy blocks for this agent as a target: agentVisibility { mode: discoverable|private }, assignmentPolicy { mode: company_default|protected, protectedAgentRequiresApproval }, protectedAgent { requiresApproval }; null clears",
-      }),
+    authorizationPolicy: JsonObject.nullable().optional().openapi({
+      description:
+        "Assignment policy blocks for this agent as a target: agentVisibility { mode: discoverable|private }, assignmentPolicy { mode: company_default|protected, protectedAgentRequiresApproval }, protectedAgent { requiresApproval }; null clears",
+    }),
   })
   .refine((v) => v.canCreateAgents !== undefined || v.canAssignTasks !== undefined || v.authorizationPolicy !== undefined, {
     message: "canCreateAgents, canAssignTasks or authorizationPolicy is required",
@@ -112,7 +115,10 @@ export const CreateAgentKeySchema = z.object({ name: z.string().trim().min(1).ma
 
 export const SkillsSyncSchema = z
   .object({
-    desiredSkills: z.array(z.string().min(1).max(200)).max(100).openapi({ description: "Exactly the skills the agent should have (library UUIDs, canonical keys or unique slugs); empty detaches all" }),
+    desiredSkills: z
+      .array(z.string().min(1).max(200))
+      .max(100)
+      .openapi({ description: "Exactly the skills the agent should have (library UUIDs, canonical keys or unique slugs); empty detaches all" }),
     mode: z.enum(["replace"]).optional().openapi({ description: "Accepted for older clients; the list always replaces (the default)" }),
   })
   .openapi("AgentSkillsSync");
@@ -192,9 +198,7 @@ export const ApprovalRecordSchema = z
   })
   .openapi("HireApproval");
 
-export const AgentHireResultSchema = z
-  .object({ agent: AgentSchema, approval: ApprovalRecordSchema.nullable() })
-  .openapi("AgentHireResult");
+export const AgentHireResultSchema = z.object({ agent: AgentSchema, approval: ApprovalRecordSchema.nullable() }).openapi("AgentHireResult");
 
 export const AgentKeySchema = z
   .object({
@@ -212,9 +216,7 @@ export const AgentSkillSnapshotSchema = z
     supported: z.boolean(),
     mode: z.enum(["persistent", "unsupported"]),
     desiredSkills: z.array(z.string()),
-    entries: z.array(
-      z.object({ key: z.string(), runtimeName: z.string(), desired: z.boolean(), managed: z.boolean(), state: z.string(), origin: z.string() }),
-    ),
+    entries: z.array(z.object({ key: z.string(), runtimeName: z.string(), desired: z.boolean(), managed: z.boolean(), state: z.string(), origin: z.string() })),
     warnings: z.array(z.string()),
   })
   .openapi("AgentSkillSnapshot");

@@ -37,15 +37,10 @@ export const CreateApprovalSchema = z
 export const DecisionSchema = z
   .object({
     decisionNote: z.string().max(20_000).nullable().optional(),
-    amountCents: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .openapi({
-        description:
-          "budget_override_required only, on approve: the new budget, above the observed spend in the window. Approving raises the budget and resumes the paused scope (the incident is resolved with raise_budget_and_resume); rejecting keeps the scope paused (keep_paused).",
-      }),
+    amountCents: z.number().int().positive().optional().openapi({
+      description:
+        "budget_override_required only, on approve: the new budget, above the observed spend in the window. Approving raises the budget and resumes the paused scope (the incident is resolved with raise_budget_and_resume); rejecting keeps the scope paused (keep_paused).",
+    }),
   })
   .openapi("ApprovalDecision");
 
@@ -82,7 +77,10 @@ export const ApprovalIssueSchema = z
   .openapi("ApprovalLinkedIssue");
 
 export const ApprovalIdParam = z.object({
-  approvalId: z.string().min(1).openapi({ param: { name: "approvalId", in: "path" } }),
+  approvalId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "approvalId", in: "path" } }),
 });
 export const ApprovalListQuery = z.object({
   status: z.enum(APPROVAL_STATUSES).optional(),

@@ -52,21 +52,30 @@ export const multipartFileBody = (description: string) => ({
 });
 
 export const AttachmentIdParam = z.object({
-  attachmentId: z.string().min(1).openapi({ param: { name: "attachmentId", in: "path" } }),
+  attachmentId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "attachmentId", in: "path" } }),
 });
 export const AssetIdParam = z.object({
-  assetId: z.string().min(1).openapi({ param: { name: "assetId", in: "path" } }),
+  assetId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "assetId", in: "path" } }),
 });
 export const CompanyIssueParams = z.object({
-  companyId: z.string().min(1).openapi({ param: { name: "companyId", in: "path" } }),
-  issueId: z.string().min(1).openapi({ param: { name: "issueId", in: "path" }, description: "Issue UUID or identifier" }),
+  companyId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "companyId", in: "path" } }),
+  issueId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "issueId", in: "path" }, description: "Issue UUID or identifier" }),
 });
 
 export const ContentQuery = z.object({
-  download: z
-    .enum(["0", "1", "true", "false"])
-    .optional()
-    .openapi({ description: "1 forces Content-Disposition: attachment (default inline)" }),
+  download: z.enum(["0", "1", "true", "false"]).optional().openapi({ description: "1 forces Content-Disposition: attachment (default inline)" }),
 });
 
 export const DeletedAttachmentSchema = z.object({ deleted: z.literal(true), id: z.string() }).openapi("DeletedAttachment");

@@ -78,9 +78,7 @@ export const PolledChallengeSchema = ChallengeSchema.extend({
     .openapi({ description: "Present exactly once: on the first poll with the secret after approval" }),
 }).openapi("PolledCliChallenge");
 
-export const ApproveChallengeSchema = z
-  .object({ userCode: z.string().trim().min(1).max(20) })
-  .openapi("ApproveCliChallenge");
+export const ApproveChallengeSchema = z.object({ userCode: z.string().trim().min(1).max(20) }).openapi("ApproveCliChallenge");
 
 export const CliMeSchema = z
   .object({

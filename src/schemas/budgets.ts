@@ -50,9 +50,7 @@ const PolicyStateFields = {
 };
 
 export const BudgetPolicyStateSchema = z.object(PolicyStateFields).openapi("BudgetPolicyState");
-export const UpsertedBudgetPolicySchema = z
-  .object({ ...PolicyStateFields, created: z.boolean() })
-  .openapi("UpsertedBudgetPolicy");
+export const UpsertedBudgetPolicySchema = z.object({ ...PolicyStateFields, created: z.boolean() }).openapi("UpsertedBudgetPolicy");
 
 export const BudgetIncidentSchema = z
   .object({
@@ -120,6 +118,12 @@ export function incidentResolution(body: z.infer<typeof ResolveIncidentSchema>):
 }
 
 export const IncidentParams = z.object({
-  companyId: z.string().min(1).openapi({ param: { name: "companyId", in: "path" } }),
-  incidentId: z.string().min(1).openapi({ param: { name: "incidentId", in: "path" } }),
+  companyId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "companyId", in: "path" } }),
+  incidentId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "incidentId", in: "path" } }),
 });

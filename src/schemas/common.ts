@@ -1,9 +1,7 @@
 // Shared zod pieces: the error shape, ids, timestamps and response helpers.
 import { z } from "@hono/zod-openapi";
 
-export const ErrorSchema = z
-  .object({ error: z.string(), details: z.unknown().optional() })
-  .openapi("Error", { example: { error: "Company not found" } });
+export const ErrorSchema = z.object({ error: z.string(), details: z.unknown().optional() }).openapi("Error", { example: { error: "Company not found" } });
 
 const errorDescriptions: Record<number, string> = {
   400: "Bad request: validation failure, missing fields or wrong shape",
@@ -42,7 +40,10 @@ export const Timestamp = z.string().openapi({ format: "date-time", example: "202
 /** An entity id in a request body: a UUID (8-4-4-4-12 hex); anything else is a 400 validation error. */
 export const Uuid = z.guid().openapi({ format: "uuid", example: "9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10" });
 export const CompanyIdParam = z.object({
-  companyId: z.string().min(1).openapi({ param: { name: "companyId", in: "path" }, example: "9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10" }),
+  companyId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "companyId", in: "path" }, example: "9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10" }),
 });
 export const JsonObject = z.record(z.string(), z.unknown());
 export const OkSchema = z.object({ ok: z.literal(true) });

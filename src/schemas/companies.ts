@@ -38,7 +38,6 @@ export const CreateCompanySchema = z
   })
   .openapi("CreateCompany");
 
-
 export const UpdateCompanySchema = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
@@ -68,15 +67,10 @@ export const BrandingSchema = z
   .refine(...atLeastOneField)
   .openapi("UpdateCompanyBranding");
 
-export const CompanyStatsSchema = z
-  .record(z.string(), z.object({ agentCount: z.number().int(), issueCount: z.number().int() }))
-  .openapi("CompanyStats");
+export const CompanyStatsSchema = z.record(z.string(), z.object({ agentCount: z.number().int(), issueCount: z.number().int() })).openapi("CompanyStats");
 
 export const CompanyListQuery = z.object({
-  includeArchived: z
-    .enum(["true", "false"])
-    .optional()
-    .openapi({ description: "Include archived companies (default false)" }),
+  includeArchived: z.enum(["true", "false"]).optional().openapi({ description: "Include archived companies (default false)" }),
 });
 
 export const DeletedCompanySchema = z.object({ deleted: z.literal(true), id: z.string() }).openapi("DeletedCompany");

@@ -91,9 +91,7 @@ export const CostsByAgentModelSchema = z
   .openapi("CostsByAgentModel");
 export const CostsByProviderSchema = z.array(z.object({ provider: z.string(), ...Totals })).openapi("CostsByProvider");
 export const CostsByBillerSchema = z.array(z.object({ biller: z.string(), ...Totals })).openapi("CostsByBiller");
-export const CostsByProjectSchema = z
-  .array(z.object({ projectId: z.string(), projectName: z.string().nullable(), ...Totals }))
-  .openapi("CostsByProject");
+export const CostsByProjectSchema = z.array(z.object({ projectId: z.string(), projectName: z.string().nullable(), ...Totals })).openapi("CostsByProject");
 
 const RollingWindow = z.object({
   window: z.enum(["5h", "24h", "7d"]),
@@ -189,9 +187,5 @@ export const FinanceSummarySchema = z
     byCurrency: z.array(z.object({ currency: z.string(), ...FinanceTotals })),
   })
   .openapi("FinanceSummary");
-export const FinanceByBillerSchema = z
-  .array(z.object({ biller: z.string().nullable(), currency: z.string(), ...FinanceTotals }))
-  .openapi("FinanceByBiller");
-export const FinanceByKindSchema = z
-  .array(z.object({ kind: z.enum(FINANCE_EVENT_KINDS), currency: z.string(), ...FinanceTotals }))
-  .openapi("FinanceByKind");
+export const FinanceByBillerSchema = z.array(z.object({ biller: z.string().nullable(), currency: z.string(), ...FinanceTotals })).openapi("FinanceByBiller");
+export const FinanceByKindSchema = z.array(z.object({ kind: z.enum(FINANCE_EVENT_KINDS), currency: z.string(), ...FinanceTotals })).openapi("FinanceByKind");

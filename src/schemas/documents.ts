@@ -20,10 +20,16 @@ const DocumentKey = z
 
 export const DocumentKeyParams = IssueIdParam.extend({ key: DocumentKey });
 export const RevisionParams = DocumentKeyParams.extend({
-  revisionId: z.string().min(1).openapi({ param: { name: "revisionId", in: "path" } }),
+  revisionId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "revisionId", in: "path" } }),
 });
 export const ThreadParams = DocumentKeyParams.extend({
-  threadId: z.string().min(1).openapi({ param: { name: "threadId", in: "path" } }),
+  threadId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "threadId", in: "path" } }),
 });
 
 const Actorish = z.string().nullable();
@@ -68,10 +74,7 @@ export const PutDocumentSchema = z
     format: z.literal("markdown").optional().openapi({ description: "Only markdown (the default)" }),
     body: z.string().openapi({ description: "Markdown, at most 512 KiB (UTF-8); larger bodies get 413" }),
     changeSummary: z.string().max(1000).nullable().optional(),
-    baseRevisionId: Uuid
-      .nullable()
-      .optional()
-      .openapi({ description: "Omit to create; to update, the document's current latestRevisionId" }),
+    baseRevisionId: Uuid.nullable().optional().openapi({ description: "Omit to create; to update, the document's current latestRevisionId" }),
   })
   .openapi("PutIssueDocument");
 

@@ -39,17 +39,13 @@ export const UpdateEnvironmentSchema = z
   .refine(...atLeastOneField)
   .openapi("UpdateEnvironment");
 
-export const ProbeConfigSchema = z
-  .object({ kind: z.enum(ENVIRONMENT_KINDS), config: JsonObject })
-  .openapi("ProbeEnvironmentConfig");
+export const ProbeConfigSchema = z.object({ kind: z.enum(ENVIRONMENT_KINDS), config: JsonObject }).openapi("ProbeEnvironmentConfig");
 
 const ProbeCheckSchema = z.object({ name: z.string(), ok: z.boolean(), message: z.string() });
 
-export const ProbeResultSchema = z
-  .object({ ok: z.boolean(), kind: z.string(), checks: z.array(ProbeCheckSchema) })
-  .openapi("EnvironmentProbeResult", {
-    description: "Checks: config (form), reachability (host classification; no traffic is sent), host_key/image, secret:<field> (secret exists in the company)",
-  });
+export const ProbeResultSchema = z.object({ ok: z.boolean(), kind: z.string(), checks: z.array(ProbeCheckSchema) }).openapi("EnvironmentProbeResult", {
+  description: "Checks: config (form), reachability (host classification; no traffic is sent), host_key/image, secret:<field> (secret exists in the company)",
+});
 
 export const StoredProbeResultSchema = ProbeResultSchema.extend({ environmentId: z.string(), probedAt: Timestamp }).openapi("EnvironmentStoredProbeResult");
 
@@ -110,6 +106,16 @@ export const LeaseSchema = z
   })
   .openapi("EnvironmentLease");
 
-export const EnvironmentIdParam = z.object({ id: z.string().min(1).openapi({ param: { name: "id", in: "path" } }) });
-export const LeaseIdParam = z.object({ leaseId: z.string().min(1).openapi({ param: { name: "leaseId", in: "path" } }) });
+export const EnvironmentIdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
+export const LeaseIdParam = z.object({
+  leaseId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "leaseId", in: "path" } }),
+});
 export const LeaseListQuery = z.object({ status: z.enum(LEASE_STATUSES).optional() });

@@ -41,7 +41,12 @@ export const WebhookWithSecretSchema = WebhookSchema.extend({
 
 export const CreateWebhookSchema = z
   .object({
-    url: z.string().trim().min(1).max(2000).openapi({ description: "https (or http to a loopback host while the service is not public)", example: "https://example.com/hooks/acp" }),
+    url: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .openapi({ description: "https (or http to a loopback host while the service is not public)", example: "https://example.com/hooks/acp" }),
     events: z.array(Pattern).min(1).max(50),
     enabled: z.boolean().optional(),
     description: z.string().trim().max(500).nullable().optional(),
@@ -72,8 +77,18 @@ export const DeliverySchema = z
   })
   .openapi("WebhookDelivery");
 
-export const WebhookIdParam = CompanyIdParam.extend({ webhookId: z.string().min(1).openapi({ param: { name: "webhookId", in: "path" } }) });
-export const DeliveryIdParam = WebhookIdParam.extend({ deliveryId: z.string().min(1).openapi({ param: { name: "deliveryId", in: "path" } }) });
+export const WebhookIdParam = CompanyIdParam.extend({
+  webhookId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "webhookId", in: "path" } }),
+});
+export const DeliveryIdParam = WebhookIdParam.extend({
+  deliveryId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "deliveryId", in: "path" } }),
+});
 
 const Limit = z.coerce.number().int().min(1).max(500).optional();
 
@@ -95,7 +110,11 @@ export const StreamQuery = z.object({
   types: z.string().max(1000).optional().openapi({ description: "Comma-separated event types or `prefix.*` wildcards" }),
 });
 export const StreamHeaders = z.object({
-  "last-event-id": z.string().max(200).optional().openapi({ description: "Resume after this event (from the retention window: 24 h or the last 10,000 events)" }),
+  "last-event-id": z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: "Resume after this event (from the retention window: 24 h or the last 10,000 events)" }),
 });
 
 export const PingResultSchema = z.object({ eventId: z.string(), deliveryId: z.string() }).openapi("WebhookPing");

@@ -55,7 +55,13 @@ export const OpenExecutionWorkspaceSchema = z
     baseRef: z.string().min(1).max(500).nullable().optional(),
     metadata: JsonObject.nullable().optional(),
     agentId: Ref.nullable().optional().openapi({ description: "Lease holder (default: the calling agent)" }),
-    leaseTtlSec: z.number().int().min(60).max(7 * 86_400).optional().openapi({ description: "Lease lifetime (default 3600)" }),
+    leaseTtlSec: z
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 86_400)
+      .optional()
+      .openapi({ description: "Lease lifetime (default 3600)" }),
   })
   .openapi("OpenExecutionWorkspace");
 
@@ -75,7 +81,10 @@ export const RuntimeActionBodySchema = z
     serviceName: z.string().min(1).max(100).optional().openapi({ description: "Services: one service (default: all); with command, defines a new one" }),
     command: z.string().min(1).max(4000).optional().openapi({ description: "Commands: the command to run (or, for cancel, only its queued runs)" }),
     args: z.array(z.string().max(4000)).max(100).optional(),
-    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(10_000)).optional().openapi({ description: "Env overrides; stored redacted" }),
+    env: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(10_000))
+      .optional()
+      .openapi({ description: "Env overrides; stored redacted" }),
   })
   .openapi("RuntimeActionBody");
 
@@ -103,7 +112,12 @@ export const CloseReadinessSchema = z
   })
   .openapi("ExecutionWorkspaceCloseReadiness");
 
-export const ExecutionWorkspaceIdParam = z.object({ id: z.string().min(1).openapi({ param: { name: "id", in: "path" } }) });
+export const ExecutionWorkspaceIdParam = z.object({
+  id: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
 export const ServiceActionParams = ExecutionWorkspaceIdParam.extend({
   action: z.enum(["start", "stop", "restart"]).openapi({ param: { name: "action", in: "path" } }),
 });

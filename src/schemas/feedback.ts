@@ -10,7 +10,10 @@ export const CreateFeedbackTraceSchema = z
     vote: z.enum(FEEDBACK_VOTES),
     comment: z.string().max(10_000).optional(),
     payload: JsonObject.optional().openapi({ description: "What the feedback is about (e.g. the output excerpt, the prompt); at most 64 KiB as JSON" }),
-    share: z.boolean().optional().openapi({ description: "Ask for the trace to be shareable; granted only while the company's feedbackSharingConsent is enabled" }),
+    share: z
+      .boolean()
+      .optional()
+      .openapi({ description: "Ask for the trace to be shareable; granted only while the company's feedbackSharingConsent is enabled" }),
   })
   .strict()
   .openapi("CreateFeedbackTrace");

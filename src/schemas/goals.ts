@@ -49,5 +49,8 @@ export const UpdateGoalSchema = z
   .openapi("UpdateGoal");
 
 export const GoalIdParam = z.object({
-  goalId: z.string().min(1).openapi({ param: { name: "goalId", in: "path" } }),
+  goalId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "goalId", in: "path" } }),
 });

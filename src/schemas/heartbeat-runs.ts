@@ -11,8 +11,13 @@ export const HeartbeatRunSchema = z
     issueId: z.string().nullable(),
     status: z.enum(HEARTBEAT_RUN_STATUSES),
     adapterType: z.string(),
-    invocationSource: z.string().openapi({ description: "`assignment`, `on_demand`, `timer`, `automation` (or `external`: a run id first seen from an agent)" }),
-    reason: z.string().nullable().openapi({ description: "Wake reason: assignment, comment, mention, blocker_resolved, approval_resolved, routine, timer, on_demand" }),
+    invocationSource: z
+      .string()
+      .openapi({ description: "`assignment`, `on_demand`, `timer`, `automation` (or `external`: a run id first seen from an agent)" }),
+    reason: z
+      .string()
+      .nullable()
+      .openapi({ description: "Wake reason: assignment, comment, mention, blocker_resolved, approval_resolved, routine, timer, on_demand" }),
     context: JsonObject.nullable().openapi({ description: "Wake context: wakeReason, issueId, commentId(s), approvalId, approvalStatus, payload, …" }),
     startedAt: Timestamp.nullable(),
     finishedAt: Timestamp.nullable(),
@@ -29,10 +34,18 @@ export const HeartbeatRunSchema = z
   .openapi("HeartbeatRun");
 
 export const RunPathParam = z.object({
-  runId: z.string().min(1).max(200).openapi({ param: { name: "runId", in: "path" } }),
+  runId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "runId", in: "path" } }),
 });
 export const AgentPathParam = z.object({
-  agentId: z.string().min(1).max(200).openapi({ param: { name: "agentId", in: "path" } }),
+  agentId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "agentId", in: "path" } }),
 });
 
 export const WakeupRequestSchema = z
@@ -60,9 +73,7 @@ export const RunListQuery = z.object({
   cursor: z.string().max(400).optional().openapi({ description: "nextCursor of the previous page" }),
 });
 
-export const RunPageSchema = z
-  .object({ runs: z.array(HeartbeatRunSchema), nextCursor: z.string().nullable() })
-  .openapi("HeartbeatRunPage");
+export const RunPageSchema = z.object({ runs: z.array(HeartbeatRunSchema), nextCursor: z.string().nullable() }).openapi("HeartbeatRunPage");
 
 export const RunEventSchema = z
   .object({ seq: z.number().int(), kind: z.string(), message: z.string().nullable(), data: z.unknown().nullable(), createdAt: Timestamp })

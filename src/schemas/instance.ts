@@ -63,9 +63,7 @@ export const PatchExperimentalSettingsSchema = z
   .refine(atLeastOne, "Give at least one setting to change")
   .openapi("PatchExperimentalSettings");
 
-export const SchedulerHeartbeatSchema = z
-  .object({ name: z.string(), lastTickAt: Timestamp, tickCount: z.number().int() })
-  .openapi("SchedulerHeartbeat");
+export const SchedulerHeartbeatSchema = z.object({ name: z.string(), lastTickAt: Timestamp, tickCount: z.number().int() }).openapi("SchedulerHeartbeat");
 
 export const LivenessRecoveryRequestSchema = z
   .object({

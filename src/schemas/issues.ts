@@ -21,10 +21,16 @@ export const IssueIdParam = z.object({
     .openapi({ param: { name: "issueId", in: "path" }, description: "Issue UUID or identifier such as ABC-12", example: "ABC-12" }),
 });
 export const CommentIdParam = IssueIdParam.extend({
-  commentId: z.string().min(1).openapi({ param: { name: "commentId", in: "path" } }),
+  commentId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "commentId", in: "path" } }),
 });
 export const RunIdParam = z.object({
-  runId: z.string().min(1).openapi({ param: { name: "runId", in: "path" } }),
+  runId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "runId", in: "path" } }),
 });
 
 const issueFields = {
@@ -88,7 +94,11 @@ export const IssueListQuery = z.object({
   assigneeUserId: z.string().max(100).optional().openapi({ description: "`me` for the board caller" }),
   touchedByUserId: z.string().max(100).optional().openapi({ description: "Created, assigned, commented or read by the user; `me` for the board caller" }),
   inboxArchivedByUserId: z.string().max(100).optional().openapi({ description: "Archived from the user's inbox; `me` for the board caller" }),
-  unreadForUserId: z.string().max(100).optional().openapi({ description: "Touched by the user with a comment by someone else after the user's last read; `me` for the board caller" }),
+  unreadForUserId: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ description: "Touched by the user with a comment by someone else after the user's last read; `me` for the board caller" }),
   projectId: z.string().max(100).optional(),
   executionWorkspaceId: z.string().max(100).optional(),
   parentId: z.string().max(100).optional(),
@@ -224,7 +234,11 @@ export const LabelSchema = z
 export const CreateLabelSchema = z
   .object({
     name: z.string().trim().min(1).max(100),
-    color: z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "must be a hex colour such as #1a2b3c").nullable().optional(),
+    color: z
+      .string()
+      .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "must be a hex colour such as #1a2b3c")
+      .nullable()
+      .optional(),
   })
   .openapi("CreateLabel");
 

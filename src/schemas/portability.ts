@@ -31,7 +31,10 @@ export const ImportBodySchema = z
       .openapi({ description: "Company-scoped routes: the route company (the default); `/api/companies/import/preview` also checks a new company" }),
     include: IncludeSchema.optional(),
     collisionStrategy: z.enum(["skip", "rename", "replace"]).optional().openapi({ description: "`skip` (default) or `rename`; `replace` is refused (422)" }),
-    secretBindings: z.record(z.string(), z.string()).optional().openapi({ description: "Placeholder name → a secret of the target company (id or name); same-named secrets bind by themselves" }),
+    secretBindings: z
+      .record(z.string(), z.string())
+      .optional()
+      .openapi({ description: "Placeholder name → a secret of the target company (id or name); same-named secrets bind by themselves" }),
   })
   .strict()
   .openapi("ImportCompany");
@@ -64,11 +67,18 @@ export const ImportPlanSchema = z
     target: z.object({ mode: z.string(), companyId: z.string().nullable(), name: z.string().nullable() }),
     company: ImportedCompanySchema.nullable().openapi({ description: "New company only; null for an existing company (company.md does not change it)" }),
     entities: z
-      .object(Object.fromEntries(ENTITY_KINDS.map((k) => [k, z.array(PlannedEntitySchema)])) as Record<(typeof ENTITY_KINDS)[number], z.ZodArray<typeof PlannedEntitySchema>>)
+      .object(
+        Object.fromEntries(ENTITY_KINDS.map((k) => [k, z.array(PlannedEntitySchema)])) as Record<
+          (typeof ENTITY_KINDS)[number],
+          z.ZodArray<typeof PlannedEntitySchema>
+        >,
+      )
       .openapi({ description: "Every entity of the package, per kind, with what the import would do" }),
     create: z.record(z.string(), z.number()),
     skip: z.record(z.string(), z.number()),
-    collisions: z.array(z.object({ kind: z.string(), name: z.string(), existingId: z.string().nullable(), resolution: z.string(), newName: z.string().optional() })),
+    collisions: z.array(
+      z.object({ kind: z.string(), name: z.string(), existingId: z.string().nullable(), resolution: z.string(), newName: z.string().optional() }),
+    ),
     unboundSecrets: z.array(z.string()),
     secretBindings: z.record(z.string(), z.string()),
     warnings: z.array(z.string()),

@@ -96,7 +96,10 @@ export const ProjectSchema = z
     color: z.string().nullable(),
     env: JsonObject.nullable().openapi({ description: "Env bindings: plain values or { type: secret_ref, secretId, version }" }),
     executionWorkspacePolicy: JsonObject.nullable(),
-    pausedAt: z.string().nullable().openapi({ description: "Set while the project is paused (for example by a hard budget stop); paused projects block checkouts" }),
+    pausedAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "Set while the project is paused (for example by a hard budget stop); paused projects block checkouts" }),
     pauseReason: z.string().nullable(),
     archivedAt: z.string().nullable(),
     codebase: CodebaseSchema,
@@ -140,17 +143,26 @@ export const CreateProjectSchema = z
   .openapi("CreateProject");
 
 export const UpdateProjectSchema = z
-  .object(Object.fromEntries(Object.entries(projectFields).map(([k, v]) => [k, v.optional()])) as {
-    [K in keyof typeof projectFields]: z.ZodOptional<(typeof projectFields)[K]>;
-  })
+  .object(
+    Object.fromEntries(Object.entries(projectFields).map(([k, v]) => [k, v.optional()])) as {
+      [K in keyof typeof projectFields]: z.ZodOptional<(typeof projectFields)[K]>;
+    },
+  )
   .refine(...atLeastOneField)
   .openapi("UpdateProject");
 
 export const ProjectRefParam = z.object({
-  projectId: z.string().min(1).max(200).openapi({ param: { name: "projectId", in: "path" }, description: "UUID or shortname (urlKey)" }),
+  projectId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "projectId", in: "path" }, description: "UUID or shortname (urlKey)" }),
 });
 export const ProjectWorkspaceParams = ProjectRefParam.extend({
-  workspaceId: z.string().min(1).openapi({ param: { name: "workspaceId", in: "path" } }),
+  workspaceId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "workspaceId", in: "path" } }),
 });
 export const ProjectWorkspaceActionParams = ProjectWorkspaceParams.extend({
   action: z.enum(["start", "stop", "restart"]).openapi({ param: { name: "action", in: "path" } }),

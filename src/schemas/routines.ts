@@ -2,7 +2,16 @@
 import { z } from "@hono/zod-openapi";
 import { atLeastOneField, JsonObject, Timestamp, Uuid } from "./common";
 import { IssuePriority, IssueSummarySchema } from "./issues";
-import { CATCH_UP_POLICIES, CONCURRENCY_POLICIES, ROUTINE_RUN_SOURCES, ROUTINE_RUN_STATUSES, ROUTINE_STATUSES, SIGNING_MODES, TRIGGER_KINDS, VARIABLE_TYPES } from "../db/schema/routines";
+import {
+  CATCH_UP_POLICIES,
+  CONCURRENCY_POLICIES,
+  ROUTINE_RUN_SOURCES,
+  ROUTINE_RUN_STATUSES,
+  ROUTINE_STATUSES,
+  SIGNING_MODES,
+  TRIGGER_KINDS,
+  VARIABLE_TYPES,
+} from "../db/schema/routines";
 
 export const REPLAY_WINDOW = { min: 30, max: 86_400, default: 300 } as const;
 export const ROUTINE_RUNS_LIMIT = { default: 50, max: 200 } as const;
@@ -69,7 +78,15 @@ const timezone = z.string().trim().min(1).max(100).openapi({ description: "IANA 
 
 export const CreateTriggerSchema = z
   .discriminatedUnion("kind", [
-    z.object({ kind: z.literal("schedule"), label: z.string().trim().max(200).nullish(), enabled: z.boolean().optional(), cronExpression, timezone: timezone.optional() }).strict(),
+    z
+      .object({
+        kind: z.literal("schedule"),
+        label: z.string().trim().max(200).nullish(),
+        enabled: z.boolean().optional(),
+        cronExpression,
+        timezone: timezone.optional(),
+      })
+      .strict(),
     z
       .object({
         kind: z.literal("webhook"),
@@ -165,9 +182,16 @@ export const RoutineSchema = z
   })
   .openapi("Routine");
 
-export const TriggerSummarySchema = RoutineTriggerSchema.pick({ id: true, kind: true, label: true, enabled: true, nextRunAt: true, cronExpression: true, timezone: true, signingMode: true }).openapi(
-  "RoutineTriggerSummary",
-);
+export const TriggerSummarySchema = RoutineTriggerSchema.pick({
+  id: true,
+  kind: true,
+  label: true,
+  enabled: true,
+  nextRunAt: true,
+  cronExpression: true,
+  timezone: true,
+  signingMode: true,
+}).openapi("RoutineTriggerSummary");
 
 export const RoutineListItemSchema = RoutineSchema.extend({
   triggers: z.array(TriggerSummarySchema),
@@ -217,7 +241,12 @@ export const RoutineRunsQuery = z.object({
     .openapi({ description: "Default 50, at most 200" }),
 });
 
-const idParam = (name: string) => z.string().min(1).max(200).openapi({ param: { name, in: "path" } });
+const idParam = (name: string) =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name, in: "path" } });
 export const RoutineIdParam = z.object({ routineId: idParam("routineId") });
 export const TriggerIdParam = z.object({ triggerId: idParam("triggerId") });
 export const PublicIdParam = z.object({ publicId: idParam("publicId") });

@@ -63,7 +63,9 @@ export const UpdateSecretSchema = z
     description: Description.optional(),
     externalRef: ExternalRef.optional(),
   })
-  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: "at least one of name, description, externalRef is required (use rotate to change the value)" })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), {
+    message: "at least one of name, description, externalRef is required (use rotate to change the value)",
+  })
   .openapi("UpdateSecret", { description: "Metadata only; the value changes through POST /api/secrets/{secretId}/rotate" });
 
 export const RotateSecretSchema = z
@@ -74,7 +76,10 @@ export const RotateSecretSchema = z
   .openapi("RotateSecret");
 
 export const SecretIdParam = z.object({
-  secretId: z.string().min(1).openapi({ param: { name: "secretId", in: "path" }, example: "5d0c3a52-8f7e-4b8e-9a57-3c1c5e2d9b11" }),
+  secretId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "secretId", in: "path" }, example: "5d0c3a52-8f7e-4b8e-9a57-3c1c5e2d9b11" }),
 });
 
 export const DeletedSecretSchema = z.object({ ok: z.literal(true), id: z.string(), name: z.string() }).openapi("DeletedSecret");

@@ -69,7 +69,9 @@ export const SkillSchema = z
   .openapi("Skill");
 
 export const SkillDetailSchema = SkillSchema.extend({
-  usage: z.object({ agents: z.array(z.object({ id: z.string(), name: z.string() })) }).openapi({ description: "Agents whose desiredSkills include this skill" }),
+  usage: z
+    .object({ agents: z.array(z.object({ id: z.string(), name: z.string() })) })
+    .openapi({ description: "Agents whose desiredSkills include this skill" }),
 }).openapi("SkillDetail");
 
 export const CreateSkillSchema = z
@@ -77,29 +79,35 @@ export const CreateSkillSchema = z
   .strict()
   .openapi("CreateSkill");
 
-export const PatchSkillFileSchema = z.object({ path: z.string().min(1).max(300), content: z.string().max(1024 * 1024) }).strict().openapi("PatchSkillFile");
+export const PatchSkillFileSchema = z
+  .object({ path: z.string().min(1).max(300), content: z.string().max(1024 * 1024) })
+  .strict()
+  .openapi("PatchSkillFile");
 
 export const ForceSchema = z.object({ force: z.boolean().optional() }).strict();
 
 export const InstallCatalogSchema = z
-  .object({ catalogSkillId: z.string().min(1).max(200).openapi({ description: "Catalog id, key or unique slug" }), slug: z.string().trim().min(1).max(64).nullish(), force: z.boolean().optional() })
+  .object({
+    catalogSkillId: z.string().min(1).max(200).openapi({ description: "Catalog id, key or unique slug" }),
+    slug: z.string().trim().min(1).max(64).nullish(),
+    force: z.boolean().optional(),
+  })
   .strict()
   .openapi("InstallCatalogSkill");
 
 export const ImportSkillsSchema = z
   .object({
-    source: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2000)
-      .optional()
-      .openapi({ description: "A GitHub repo/tree/blob URL, `owner/repo`, `owner/repo/skill`, a skills.sh registry URL, an install command naming one of those, or a URL of a SKILL.md" }),
+    source: z.string().trim().min(1).max(2000).optional().openapi({
+      description:
+        "A GitHub repo/tree/blob URL, `owner/repo`, `owner/repo/skill`, a skills.sh registry URL, an install command naming one of those, or a URL of a SKILL.md",
+    }),
     files: z
       .array(z.object({ path: z.string().min(1).max(300), content: z.string(), encoding: z.enum(["utf8", "base64"]).optional() }))
       .max(1000)
       .optional()
-      .openapi({ description: "Upload form (what the CLI sends for a local folder): files relative to rootPath; one SKILL.md at the root, or one per sub-folder" }),
+      .openapi({
+        description: "Upload form (what the CLI sends for a local folder): files relative to rootPath; one SKILL.md at the root, or one per sub-folder",
+      }),
     rootPath: z.string().max(500).optional().openapi({ description: "The uploaded folder's local path (recorded as the source)" }),
     force: z.boolean().optional().openapi({ description: "Replace installed skills that were changed locally (otherwise reported as conflicts)" }),
   })
@@ -154,7 +162,12 @@ export const UpdateStatusSchema = z
   })
   .openapi("SkillUpdateStatus");
 
-const idParam = (name: string) => z.string().min(1).max(200).openapi({ param: { name, in: "path" } });
+const idParam = (name: string) =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name, in: "path" } });
 export const SkillPathParams = z.object({ companyId: idParam("companyId"), skillId: idParam("skillId") });
 export const CatalogIdParam = z.object({ catalogId: idParam("catalogId") });
 export const SkillNameParam = z.object({ skillName: idParam("skillName") });

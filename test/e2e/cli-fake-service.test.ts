@@ -70,7 +70,11 @@ function challengeRoutes(extra: Record<string, unknown>): Record<string, Route> 
   };
   return {
     "POST /api/cli-auth/challenges": () => challenge,
-    [`GET /api/cli-auth/challenges/${challenge.id}`]: () => ({ ...challenge, status: "approved", boardApiKey: { id: "key-1", token: "svc_board_fake", expiresAt: challenge.expiresAt } }),
+    [`GET /api/cli-auth/challenges/${challenge.id}`]: () => ({
+      ...challenge,
+      status: "approved",
+      boardApiKey: { id: "key-1", token: "svc_board_fake", expiresAt: challenge.expiresAt },
+    }),
     "GET /api/cli-auth/me": () => me({ id: "local-board", name: "Local Board", email: "local-board@localhost" }, { authSource: "board_key", keyId: "key-1" }),
   };
 }
@@ -118,7 +122,8 @@ describe("acp against a fake service", () => {
     expect(whoami.code, whoami.stderr).toBe(0);
     expect(whoami.stdout).toBe("Local Board <local-board@localhost> (instance admin)\ncompanies: Acme\nauth: local mode (no sign-in needed)\n");
 
-    routes["GET /api/cli-auth/me"] = () => me({ id: "user-7", name: "  ", email: "ada@example.com" }, { isInstanceAdmin: false, authSource: "board_key", keyId: "key-9", companyIds: [] });
+    routes["GET /api/cli-auth/me"] = () =>
+      me({ id: "user-7", name: "  ", email: "ada@example.com" }, { isInstanceAdmin: false, authSource: "board_key", keyId: "key-9", companyIds: [] });
     expect((await acp("whoami")).stdout).toBe("user-7 <ada@example.com>\ncompanies: (none)\nauth: board key key-9\n");
 
     // --json is the API's answer as is, with no extra call for company names.
@@ -155,18 +160,41 @@ describe("acp against a fake service", () => {
 
   it("events tail prints a line per event (agents by name), resumes with Last-Event-ID after a drop, and exits 0 on Ctrl-C; --json prints each event", async () => {
     const at = "2026-11-21T09:30:05.000Z";
-    const event = (id: string, type: string, subject: { type: string; id: string }, data: Record<string, unknown>) => ({ id, type, companyId, occurredAt: at, actor: { type: "user", id: "local-board" }, subject, data });
+    const event = (id: string, type: string, subject: { type: string; id: string }, data: Record<string, unknown>) => ({
+      id,
+      type,
+      companyId,
+      occurredAt: at,
+      actor: { type: "user", id: "local-board" },
+      subject,
+      data,
+    });
     const first = [
       event("e1", "agent.created", { type: "agent", id: "33333333-3333-4333-8333-333333333333" }, { name: "Hired Hand", role: "engineer", status: "idle" }),
       event("e2", "run.finished", { type: "run", id: "run-1" }, { agentId, status: "failed", errorCode: "timeout" }),
-      event("e3", "issue.updated", { type: "issue", id: "i-1" }, { identifier: "ACM-1", changed: ["status", "description"], changes: { status: { from: "todo", to: "done" } } }),
+      event(
+        "e3",
+        "issue.updated",
+        { type: "issue", id: "i-1" },
+        { identifier: "ACM-1", changed: ["status", "description"], changes: { status: { from: "todo", to: "done" } } },
+      ),
     ];
-    const second = [event("e4", "issue.assigned", { type: "issue", id: "i-1" }, { identifier: "ACM-1", assigneeAgentId: "33333333-3333-4333-8333-333333333333", assigneeUserId: null })];
+    const second = [
+      event(
+        "e4",
+        "issue.assigned",
+        { type: "issue", id: "i-1" },
+        { identifier: "ACM-1", assigneeAgentId: "33333333-3333-4333-8333-333333333333", assigneeUserId: null },
+      ),
+    ];
     const frames = (events: unknown[]) => events.map((e: any) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
     const streamRequests: Array<{ types: string | null; lastEventId: string | undefined }> = [];
     rawRoutes = {
       [`GET /api/companies/${companyId}/events/stream`]: (req, res) => {
-        streamRequests.push({ types: new URL(req.url!, "http://fake").searchParams.get("types"), lastEventId: req.headers["last-event-id"] as string | undefined });
+        streamRequests.push({
+          types: new URL(req.url!, "http://fake").searchParams.get("types"),
+          lastEventId: req.headers["last-event-id"] as string | undefined,
+        });
         res.writeHead(200, { "content-type": "text/event-stream" });
         // The first connection drops after its events; the second stays open.
         if (streamRequests.length === 1) res.end(`: connected\nretry: 100\n\n${frames(first)}`);
@@ -175,13 +203,18 @@ describe("acp against a fake service", () => {
     };
     routes = { [`GET /api/companies/${companyId}/agents`]: () => [{ id: agentId, name: "Builder" }] };
     const follow = async (...args: string[]) => {
-      const child = spawn(process.execPath, [cli, "events", "tail", ...args], { env: { ...process.env, ACP_CONFIG_DIR: configDir, ACP_URL: base, ACP_TOKEN: "", ACP_COMPANY: companyId } });
+      const child = spawn(process.execPath, [cli, "events", "tail", ...args], {
+        env: { ...process.env, ACP_CONFIG_DIR: configDir, ACP_URL: base, ACP_TOKEN: "", ACP_COMPANY: companyId },
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d) => (stdout += d));
       child.stderr.on("data", (d) => (stderr += d));
       const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-      await eventually(() => stderr.includes("Reconnected, resuming after e3") && stdout.split("\n").length === 5, { timeoutMs: 10_000, what: `the resumed tail (stdout ${stdout}, stderr ${stderr})` });
+      await eventually(() => stderr.includes("Reconnected, resuming after e3") && stdout.split("\n").length === 5, {
+        timeoutMs: 10_000,
+        what: `the resumed tail (stdout ${stdout}, stderr ${stderr})`,
+      });
       child.kill("SIGINT");
       return { code: await exited, stdout, stderr };
     };
@@ -207,7 +240,12 @@ describe("acp against a fake service", () => {
     seen.length = 0;
     const json = await follow("--json");
     expect(json.code, json.stderr).toBe(0);
-    expect(json.stdout.trim().split("\n").map((line) => JSON.parse(line))).toEqual([...first, ...second]);
+    expect(
+      json.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line)),
+    ).toEqual([...first, ...second]);
     // No names are looked up for JSON.
     expect(seen).not.toContain(`GET /api/companies/${companyId}/agents`);
     rawRoutes = {};

@@ -17,7 +17,9 @@ function run(file: string, args: string[], cwd: string): Promise<{ code: number;
   return new Promise((resolve) => {
     // npm's own configuration may not point at a registry: nothing here may need one.
     const env = { ...process.env, npm_config_registry: "http://127.0.0.1:9/", npm_config_update_notifier: "false" };
-    execFile(file, args, { cwd, env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(file, args, { cwd, env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -55,7 +57,25 @@ describe("the standalone CLI package", () => {
     expect(help.code).toBe(0);
     const commands = [...help.stdout.split("Commands:")[1].matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1]);
     expect(commands).toEqual(
-      expect.arrayContaining(["login", "approve-login", "logout", "whoami", "company", "agent", "issue", "approval", "cost", "routine", "run", "skill", "export", "import", "events", "webhooks", "runner"]),
+      expect.arrayContaining([
+        "login",
+        "approve-login",
+        "logout",
+        "whoami",
+        "company",
+        "agent",
+        "issue",
+        "approval",
+        "cost",
+        "routine",
+        "run",
+        "skill",
+        "export",
+        "import",
+        "events",
+        "webhooks",
+        "runner",
+      ]),
     );
   });
 });

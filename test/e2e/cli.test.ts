@@ -48,7 +48,11 @@ describe("acp CLI (scripted session against the dev server)", () => {
     const exited = new Promise<number | null>((resolve) => login.on("exit", resolve));
     await eventually(() => /approve-login \S+ \S+/.test(stderr), { timeoutMs: 10_000, what: "the approve-login hint" });
     const [, challengeId, userCode] = /approve-login (\S+) (\S+)/.exec(stderr)!;
-    const approved = await fetch(`${base}/api/cli-auth/challenges/${challengeId}/approve`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userCode }) });
+    const approved = await fetch(`${base}/api/cli-auth/challenges/${challengeId}/approve`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ userCode }),
+    });
     expect(approved.status).toBe(200);
     expect(await exited).toBe(0);
     const signedIn = JSON.parse(stdout);
@@ -168,7 +172,18 @@ describe("acp CLI (scripted session against the dev server)", () => {
       const company = await json("company", "create", `Events Co ${Date.now()}`, "--url", base);
 
       // Created in words: the secret on a line of its own, said to be shown once.
-      const created = await acp("webhooks", "create", "--endpoint", endpoint, "--events", "issue.*,approval.resolved", "--description", "e2e receiver", "--url", base);
+      const created = await acp(
+        "webhooks",
+        "create",
+        "--endpoint",
+        endpoint,
+        "--events",
+        "issue.*,approval.resolved",
+        "--description",
+        "e2e receiver",
+        "--url",
+        base,
+      );
       expect(created.code, created.stderr).toBe(0);
       const [, webhookId] = /^Created webhook (\S+) → /.exec(created.stdout)!;
       const secret = /shown only now.*\n\s+(\S+)\n/.exec(created.stdout)![1];
@@ -192,10 +207,18 @@ describe("acp CLI (scripted session against the dev server)", () => {
       await eventually(() => tailErr.includes("Following events (issue.*); Ctrl-C stops"), { timeoutMs: 10_000, what: "the tail to connect" });
 
       const issue = await json("issue", "create", "Tell the receiver", "--priority", "high", "--url", base);
-      const line = await eventually(() => tailOut.split("\n").find((l) => l.includes("issue.created")), { timeoutMs: 10_000, what: "the tail's issue.created line" });
-      expect(line).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  issue\\.created +issue ${issue.identifier}  "Tell the receiver" \\(backlog, high\\)$`));
+      const line = await eventually(() => tailOut.split("\n").find((l) => l.includes("issue.created")), {
+        timeoutMs: 10_000,
+        what: "the tail's issue.created line",
+      });
+      expect(line).toMatch(
+        new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  issue\\.created +issue ${issue.identifier}  "Tell the receiver" \\(backlog, high\\)$`),
+      );
       // Delivered, signed with the secret the CLI printed over the exact bytes sent.
-      const [delivery] = await eventually(() => (deliveredOf("issue.created").length ? deliveredOf("issue.created") : null), { timeoutMs: 10_000, what: "the issue.created delivery" });
+      const [delivery] = await eventually(() => (deliveredOf("issue.created").length ? deliveredOf("issue.created") : null), {
+        timeoutMs: 10_000,
+        what: "the issue.created delivery",
+      });
       expect(delivery.event).toMatchObject({ type: "issue.created", companyId: company.id, subject: { type: "issue", id: issue.id } });
       const signature = createHmac("sha256", secret).update(`${delivery.headers["x-service-timestamp"]}.${delivery.body}`).digest("hex");
       expect(delivery.headers["x-service-signature"]).toBe(`sha256=${signature}`);
@@ -232,7 +255,12 @@ describe("acp CLI (scripted session against the dev server)", () => {
       // Ctrl-C ends the tail with exit code 0; it printed only issue events.
       tail.kill("SIGINT");
       expect(await tailExit).toBe(0);
-      expect(tailOut.trim().split("\n").every((l) => / issue\.\w+ +issue /.test(l))).toBe(true);
+      expect(
+        tailOut
+          .trim()
+          .split("\n")
+          .every((l) => / issue\.\w+ +issue /.test(l)),
+      ).toBe(true);
     } finally {
       tail?.kill("SIGKILL");
       receiver.close();

@@ -48,7 +48,9 @@ describe("acp runner (real CLI, real dev server)", () => {
     });
     const key = await api("POST", `/api/agents/${agent.id}/keys`, { name: "runner" });
 
-    const child = spawn(process.execPath, [cli, "runner", "--url", base, "--token", key.token, "--name", "e2e-runner", "--max-runs", "1"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cli, "runner", "--url", base, "--token", key.token, "--name", "e2e-runner", "--max-runs", "1"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let log = "";
     child.stdout.on("data", (d) => (log += d));
     child.stderr.on("data", (d) => (log += d));
@@ -84,7 +86,10 @@ describe("acp runner (real CLI, real dev server)", () => {
       const comments = await api("GET", `/api/issues/${issue.id}/comments`);
       expect(comments.find((c: any) => c.body.startsWith("Hello from the local agent"))).toMatchObject({ authorAgentId: agent.id });
       const events = await api("GET", `/api/heartbeat-runs/${run.id}/events`);
-      const output = events.filter((e: any) => e.kind === "log").map((e: any) => `${e.data?.stream}:${e.message}`).join("");
+      const output = events
+        .filter((e: any) => e.kind === "log")
+        .map((e: any) => `${e.data?.stream}:${e.message}`)
+        .join("");
       expect(output).toContain("stdout:working on it");
       expect(output).toContain("stderr:a warning on stderr");
       // The CLI follows the (finished) run's events.

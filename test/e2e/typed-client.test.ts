@@ -62,7 +62,9 @@ describe("typed client (generated from the live document)", () => {
   it("the committed types are fresh, a sample program type-checks, a broken one does not", async () => {
     const document = normalizeDocument(await (await fetch(`${base}/api/openapi.json`)).json());
     const types = await generateTypes(document);
-    expect(types, "src/client/generated/schema.d.ts is stale: run npm run client:generate").toBe(readFileSync(path.join(root, "src/client/generated/schema.d.ts"), "utf8"));
+    expect(types, "src/client/generated/schema.d.ts is stale: run npm run client:generate").toBe(
+      readFileSync(path.join(root, "src/client/generated/schema.d.ts"), "utf8"),
+    );
     const dir = mkdtempSync(path.join(root, "node_modules/.acp-typed-client-"));
     writeFileSync(path.join(dir, "schema.d.ts"), types);
     writeFileSync(path.join(dir, "sample.ts"), SAMPLE);

@@ -1,7 +1,10 @@
 // Waiting for something that happens in the background (an alarm, a socket, a child process):
 // poll `check` until it returns a truthy value (returned) or stops throwing, at most `timeoutMs`.
 // No fixed sleeps in tests: they either wait too long or not long enough on a busy machine.
-export async function eventually<T>(check: () => T | Promise<T>, { timeoutMs = 5_000, intervalMs = 20, what = "condition" }: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<NonNullable<T>> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  { timeoutMs = 5_000, intervalMs = 20, what = "condition" }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown = null;
   for (;;) {

@@ -17,8 +17,7 @@ import { mintApiKey, AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashApiKey } from "../.
 import { mintAgentJwt } from "../../src/crypto/agent-jwt";
 
 /** A company name with random leading letters, so issue prefixes rarely clash between tests. */
-export const companyName = () =>
-  Array.from({ length: 6 }, () => String.fromCharCode(65 + Math.floor(Math.random() * 26))).join("") + " " + unique("Co");
+export const companyName = () => Array.from({ length: 6 }, () => String.fromCharCode(65 + Math.floor(Math.random() * 26))).join("") + " " + unique("Co");
 
 export async function createCompany(overrides: Record<string, unknown> = {}, options: CallOptions = {}) {
   const res = await post("/api/companies", { name: companyName(), ...overrides }, options);
@@ -32,12 +31,19 @@ export { schema };
 
 /** Inserts one row of `table`, typed by the table's columns. */
 export async function insertRow<T extends SQLiteTable>(table: T, values: InferInsertModel<T>) {
-  await testDb().insert(table).values(values as never).run();
+  await testDb()
+    .insert(table)
+    .values(values as never)
+    .run();
 }
 
 /** Updates the row with this id, typed by the table's columns. */
 export async function updateRow<T extends SQLiteTable & { id: SQLiteColumn }>(table: T, id: string, set: Partial<InferInsertModel<T>>) {
-  await testDb().update(table).set(set as never).where(eq(table.id, id)).run();
+  await testDb()
+    .update(table)
+    .set(set as never)
+    .where(eq(table.id, id))
+    .run();
 }
 
 /** Deletes every row of `table` (instance-wide singletons in isolated tests). */
@@ -50,7 +56,14 @@ const urlKeyOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-"
 
 export async function insertAgent(
   companyId: string,
-  fields: { name?: string; role?: string; status?: (typeof AGENT_STATUSES)[number]; reportsTo?: string | null; adapterType?: string; permissions?: Record<string, unknown> } = {},
+  fields: {
+    name?: string;
+    role?: string;
+    status?: (typeof AGENT_STATUSES)[number];
+    reportsTo?: string | null;
+    adapterType?: string;
+    permissions?: Record<string, unknown>;
+  } = {},
 ) {
   const id = crypto.randomUUID();
   const now = nowIso();
@@ -187,7 +200,10 @@ type IssueInsert = InferInsertModel<typeof schema.issues>;
  */
 export async function insertIssue(
   companyId: string,
-  fields: Partial<Omit<IssueInsert, "id" | "companyId" | "number" | "identifier" | "status" | "priority">> & { status?: (typeof ISSUE_STATUSES)[number]; priority?: (typeof ISSUE_PRIORITIES)[number] } = {},
+  fields: Partial<Omit<IssueInsert, "id" | "companyId" | "number" | "identifier" | "status" | "priority">> & {
+    status?: (typeof ISSUE_STATUSES)[number];
+    priority?: (typeof ISSUE_PRIORITIES)[number];
+  } = {},
 ): Promise<IssueFixture> {
   const db = testDb();
   const [counter] = await db
@@ -218,7 +234,11 @@ export async function insertIssue(
 
 type ProjectInsert = InferInsertModel<typeof schema.projects>;
 
-export async function insertProject(companyId: string, name = unique("Project"), fields: Partial<Omit<ProjectInsert, "id" | "companyId" | "name" | "status">> & { status?: (typeof PROJECT_STATUSES)[number] } = {}) {
+export async function insertProject(
+  companyId: string,
+  name = unique("Project"),
+  fields: Partial<Omit<ProjectInsert, "id" | "companyId" | "name" | "status">> & { status?: (typeof PROJECT_STATUSES)[number] } = {},
+) {
   const id = crypto.randomUUID();
   const now = nowIso();
   await insertRow(schema.projects, {
@@ -236,7 +256,13 @@ export async function insertProject(companyId: string, name = unique("Project"),
 
 type ApprovalInsert = InferInsertModel<typeof schema.approvals>;
 
-export async function insertApproval(companyId: string, fields: Partial<Omit<ApprovalInsert, "id" | "companyId" | "status" | "type">> & { status?: (typeof APPROVAL_STATUSES)[number]; type?: (typeof APPROVAL_TYPES)[number] } = {}) {
+export async function insertApproval(
+  companyId: string,
+  fields: Partial<Omit<ApprovalInsert, "id" | "companyId" | "status" | "type">> & {
+    status?: (typeof APPROVAL_STATUSES)[number];
+    type?: (typeof APPROVAL_TYPES)[number];
+  } = {},
+) {
   const id = crypto.randomUUID();
   const now = nowIso();
   await insertRow(schema.approvals, {
@@ -254,7 +280,11 @@ export async function insertApproval(companyId: string, fields: Partial<Omit<App
 
 type WakeupInsert = InferInsertModel<typeof schema.agentWakeupRequests>;
 
-export async function insertWakeup(companyId: string, agentId: string, fields: Partial<Omit<WakeupInsert, "id" | "companyId" | "agentId" | "status">> & { status?: (typeof WAKEUP_STATUSES)[number] } = {}) {
+export async function insertWakeup(
+  companyId: string,
+  agentId: string,
+  fields: Partial<Omit<WakeupInsert, "id" | "companyId" | "agentId" | "status">> & { status?: (typeof WAKEUP_STATUSES)[number] } = {},
+) {
   const id = crypto.randomUUID();
   const now = nowIso();
   await insertRow(schema.agentWakeupRequests, {
@@ -273,7 +303,11 @@ export async function insertWakeup(companyId: string, agentId: string, fields: P
 
 type RunInsert = InferInsertModel<typeof schema.heartbeatRuns>;
 
-export async function insertRun(companyId: string, agentId: string, fields: Partial<Omit<RunInsert, "companyId" | "agentId" | "status">> & { status?: (typeof HEARTBEAT_RUN_STATUSES)[number] } = {}) {
+export async function insertRun(
+  companyId: string,
+  agentId: string,
+  fields: Partial<Omit<RunInsert, "companyId" | "agentId" | "status">> & { status?: (typeof HEARTBEAT_RUN_STATUSES)[number] } = {},
+) {
   const id = fields.id ?? crypto.randomUUID();
   const now = nowIso();
   await insertRow(schema.heartbeatRuns, {
@@ -291,7 +325,13 @@ export async function insertRun(companyId: string, agentId: string, fields: Part
 }
 
 /** A permission grant to a principal (user or agent) in the company. */
-export async function insertGrant(companyId: string, principalType: (typeof PRINCIPAL_TYPES)[number], principalId: string, permissionKey: string, scope: Record<string, unknown> | null = null) {
+export async function insertGrant(
+  companyId: string,
+  principalType: (typeof PRINCIPAL_TYPES)[number],
+  principalId: string,
+  permissionKey: string,
+  scope: Record<string, unknown> | null = null,
+) {
   await insertRow(schema.principalPermissionGrants, {
     id: crypto.randomUUID(),
     companyId,

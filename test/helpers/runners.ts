@@ -71,7 +71,11 @@ export async function connect(companyId: string, options: { token?: string; quer
 }
 
 export async function processAgent(companyId: string, config: Record<string, unknown> = {}) {
-  const res = await post(`/api/companies/${companyId}/agents`, { name: unique("Local"), adapterType: "process", adapterConfig: { command: "/bin/echo", args: ["hi"], ...config } });
+  const res = await post(`/api/companies/${companyId}/agents`, {
+    name: unique("Local"),
+    adapterType: "process",
+    adapterConfig: { command: "/bin/echo", args: ["hi"], ...config },
+  });
   if (res.status !== 201) throw new Error(`agent create failed: ${res.status} ${res.text}`);
   return res.body as { id: string };
 }

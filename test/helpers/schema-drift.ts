@@ -102,7 +102,8 @@ export function schemaDrift(expected: Map<string, TableShape>, actual: Map<strin
       if (!h) problems.push(`${name}.${c.name}: in drizzle, missing from the migrations`);
       else {
         if (h.type !== c.type) problems.push(`${name}.${c.name}: type ${c.type} in drizzle, ${h.type} in the migrations`);
-        if (h.notNull !== c.notNull) problems.push(`${name}.${c.name}: ${c.notNull ? "NOT NULL" : "nullable"} in drizzle, ${h.notNull ? "NOT NULL" : "nullable"} in the migrations`);
+        if (h.notNull !== c.notNull)
+          problems.push(`${name}.${c.name}: ${c.notNull ? "NOT NULL" : "nullable"} in drizzle, ${h.notNull ? "NOT NULL" : "nullable"} in the migrations`);
         if (h.primaryKey !== c.primaryKey) problems.push(`${name}.${c.name}: primary key ${c.primaryKey} in drizzle, ${h.primaryKey} in the migrations`);
       }
     }
@@ -113,7 +114,8 @@ export function schemaDrift(expected: Map<string, TableShape>, actual: Map<strin
       const h = haveIdx.get(i.name);
       if (!h) problems.push(`index ${i.name} on ${name}: in drizzle, missing from the migrations`);
       else {
-        if (h.unique !== i.unique) problems.push(`index ${i.name}: ${i.unique ? "unique" : "not unique"} in drizzle, ${h.unique ? "unique" : "not unique"} in the migrations`);
+        if (h.unique !== i.unique)
+          problems.push(`index ${i.name}: ${i.unique ? "unique" : "not unique"} in drizzle, ${h.unique ? "unique" : "not unique"} in the migrations`);
         if (h.columns.join(",") !== i.columns.join(",")) problems.push(`index ${i.name}: (${i.columns}) in drizzle, (${h.columns}) in the migrations`);
       }
     }

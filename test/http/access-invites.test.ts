@@ -118,7 +118,16 @@ describe("invites: recipient views", () => {
     const key = `companies/${company.id}/assets/${assetId}`;
     const bytes = new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>");
     await env.FILES.put(key, bytes);
-    await insertRow(schema.assets, { id: assetId, companyId: company.id, kind: "logo", contentType: "image/svg+xml", byteSize: bytes.length, sha256: "x", objectKey: key, createdAt: new Date().toISOString() });
+    await insertRow(schema.assets, {
+      id: assetId,
+      companyId: company.id,
+      kind: "logo",
+      contentType: "image/svg+xml",
+      byteSize: bytes.length,
+      sha256: "x",
+      objectKey: key,
+      createdAt: new Date().toISOString(),
+    });
     await updateRow(schema.companies, company.id, { logoAssetId: assetId });
     const logo = await get(`/api/invites/${inv.token}/logo`);
     expect(logo.status).toBe(200);
@@ -133,7 +142,17 @@ describe("invites: recipient views", () => {
     const check = (url: string) => get(`/api/invites/${inv.token}/test-resolution?url=${encodeURIComponent(url)}`);
     const pub = await check("https://gateway.example.com/api");
     expect(pub.status).toBe(200);
-    expect(pub.body).toMatchObject({ wellFormed: true, scheme: "https", host: "gateway.example.com", port: 443, hostKind: "hostname", isLoopback: false, isPrivate: false, reachableByGateway: true, publiclyRoutable: true });
+    expect(pub.body).toMatchObject({
+      wellFormed: true,
+      scheme: "https",
+      host: "gateway.example.com",
+      port: 443,
+      hostKind: "hostname",
+      isLoopback: false,
+      isPrivate: false,
+      reachableByGateway: true,
+      publiclyRoutable: true,
+    });
     const loop = await check("http://127.0.0.1:8080/");
     expect(loop.body).toMatchObject({ isLoopback: true, port: 8080, gatewayRule: "allowed", publiclyRoutable: false });
     const priv = await check("http://10.1.2.3/");
@@ -161,7 +180,13 @@ describe("invites: accept, revoke, expiry", () => {
     expect((await post(`/api/invites/${inv.token}/accept`, { agentName: "x" }, { token: user.token })).status).toBe(400);
     const res = await post(`/api/invites/${inv.token}/accept`, undefined, { token: user.token });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ inviteType: "human", outcome: "joined", companyId: company.id, membership: { membershipRole: "admin", status: "active" }, claimSecret: null });
+    expect(res.body).toMatchObject({
+      inviteType: "human",
+      outcome: "joined",
+      companyId: company.id,
+      membership: { membershipRole: "admin", status: "active" },
+      claimSecret: null,
+    });
     expect((await get(`/api/companies/${company.id}`, { token: user.token })).status).toBe(200);
     const again = await post(`/api/invites/${inv.token}/accept`, {}, { token: (await boardUser()).token });
     expect(again.status).toBe(409);
@@ -176,7 +201,10 @@ describe("invites: accept, revoke, expiry", () => {
     const user = await boardUser();
     const res = await post(`/api/invites/${inv.token}/accept`, { message: "hi" }, { token: user.token });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ outcome: "pending_approval", joinRequest: { requestType: "human", requestingUserId: user.id, status: "pending_approval" } });
+    expect(res.body).toMatchObject({
+      outcome: "pending_approval",
+      joinRequest: { requestType: "human", requestingUserId: user.id, status: "pending_approval" },
+    });
     const approved = await post(`/api/companies/${company.id}/join-requests/${res.body.joinRequest.id}/approve`, {});
     expect(approved.status).toBe(200);
     expect(approved.body.status).toBe("approved");
@@ -255,7 +283,9 @@ describe("agent invites and join requests", () => {
     const agentId = approved.body.agentId;
     const agent = await env.DB.prepare("SELECT * FROM agents WHERE id = ?1").bind(agentId).first<any>();
     expect(agent).toMatchObject({ company_id: company.id, name: "Scout", url_key: "scout", role: "researcher", adapter_type: "http", status: "idle" });
-    const membership = await env.DB.prepare("SELECT * FROM company_memberships WHERE principal_type = 'agent' AND principal_id = ?1").bind(agentId).first<any>();
+    const membership = await env.DB.prepare("SELECT * FROM company_memberships WHERE principal_type = 'agent' AND principal_id = ?1")
+      .bind(agentId)
+      .first<any>();
     expect(membership).toMatchObject({ status: "active", membership_role: "member" });
     expect((await post(`/api/companies/${company.id}/join-requests/${requestId}/approve`, {})).status).toBe(409);
 
@@ -280,11 +310,11 @@ describe("agent invites and join requests", () => {
     const accepted = await post(`/api/invites/${inv.token}/accept`, {});
     const requestId = accepted.body.joinRequest.id;
     await post(`/api/companies/${company.id}/join-requests/${requestId}/approve`, {});
-    const results = await Promise.all(
-      [1, 2, 3].map(() => post(`/api/join-requests/${requestId}/claim-api-key`, { claimSecret: accepted.body.claimSecret })),
-    );
+    const results = await Promise.all([1, 2, 3].map(() => post(`/api/join-requests/${requestId}/claim-api-key`, { claimSecret: accepted.body.claimSecret })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    const keys = await env.DB.prepare("SELECT COUNT(*) AS n FROM agent_api_keys WHERE agent_id = (SELECT agent_id FROM join_requests WHERE id = ?1)").bind(requestId).first<{ n: number }>();
+    const keys = await env.DB.prepare("SELECT COUNT(*) AS n FROM agent_api_keys WHERE agent_id = (SELECT agent_id FROM join_requests WHERE id = ?1)")
+      .bind(requestId)
+      .first<{ n: number }>();
     expect(keys?.n).toBe(1);
   });
 

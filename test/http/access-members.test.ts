@@ -25,7 +25,16 @@ describe("members: list and directory", () => {
     const viewer = await boardUser(company.id, "viewer");
     const agent = await insertAgent(company.id, { name: "Ada" });
     const now = new Date().toISOString();
-    await insertRow(schema.companyMemberships, { id: crypto.randomUUID(), companyId: company.id, principalType: "agent", principalId: agent.id, membershipRole: "member", status: "active", createdAt: now, updatedAt: now });
+    await insertRow(schema.companyMemberships, {
+      id: crypto.randomUUID(),
+      companyId: company.id,
+      principalType: "agent",
+      principalId: agent.id,
+      membershipRole: "member",
+      status: "active",
+      createdAt: now,
+      updatedAt: now,
+    });
     const res = await get(`/api/companies/${company.id}/members`, { token: owner.token });
     expect(res.status).toBe(200);
     const ownerRow = res.body.find((m: any) => m.principalId === owner.id);
@@ -96,7 +105,11 @@ describe("members: changes", () => {
       patch(`/api/companies/${company.id}/members/${secondId}`, { membershipRole: "admin" }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    const owners = await env.DB.prepare("SELECT COUNT(*) AS n FROM company_memberships WHERE company_id = ?1 AND membership_role = 'owner' AND status = 'active'").bind(company.id).first<{ n: number }>();
+    const owners = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM company_memberships WHERE company_id = ?1 AND membership_role = 'owner' AND status = 'active'",
+    )
+      .bind(company.id)
+      .first<{ n: number }>();
     expect(owners?.n).toBe(1);
     void owner;
   });
@@ -106,7 +119,13 @@ describe("members: changes", () => {
     const member = await boardUser(company.id, "member");
     const id = await memberIdOf(company.id, member.id);
     const path = `/api/companies/${company.id}/members/${id}/role-and-grants`;
-    const first = await patch(path, { grants: [{ permissionKey: "users:invite" }, { permissionKey: "joins:approve" }, { permissionKey: "tasks:assign_scope", scope: { projectIds: ["p1"] } }] }, { token: owner.token });
+    const first = await patch(
+      path,
+      {
+        grants: [{ permissionKey: "users:invite" }, { permissionKey: "joins:approve" }, { permissionKey: "tasks:assign_scope", scope: { projectIds: ["p1"] } }],
+      },
+      { token: owner.token },
+    );
     expect(first.status).toBe(200);
     expect(first.body.grants.map((g: any) => g.permissionKey).sort()).toEqual(["joins:approve", "tasks:assign_scope", "users:invite"]);
     expect(first.body.effectivePermissions).toEqual(["joins:approve", "tasks:assign", "users:invite"]);
@@ -116,9 +135,15 @@ describe("members: changes", () => {
     expect(second.status).toBe(200);
     expect(second.body).toMatchObject({ membershipRole: "viewer" });
     expect(second.body.grants.map((g: any) => g.permissionKey)).toEqual(["tasks:assign"]);
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM principal_permission_grants WHERE company_id = ?1 AND principal_id = ?2").bind(company.id, member.id).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM principal_permission_grants WHERE company_id = ?1 AND principal_id = ?2")
+      .bind(company.id, member.id)
+      .first<{ n: number }>();
     expect(rows?.n).toBe(1);
-    const logged = await env.DB.prepare("SELECT details FROM activity_log WHERE company_id = ?1 AND action = 'company_member.updated' AND entity_id = ?2 ORDER BY created_at").bind(company.id, id).all<{ details: string }>();
+    const logged = await env.DB.prepare(
+      "SELECT details FROM activity_log WHERE company_id = ?1 AND action = 'company_member.updated' AND entity_id = ?2 ORDER BY created_at",
+    )
+      .bind(company.id, id)
+      .all<{ details: string }>();
     expect(logged.results).toHaveLength(2);
     expect(JSON.parse(logged.results[1].details).changes.membershipRole).toEqual({ from: "member", to: "viewer" });
     expect((await post(`/api/companies/${company.id}/invites`, {}, { token: member.token })).status).toBe(403);
@@ -173,7 +198,15 @@ describe("members: changes", () => {
     expect((await post(`${base}/archive`, undefined, BOGUS)).status).toBe(401);
     // An admin granted users:manage_permissions can manage, but not hand out the owner role.
     const adminId = await memberIdOf(company.id, admin.id);
-    expect((await patch(`/api/companies/${company.id}/members/${adminId}/permissions`, { grants: [{ permissionKey: "users:manage_permissions" }] }, { token: owner.token })).status).toBe(200);
+    expect(
+      (
+        await patch(
+          `/api/companies/${company.id}/members/${adminId}/permissions`,
+          { grants: [{ permissionKey: "users:manage_permissions" }] },
+          { token: owner.token },
+        )
+      ).status,
+    ).toBe(200);
     expect((await patch(base, { membershipRole: "viewer" }, { token: admin.token })).status).toBe(200);
     expect((await patch(base, { membershipRole: "owner" }, { token: admin.token })).status).toBe(403);
     const archived = await post(`${base}/archive`, undefined, { token: admin.token });

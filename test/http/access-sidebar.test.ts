@@ -71,7 +71,12 @@ describe("sidebar badges and inbox dismissals", () => {
     const list = await get(`/api/companies/${company.id}/inbox-dismissals`, { token: user.token });
     expect(list.body).toEqual([{ itemKey: `approval:${approvalId}`, dismissedAt: first.body.dismissedAt }]);
     expect((await get(`/api/companies/${company.id}/inbox-dismissals`)).body).toEqual([]);
-    expect((await get(`/api/companies/${company.id}/sidebar-badges`, { token: user.token })).body).toEqual({ pendingApprovals: 1, pendingJoinRequests: 1, myOpenIssues: 1, inbox: 2 });
+    expect((await get(`/api/companies/${company.id}/sidebar-badges`, { token: user.token })).body).toEqual({
+      pendingApprovals: 1,
+      pendingJoinRequests: 1,
+      myOpenIssues: 1,
+      inbox: 2,
+    });
   });
 
   it("guards and validation", async () => {

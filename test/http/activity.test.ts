@@ -41,7 +41,13 @@ describe("POST /api/companies/{companyId}/activity", () => {
 
   it("rejects bad input, agents, other companies and unauthenticated callers", async () => {
     const company = await createCompany();
-    for (const body of [{}, entry(company.id, { actorId: "" }), entry(company.id, { actorType: "robot" }), entry(company.id, { details: "text" }), entry(company.id, { agentId: "not-a-uuid" })]) {
+    for (const body of [
+      {},
+      entry(company.id, { actorId: "" }),
+      entry(company.id, { actorType: "robot" }),
+      entry(company.id, { details: "text" }),
+      entry(company.id, { agentId: "not-a-uuid" }),
+    ]) {
       expect((await post(`/api/companies/${company.id}/activity`, body)).status, JSON.stringify(body)).toBe(400);
     }
     const agent = await insertAgent(company.id);

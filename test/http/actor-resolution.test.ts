@@ -3,18 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AUTHENTICATED, get, patch, post } from "../helpers/api";
-import {
-  agentJwt,
-  boardUser,
-  createCompany,
-  insertAgent,
-  insertAgentKey,
-  insertBoardKey,
-  insertUser,
-  schema,
-  signUp,
-  updateRow,
-} from "../helpers/fixtures";
+import { agentJwt, boardUser, createCompany, insertAgent, insertAgentKey, insertBoardKey, insertUser, schema, signUp, updateRow } from "../helpers/fixtures";
 
 describe("1. local implicit board", () => {
   it("no bearer in local_trusted mode is a board actor with full local trust", async () => {

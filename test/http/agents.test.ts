@@ -12,7 +12,11 @@ const BOGUS = { token: "svc_agent_bogus" };
 const processConfig = { command: "/bin/echo", args: ["hi"] };
 
 async function createAgent(companyId: string, body: Record<string, unknown> = {}, options = {}) {
-  const res = await post(`/api/companies/${companyId}/agents`, { name: unique("Agent"), adapterType: "process", adapterConfig: processConfig, ...body }, options);
+  const res = await post(
+    `/api/companies/${companyId}/agents`,
+    { name: unique("Agent"), adapterType: "process", adapterConfig: processConfig, ...body },
+    options,
+  );
   if (res.status !== 201) throw new Error(`createAgent failed: ${res.status} ${res.text}`);
   return res.body as { id: string; name: string; urlKey: string; [k: string]: any };
 }
@@ -130,7 +134,11 @@ describe("adapters", () => {
   it("normalises the remote gateway config and stores the api key as a secret reference", async () => {
     const company = await createCompany();
     const path = `/api/companies/${company.id}/agents`;
-    const res = await post(path, { name: "Remote", adapterType: "remote_gateway", adapterConfig: { apiBaseUrl: "https://gw.example.com/chat/abc?x=1", apiKey: "sk-live-123456" } });
+    const res = await post(path, {
+      name: "Remote",
+      adapterType: "remote_gateway",
+      adapterConfig: { apiBaseUrl: "https://gw.example.com/chat/abc?x=1", apiKey: "sk-live-123456" },
+    });
     expect(res.status).toBe(201);
     expect(res.body.adapterConfig).toMatchObject({
       apiBaseUrl: "https://gw.example.com/api",
@@ -146,11 +154,23 @@ describe("adapters", () => {
     const secret = await env.DB.prepare("SELECT company_id FROM company_secrets WHERE id = ?1").bind(res.body.adapterConfig.apiKey.secretId).first<any>();
     expect(secret.company_id).toBe(company.id);
 
-    const root = await post(path, { name: "Root", adapterType: "remote_gateway", adapterConfig: { apiBaseUrl: "https://gw.example.com/", apiKey: "k-1234567890" } });
+    const root = await post(path, {
+      name: "Root",
+      adapterType: "remote_gateway",
+      adapterConfig: { apiBaseUrl: "https://gw.example.com/", apiKey: "k-1234567890" },
+    });
     expect(root.body.adapterConfig.apiBaseUrl).toBe("https://gw.example.com/api");
-    const loop = await post(path, { name: "Loop", adapterType: "remote_gateway", adapterConfig: { apiBaseUrl: "http://127.0.0.1:8080/api", apiKey: "k-1234567890" } });
+    const loop = await post(path, {
+      name: "Loop",
+      adapterType: "remote_gateway",
+      adapterConfig: { apiBaseUrl: "http://127.0.0.1:8080/api", apiKey: "k-1234567890" },
+    });
     expect(loop.status).toBe(201);
-    const insecure = await post(path, { name: "Ins", adapterType: "remote_gateway", adapterConfig: { apiBaseUrl: "http://gw.example.com", apiKey: "k-1234567890" } });
+    const insecure = await post(path, {
+      name: "Ins",
+      adapterType: "remote_gateway",
+      adapterConfig: { apiBaseUrl: "http://gw.example.com", apiKey: "k-1234567890" },
+    });
     expect(insecure.status).toBe(422);
     const allowed = await post(path, {
       name: "Ins2",
@@ -597,7 +617,15 @@ describe("delete", () => {
     const res = await del(`/api/agents/${agent.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ deleted: true, id: agent.id });
-    for (const table of ["agents WHERE id", "agent_api_keys WHERE agent_id", "heartbeat_runs WHERE agent_id", "agent_wakeup_requests WHERE agent_id", "principal_permission_grants WHERE principal_id", "company_memberships WHERE principal_id", "budget_policies WHERE scope_id"]) {
+    for (const table of [
+      "agents WHERE id",
+      "agent_api_keys WHERE agent_id",
+      "heartbeat_runs WHERE agent_id",
+      "agent_wakeup_requests WHERE agent_id",
+      "principal_permission_grants WHERE principal_id",
+      "company_memberships WHERE principal_id",
+      "budget_policies WHERE scope_id",
+    ]) {
       const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} = ?1`).bind(agent.id).first<any>();
       expect(row.n, table).toBe(0);
     }
@@ -616,7 +644,9 @@ describe("budgets", () => {
     const res = await patch(`/api/agents/${agent.id}/budgets`, { budgetMonthlyCents: 2500 });
     expect(res.status).toBe(200);
     expect(res.body.budgetMonthlyCents).toBe(2500);
-    const policy = await env.DB.prepare("SELECT amount_cents, is_active FROM budget_policies WHERE scope_type = 'agent' AND scope_id = ?1").bind(agent.id).first<any>();
+    const policy = await env.DB.prepare("SELECT amount_cents, is_active FROM budget_policies WHERE scope_type = 'agent' AND scope_id = ?1")
+      .bind(agent.id)
+      .first<any>();
     expect(policy).toEqual({ amount_cents: 2500, is_active: 1 });
     await updateRow(schema.agents, agent.id, { spentMonthlyCents: 3000, spentMonth: new Date().toISOString().slice(0, 7) });
     expect((await patch(`/api/agents/${agent.id}/budgets`, { budgetMonthlyCents: 3000 })).status).toBe(422);
@@ -665,14 +695,38 @@ describe("keys", () => {
 describe("skills", () => {
   it("stores desiredSkills canonically and reports a snapshot", async () => {
     const company = await createCompany();
-    const agent = await createAgent(company.id, { adapterType: "claude_local", adapterConfig: {}, desiredSkills: ["heartbeat", "service/issues", "heartbeat"] });
+    const agent = await createAgent(company.id, {
+      adapterType: "claude_local",
+      adapterConfig: {},
+      desiredSkills: ["heartbeat", "service/issues", "heartbeat"],
+    });
     expect(agent.desiredSkills).toEqual(["service/heartbeat", "service/issues"]);
     expect(agent.adapterConfig.paperclipSkillSync).toEqual({ desiredSkills: ["service/heartbeat", "service/issues"] });
     const snap = await get(`/api/agents/${agent.id}/skills`);
     expect(snap.status).toBe(200);
-    expect(snap.body).toMatchObject({ adapterType: "claude_local", supported: true, mode: "persistent", desiredSkills: ["service/heartbeat", "service/issues"], warnings: [] });
-    expect(snap.body.entries).toContainEqual({ key: "service/heartbeat", runtimeName: "heartbeat", desired: true, managed: true, state: "installed", origin: "bundled" });
-    expect(snap.body.entries).toContainEqual({ key: "service/approvals", runtimeName: "approvals", desired: false, managed: true, state: "available", origin: "bundled" });
+    expect(snap.body).toMatchObject({
+      adapterType: "claude_local",
+      supported: true,
+      mode: "persistent",
+      desiredSkills: ["service/heartbeat", "service/issues"],
+      warnings: [],
+    });
+    expect(snap.body.entries).toContainEqual({
+      key: "service/heartbeat",
+      runtimeName: "heartbeat",
+      desired: true,
+      managed: true,
+      state: "installed",
+      origin: "bundled",
+    });
+    expect(snap.body.entries).toContainEqual({
+      key: "service/approvals",
+      runtimeName: "approvals",
+      desired: false,
+      managed: true,
+      state: "available",
+      origin: "bundled",
+    });
 
     const synced = await post(`/api/agents/${agent.id}/skills/sync`, { desiredSkills: ["approvals"] });
     expect(synced.status).toBe(200);
@@ -683,7 +737,9 @@ describe("skills", () => {
     expect(bad.status).toBe(422);
     expect(bad.body.details.unknown).toEqual(["nope", "service/x"]);
     expect(bad.body.error).toContain("nope");
-    expect((await post(`/api/companies/${company.id}/agents`, { name: "S", adapterType: "process", adapterConfig: processConfig, desiredSkills: ["ghost"] })).status).toBe(422);
+    expect(
+      (await post(`/api/companies/${company.id}/agents`, { name: "S", adapterType: "process", adapterConfig: processConfig, desiredSkills: ["ghost"] })).status,
+    ).toBe(422);
     expect((await post(`/api/agents/${agent.id}/skills/sync`, {})).status).toBe(400);
   });
 

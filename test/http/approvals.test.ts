@@ -9,8 +9,10 @@ const BOGUS = { token: "svc_agent_bogus" };
 const STATES = ["pending", "revision_requested", "approved", "rejected"] as const;
 const ACTIONS = ["approve", "reject", "request-revision", "resubmit"] as const;
 
-const insertApproval = (companyId: string, fields: { status?: (typeof APPROVAL_STATUSES)[number]; type?: (typeof APPROVAL_TYPES)[number]; payload?: unknown; requestedByAgentId?: string | null } = {}) =>
-  approvalFixture(companyId, { ...fields, payload: (fields.payload ?? { title: "t" }) as Record<string, unknown> });
+const insertApproval = (
+  companyId: string,
+  fields: { status?: (typeof APPROVAL_STATUSES)[number]; type?: (typeof APPROVAL_TYPES)[number]; payload?: unknown; requestedByAgentId?: string | null } = {},
+) => approvalFixture(companyId, { ...fields, payload: (fields.payload ?? { title: "t" }) as Record<string, unknown> });
 
 const insertIssue = async (companyId: string) => (await issueFixture(companyId, { title: "Issue" })).id;
 
@@ -158,7 +160,11 @@ describe("approvals", () => {
   it("concurrent decisions: exactly one wins, the others get 422", async () => {
     const company = await createCompany();
     const id = await insertApproval(company.id);
-    const results = await Promise.all([post(`/api/approvals/${id}/approve`, {}), post(`/api/approvals/${id}/reject`, {}), post(`/api/approvals/${id}/approve`, {})]);
+    const results = await Promise.all([
+      post(`/api/approvals/${id}/approve`, {}),
+      post(`/api/approvals/${id}/reject`, {}),
+      post(`/api/approvals/${id}/approve`, {}),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 422, 422]);
   });
 
@@ -188,11 +194,17 @@ describe("approvals", () => {
     const company = await createCompany();
     const manager = await insertAgent(company.id, { role: "ceo" });
     const pending = await insertAgent(company.id, { status: "pending_approval" });
-    const id = await insertApproval(company.id, { type: "hire_agent", requestedByAgentId: manager.id, payload: { agentId: pending.id, budgetMonthlyCents: 5000 } });
+    const id = await insertApproval(company.id, {
+      type: "hire_agent",
+      requestedByAgentId: manager.id,
+      payload: { agentId: pending.id, budgetMonthlyCents: 5000 },
+    });
     expect((await post(`/api/approvals/${id}/approve`, {})).status).toBe(200);
     const agent = await env.DB.prepare("SELECT status, budget_monthly_cents FROM agents WHERE id = ?").bind(pending.id).first<any>();
     expect(agent).toEqual({ status: "idle", budget_monthly_cents: 5000 });
-    const policy = await env.DB.prepare("SELECT amount_cents, window_kind, is_active FROM budget_policies WHERE scope_type = 'agent' AND scope_id = ?").bind(pending.id).first<any>();
+    const policy = await env.DB.prepare("SELECT amount_cents, window_kind, is_active FROM budget_policies WHERE scope_type = 'agent' AND scope_id = ?")
+      .bind(pending.id)
+      .first<any>();
     expect(policy).toEqual({ amount_cents: 5000, window_kind: "calendar_month_utc", is_active: 1 });
     expect((await wakeups(manager.id)).length).toBe(1);
 
@@ -211,14 +223,31 @@ describe("approvals", () => {
     const id = await insertApproval(company.id, {
       type: "hire_agent",
       requestedByAgentId: boss.id,
-      payload: { name: "Coder", role: "engineer", title: "Backend", adapterType: "http", adapterConfig: { url: "https://x.example" }, reportsTo: boss.id, budgetMonthlyCents: 1200 },
+      payload: {
+        name: "Coder",
+        role: "engineer",
+        title: "Backend",
+        adapterType: "http",
+        adapterConfig: { url: "https://x.example" },
+        reportsTo: boss.id,
+        budgetMonthlyCents: 1200,
+      },
     });
     const res = await post(`/api/approvals/${id}/approve`, {});
     expect(res.status).toBe(200);
     const newId = res.body.payload.agentId;
     expect(newId).toBeTruthy();
     const row = await env.DB.prepare("SELECT * FROM agents WHERE id = ?").bind(newId).first<any>();
-    expect(row).toMatchObject({ name: "Coder 2", url_key: "coder-2", role: "engineer", title: "Backend", adapter_type: "http", reports_to: boss.id, status: "idle", budget_monthly_cents: 1200 });
+    expect(row).toMatchObject({
+      name: "Coder 2",
+      url_key: "coder-2",
+      role: "engineer",
+      title: "Backend",
+      adapter_type: "http",
+      reports_to: boss.id,
+      status: "idle",
+      budget_monthly_cents: 1200,
+    });
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM budget_policies WHERE scope_id = ?").bind(newId).first<any>()).toEqual({ n: 1 });
 
     const bad = await insertApproval(company.id, { type: "hire_agent", payload: { role: "engineer" } });

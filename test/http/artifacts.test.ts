@@ -36,7 +36,11 @@ async function world() {
   const video = await attach(company.id, solo.id, "demo.mp4", "video/mp4");
   const pdf = await attach(company.id, solo.id, "report.pdf", "application/pdf");
   const zip = await attach(company.id, solo.id, "bundle.zip", "application/zip");
-  const wp = await post(`/api/issues/${parent.id}/work-products`, { kind: "preview_url", title: "Preview deploy", url: "https://preview.example.com", previewText: "Live preview" }, { token });
+  const wp = await post(
+    `/api/issues/${parent.id}/work-products`,
+    { kind: "preview_url", title: "Preview deploy", url: "https://preview.example.com", previewText: "Live preview" },
+    { token },
+  );
   expect(wp.status).toBe(201);
   await put(`/api/issues/${hidden.id}/documents/secret`, { body: "hidden" });
   return { company, project, parent, child, solo, hidden, agent, token, plan: plan.body, image, notes, video, pdf, zip, wp: wp.body };
@@ -129,7 +133,17 @@ describe("artifacts list", () => {
 
   it("rejects bad query parameters with 400", async () => {
     const company = await createCompany();
-    for (const query of ["kind=audio", "limit=0", "limit=101", "limit=abc", `q=${"x".repeat(161)}`, "projectId=nope", "groupBy=week", "groupIssueId=nope", "cursor=%%%"]) {
+    for (const query of [
+      "kind=audio",
+      "limit=0",
+      "limit=101",
+      "limit=abc",
+      `q=${"x".repeat(161)}`,
+      "projectId=nope",
+      "groupBy=week",
+      "groupIssueId=nope",
+      "cursor=%%%",
+    ]) {
       const res = await get(artifactsPath(company.id, query));
       expect(res.status, query).toBe(400);
     }
@@ -243,7 +257,9 @@ describe("artifact groups", () => {
     expect(res.body.groups).toBeUndefined();
     expect(res.body.artifacts).toHaveLength(2);
     expect(res.body.selectedGroup).toMatchObject({ id: `parent_task:${w.parent.id}`, count: 3 });
-    const rest = await get(artifactsPath(w.company.id, `groupBy=parent_task&groupIssueId=${w.parent.id}&limit=2&cursor=${encodeURIComponent(res.body.nextCursor)}`));
+    const rest = await get(
+      artifactsPath(w.company.id, `groupBy=parent_task&groupIssueId=${w.parent.id}&limit=2&cursor=${encodeURIComponent(res.body.nextCursor)}`),
+    );
     expect(rest.body.artifacts).toHaveLength(1);
     expect(rest.body.nextCursor).toBeNull();
     const ids = [...res.body.artifacts, ...rest.body.artifacts].map((a: any) => a.id).sort();

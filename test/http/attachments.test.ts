@@ -24,8 +24,7 @@ function form(content: BlobPart, filename = "notes.txt", type = "text/plain") {
 }
 
 const uploadPath = (companyId: string, issueId: string) => `/api/companies/${companyId}/issues/${issueId}/attachments`;
-const upload = (companyId: string, issueId: string, body: FormData, token?: string) =>
-  call("POST", uploadPath(companyId, issueId), { rawBody: body, token });
+const upload = (companyId: string, issueId: string, body: FormData, token?: string) => call("POST", uploadPath(companyId, issueId), { rawBody: body, token });
 
 async function sha256(bytes: Uint8Array) {
   const d = await crypto.subtle.digest("SHA-256", bytes);

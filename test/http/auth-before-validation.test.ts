@@ -14,7 +14,8 @@ describe("authentication comes before validation", () => {
     for (const [template, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         // Public: no security, or only a route's own credential (a webhook trigger's secret, not an API key).
-        const isPublic = Array.isArray(op.security) && op.security.every((entry: Record<string, unknown>) => Object.keys(entry).every((name) => name === "webhookSecret"));
+        const isPublic =
+          Array.isArray(op.security) && op.security.every((entry: Record<string, unknown>) => Object.keys(entry).every((name) => name === "webhookSecret"));
         const path = template.replace(/\{[^}]+\}/g, "%%%not-an-id") + "?limit=-5&status=nonsense";
         const res = await call(method.toUpperCase(), path, {
           token: UNKNOWN,

@@ -51,10 +51,15 @@ function facts(overrides: Partial<AssignmentFacts> & { targetAgent?: AgentFacts 
     actor,
     companyId: C,
     action: "tasks:assign",
-    actorAgent: actor.type === "agent" ? all.find((a) => a.id === actor.agentId) ?? null : null,
+    actorAgent: actor.type === "agent" ? (all.find((a) => a.id === actor.agentId) ?? null) : null,
     actorMembership: actor.type === "board" ? { membershipRole: "member", status: "active" } : null,
     actorGrants: [],
-    target: targetAgent === undefined ? { kind: "agent", agentId: peer.id, agent: peer } : targetAgent === null ? { kind: "agent", agentId: "missing", agent: null } : { kind: "agent", agentId: targetAgent.id, agent: targetAgent },
+    target:
+      targetAgent === undefined
+        ? { kind: "agent", agentId: peer.id, agent: peer }
+        : targetAgent === null
+          ? { kind: "agent", agentId: "missing", agent: null }
+          : { kind: "agent", agentId: targetAgent.id, agent: targetAgent },
     hierarchy,
     projectId: null,
     project: null,
@@ -91,10 +96,22 @@ const table: Array<[string, Partial<AssignmentFacts> & { targetAgent?: AgentFact
     "deny_policy_restricted",
   ],
   ["unknown visibility mode", { targetAgent: agent("peer", { permissions: { agentVisibility: { mode: "secret" } } }) }, "deny_policy_restricted"],
-  ["unknown authorizationPolicy key", { actor: admin, targetAgent: agent("peer", { permissions: { authorizationPolicy: { quantum: true } } }) }, "deny_policy_restricted"],
+  [
+    "unknown authorizationPolicy key",
+    { actor: admin, targetAgent: agent("peer", { permissions: { authorizationPolicy: { quantum: true } } }) },
+    "deny_policy_restricted",
+  ],
   ["unknown block key", { targetAgent: agent("peer", { permissions: { assignmentPolicy: { mode: "protected", vibe: 1 } } }) }, "deny_policy_restricted"],
-  ["unknown project policy mode", { projectId: "p", project: { companyId: C, executionWorkspacePolicy: { assignmentPolicy: { mode: "weird" } } } }, "deny_policy_restricted"],
-  ["issue requires approval", { actor: asAgent(ceo), issueExecutionPolicy: { authorizationPolicy: { protectedAgent: { requiresApproval: true } } } }, "deny_policy_restricted"],
+  [
+    "unknown project policy mode",
+    { projectId: "p", project: { companyId: C, executionWorkspacePolicy: { assignmentPolicy: { mode: "weird" } } } },
+    "deny_policy_restricted",
+  ],
+  [
+    "issue requires approval",
+    { actor: asAgent(ceo), issueExecutionPolicy: { authorizationPolicy: { protectedAgent: { requiresApproval: true } } } },
+    "deny_policy_restricted",
+  ],
   // Board users.
   ["board user without membership", { actor: user, actorMembership: null }, "deny_missing_membership"],
   ["board user with inactive membership", { actor: user, actorMembership: { membershipRole: "owner", status: "inactive" } }, "deny_missing_membership"],
@@ -109,7 +126,11 @@ const table: Array<[string, Partial<AssignmentFacts> & { targetAgent?: AgentFact
   ],
   [
     "board viewer with a scope grant that misses",
-    { actor: user, actorMembership: { membershipRole: "viewer", status: "active" }, actorGrants: [{ permissionKey: "tasks:assign_scope", scope: { agentIds: ["worker"] } }] },
+    {
+      actor: user,
+      actorMembership: { membershipRole: "viewer", status: "active" },
+      actorGrants: [{ permissionKey: "tasks:assign_scope", scope: { agentIds: ["worker"] } }],
+    },
     "deny_scope",
   ],
   ["board member, protected target, no grant", { actor: user, targetAgent: protectedPeer }, "deny_policy_restricted"],
@@ -126,7 +147,12 @@ const table: Array<[string, Partial<AssignmentFacts> & { targetAgent?: AgentFact
   ],
   [
     "protected project with a project-scoped grant",
-    { actor: user, projectId: "p1", project: { companyId: C, executionWorkspacePolicy: { assignmentPolicy: { mode: "protected" } } }, actorGrants: [{ permissionKey: "tasks:assign", scope: { projectIds: ["p1"] } }] },
+    {
+      actor: user,
+      projectId: "p1",
+      project: { companyId: C, executionWorkspacePolicy: { assignmentPolicy: { mode: "protected" } } },
+      actorGrants: [{ permissionKey: "tasks:assign", scope: { projectIds: ["p1"] } }],
+    },
     "allow_explicit_grant",
   ],
   // Agents.
@@ -135,7 +161,11 @@ const table: Array<[string, Partial<AssignmentFacts> & { targetAgent?: AgentFact
   ["pending agent", { actor: asAgent(worker), actorAgent: agent("worker", { status: "pending_approval" }) }, "deny_missing_membership"],
   ["agent with inactive membership", { actor: asAgent(worker), actorMembership: { membershipRole: "member", status: "inactive" } }, "deny_missing_membership"],
   ["CEO agent", { actor: asAgent(ceo), targetAgent: worker }, "allow_legacy_agent_creator"],
-  ["canCreateAgents agent", { actor: asAgent(worker), actorAgent: agent("worker", { reportsTo: "manager", permissions: { canCreateAgents: true } }) }, "allow_legacy_agent_creator"],
+  [
+    "canCreateAgents agent",
+    { actor: asAgent(worker), actorAgent: agent("worker", { reportsTo: "manager", permissions: { canCreateAgents: true } }) },
+    "allow_legacy_agent_creator",
+  ],
   ["CEO agent, protected target", { actor: asAgent(ceo), targetAgent: protectedPeer }, "deny_policy_restricted"],
   ["manager to a report", { actor: asAgent(manager), targetAgent: worker }, "allow_manager_chain"],
   ["manager to a report's report (subtree)", { actor: asAgent(manager), targetAgent: intern }, "allow_manager_chain"],
@@ -146,14 +176,44 @@ const table: Array<[string, Partial<AssignmentFacts> & { targetAgent?: AgentFact
   ["worker assigning to a sibling", { actor: asAgent(worker), targetAgent: worker2 }, "deny_missing_grant"],
   ["worker assigning to a peer", { actor: asAgent(worker) }, "deny_missing_grant"],
   ["worker with tasks:assign", { actor: asAgent(worker), actorGrants: [{ permissionKey: "tasks:assign", scope: null }] }, "allow_explicit_grant"],
-  ["worker with subtree scope covering", { actor: asAgent(worker), targetAgent: worker2, actorGrants: [{ permissionKey: "tasks:assign_scope", scope: { subtreeRootAgentId: "manager" } }] }, "allow_explicit_grant"],
-  ["worker with subtree shorthand covering", { actor: asAgent(worker), actorGrants: [{ permissionKey: "tasks:assign_scope", scope: { allow: ["subtree:ceo"] } }] }, "allow_explicit_grant"],
-  ["worker with subtree scope missing", { actor: asAgent(worker), actorGrants: [{ permissionKey: "tasks:assign_scope", scope: { managerAgentId: "manager" } }] }, "deny_scope"],
+  [
+    "worker with subtree scope covering",
+    { actor: asAgent(worker), targetAgent: worker2, actorGrants: [{ permissionKey: "tasks:assign_scope", scope: { subtreeRootAgentId: "manager" } }] },
+    "allow_explicit_grant",
+  ],
+  [
+    "worker with subtree shorthand covering",
+    { actor: asAgent(worker), actorGrants: [{ permissionKey: "tasks:assign_scope", scope: { allow: ["subtree:ceo"] } }] },
+    "allow_explicit_grant",
+  ],
+  [
+    "worker with subtree scope missing",
+    { actor: asAgent(worker), actorGrants: [{ permissionKey: "tasks:assign_scope", scope: { managerAgentId: "manager" } }] },
+    "deny_scope",
+  ],
   ["worker with empty tasks:assign_scope", { actor: asAgent(worker), actorGrants: [{ permissionKey: "tasks:assign_scope", scope: {} }] }, "deny_scope"],
-  ["worker, private target, grant", { actor: asAgent(worker), targetAgent: privatePeer, actorGrants: [{ permissionKey: "tasks:assign", scope: { agentId: "peer" } }] }, "allow_explicit_grant"],
+  [
+    "worker, private target, grant",
+    { actor: asAgent(worker), targetAgent: privatePeer, actorGrants: [{ permissionKey: "tasks:assign", scope: { agentId: "peer" } }] },
+    "allow_explicit_grant",
+  ],
   ["worker, private target, no grant", { actor: asAgent(worker), targetAgent: privatePeer }, "deny_policy_restricted"],
-  ["manager, protected report, no grant", { actor: asAgent(manager), targetAgent: agent("worker", { reportsTo: "manager", permissions: { assignmentPolicy: { mode: "protected" } } }) }, "deny_policy_restricted"],
-  ["discoverable/company_default policy is unrestricted", { actor: asAgent(worker), targetAgent: agent("manager", { reportsTo: "ceo", permissions: { agentVisibility: { mode: "discoverable" }, assignmentPolicy: { mode: "company_default" } } }) }, "allow_company_agent"],
+  [
+    "manager, protected report, no grant",
+    { actor: asAgent(manager), targetAgent: agent("worker", { reportsTo: "manager", permissions: { assignmentPolicy: { mode: "protected" } } }) },
+    "deny_policy_restricted",
+  ],
+  [
+    "discoverable/company_default policy is unrestricted",
+    {
+      actor: asAgent(worker),
+      targetAgent: agent("manager", {
+        reportsTo: "ceo",
+        permissions: { agentVisibility: { mode: "discoverable" }, assignmentPolicy: { mode: "company_default" } },
+      }),
+    },
+    "allow_company_agent",
+  ],
 ];
 
 describe("decideAssignmentFromFacts (table)", () => {
@@ -244,8 +304,13 @@ describe("decideTaskAssignment (loaded from D1)", () => {
       "deny_company_boundary",
     );
     expect(
-      (await decideTaskAssignment(db, { actor: bossActor, companyId: company.id, issue: { id: "i", executionPolicy: { protectedAgent: { requiresApproval: true } } } }))
-        .reason,
+      (
+        await decideTaskAssignment(db, {
+          actor: bossActor,
+          companyId: company.id,
+          issue: { id: "i", executionPolicy: { protectedAgent: { requiresApproval: true } } },
+        })
+      ).reason,
     ).toBe("deny_policy_restricted");
     expect((await decideTaskAssignment(db, { actor: bossActor, companyId: company.id, projectId: crypto.randomUUID() })).reason).toBe("deny_company_boundary");
   });

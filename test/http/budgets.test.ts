@@ -1,7 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, insertProject as projectFixture, insertWakeup as wakeupFixture } from "../helpers/fixtures";
+import {
+  boardUser,
+  createCompany,
+  insertAgent,
+  insertAgentKey,
+  insertIssue as issueFixture,
+  insertProject as projectFixture,
+  insertWakeup as wakeupFixture,
+} from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 const MISSING_COMPANY = "00000000-0000-4000-8000-000000000000";
@@ -24,8 +32,7 @@ const insertIssue = (companyId: string, projectId: string | null) => issueFixtur
 const insertWakeup = (companyId: string, agentId: string, issueId: string | null = null) =>
   wakeupFixture(companyId, agentId, { reason: "assignment", source: "manual", issueId });
 
-const wakeupStatus = async (id: string) =>
-  (await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE id = ?").bind(id).first<any>())?.status;
+const wakeupStatus = async (id: string) => (await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE id = ?").bind(id).first<any>())?.status;
 const agentRow = (id: string) => env.DB.prepare("SELECT * FROM agents WHERE id = ?").bind(id).first<any>();
 const incidentsOf = async (companyId: string) =>
   (await env.DB.prepare("SELECT * FROM budget_incidents WHERE company_id = ? ORDER BY created_at").bind(companyId).all<any>()).results;
@@ -69,7 +76,12 @@ describe("POST /api/companies/{companyId}/budgets/policies", () => {
     expect((await get(`/api/companies/${company.id}`)).body.budgetMonthlyCents).toBe(7000);
 
     const log = await env.DB.prepare("SELECT action FROM activity_log WHERE company_id = ? AND action LIKE 'budget_policy.%'").bind(company.id).all<any>();
-    expect(log.results.map((r) => r.action).sort()).toEqual(["budget_policy.created", "budget_policy.created", "budget_policy.created", "budget_policy.updated"]);
+    expect(log.results.map((r) => r.action).sort()).toEqual([
+      "budget_policy.created",
+      "budget_policy.created",
+      "budget_policy.created",
+      "budget_policy.updated",
+    ]);
   });
 
   it("rejects an amount not above the observed spend in the window (422)", async () => {
@@ -149,7 +161,9 @@ describe("PATCH /api/companies/{companyId}/budgets", () => {
     overview = await get(`/api/companies/${company.id}/budgets/overview`);
     expect(overview.body.policies[0]).toMatchObject({ amountCents: 0, isActive: false, status: "inactive" });
 
-    const log = await env.DB.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ? AND action = 'company.budget_updated'").bind(company.id).first<any>();
+    const log = await env.DB.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ? AND action = 'company.budget_updated'")
+      .bind(company.id)
+      .first<any>();
     expect(log.n).toBe(2);
   });
 
@@ -269,7 +283,12 @@ describe("budget incidents", () => {
     await report(company.id, agent.id, 400);
     expect((await agentRow(agent.id)).status).toBe("paused");
     const after = await incidentsOf(company.id);
-    expect(after.filter((i) => i.kind === "hard").map((i) => i.threshold_cents).sort()).toEqual([100, 500]);
+    expect(
+      after
+        .filter((i) => i.kind === "hard")
+        .map((i) => i.threshold_cents)
+        .sort(),
+    ).toEqual([100, 500]);
   });
 
   it("resolve raise_budget_and_resume accepts the amount as `amount` (the incumbent's clients) as well as amountCents", async () => {
@@ -338,8 +357,12 @@ describe("budget incidents", () => {
     expect(overview.body.policies[0]).toMatchObject({ windowKey: "lifetime", observedCents: 42 });
 
     const hard = (await incidentsOf(company.id)).find((i) => i.kind === "hard");
-    expect((await post(`/api/companies/${company.id}/budget-incidents/${hard.id}/resolve`, { action: "raise_budget_and_resume", amountCents: 42 })).status).toBe(422);
-    expect((await post(`/api/companies/${company.id}/budget-incidents/${hard.id}/resolve`, { action: "raise_budget_and_resume", amountCents: 43 })).status).toBe(200);
+    expect(
+      (await post(`/api/companies/${company.id}/budget-incidents/${hard.id}/resolve`, { action: "raise_budget_and_resume", amountCents: 42 })).status,
+    ).toBe(422);
+    expect(
+      (await post(`/api/companies/${company.id}/budget-incidents/${hard.id}/resolve`, { action: "raise_budget_and_resume", amountCents: 43 })).status,
+    ).toBe(200);
     const resumed = await env.DB.prepare("SELECT paused_at, pause_reason FROM projects WHERE id = ?").bind(project.id).first<any>();
     expect(resumed).toEqual({ paused_at: null, pause_reason: null });
   });
@@ -403,7 +426,9 @@ describe("RACE: concurrent cost events against a hard-stop budget", () => {
     expect(incidents.filter((i) => i.kind === "soft")).toHaveLength(1);
     expect(incidents.find((i) => i.kind === "hard").observed_cents).toBe(100);
     expect(incidents.find((i) => i.kind === "soft").observed_cents).toBe(80);
-    const approvals = await env.DB.prepare("SELECT COUNT(*) AS n FROM approvals WHERE company_id = ? AND type = 'budget_override_required'").bind(company.id).first<any>();
+    const approvals = await env.DB.prepare("SELECT COUNT(*) AS n FROM approvals WHERE company_id = ? AND type = 'budget_override_required'")
+      .bind(company.id)
+      .first<any>();
     expect(approvals.n).toBe(1);
   });
 });

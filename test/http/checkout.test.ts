@@ -5,7 +5,19 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
 import { eq } from "drizzle-orm";
-import { agentJwt, boardUser, createCompany, insertAgent, insertProject, insertRow, schema, testDb, updateRow, agentWithKey, createIssue } from "../helpers/fixtures";
+import {
+  agentJwt,
+  boardUser,
+  createCompany,
+  insertAgent,
+  insertProject,
+  insertRow,
+  schema,
+  testDb,
+  updateRow,
+  agentWithKey,
+  createIssue,
+} from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -261,7 +273,16 @@ describe("runs of an issue and issues of a run", () => {
     const runs = await get(`/api/issues/${b.id}/runs`);
     expect(runs.status).toBe(200);
     expect(runs.body.map((r: any) => r.runId).sort()).toEqual([run1, run2].sort());
-    expect(runs.body[0]).toMatchObject({ agentId: agent.id, status: "running", invocationSource: "external", adapterType: "process", logBytes: 0, usageJson: null, resultJson: null, finishedAt: null });
+    expect(runs.body[0]).toMatchObject({
+      agentId: agent.id,
+      status: "running",
+      invocationSource: "external",
+      adapterType: "process",
+      logBytes: 0,
+      usageJson: null,
+      resultJson: null,
+      finishedAt: null,
+    });
     expect(Object.keys(runs.body[0]).sort()).toEqual(
       ["runId", "status", "agentId", "adapterType", "startedAt", "finishedAt", "createdAt", "invocationSource", "usageJson", "resultJson", "logBytes"].sort(),
     );

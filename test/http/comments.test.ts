@@ -64,7 +64,11 @@ describe("POST /api/issues/{issueId}/comments", () => {
     expect(row.status).toBe("cancelled");
     expect(row.finished_at).toBeTruthy();
     // the cancelled run's lock is stale: the agent adopts it from a new run
-    const adopt = await post(`/api/issues/${i.id}/checkout`, { agentId: agent.id, expectedStatuses: ["in_progress"] }, { token: agent.token, runId: crypto.randomUUID() });
+    const adopt = await post(
+      `/api/issues/${i.id}/checkout`,
+      { agentId: agent.id, expectedStatuses: ["in_progress"] },
+      { token: agent.token, runId: crypto.randomUUID() },
+    );
     expect(adopt.status).toBe(200);
     // PATCH interrupt with a comment works too
     const patched = await patch(`/api/issues/${i.id}`, { interrupt: true, comment: "halt" });

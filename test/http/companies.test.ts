@@ -158,7 +158,13 @@ describe("PATCH /api/companies/{companyId}", () => {
       { token: owner.token },
     );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: "Renamed", budgetMonthlyCents: 1200, brandColor: "#abcdef", requireBoardApprovalForNewAgents: true, status: "paused" });
+    expect(res.body).toMatchObject({
+      name: "Renamed",
+      budgetMonthlyCents: 1200,
+      brandColor: "#abcdef",
+      requireBoardApprovalForNewAgents: true,
+      status: "paused",
+    });
     expect(res.body.issuePrefix).toBe(company.issuePrefix);
     const policy = await env.DB.prepare("SELECT amount_cents FROM budget_policies WHERE company_id = ? AND scope_type = 'company'").bind(company.id).first();
     expect(policy).toEqual({ amount_cents: 1200 });
@@ -205,7 +211,16 @@ describe("PATCH /api/companies/{companyId}", () => {
     const company = await createCompany();
     const other = await createCompany();
     const assetId = crypto.randomUUID();
-    await insertRow(schema.assets, { id: assetId, companyId: other.id, kind: "logo", contentType: "image/png", byteSize: 1, sha256: "x", objectKey: "k", createdAt: new Date().toISOString() });
+    await insertRow(schema.assets, {
+      id: assetId,
+      companyId: other.id,
+      kind: "logo",
+      contentType: "image/png",
+      byteSize: 1,
+      sha256: "x",
+      objectKey: "k",
+      createdAt: new Date().toISOString(),
+    });
     const res = await patch(`/api/companies/${company.id}`, { logoAssetId: assetId });
     expect(res.status).toBe(422);
     expect((await patch(`/api/companies/${company.id}`, { logoAssetId: crypto.randomUUID() })).status).toBe(422);

@@ -1,7 +1,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, insertProject as projectFixture, schema, updateRow } from "../helpers/fixtures";
+import {
+  boardUser,
+  createCompany,
+  insertAgent,
+  insertAgentKey,
+  insertIssue as issueFixture,
+  insertProject as projectFixture,
+  schema,
+  updateRow,
+} from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 const MISSING_COMPANY = "00000000-0000-4000-8000-000000000000";
@@ -251,7 +260,20 @@ describe("cost reads", () => {
     const { company } = await setup();
     const other = await setup();
     const outsider = await boardUser(other.company.id);
-    for (const route of ["summary", "by-agent", "by-agent-model", "by-provider", "by-biller", "by-project", "window-spend", "quota-windows", "finance-events", "finance-summary", "finance-by-biller", "finance-by-kind"]) {
+    for (const route of [
+      "summary",
+      "by-agent",
+      "by-agent-model",
+      "by-provider",
+      "by-biller",
+      "by-project",
+      "window-spend",
+      "quota-windows",
+      "finance-events",
+      "finance-summary",
+      "finance-by-biller",
+      "finance-by-kind",
+    ]) {
       expect((await get(`/api/companies/${company.id}/costs/${route}`, BOGUS)).status, route).toBe(401);
       expect((await get(`/api/companies/${company.id}/costs/${route}`, { token: outsider.token })).status, route).toBe(403);
       expect((await get(`/api/companies/${MISSING_COMPANY}/costs/${route}`)).status, route).toBe(404);
@@ -271,7 +293,13 @@ describe("finance events", () => {
     const { company, agent } = await setup();
     const cost = await post(`/api/companies/${company.id}/cost-events`, costBody(agent.id));
     const path = `/api/companies/${company.id}/finance-events`;
-    const first = await post(path, { kind: "inference_charge", direction: "debit", amountCents: 1200, costEventId: cost.body.id, occurredAt: "2026-03-01T00:00:00Z" });
+    const first = await post(path, {
+      kind: "inference_charge",
+      direction: "debit",
+      amountCents: 1200,
+      costEventId: cost.body.id,
+      occurredAt: "2026-03-01T00:00:00Z",
+    });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ currency: "USD", estimated: false, costEventId: cost.body.id, occurredAt: "2026-03-01T00:00:00.000Z" });
     const second = await post(path, {
@@ -320,7 +348,14 @@ describe("finance events", () => {
 
     const summary = await get(`/api/companies/${company.id}/costs/finance-summary`);
     expect(summary.status).toBe(200);
-    expect(summary.body).toMatchObject({ debitCents: 1590, creditCents: 200, netCents: 1390, estimatedDebitCents: 500, eventCount: 4, currencies: ["EUR", "USD"] });
+    expect(summary.body).toMatchObject({
+      debitCents: 1590,
+      creditCents: 200,
+      netCents: 1390,
+      estimatedDebitCents: 500,
+      eventCount: 4,
+      currencies: ["EUR", "USD"],
+    });
     expect(summary.body.byCurrency).toEqual([
       expect.objectContaining({ currency: "EUR", debitCents: 90, creditCents: 0, netCents: 90 }),
       expect.objectContaining({ currency: "USD", debitCents: 1500, creditCents: 200, netCents: 1300, eventCount: 3 }),

@@ -31,7 +31,15 @@ describe("document PUT and GET", () => {
     const { company, issue } = await setup();
     const created = await put(docPath(issue.id), { title: "Plan", body: "# Plan\n\nStep one.", changeSummary: "first" });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ key: "plan", title: "Plan", format: "markdown", body: "# Plan\n\nStep one.", latestRevisionNumber: 1, changeSummary: "first", lockedAt: null });
+    expect(created.body).toMatchObject({
+      key: "plan",
+      title: "Plan",
+      format: "markdown",
+      body: "# Plan\n\nStep one.",
+      latestRevisionNumber: 1,
+      changeSummary: "first",
+      lockedAt: null,
+    });
     const rev1 = created.body.latestRevisionId;
 
     const updated = await put(docPath(issue.id), { body: "# Plan\n\nStep two.", changeSummary: "second", baseRevisionId: rev1 });
@@ -153,9 +161,7 @@ describe("document revisions and restore", () => {
   it("serialises 20 concurrent writes with the same baseRevisionId: one wins, nineteen get 409, no gaps", async () => {
     const { issue } = await setup();
     const base = (await put(docPath(issue.id), { body: "start" })).body.latestRevisionId;
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => put(docPath(issue.id), { body: `writer ${i}`, baseRevisionId: base })),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => put(docPath(issue.id), { body: `writer ${i}`, baseRevisionId: base })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
@@ -319,7 +325,14 @@ describe("annotations", () => {
     expect(list.body).toHaveLength(1);
 
     const actions = await activityActions(company.id, issue.id);
-    expect(actions).toEqual(expect.arrayContaining(["issue.document_annotation_created", "issue.document_annotation_commented", "issue.document_annotation_resolved", "issue.document_annotation_reopened"]));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        "issue.document_annotation_created",
+        "issue.document_annotation_commented",
+        "issue.document_annotation_resolved",
+        "issue.document_annotation_reopened",
+      ]),
+    );
   });
 
   it("requires the current revision (409) and a matching quote (400)", async () => {
@@ -386,7 +399,10 @@ describe("annotations", () => {
     const resolved = (await get(annotations(issue.id))).body[0];
     expect(resolved.anchor.revisionId).toBe(doc.latestRevisionId);
     const reopened = await post(`${annotations(issue.id)}/${thread.id}/reopen`);
-    expect(reopened.body).toMatchObject({ anchorState: "shifted", anchor: { revisionId: v2.body.latestRevisionId, start: body.indexOf("important sentence") } });
+    expect(reopened.body).toMatchObject({
+      anchorState: "shifted",
+      anchor: { revisionId: v2.body.latestRevisionId, start: body.indexOf("important sentence") },
+    });
   });
 });
 

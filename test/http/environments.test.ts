@@ -70,7 +70,11 @@ describe("environments", () => {
     expect(list.body.map((e: any) => e.id)).toEqual([created.id, local.body.id]);
     expect((await get(`/api/environments/${created.id}`)).body.name).toBe(created.name);
 
-    const patched = await patch(`/api/environments/${created.id}`, { name: "renamed", status: "disabled", config: { ...created.config, host: "other.example.com" } });
+    const patched = await patch(`/api/environments/${created.id}`, {
+      name: "renamed",
+      status: "disabled",
+      config: { ...created.config, host: "other.example.com" },
+    });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body).toMatchObject({ name: "renamed", status: "disabled", kind: "ssh", config: { host: "other.example.com" } });
     expect((await patch(`/api/environments/${created.id}`, { config: { image: "x" } })).status).toBe(400);
@@ -97,7 +101,11 @@ describe("environments", () => {
     expect((await post(base, { name: "x", kind: "local", config: { workdir: "/w" }, maxConcurrentLeases: 0 })).status).toBe(400);
 
     const foreignSecret = await secret(other.id);
-    const foreign = await post(base, { name: "x", kind: "cloud_sandbox", config: { provider: "sbx", apiKey: { type: "secret_ref", secretId: foreignSecret } } });
+    const foreign = await post(base, {
+      name: "x",
+      kind: "cloud_sandbox",
+      config: { provider: "sbx", apiKey: { type: "secret_ref", secretId: foreignSecret } },
+    });
     expect(foreign.status).toBe(422);
     expect(foreign.body.error).toMatch(/apiKey/);
 
@@ -131,12 +139,21 @@ describe("environments", () => {
     expect(privateHost.body.ok).toBe(false);
     expect(privateHost.body.checks.find((c: any) => c.name === "reachability")).toMatchObject({ ok: false });
     expect(privateHost.body.checks.find((c: any) => c.name === "reachability").message).toMatch(/allowPrivateNetwork/);
-    const allowed = await post(url, { kind: "ssh", config: { host: "127.0.0.1", allowPrivateNetwork: true, username: "r", privateKey: { type: "secret_ref", secretId } } });
+    const allowed = await post(url, {
+      kind: "ssh",
+      config: { host: "127.0.0.1", allowPrivateNetwork: true, username: "r", privateKey: { type: "secret_ref", secretId } },
+    });
     expect(allowed.body.ok).toBe(true);
-    const metadata = await post(url, { kind: "ssh", config: { host: "169.254.169.254", allowPrivateNetwork: true, username: "r", privateKey: { type: "secret_ref", secretId } } });
+    const metadata = await post(url, {
+      kind: "ssh",
+      config: { host: "169.254.169.254", allowPrivateNetwork: true, username: "r", privateKey: { type: "secret_ref", secretId } },
+    });
     expect(metadata.body.ok).toBe(false);
 
-    const missingSecret = await post(url, { kind: "ssh", config: { host: "h.example.com", username: "r", privateKey: { type: "secret_ref", secretId: crypto.randomUUID() } } });
+    const missingSecret = await post(url, {
+      kind: "ssh",
+      config: { host: "h.example.com", username: "r", privateKey: { type: "secret_ref", secretId: crypto.randomUUID() } },
+    });
     expect(missingSecret.body.ok).toBe(false);
     expect(missingSecret.body.checks.find((c: any) => c.name === "secret:privateKey").ok).toBe(false);
 
@@ -145,7 +162,10 @@ describe("environments", () => {
     expect(badForm.body).toMatchObject({ ok: false, checks: [{ name: "config", ok: false }] });
     const badImage = await post(url, { kind: "container", config: { image: "Not A Valid Image!" } });
     expect(badImage.body.checks.find((c: any) => c.name === "image").ok).toBe(false);
-    const http = await post(url, { kind: "cloud_sandbox", config: { provider: "p", apiBaseUrl: "http://sandbox.example.com", apiKey: { type: "secret_ref", secretId } } });
+    const http = await post(url, {
+      kind: "cloud_sandbox",
+      config: { provider: "p", apiBaseUrl: "http://sandbox.example.com", apiKey: { type: "secret_ref", secretId } },
+    });
     expect(http.body.checks.find((c: any) => c.name === "reachability").ok).toBe(false);
 
     const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM environments WHERE company_id = ?").bind(company.id).first<{ n: number }>();
@@ -207,7 +227,9 @@ describe("environments", () => {
       expect((await get(`/api/companies/${company.id}/environments`, { token: t })).status).toBe(200);
       expect((await get(`/api/environments/${e.id}`, { token: t })).status).toBe(200);
       expect((await post(`/api/companies/${company.id}/environments`, { name: "n", kind: "local", config: { workdir: "/w" } }, { token: t })).status).toBe(403);
-      expect((await post(`/api/companies/${company.id}/environments/probe-config`, { kind: "local", config: { workdir: "/w" } }, { token: t })).status).toBe(403);
+      expect((await post(`/api/companies/${company.id}/environments/probe-config`, { kind: "local", config: { workdir: "/w" } }, { token: t })).status).toBe(
+        403,
+      );
       expect((await patch(`/api/environments/${e.id}`, { name: "n" }, { token: t })).status).toBe(403);
       expect((await post(`/api/environments/${e.id}/probe`, undefined, { token: t })).status).toBe(403);
       expect((await del(`/api/environments/${e.id}`, { token: t })).status).toBe(403);

@@ -21,7 +21,9 @@ async function openStream(companyId: string, options: { lastEventId?: string; ty
   const headers = new Headers({ accept: "text/event-stream" });
   if (options.lastEventId) headers.set("last-event-id", options.lastEventId);
   if (options.token) headers.set("authorization", `Bearer ${options.token}`);
-  const response = await exports.default.fetch(new Request(`http://localhost/api/companies/${companyId}/events/stream${options.types ? `?types=${encodeURIComponent(options.types)}` : ""}`, { headers }));
+  const response = await exports.default.fetch(
+    new Request(`http://localhost/api/companies/${companyId}/events/stream${options.types ? `?types=${encodeURIComponent(options.types)}` : ""}`, { headers }),
+  );
   const events: Array<{ id: string; event: string; data: any }> = [];
   if (response.status !== 200) return { response, events, close: async () => {}, until: async () => events };
   const reader = response.body!.getReader();
@@ -38,7 +40,12 @@ async function openStream(companyId: string, options: { lastEventId?: string; ty
         while ((at = buffer.indexOf("\n\n")) >= 0) {
           const frame = buffer.slice(0, at);
           buffer = buffer.slice(at + 2);
-          const fields = Object.fromEntries(frame.split("\n").filter((l) => !l.startsWith(":") && l.includes(": ")).map((l) => [l.slice(0, l.indexOf(": ")), l.slice(l.indexOf(": ") + 2)]));
+          const fields = Object.fromEntries(
+            frame
+              .split("\n")
+              .filter((l) => !l.startsWith(":") && l.includes(": "))
+              .map((l) => [l.slice(0, l.indexOf(": ")), l.slice(l.indexOf(": ") + 2)]),
+          );
           if (fields.data) events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) });
         }
       }
@@ -60,7 +67,11 @@ async function openStream(companyId: string, options: { lastEventId?: string; ty
 }
 
 async function httpAgent(companyId: string) {
-  const res = await post(`/api/companies/${companyId}/agents`, { name: unique("Http"), adapterType: "http", adapterConfig: { url: `${FAKE}/agent/${unique("ep")}` } });
+  const res = await post(`/api/companies/${companyId}/agents`, {
+    name: unique("Http"),
+    adapterType: "http",
+    adapterConfig: { url: `${FAKE}/agent/${unique("ep")}` },
+  });
   if (res.status !== 201) throw new Error(res.text);
   const key = await insertAgentKey(res.body.id, companyId);
   return { ...res.body, token: key.token } as { id: string; token: string; [k: string]: any };
@@ -82,12 +93,23 @@ describe("the event catalogue", () => {
     const runId = crypto.randomUUID();
     expect((await post(`/api/issues/${issue.id}/checkout`, { agentId: agent.id, expectedStatuses: ["todo"] }, { token: agent.token, runId })).status).toBe(200);
     expect((await post(`/api/issues/${issue.id}/release`)).status).toBe(200);
-    const approval = (await post(`/api/companies/${company.id}/approvals`, { type: "request_board_approval", payload: { title: "Go?", summary: "s", recommendedAction: "go", risks: [] } })).body;
+    const approval = (
+      await post(`/api/companies/${company.id}/approvals`, {
+        type: "request_board_approval",
+        payload: { title: "Go?", summary: "s", recommendedAction: "go", risks: [] },
+      })
+    ).body;
     await post(`/api/approvals/${approval.id}/approve`, { decisionNote: "fine" });
     await post(`/api/agents/${agent.id}/wakeup`, { reason: "catalogue" });
     await dispatch(company.id);
     await post(`/api/companies/${company.id}/budgets/policies`, { scopeType: "agent", scopeId: agent.id, amountCents: 50, notifyEnabled: false });
-    await post(`/api/companies/${company.id}/cost-events`, { agentId: agent.id, provider: "anthropic", model: "m", costCents: 60, occurredAt: new Date().toISOString() });
+    await post(`/api/companies/${company.id}/cost-events`, {
+      agentId: agent.id,
+      provider: "anthropic",
+      model: "m",
+      costCents: 60,
+      occurredAt: new Date().toISOString(),
+    });
     const incident = (await env.DB.prepare("SELECT id FROM budget_incidents WHERE company_id = ?").bind(company.id).first<{ id: string }>())!;
     expect((await post(`/api/companies/${company.id}/budget-incidents/${incident.id}/resolve`, { action: "keep_paused" })).status).toBe(200);
     await post(`/api/agents/${agent.id}/pause`);
@@ -96,12 +118,19 @@ describe("the event catalogue", () => {
     const hook = (await post(`/api/companies/${company.id}/webhooks`, { url: `${FAKE}/agent/${unique("hook")}`, events: ["issue.created"] })).body;
     await post(`/api/companies/${company.id}/webhooks/${hook.id}/test`);
 
-    const events = await eventually(async () => {
-      const list = await eventsOf(company.id);
-      return catalogue.every((type) => list.some((e) => e.type === type)) ? list : null;
-    }, { what: "every catalogue type" });
+    const events = await eventually(
+      async () => {
+        const list = await eventsOf(company.id);
+        return catalogue.every((type) => list.some((e) => e.type === type)) ? list : null;
+      },
+      { what: "every catalogue type" },
+    );
     const ofType = (type: string) => events.filter((e) => e.type === type);
-    expect(ofType("issue.created")[0]).toMatchObject({ subject: { type: "issue", id: issue.id }, actor: { type: "user" }, data: { title: "Catalogue", assigneeAgentId: agent.id } });
+    expect(ofType("issue.created")[0]).toMatchObject({
+      subject: { type: "issue", id: issue.id },
+      actor: { type: "user" },
+      data: { title: "Catalogue", assigneeAgentId: agent.id },
+    });
     expect(ofType("issue.updated")[0].data).toMatchObject({ changed: ["priority"], changes: { priority: { from: "medium", to: "high" } } });
     expect(ofType("issue.checked_out")[0]).toMatchObject({ actor: { type: "agent", id: agent.id }, data: { runId } });
     expect(ofType("approval.resolved")[0].data).toMatchObject({ status: "approved", decisionNote: "fine" });
@@ -150,7 +179,10 @@ describe("the live stream", () => {
 
     const filtered = await openStream(company.id, { types: "approval.*" });
     await post(`/api/companies/${company.id}/issues`, { title: "Ignored" });
-    await post(`/api/companies/${company.id}/approvals`, { type: "request_board_approval", payload: { title: "Go?", summary: "s", recommendedAction: "go", risks: [] } });
+    await post(`/api/companies/${company.id}/approvals`, {
+      type: "request_board_approval",
+      payload: { title: "Go?", summary: "s", recommendedAction: "go", risks: [] },
+    });
     const approvals = await filtered.until(1);
     expect(approvals.map((e) => e.event)).toEqual(["approval.created"]);
     await filtered.close();
@@ -171,7 +203,13 @@ describe("the live stream", () => {
     const agent = await httpAgent(company.id);
     const agentStream = await openStream(company.id, { token: agent.token });
     expect(agentStream.response.status).toBe(200);
-    await post(`/api/companies/${company.id}/cost-events`, { agentId: agent.id, provider: "anthropic", model: "m", costCents: 3, occurredAt: new Date().toISOString() });
+    await post(`/api/companies/${company.id}/cost-events`, {
+      agentId: agent.id,
+      provider: "anthropic",
+      model: "m",
+      costCents: 3,
+      occurredAt: new Date().toISOString(),
+    });
     await post(`/api/companies/${company.id}/issues`, { title: "Visible" });
     const seen = await agentStream.until(1);
     expect(seen.map((e) => e.event)).toEqual(["issue.created"]);

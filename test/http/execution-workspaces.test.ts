@@ -9,13 +9,28 @@ import { createDb } from "../../src/db/client";
 const BOGUS = { token: "svc_agent_bogus" };
 
 const insertIssue = (companyId: string, fields: { executionWorkspaceId?: string; checkoutRunId?: string; status?: (typeof ISSUE_STATUSES)[number] } = {}) =>
-  issueFixture(companyId, { title: "Issue", status: fields.status ?? "in_progress", executionWorkspaceId: fields.executionWorkspaceId ?? null, checkoutRunId: fields.checkoutRunId ?? null });
+  issueFixture(companyId, {
+    title: "Issue",
+    status: fields.status ?? "in_progress",
+    executionWorkspaceId: fields.executionWorkspaceId ?? null,
+    checkoutRunId: fields.checkoutRunId ?? null,
+  });
 
 async function projectWithWorkspace(companyId: string) {
   const res = await post(`/api/companies/${companyId}/projects`, {
     name: unique("P"),
     executionWorkspacePolicy: { defaultMode: "isolated" },
-    workspace: { cwd: "/srv/app", repoUrl: "https://git.example.com/app", repoRef: "main", runtimeConfig: { services: [{ name: "web", command: "npm start", port: 8080 }, { name: "worker", command: "npm run worker" }] } },
+    workspace: {
+      cwd: "/srv/app",
+      repoUrl: "https://git.example.com/app",
+      repoRef: "main",
+      runtimeConfig: {
+        services: [
+          { name: "web", command: "npm start", port: 8080 },
+          { name: "worker", command: "npm run worker" },
+        ],
+      },
+    },
   });
   expect(res.status, res.text).toBe(201);
   return res.body;
@@ -46,7 +61,10 @@ describe("execution workspaces", () => {
       lease: null,
       closedAt: null,
     });
-    expect(ws.runtimeServices.map((s: any) => [s.name, s.status])).toEqual([["web", "stopped"], ["worker", "stopped"]]);
+    expect(ws.runtimeServices.map((s: any) => [s.name, s.status])).toEqual([
+      ["web", "stopped"],
+      ["worker", "stopped"],
+    ]);
     const linked = await env.DB.prepare("SELECT execution_workspace_id FROM issues WHERE id = ?").bind(issue.id).first<any>();
     expect(linked.execution_workspace_id).toBe(ws.id);
 
@@ -87,8 +105,17 @@ describe("execution workspaces", () => {
     const startWeb = await post(`${base}/runtime-services/start`, { serviceName: "web", env: { API_TOKEN: "tok-123", MODE: "dev" } });
     expect(startWeb.status).toBe(200);
     expect(startWeb.body.workspace.desiredState).toBe("running");
-    expect(startWeb.body.workspace.runtimeServices.map((s: any) => [s.name, s.status])).toEqual([["web", "running"], ["worker", "stopped"]]);
-    expect(startWeb.body.operation).toMatchObject({ kind: "runtime_service", action: "start", target: "web", status: "applied", env: { API_TOKEN: "***REDACTED***", MODE: "dev" } });
+    expect(startWeb.body.workspace.runtimeServices.map((s: any) => [s.name, s.status])).toEqual([
+      ["web", "running"],
+      ["worker", "stopped"],
+    ]);
+    expect(startWeb.body.operation).toMatchObject({
+      kind: "runtime_service",
+      action: "start",
+      target: "web",
+      status: "applied",
+      env: { API_TOKEN: "***REDACTED***", MODE: "dev" },
+    });
 
     const all = await post(`${base}/runtime-services/restart`);
     expect(all.body.workspace.runtimeServices.every((s: any) => s.status === "running")).toBe(true);

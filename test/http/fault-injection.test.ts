@@ -20,11 +20,14 @@ async function companyRows(companyId: string): Promise<Record<string, number>> {
   const { results } = await env.DB.prepare(
     "SELECT m.name AS name FROM sqlite_master m WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_cf_%' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) p WHERE p.name = 'company_id')",
   ).all<{ name: string }>();
-  const counts = await env.DB.batch<{ n: number }>(results.map((t) => env.DB.prepare(`SELECT COUNT(*) AS n FROM "${t.name}" WHERE company_id = ?`).bind(companyId)));
+  const counts = await env.DB.batch<{ n: number }>(
+    results.map((t) => env.DB.prepare(`SELECT COUNT(*) AS n FROM "${t.name}" WHERE company_id = ?`).bind(companyId)),
+  );
   return Object.fromEntries(results.map((t, i) => [t.name, counts[i].results[0].n]));
 }
 
-const activity = async (companyId: string, action: string) => ((await get(`/api/companies/${companyId}/activity?limit=500`)).body as any[]).filter((a) => a.action === action);
+const activity = async (companyId: string, action: string) =>
+  ((await get(`/api/companies/${companyId}/activity?limit=500`)).body as any[]).filter((a) => a.action === action);
 
 /** Fires the object's alarm (it must be set); a dispatch that failed half-way rejects. */
 async function fireAlarm(companyId: string): Promise<"ran" | "failed"> {
@@ -41,15 +44,23 @@ const alarmAt = (companyId: string) => runInDurableObject(object(companyId), (_i
 
 async function httpAgent(companyId: string) {
   const endpoint = unique("ep");
-  const res = await post(`/api/companies/${companyId}/agents`, { name: unique("Http"), adapterType: "http", adapterConfig: { url: `${FAKE}/agent/${endpoint}` } });
+  const res = await post(`/api/companies/${companyId}/agents`, {
+    name: unique("Http"),
+    adapterType: "http",
+    adapterConfig: { url: `${FAKE}/agent/${endpoint}` },
+  });
   expect(res.status).toBe(201);
   return { id: res.body.id as string, endpoint };
 }
 
 const received = async (endpoint: string): Promise<any[]> => (await fetch(`${FAKE}/__received/${endpoint}`)).json();
-const agentRuns = async (companyId: string, agentId: string): Promise<any[]> => (await get(`/api/companies/${companyId}/heartbeat-runs?agentId=${agentId}`)).body.runs;
+const agentRuns = async (companyId: string, agentId: string): Promise<any[]> =>
+  (await get(`/api/companies/${companyId}/heartbeat-runs?agentId=${agentId}`)).body.runs;
 const wakeups = (companyId: string, agentId: string) =>
-  env.DB.prepare("SELECT status, run_id AS runId FROM agent_wakeup_requests WHERE company_id = ? AND agent_id = ?").bind(companyId, agentId).all<{ status: string; runId: string | null }>().then((r) => r.results);
+  env.DB.prepare("SELECT status, run_id AS runId FROM agent_wakeup_requests WHERE company_id = ? AND agent_id = ?")
+    .bind(companyId, agentId)
+    .all<{ status: string; runId: string | null }>()
+    .then((r) => r.results);
 
 describe("the fault switch", () => {
   it("fails the named batch of one request only when TEST_FAULTS is set; a malformed rule is a 400", async () => {
@@ -60,7 +71,11 @@ describe("the fault switch", () => {
     expect((await post(`/api/companies/${company.id}/issues`, { title: "x" }, { headers: { [FAULT]: "d1-write" } })).status).toBe(400);
     expect((await post(`/api/companies/${company.id}/issues`, { title: "x" }, { headers: { [FAULT]: "disk:1" } })).status).toBe(400);
     // Without TEST_FAULTS (every deployed environment) the header means nothing.
-    const ignored = await post(`/api/companies/${company.id}/issues`, { title: "Written" }, { headers: { [FAULT]: "d1-write:1" }, env: { TEST_FAULTS: undefined } as EnvOverrides });
+    const ignored = await post(
+      `/api/companies/${company.id}/issues`,
+      { title: "Written" },
+      { headers: { [FAULT]: "d1-write:1" }, env: { TEST_FAULTS: undefined } as EnvOverrides },
+    );
     expect(ignored.status).toBe(201);
   });
 });
@@ -69,11 +84,13 @@ describe("a multi-batch import that fails half-way", () => {
   /** A package of a small company (agent, goal, project, label, an issue with a comment and a document) plus a 650-issue chain: four write batches. */
   async function bigPackage() {
     const source = await createCompany();
-    const agent = (await post(`/api/companies/${source.id}/agents`, { name: "Dev", adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/dev" } })).body;
+    const agent = (await post(`/api/companies/${source.id}/agents`, { name: "Dev", adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/dev" } }))
+      .body;
     const goal = (await post(`/api/companies/${source.id}/goals`, { title: "Grow" })).body;
     const project = (await post(`/api/companies/${source.id}/projects`, { name: "Site", goalIds: [goal.id] })).body;
     const label = (await post(`/api/companies/${source.id}/labels`, { name: "frontend" })).body;
-    const issue = (await post(`/api/companies/${source.id}/issues`, { title: "Seed", projectId: project.id, assigneeAgentId: agent.id, labelIds: [label.id] })).body;
+    const issue = (await post(`/api/companies/${source.id}/issues`, { title: "Seed", projectId: project.id, assigneeAgentId: agent.id, labelIds: [label.id] }))
+      .body;
     await post(`/api/issues/${issue.id}/comments`, { body: "a comment" });
     await patch(`/api/issues/${issue.id}`, { status: "in_progress" });
     const exported = await post(`/api/companies/${source.id}/export`, { include: { comments: true, documents: true } });
@@ -82,7 +99,14 @@ describe("a multi-batch import that fails half-way", () => {
     const n = 650;
     const ids = Array.from({ length: n }, () => crypto.randomUUID());
     for (let i = n - 1; i >= 0; i--) {
-      const fm = [`id: ${ids[i]}`, `title: Step ${i}`, "status: todo", "priority: medium", `parentId: ${i > 0 ? ids[i - 1] : "null"}`, `blockedByIssueIds: [${i + 1 < n ? ids[i + 1] : ""}]`];
+      const fm = [
+        `id: ${ids[i]}`,
+        `title: Step ${i}`,
+        "status: todo",
+        "priority: medium",
+        `parentId: ${i > 0 ? ids[i - 1] : "null"}`,
+        `blockedByIssueIds: [${i + 1 < n ? ids[i + 1] : ""}]`,
+      ];
       files[`issues/X-${i}.md`] = `---\n${fm.join("\n")}\n---\n`;
     }
     return files;

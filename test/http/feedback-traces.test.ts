@@ -17,11 +17,30 @@ async function setup() {
 describe("feedback traces", () => {
   it("records on issues and comments (issue and project derived), shares only with consent, lists newest first with filters", async () => {
     const { company, project, issue, comment, agent } = await setup();
-    const first = await post(`/api/companies/${company.id}/feedback-traces`, { targetType: "issue", targetId: issue.id, vote: "up", comment: "great", payload: { excerpt: "plan" }, share: true });
+    const first = await post(`/api/companies/${company.id}/feedback-traces`, {
+      targetType: "issue",
+      targetId: issue.id,
+      vote: "up",
+      comment: "great",
+      payload: { excerpt: "plan" },
+      share: true,
+    });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ targetType: "issue", issueId: issue.id, projectId: project.id, vote: "up", status: "open", shared: false, warning: expect.stringMatching(/consent/i) });
+    expect(first.body).toMatchObject({
+      targetType: "issue",
+      issueId: issue.id,
+      projectId: project.id,
+      vote: "up",
+      status: "open",
+      shared: false,
+      warning: expect.stringMatching(/consent/i),
+    });
     expect((await patch(`/api/companies/${company.id}`, { feedbackSharingConsent: { enabled: true } })).status).toBe(200);
-    const second = await post(`/api/companies/${company.id}/feedback-traces`, { targetType: "comment", targetId: comment.id, vote: "down", share: true }, { token: agent.token });
+    const second = await post(
+      `/api/companies/${company.id}/feedback-traces`,
+      { targetType: "comment", targetId: comment.id, vote: "down", share: true },
+      { token: agent.token },
+    );
     expect(second.status).toBe(201);
     expect(second.body).toMatchObject({ targetType: "comment", issueId: issue.id, shared: true, createdByAgentId: agent.id });
 
@@ -48,7 +67,8 @@ describe("feedback traces", () => {
       [{ targetType: "run", targetId: crypto.randomUUID(), vote: "up" }, 422],
       [{ targetType: "issue", targetId: issue.id, vote: "up", payload: { big: "x".repeat(70_000) } }, 422],
     ];
-    for (const [body, status] of cases) expect((await post(`/api/companies/${company.id}/feedback-traces`, body)).status, JSON.stringify(body).slice(0, 80)).toBe(status);
+    for (const [body, status] of cases)
+      expect((await post(`/api/companies/${company.id}/feedback-traces`, body)).status, JSON.stringify(body).slice(0, 80)).toBe(status);
     for (const q of ["issueId=nope", "from=yesterday", "to=2020-13-45", "limit=0", "sharedOnly=yes", "vote=meh"]) {
       expect((await get(`/api/companies/${company.id}/feedback-traces?${q}`)).status, q).toBe(400);
     }

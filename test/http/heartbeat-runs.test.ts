@@ -94,14 +94,27 @@ describe("manual wake-up and the http adapter", () => {
     expect((await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded", usage: { costCents: 5 } }, { token })).status).toBe(400);
     expect((await get(`/api/heartbeat-runs/${woke.id}/events?afterSeq=-1`)).status).toBe(400);
     expect((await run(woke.id)).status).toBe("running");
-    const progress = await post(`/api/heartbeat-runs/${woke.id}/events`, { events: [{ kind: "log", message: "step 1" }, { kind: "progress", message: "half", data: { pct: 50 } }] }, { token });
+    const progress = await post(
+      `/api/heartbeat-runs/${woke.id}/events`,
+      {
+        events: [
+          { kind: "log", message: "step 1" },
+          { kind: "progress", message: "half", data: { pct: 50 } },
+        ],
+      },
+      { token },
+    );
     expect(progress.status).toBe(202);
     expect((await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded" }, { token: other.token })).status).toBe(403);
     expect((await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded" })).status).toBe(403);
     // The agent's key without naming the run is not the run.
     expect((await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded" }, { token: agent.token })).status).toBe(403);
 
-    const completed = await post(`/api/heartbeat-runs/${woke.id}/complete`, { status: "succeeded", summary: "shipped", usage: { provider: "openai", model: "x", costCents: 3 } }, { token });
+    const completed = await post(
+      `/api/heartbeat-runs/${woke.id}/complete`,
+      { status: "succeeded", summary: "shipped", usage: { provider: "openai", model: "x", costCents: 3 } },
+      { token },
+    );
     expect(completed.status).toBe(200);
     expect(completed.body).toMatchObject({ status: "succeeded", summary: "shipped" });
     expect(completed.body.costEventId).toBeTruthy();
@@ -143,7 +156,9 @@ describe("manual wake-up and the http adapter", () => {
   it("non-2xx fails with adapter_failed; an unreachable endpoint fails; a slow one times out", async () => {
     const company = await createCompany();
     const broken = await httpAgent(company.id, "statuses=500");
-    const unreachable = (await post(`/api/companies/${company.id}/agents`, { name: unique("Gone"), adapterType: "http", adapterConfig: { url: "http://127.0.0.1:1/agent" } })).body;
+    const unreachable = (
+      await post(`/api/companies/${company.id}/agents`, { name: unique("Gone"), adapterType: "http", adapterConfig: { url: "http://127.0.0.1:1/agent" } })
+    ).body;
     const slow = await httpAgent(company.id, "delayMs=2500", { timeoutSec: 1 });
     const runs = await Promise.all([broken, unreachable, slow].map(async (a) => (await post(`/api/agents/${a.id}/wakeup`, {})).body.id as string));
     await dispatch(company.id);
@@ -273,7 +288,8 @@ describe("automatic wake sources", () => {
     const company = await createCompany();
     const agent = await httpAgent(company.id, "statuses=202", { runtimeConfig: { heartbeat: { enabled: false, maxConcurrentRuns: 1, maxRunsPerHour: 2 } } });
     const issues = [];
-    for (let i = 0; i < 4; i++) issues.push((await post(`/api/companies/${company.id}/issues`, { title: unique("Q"), status: "todo", assigneeAgentId: agent.id })).body);
+    for (let i = 0; i < 4; i++)
+      issues.push((await post(`/api/companies/${company.id}/issues`, { title: unique("Q"), status: "todo", assigneeAgentId: agent.id })).body);
     await dispatch(company.id);
     let runs = (await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body.runs;
     expect(runs).toHaveLength(1);
@@ -286,7 +302,9 @@ describe("automatic wake sources", () => {
     await post(`/api/heartbeat-runs/${runs[0].id}/complete`, { status: "failed", error: "x" }, { token: token2 });
     await dispatch(company.id);
     expect((await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body.runs).toHaveLength(2);
-    const wakes = (await env.DB.prepare("SELECT status, skip_reason FROM agent_wakeup_requests WHERE agent_id = ? ORDER BY created_at").bind(agent.id).all<any>()).results;
+    const wakes = (
+      await env.DB.prepare("SELECT status, skip_reason FROM agent_wakeup_requests WHERE agent_id = ? ORDER BY created_at").bind(agent.id).all<any>()
+    ).results;
     expect(wakes.map((w) => w.status)).toEqual(["completed", "failed", "skipped", "skipped"]);
     expect(wakes.filter((w) => w.status === "skipped").every((w) => w.skip_reason === "rate_limited")).toBe(true);
   });
@@ -354,7 +372,10 @@ describe("the storm", () => {
     const company = await createCompany();
     const agent = await httpAgent(company.id, "", { runtimeConfig: { heartbeat: { enabled: false, maxConcurrentRuns: 50, maxRunsPerHour: 30 } } });
     const issues = await Promise.all(
-      Array.from({ length: 40 }, async () => (await post(`/api/companies/${company.id}/issues`, { title: unique("Storm"), status: "todo", assigneeAgentId: agent.id })).body),
+      Array.from(
+        { length: 40 },
+        async () => (await post(`/api/companies/${company.id}/issues`, { title: unique("Storm"), status: "todo", assigneeAgentId: agent.id })).body,
+      ),
     );
     for (let round = 0; round < 4; round++) {
       await Promise.all(issues.map((issue, i) => post(`/api/issues/${issue.id}/comments`, { body: `storm ${round}-${i}` })));
@@ -365,7 +386,9 @@ describe("the storm", () => {
     const runs = (await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}&limit=200`)).body.runs;
     expect(runs.length).toBe(30);
     expect(runs.every((r: any) => r.status === "succeeded")).toBe(true);
-    const books = (await env.DB.prepare("SELECT status, skip_reason, run_id, coalesced_into_run_id FROM agent_wakeup_requests WHERE agent_id = ?").bind(agent.id).all<any>()).results;
+    const books = (
+      await env.DB.prepare("SELECT status, skip_reason, run_id, coalesced_into_run_id FROM agent_wakeup_requests WHERE agent_id = ?").bind(agent.id).all<any>()
+    ).results;
     expect(books).toHaveLength(200);
     const byStatus = books.reduce((acc: Record<string, number>, w: any) => ((acc[w.status] = (acc[w.status] ?? 0) + 1), acc), {});
     expect(byStatus.queued ?? 0).toBe(0);
@@ -473,7 +496,19 @@ describe("run listings and isolation", () => {
     const woke = (await post(`/api/agents/${agent.id}/wakeup`, {})).body;
     await dispatch(company.id);
     const token = (await received(agent.endpoint))[0].body.apiToken;
-    const big = await post(`/api/heartbeat-runs/${woke.id}/events`, { events: [{ kind: "log", message: "x".repeat(15_000) }, { kind: "log", message: "y".repeat(15_000) }, { kind: "log", message: "z".repeat(15_000) }, { kind: "log", message: "w".repeat(15_000) }, { kind: "log", message: "v".repeat(10_000) }] }, { token });
+    const big = await post(
+      `/api/heartbeat-runs/${woke.id}/events`,
+      {
+        events: [
+          { kind: "log", message: "x".repeat(15_000) },
+          { kind: "log", message: "y".repeat(15_000) },
+          { kind: "log", message: "z".repeat(15_000) },
+          { kind: "log", message: "w".repeat(15_000) },
+          { kind: "log", message: "v".repeat(10_000) },
+        ],
+      },
+      { token },
+    );
     expect(big.status).toBe(413);
     expect((await get(`/api/heartbeat-runs/${woke.id}/events`)).body.filter((e: any) => e.kind === "log")).toHaveLength(0);
   });

@@ -112,13 +112,17 @@ describe("attempt limits (10 per 15 minutes by default)", () => {
     const signUps = [];
     for (let i = 0; i < 11; i++) {
       const email = `${unique("limit")}@example.com`;
-      signUps.push((await post("/api/auth/sign-up/email", { email, password: PASSWORD, name: "L" }, { env: AUTHENTICATED, headers: { "cf-connecting-ip": address } })).status);
+      signUps.push(
+        (await post("/api/auth/sign-up/email", { email, password: PASSWORD, name: "L" }, { env: AUTHENTICATED, headers: { "cf-connecting-ip": address } }))
+          .status,
+      );
     }
     expect(signUps.slice(0, 10).every((s) => s === 200)).toBe(true);
     expect(signUps[10]).toBe(429);
 
     const challenges = [];
-    for (let i = 0; i < 11; i++) challenges.push((await post("/api/cli-auth/challenges", {}, { env: AUTHENTICATED, headers: { "cf-connecting-ip": address } })).status);
+    for (let i = 0; i < 11; i++)
+      challenges.push((await post("/api/cli-auth/challenges", {}, { env: AUTHENTICATED, headers: { "cf-connecting-ip": address } })).status);
     expect(challenges.slice(0, 10).every((s) => s === 201)).toBe(true);
     expect(challenges[10]).toBe(429);
     expect((await post("/api/cli-auth/challenges", {}, { env: AUTHENTICATED, headers: { "cf-connecting-ip": randomAddress() } })).status).toBe(201);
@@ -129,7 +133,11 @@ describe("attempt limits (10 per 15 minutes by default)", () => {
     const address = randomAddress();
     const challenge = (await post("/api/cli-auth/challenges", {}, { env: AUTHENTICATED, headers: { "cf-connecting-ip": randomAddress() } })).body;
     const approve = (userCode: string, from = address) =>
-      post(`/api/cli-auth/challenges/${challenge.id}/approve`, { userCode }, { env: AUTHENTICATED, cookie, headers: { "cf-connecting-ip": from, origin: "http://localhost" } });
+      post(
+        `/api/cli-auth/challenges/${challenge.id}/approve`,
+        { userCode },
+        { env: AUTHENTICATED, cookie, headers: { "cf-connecting-ip": from, origin: "http://localhost" } },
+      );
     for (let i = 0; i < 10; i++) expect((await approve("WRONG-CODE")).status).not.toBe(429);
     const blocked = await approve(challenge.userCode, randomAddress());
     expect(blocked.status).toBe(429);

@@ -3,7 +3,18 @@
 // q ranking, limit, labels, read/archive marks, activity, and the 50-create race.
 import { describe, expect, it } from "vitest";
 import { call, del, get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertIssue, insertProject as projectFixture, insertRow, schema, updateRow, agentWithKey, createIssue } from "../helpers/fixtures";
+import {
+  boardUser,
+  createCompany,
+  insertAgent,
+  insertIssue,
+  insertProject as projectFixture,
+  insertRow,
+  schema,
+  updateRow,
+  agentWithKey,
+  createIssue,
+} from "../helpers/fixtures";
 
 const issue = createIssue;
 
@@ -42,7 +53,14 @@ describe("POST /api/companies/{companyId}/issues", () => {
     const b = await issue(company.id, { title: "Second", status: "todo", priority: "high", description: "d" });
     expect(a.identifier).toBe(`${company.issuePrefix}-1`);
     expect(b.identifier).toBe(`${company.issuePrefix}-2`);
-    expect(a).toMatchObject({ status: "backlog", priority: "medium", originKind: "manual", labelIds: [], blockedByIssueIds: [], createdByUserId: "local-board" });
+    expect(a).toMatchObject({
+      status: "backlog",
+      priority: "medium",
+      originKind: "manual",
+      labelIds: [],
+      blockedByIssueIds: [],
+      createdByUserId: "local-board",
+    });
     expect(b).toMatchObject({ status: "todo", priority: "high", description: "d" });
     const companyRow = await get(`/api/companies/${company.id}`);
     expect(companyRow.body.issueCounter).toBe(2);
@@ -158,9 +176,7 @@ describe("POST /api/companies/{companyId}/issues", () => {
 
   it("50 concurrent creates get 50 distinct consecutive identifiers", async () => {
     const company = await createCompany();
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => post(`/api/companies/${company.id}/issues`, { title: `Race ${i}` })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => post(`/api/companies/${company.id}/issues`, { title: `Race ${i}` })));
     expect(results.every((r) => r.status === 201)).toBe(true);
     const numbers = results.map((r) => r.body.number).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));

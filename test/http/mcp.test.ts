@@ -18,7 +18,10 @@ const authenticatedFetch = async (input: string | URL | Request, init?: RequestI
 
 async function mcpClient(token: string) {
   const client = new Client({ name: "test", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: authenticatedFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
+    fetch: authenticatedFetch,
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   return client;
 }
@@ -44,7 +47,21 @@ describe("/mcp", () => {
     const owner = await boardUser(company.id);
     const client = await mcpClient(owner.token);
     const tools = (await client.listTools()).tools.map((t) => t.name);
-    expect(tools).toEqual(expect.arrayContaining(["whoami", "list_issues", "show_issue", "create_issue", "update_issue", "comment_issue", "checkout_issue", "release_issue", "list_approvals", "decide_approval", "costs_summary"]));
+    expect(tools).toEqual(
+      expect.arrayContaining([
+        "whoami",
+        "list_issues",
+        "show_issue",
+        "create_issue",
+        "update_issue",
+        "comment_issue",
+        "checkout_issue",
+        "release_issue",
+        "list_approvals",
+        "decide_approval",
+        "costs_summary",
+      ]),
+    );
 
     const created = data(await client.callTool({ name: "create_issue", arguments: { title: "From MCP", priority: "high" } }));
     expect(created).toMatchObject({ title: "From MCP", priority: "high", companyId: company.id });
@@ -58,7 +75,9 @@ describe("/mcp", () => {
 
     const approvalId = await insertApproval(company.id);
     expect(data(await client.callTool({ name: "list_approvals", arguments: { status: "pending" } })).map((a: any) => a.id)).toEqual([approvalId]);
-    expect(data(await client.callTool({ name: "decide_approval", arguments: { approvalId: approvalId, decision: "approve", note: "ok" } }))).toMatchObject({ status: "approved" });
+    expect(data(await client.callTool({ name: "decide_approval", arguments: { approvalId: approvalId, decision: "approve", note: "ok" } }))).toMatchObject({
+      status: "approved",
+    });
     const bad = await client.callTool({ name: "create_issue", arguments: { title: "" } });
     expect(bad.isError).toBe(true);
     await client.close();
@@ -66,7 +85,11 @@ describe("/mcp", () => {
 
   it("an agent: checkout and release with its run token; board-only actions refused like the routes", async () => {
     const company = await createCompany();
-    const agent = await post(`/api/companies/${company.id}/agents`, { name: unique("Agent"), adapterType: "http", adapterConfig: { url: `${env.FAKE_AGENT_URL}/agent/x` } });
+    const agent = await post(`/api/companies/${company.id}/agents`, {
+      name: unique("Agent"),
+      adapterType: "http",
+      adapterConfig: { url: `${env.FAKE_AGENT_URL}/agent/x` },
+    });
     const issue = await post(`/api/companies/${company.id}/issues`, { title: "Agent work", status: "todo", assigneeAgentId: agent.body.id });
     const run = await post(`/api/agents/${agent.body.id}/wakeup`, { issueId: issue.body.id });
     const token = await agentJwt(agent.body.id, company.id, { runId: run.body.id });
@@ -88,7 +111,11 @@ describe("/mcp", () => {
     const issue = await post(`/api/companies/${company.id}/issues`, { title: "Secret plans" });
     const other = await createCompany();
     const stranger = await boardUser(other.id);
-    const otherAgent = await post(`/api/companies/${other.id}/agents`, { name: unique("Agent"), adapterType: "http", adapterConfig: { url: `${env.FAKE_AGENT_URL}/agent/x` } });
+    const otherAgent = await post(`/api/companies/${other.id}/agents`, {
+      name: unique("Agent"),
+      adapterType: "http",
+      adapterConfig: { url: `${env.FAKE_AGENT_URL}/agent/x` },
+    });
     const agentKey = await insertAgentKey(otherAgent.body.id, other.id);
     for (const token of [stranger.token, agentKey.token]) {
       const client = await mcpClient(token);

@@ -29,7 +29,10 @@ const long = (n: number, c = "x") => c.repeat(n);
 describe("an export always imports", () => {
   it("a company whose legacy issue prefix is 1,700 characters: its package imports as a new company", async () => {
     const legacy = await createCompany();
-    const prefix = `LEG${crypto.randomUUID().replace(/[^a-f]/g, "").toUpperCase()}${long(1700, "A")}`;
+    const prefix = `LEG${crypto
+      .randomUUID()
+      .replace(/[^a-f]/g, "")
+      .toUpperCase()}${long(1700, "A")}`;
     await updateRow(schema.companies, legacy.id, { issuePrefix: prefix });
     const parent = (await post(`/api/companies/${legacy.id}/issues`, { title: "Parent" })).body;
     const child = (await post(`/api/companies/${legacy.id}/issues`, { title: "Child", parentId: parent.id, blockedByIssueIds: [parent.id] })).body;
@@ -42,12 +45,19 @@ describe("an export always imports", () => {
     const { company, applied } = await importFresh(pkg.files);
     expect(company.issuePrefix.length).toBeLessThanOrEqual(10);
     const imported = (await get(`/api/issues/${applied.idMap.issues[child.id]}`)).body;
-    expect(imported).toMatchObject({ identifier: `${company.issuePrefix}-2`, parentId: applied.idMap.issues[parent.id], blockedByIssueIds: [applied.idMap.issues[parent.id]] });
+    expect(imported).toMatchObject({
+      identifier: `${company.issuePrefix}-2`,
+      parentId: applied.idMap.issues[parent.id],
+      blockedByIssueIds: [applied.idMap.issues[parent.id]],
+    });
     expect((await get(`/api/issues/${imported.identifier}/documents/plan`)).body.body).toBe("# Plan");
   });
 
   it("like-named companies get short, distinct prefixes; a numbered one exports, imports, and its issues resolve by identifier", async () => {
-    const name = `Qz${crypto.randomUUID().replace(/[^a-f]/g, "").slice(0, 6)} Bbox`;
+    const name = `Qz${crypto
+      .randomUUID()
+      .replace(/[^a-f]/g, "")
+      .slice(0, 6)} Bbox`;
     const created: Array<{ id: string; issuePrefix: string }> = [];
     for (let i = 0; i < 30; i++) created.push(await createCompany({ name }));
     const prefixes = created.map((c) => c.issuePrefix);
@@ -62,7 +72,9 @@ describe("an export always imports", () => {
 
   it("fields at the API's limits, a document key the API allows, references to terminated agents and to left-out kinds", async () => {
     const a = await createCompany({ name: long(200, "N"), description: long(10_000), budgetMonthlyCents: 1_000_000_000_00 });
-    const boss = (await post(`/api/companies/${a.id}/agents`, { name: "Boss", role: "ceo", adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/boss" } })).body;
+    const boss = (
+      await post(`/api/companies/${a.id}/agents`, { name: "Boss", role: "ceo", adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/boss" } })
+    ).body;
     const agent = (
       await post(`/api/companies/${a.id}/agents`, {
         name: long(120, "A"),
@@ -97,11 +109,29 @@ describe("an export always imports", () => {
     ).body;
     expect(project.id, JSON.stringify(project).slice(0, 300)).toBeTypeOf("string");
     const label = (await post(`/api/companies/${a.id}/labels`, { name: long(100, "L") })).body;
-    const issue = (await post(`/api/companies/${a.id}/issues`, { title: long(500, "I"), description: long(100_000), projectId: project.id, goalId: goal.id, labelIds: [label.id], assigneeAgentId: boss.id })).body;
+    const issue = (
+      await post(`/api/companies/${a.id}/issues`, {
+        title: long(500, "I"),
+        description: long(100_000),
+        projectId: project.id,
+        goalId: goal.id,
+        labelIds: [label.id],
+        assigneeAgentId: boss.id,
+      })
+    ).body;
     expect(issue.id, JSON.stringify(issue).slice(0, 300)).toBeTypeOf("string");
     expect((await post(`/api/issues/${issue.id}/comments`, { body: long(100_000, "m") })).status).toBe(201);
     expect((await put(`/api/issues/${issue.id}/documents/_notes`, { title: long(200, "T"), body: long(400_000, "b") })).status).toBeLessThan(300);
-    const routine = (await post(`/api/companies/${a.id}/routines`, { title: long(500, "R"), description: long(50_000), assigneeAgentId: agent.id, projectId: project.id, goalId: goal.id, parentIssueId: issue.id })).body;
+    const routine = (
+      await post(`/api/companies/${a.id}/routines`, {
+        title: long(500, "R"),
+        description: long(50_000),
+        assigneeAgentId: agent.id,
+        projectId: project.id,
+        goalId: goal.id,
+        parentIssueId: issue.id,
+      })
+    ).body;
     expect(routine.id, JSON.stringify(routine).slice(0, 300)).toBeTypeOf("string");
     // The boss leaves: the issue assigned to it, the report, the goal and the project still name it.
     expect((await post(`/api/agents/${boss.id}/terminate`, {})).status).toBe(200);

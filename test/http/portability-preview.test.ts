@@ -5,9 +5,24 @@ import { get, post } from "../helpers/api";
 import { createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
 
 async function seedSource() {
-  const company = await createCompany({ description: "The original", budgetMonthlyCents: 12_345, brandColor: "#112233", requireBoardApprovalForNewAgents: true });
-  const chief = (await post(`/api/companies/${company.id}/agents`, { name: "Chief", role: "ceo", adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/ceo" } })).body;
-  const dev = (await post(`/api/companies/${company.id}/agents`, { name: "Dev", role: "engineer", reportsTo: chief.id, adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/dev" } })).body;
+  const company = await createCompany({
+    description: "The original",
+    budgetMonthlyCents: 12_345,
+    brandColor: "#112233",
+    requireBoardApprovalForNewAgents: true,
+  });
+  const chief = (
+    await post(`/api/companies/${company.id}/agents`, { name: "Chief", role: "ceo", adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/ceo" } })
+  ).body;
+  const dev = (
+    await post(`/api/companies/${company.id}/agents`, {
+      name: "Dev",
+      role: "engineer",
+      reportsTo: chief.id,
+      adapterType: "http",
+      adapterConfig: { url: "http://127.0.0.1:9/dev" },
+    })
+  ).body;
   const goal = (await post(`/api/companies/${company.id}/goals`, { title: "Grow" })).body;
   const project = (await post(`/api/companies/${company.id}/projects`, { name: "Website", goalIds: [goal.id] })).body;
   const label = (await post(`/api/companies/${company.id}/labels`, { name: "frontend" })).body;
@@ -39,7 +54,12 @@ describe("import previews, per entity", () => {
     expect(entities.routines).toEqual([{ key: a.routine.id, path: `routines/${a.routine.id}.md`, name: "Weekly review", action: "create" }]);
     expect(entities.skills).toEqual([{ key: a.skill.key, path: `skills/${a.skill.key}/SKILL.md`, name: "Release notes", action: "create" }]);
     // The counts and the rest stay as they were.
-    expect(res.body).toMatchObject({ target: { mode: "existing_company", companyId: b.id }, company: null, create: { agents: 2, goals: 1, projects: 1, labels: 1, issues: 1, routines: 1, skills: 1 }, collisions: [] });
+    expect(res.body).toMatchObject({
+      target: { mode: "existing_company", companyId: b.id },
+      company: null,
+      create: { agents: 2, goals: 1, projects: 1, labels: 1, issues: 1, routines: 1, skills: 1 },
+      collisions: [],
+    });
     expect(res.body.warnings).toContain("company.md: a company-scoped import does not change the company's own settings");
     // The apply's result (stored with the import) carries the counts, not the entity list.
     const applied = await post(`/api/companies/${b.id}/imports/apply`, { source: inline(a.files) });
@@ -89,7 +109,9 @@ describe("import previews, per entity", () => {
       chief: { key: "chief", path: "agents/chief.md", name: "Chief", action: "create" },
       dev: { key: "dev", path: "agents/dev.md", name: "Dev", action: "rename", newName: "Dev (3)", existingId: dev.id },
     });
-    expect(entities.goals).toEqual([{ key: a.goal.id, path: `goals/${a.goal.id}.md`, name: "Grow", action: "rename", newName: "Grow (2)", existingId: goal.id }]);
+    expect(entities.goals).toEqual([
+      { key: a.goal.id, path: `goals/${a.goal.id}.md`, name: "Grow", action: "rename", newName: "Grow (2)", existingId: goal.id },
+    ]);
     expect(entities.skills).toEqual([expect.objectContaining({ action: "skip", existingId: skill.id })]);
     expect(res.body.collisions).toContainEqual({ kind: "agent", name: "Dev", existingId: dev.id, resolution: "renamed", newName: "Dev (3)" });
     // The apply does what the preview said.
@@ -118,11 +140,21 @@ describe("import previews, per entity", () => {
     const res = await post("/api/companies/import/preview", { source: inline(a.files), target: { mode: "new_company", newCompanyName: name } });
     expect(res.status).toBe(200);
     expect(res.body.target).toEqual({ mode: "new_company", companyId: null, name });
-    expect(res.body.company).toEqual({ name, description: "The original", brandColor: "#112233", budgetMonthlyCents: 12_345, requireBoardApprovalForNewAgents: true, issuePrefix: expect.stringMatching(/^[A-Z][A-Z0-9]{0,9}$/) });
+    expect(res.body.company).toEqual({
+      name,
+      description: "The original",
+      brandColor: "#112233",
+      budgetMonthlyCents: 12_345,
+      requireBoardApprovalForNewAgents: true,
+      issuePrefix: expect.stringMatching(/^[A-Z][A-Z0-9]{0,9}$/),
+    });
     expect(res.body.warnings.join("\n")).not.toMatch(/company\.md/);
     for (const kind of ["agents", "goals", "projects", "labels", "issues", "routines", "skills"]) {
       expect(res.body.entities[kind].length, kind).toBeGreaterThan(0);
-      expect(res.body.entities[kind].every((e: any) => e.action === "create"), kind).toBe(true);
+      expect(
+        res.body.entities[kind].every((e: any) => e.action === "create"),
+        kind,
+      ).toBe(true);
     }
     expect(res.body.collisions).toEqual([]);
     // The previewed prefix is the one a company of that name gets.
@@ -133,7 +165,11 @@ describe("import previews, per entity", () => {
     expect(bare.body.target).toEqual({ mode: "new_company", companyId: null, name: a.company.name });
     expect(bare.body.company).toMatchObject({ name: a.company.name, budgetMonthlyCents: 12_345 });
     // company.md left out by `include`: the caller's name and the defaults.
-    const lean = await post("/api/companies/import/preview", { source: inline(a.files), include: { company: false }, target: { mode: "new_company", newCompanyName: name } });
+    const lean = await post("/api/companies/import/preview", {
+      source: inline(a.files),
+      include: { company: false },
+      target: { mode: "new_company", newCompanyName: name },
+    });
     expect(lean.body.company).toMatchObject({ name, description: null, brandColor: null, budgetMonthlyCents: 0, requireBoardApprovalForNewAgents: false });
     const unnamed = await post("/api/companies/import/preview", { source: inline(a.files), include: { company: false } });
     expect(unnamed.body.company).toMatchObject({ name: null, issuePrefix: null });

@@ -7,18 +7,47 @@ import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue } fr
 async function seedCompanyA() {
   const company = await createCompany({ description: "The original" });
   const secret = await post(`/api/companies/${company.id}/secrets`, { name: "OPENAI_KEY", value: "sk-very-secret" });
-  const ceo = (await post(`/api/companies/${company.id}/agents`, { name: "Chief", role: "ceo", adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/ceo", env: { OPENAI_KEY: { type: "secret_ref", secretId: secret.body.id } } } })).body;
-  const dev = (await post(`/api/companies/${company.id}/agents`, { name: "Dev", role: "engineer", reportsTo: ceo.id, adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/dev", headers: { "x-api-token": "plain-literal-123" } } })).body;
+  const ceo = (
+    await post(`/api/companies/${company.id}/agents`, {
+      name: "Chief",
+      role: "ceo",
+      adapterType: "http",
+      adapterConfig: { url: "http://127.0.0.1:9/ceo", env: { OPENAI_KEY: { type: "secret_ref", secretId: secret.body.id } } },
+    })
+  ).body;
+  const dev = (
+    await post(`/api/companies/${company.id}/agents`, {
+      name: "Dev",
+      role: "engineer",
+      reportsTo: ceo.id,
+      adapterType: "http",
+      adapterConfig: { url: "http://127.0.0.1:9/dev", headers: { "x-api-token": "plain-literal-123" } },
+    })
+  ).body;
   const goal = (await post(`/api/companies/${company.id}/goals`, { title: "Grow" })).body;
   const subgoal = (await post(`/api/companies/${company.id}/goals`, { title: "Ship v2", parentId: goal.id })).body;
-  const project = (await post(`/api/companies/${company.id}/projects`, { name: "Website", goalIds: [subgoal.id], workspace: { name: "main", sourceType: "git_repo", repoUrl: "https://github.com/acme/site" } })).body;
+  const project = (
+    await post(`/api/companies/${company.id}/projects`, {
+      name: "Website",
+      goalIds: [subgoal.id],
+      workspace: { name: "main", sourceType: "git_repo", repoUrl: "https://github.com/acme/site" },
+    })
+  ).body;
   const label = (await post(`/api/companies/${company.id}/labels`, { name: "frontend" })).body;
   const parent = (await post(`/api/companies/${company.id}/issues`, { title: "Launch", projectId: project.id, status: "todo" })).body;
-  const blocker = (await post(`/api/companies/${company.id}/issues`, { title: "Design", parentId: parent.id, assigneeAgentId: dev.id, labelIds: [label.id] })).body;
+  const blocker = (await post(`/api/companies/${company.id}/issues`, { title: "Design", parentId: parent.id, assigneeAgentId: dev.id, labelIds: [label.id] }))
+    .body;
   const child = (await post(`/api/companies/${company.id}/issues`, { title: "Build", parentId: parent.id, blockedByIssueIds: [blocker.id] })).body;
   await post(`/api/issues/${child.id}/comments`, { body: "Waiting on design" });
   await put(`/api/issues/${parent.id}/documents/plan`, { body: "# Plan\n\nShip it." });
-  const routine = (await post(`/api/companies/${company.id}/routines`, { title: "Weekly {{what}}", assigneeAgentId: dev.id, projectId: project.id, variables: [{ name: "what", defaultValue: "review" }] })).body;
+  const routine = (
+    await post(`/api/companies/${company.id}/routines`, {
+      title: "Weekly {{what}}",
+      assigneeAgentId: dev.id,
+      projectId: project.id,
+      variables: [{ name: "what", defaultValue: "review" }],
+    })
+  ).body;
   await post(`/api/routines/${routine.id}/triggers`, { kind: "schedule", cronExpression: "0 9 * * 1", timezone: "Europe/Berlin" });
   const hook = (await post(`/api/routines/${routine.id}/triggers`, { kind: "webhook" })).body;
   const skill = (await post(`/api/companies/${company.id}/skills`, { name: "Release notes" })).body;
@@ -37,8 +66,24 @@ describe("export", () => {
   it("is a readable package with a manifest; no secret value, webhook secret or public id leaves", async () => {
     const a = await seedCompanyA();
     const pkg = await exportOf(a.company.id);
-    expect(pkg.manifest).toMatchObject({ format: "acp-company-package", version: 1, counts: { agents: 2, goals: 2, projects: 1, labels: 1, issues: 3, comments: 1, documents: 1, routines: 1, skills: 1 } });
-    expect(Object.keys(pkg.files)).toEqual(expect.arrayContaining(["manifest.json", "company.md", "agents/chief.md", "agents/dev.md", `issues/${a.parent.identifier}.md`, `issues/${a.child.identifier}/comments.json`, `issues/${a.parent.identifier}/documents/plan.md`, "labels.json", "skills/company/release-notes/SKILL.md"]));
+    expect(pkg.manifest).toMatchObject({
+      format: "acp-company-package",
+      version: 1,
+      counts: { agents: 2, goals: 2, projects: 1, labels: 1, issues: 3, comments: 1, documents: 1, routines: 1, skills: 1 },
+    });
+    expect(Object.keys(pkg.files)).toEqual(
+      expect.arrayContaining([
+        "manifest.json",
+        "company.md",
+        "agents/chief.md",
+        "agents/dev.md",
+        `issues/${a.parent.identifier}.md`,
+        `issues/${a.child.identifier}/comments.json`,
+        `issues/${a.parent.identifier}/documents/plan.md`,
+        "labels.json",
+        "skills/company/release-notes/SKILL.md",
+      ]),
+    );
     expect(pkg.files["agents/dev.md"]).toMatch(/^---\n[\s\S]*reportsTo: [0-9a-f-]{36}\n/);
     expect(pkg.manifest.secretPlaceholders).toEqual([{ name: "OPENAI_KEY", usedBy: ["agents/chief.md"] }]);
     const all = JSON.stringify(pkg);
@@ -148,10 +193,25 @@ describe("import", () => {
     const n = 650;
     const ids = Array.from({ length: n }, () => crypto.randomUUID());
     const files: Record<string, string> = {
-      "manifest.json": JSON.stringify({ format: "acp-company-package", version: 1, exportedAt: new Date().toISOString(), company: { id: a.id, name: "A" }, include: {}, counts: {}, secretPlaceholders: [] }),
+      "manifest.json": JSON.stringify({
+        format: "acp-company-package",
+        version: 1,
+        exportedAt: new Date().toISOString(),
+        company: { id: a.id, name: "A" },
+        include: {},
+        counts: {},
+        secretPlaceholders: [],
+      }),
     };
     for (let i = n - 1; i >= 0; i--) {
-      const fm = [`id: ${ids[i]}`, `title: Step ${i}`, "status: todo", "priority: medium", `parentId: ${i > 0 ? ids[i - 1] : "null"}`, `blockedByIssueIds: [${i + 1 < n ? ids[i + 1] : ""}]`];
+      const fm = [
+        `id: ${ids[i]}`,
+        `title: Step ${i}`,
+        "status: todo",
+        "priority: medium",
+        `parentId: ${i > 0 ? ids[i - 1] : "null"}`,
+        `blockedByIssueIds: [${i + 1 < n ? ids[i + 1] : ""}]`,
+      ];
       files[`issues/X-${i}.md`] = `---\n${fm.join("\n")}\n---\n`;
     }
     const applied = await post(`/api/companies/${b.id}/imports/apply`, { source: inline(files) });
@@ -169,7 +229,9 @@ describe("import", () => {
     const docs = Object.fromEntries([0, 1, 2].map((k) => [`issues/X-0/documents/d${k}.md`, `---\nkey: d${k}\n---\n${"x".repeat(500_000)}\n`]));
     const bigPreview = await post(`/api/companies/${b.id}/imports/preview`, { source: inline({ ...files, ...docs }) });
     expect(bigPreview.status).toBe(200);
-    const tooLong = await post(`/api/companies/${b.id}/imports/preview`, { source: inline({ ...files, "issues/X-0.md": files["issues/X-0.md"] + "y".repeat(100_001) }) });
+    const tooLong = await post(`/api/companies/${b.id}/imports/preview`, {
+      source: inline({ ...files, "issues/X-0.md": files["issues/X-0.md"] + "y".repeat(100_001) }),
+    });
     expect(tooLong.status).toBe(422);
     expect(tooLong.body.details.path).toBe("issues/X-0.md");
     // Duplicate document keys on one issue are refused before anything is written.
@@ -193,7 +255,9 @@ describe("import", () => {
     const rename = await post(`/api/companies/${b.id}/imports/preview`, { source: inline(pkg.files), collisionStrategy: "rename" });
     expect(rename.body.collisions).toEqual([expect.objectContaining({ kind: "agent", resolution: "renamed", newName: "Dev (2)" })]);
     expect((await post(`/api/companies/${b.id}/imports/apply`, { source: inline(pkg.files), collisionStrategy: "replace" })).status).toBe(422);
-    expect((await post(`/api/companies/${b.id}/imports/apply`, { source: inline(pkg.files), target: { mode: "existing_company", companyId: a.company.id } })).status).toBe(422);
+    expect(
+      (await post(`/api/companies/${b.id}/imports/apply`, { source: inline(pkg.files), target: { mode: "existing_company", companyId: a.company.id } })).status,
+    ).toBe(422);
     const applied = await post(`/api/companies/${b.id}/imports/apply`, { source: inline(pkg.files), collisionStrategy: "rename" });
     expect(applied.status).toBe(200);
     expect((await get(`/api/companies/${b.id}/agents`)).body.map((x: any) => x.name).sort()).toEqual(["Chief", "Dev", "Dev (2)"]);
@@ -227,12 +291,24 @@ describe("import", () => {
     const broken: Array<[string, Record<string, string>, RegExp]> = [
       ["manifest.json", { ...pkg.files, "manifest.json": JSON.stringify({ ...pkg.manifest, version: 99 }) }, /version 99 is not supported/],
       ["manifest.json", Object.fromEntries(Object.entries(pkg.files).filter(([p]) => p !== "manifest.json")), /manifest.json is missing/],
-      [issuePath, { ...pkg.files, [issuePath]: pkg.files[issuePath].replace(/parentId: .*/, `parentId: ${crypto.randomUUID()}`) }, /parentId names issue .* not in the package/],
+      [
+        issuePath,
+        { ...pkg.files, [issuePath]: pkg.files[issuePath].replace(/parentId: .*/, `parentId: ${crypto.randomUUID()}`) },
+        /parentId names issue .* not in the package/,
+      ],
       [issuePath, { ...pkg.files, [issuePath]: pkg.files[issuePath].replace(/status: .*/, "status: sideways") }, /status/],
       ["agents/dev.md", { ...pkg.files, "agents/dev.md": "---\nname: [broken\n---\n" }, /malformed YAML frontmatter/],
       ["skills/stray.md", { ...pkg.files, "skills/stray.md": "hello" }, /not inside a skill folder/],
-      ["agents/dev.md", { ...pkg.files, "agents/dev.md": pkg.files["agents/dev.md"].replace("adapterType: http", "adapterType: teleport") }, /agents\/dev.md: .*teleport/i],
-      ["agents/dev.md", { ...pkg.files, "agents/dev.md": pkg.files["agents/dev.md"].replace(/url: .*/, "url: 42") }, /agents\/dev.md: Invalid adapterConfig for http/],
+      [
+        "agents/dev.md",
+        { ...pkg.files, "agents/dev.md": pkg.files["agents/dev.md"].replace("adapterType: http", "adapterType: teleport") },
+        /agents\/dev.md: .*teleport/i,
+      ],
+      [
+        "agents/dev.md",
+        { ...pkg.files, "agents/dev.md": pkg.files["agents/dev.md"].replace(/url: .*/, "url: 42") },
+        /agents\/dev.md: Invalid adapterConfig for http/,
+      ],
     ];
     for (const [path, files, message] of broken) {
       for (const route of ["imports/preview", "imports/apply"]) {
@@ -261,6 +337,14 @@ describe("import", () => {
     expect((await post(`/api/companies/${b.id}/imports/preview`, body, { token: ceoKey.token })).status).toBe(200);
     const outsider = await boardUser(a.company.id, "owner");
     expect((await post(`/api/companies/${b.id}/imports/apply`, body, { token: outsider.token, env: AUTHENTICATED })).status).toBe(403);
-    expect((await post("/api/companies/import/preview", { ...body, target: { mode: "existing_company", companyId: b.id } }, { token: outsider.token, env: AUTHENTICATED })).status).toBe(403);
+    expect(
+      (
+        await post(
+          "/api/companies/import/preview",
+          { ...body, target: { mode: "existing_company", companyId: b.id } },
+          { token: outsider.token, env: AUTHENTICATED },
+        )
+      ).status,
+    ).toBe(403);
   });
 });

@@ -89,7 +89,10 @@ describe("projects", () => {
     const viaList = await patch(`/api/projects/${p.id}`, { goalIds: [g1.id, g3.id] });
     expect(viaList.body).toMatchObject({ goalId: g1.id, goalIds: [g1.id, g3.id] });
     const rows = await env.DB.prepare("SELECT goal_id, position FROM project_goals WHERE project_id = ? ORDER BY position").bind(p.id).all();
-    expect(rows.results).toEqual([{ goal_id: g1.id, position: 0 }, { goal_id: g3.id, position: 1 }]);
+    expect(rows.results).toEqual([
+      { goal_id: g1.id, position: 0 },
+      { goal_id: g3.id, position: 1 },
+    ]);
 
     // Deleting the first goal moves the legacy goalId to the next one.
     await del(`/api/goals/${g1.id}`);
@@ -107,7 +110,11 @@ describe("projects", () => {
     const other = await createCompany();
     const lead = await insertAgent(company.id);
     const foreign = await insertAgent(other.id);
-    const p = await project(company.id, { leadAgentId: lead.id, targetDate: "2026-12-31", executionWorkspacePolicy: { enabled: true, defaultMode: "isolated" } });
+    const p = await project(company.id, {
+      leadAgentId: lead.id,
+      targetDate: "2026-12-31",
+      executionWorkspacePolicy: { enabled: true, defaultMode: "isolated" },
+    });
     expect(p).toMatchObject({ leadAgentId: lead.id, targetDate: "2026-12-31", executionWorkspacePolicy: { enabled: true, defaultMode: "isolated" } });
     expect((await post(`/api/companies/${company.id}/projects`, { name: "y", leadAgentId: foreign.id })).status).toBe(422);
 
@@ -229,7 +236,11 @@ describe("project workspaces", () => {
     const third = await post(base, { name: "infra", cwd: "/srv/infra", isPrimary: true });
     expect(third.body.isPrimary).toBe(true);
     let list = (await get(base)).body;
-    expect(list.map((w: any) => [w.name, w.isPrimary])).toEqual([["main", false], ["docs", false], ["infra", true]]);
+    expect(list.map((w: any) => [w.name, w.isPrimary])).toEqual([
+      ["main", false],
+      ["docs", false],
+      ["infra", true],
+    ]);
 
     expect((await patch(`${base}/${first.body.id}`, { isPrimary: true })).body.isPrimary).toBe(true);
     list = (await get(base)).body;
@@ -246,7 +257,10 @@ describe("project workspaces", () => {
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ id: first.body.id, isPrimary: true });
     list = (await get(base)).body;
-    expect(list.map((w: any) => [w.name, w.isPrimary])).toEqual([["docs", true], ["infra", false]]);
+    expect(list.map((w: any) => [w.name, w.isPrimary])).toEqual([
+      ["docs", true],
+      ["infra", false],
+    ]);
     expect((await del(`${base}/${first.body.id}`)).status).toBe(404);
 
     // Creating with the shortname works too.
@@ -274,7 +288,13 @@ describe("project workspaces", () => {
     const started = await post(`${base}/${ws.id}/runtime-services/start`);
     expect(started.status).toBe(200);
     expect(started.body.workspace.desiredState).toBe("running");
-    expect(started.body.operation).toMatchObject({ kind: "runtime_service", action: "start", status: "applied", projectWorkspaceId: ws.id, result: { desiredState: "running", services: ["web"] } });
+    expect(started.body.operation).toMatchObject({
+      kind: "runtime_service",
+      action: "start",
+      status: "applied",
+      projectWorkspaceId: ws.id,
+      result: { desiredState: "running", services: ["web"] },
+    });
     expect((await post(`${base}/${ws.id}/runtime-services/restart`)).body.workspace.desiredState).toBe("running");
     const stopped = await post(`${base}/${ws.id}/runtime-services/stop`);
     expect(stopped.body.workspace.desiredState).toBe("stopped");

@@ -11,7 +11,9 @@ import { eventually } from "../helpers/eventually";
 
 const FAKE = env.FAKE_AGENT_URL;
 
-const gatewayCalls = async (id: string): Promise<{ calls: Array<{ method: string; path: string; headers: Record<string, string>; body: any }>; runs: number }> =>
+const gatewayCalls = async (
+  id: string,
+): Promise<{ calls: Array<{ method: string; path: string; headers: Record<string, string>; body: any }>; runs: number }> =>
   (await fetch(`${FAKE}/__gw/${id}`)).json();
 
 async function gatewayAgent(companyId: string, scenario: string, config: Record<string, unknown> = {}) {
@@ -77,7 +79,15 @@ describe("remote_gateway adapter", () => {
     expect(relayed[1].message).toBe("message: working on it");
     const costs = await testDb().select().from(schema.costEvents).where(eq(schema.costEvents.heartbeatRunId, runId));
     expect(costs).toHaveLength(1);
-    expect(costs[0]).toMatchObject({ costCents: 12, inputTokens: 1200, outputTokens: 340, provider: "remote-llm", model: "remote-model-1", agentId: agent.id, issueId: issue.body.id });
+    expect(costs[0]).toMatchObject({
+      costCents: 12,
+      inputTokens: 1200,
+      outputTokens: 340,
+      provider: "remote-llm",
+      model: "remote-model-1",
+      agentId: agent.id,
+      issueId: issue.body.id,
+    });
   });
 
   it("a stream that drops twice resumes with Last-Event-ID after eventReconnectMs and completes", async () => {

@@ -28,7 +28,12 @@ afterEach(async () => {
 async function scheduledRoutine(trigger: { cronExpression: string; timezone?: string }, routine: Record<string, unknown> = {}) {
   const company = await createCompany();
   const agent = await insertAgent(company.id, { name: unique("Scheduled") });
-  const created = await post(`/api/companies/${company.id}/routines`, { title: "Tick {{slot}}", variables: [{ name: "slot", defaultValue: "x" }], assigneeAgentId: agent.id, ...routine });
+  const created = await post(`/api/companies/${company.id}/routines`, {
+    title: "Tick {{slot}}",
+    variables: [{ name: "slot", defaultValue: "x" }],
+    assigneeAgentId: agent.id,
+    ...routine,
+  });
   expect(created.status).toBe(201);
   scheduled.push({ companyId: company.id, routineId: created.body.id });
   const t = await post(`/api/routines/${created.body.id}/triggers`, { kind: "schedule", ...trigger });
@@ -40,7 +45,8 @@ async function scheduledRoutine(trigger: { cronExpression: string; timezone?: st
 const dueAt = (triggerId: string, iso: string) => updateRow(schema.routineTriggers, triggerId, { nextRunAt: iso });
 
 const runs = async (routineId: string) => (await get(`/api/routines/${routineId}/runs?limit=200`)).body as any[];
-const nextRunAt = async (routineId: string, triggerId: string) => (await get(`/api/routines/${routineId}`)).body.triggers.find((t: any) => t.id === triggerId).nextRunAt;
+const nextRunAt = async (routineId: string, triggerId: string) =>
+  (await get(`/api/routines/${routineId}`)).body.triggers.find((t: any) => t.id === triggerId).nextRunAt;
 
 describe("cron tick", () => {
   it("fires America/New_York and Asia/Kolkata schedules at the right UTC instants across the DST change, once per slot", async () => {
@@ -56,7 +62,14 @@ describe("cron tick", () => {
 
     await tick("2020-10-31T13:00:00.000Z");
     const first = await runs(ny.routine.id);
-    expect(first).toEqual([expect.objectContaining({ source: "schedule", triggerId: ny.trigger.id, status: "issue_created", triggerPayload: { scheduledFor: "2020-10-31T13:00:00.000Z" } })]);
+    expect(first).toEqual([
+      expect.objectContaining({
+        source: "schedule",
+        triggerId: ny.trigger.id,
+        status: "issue_created",
+        triggerPayload: { scheduledFor: "2020-10-31T13:00:00.000Z" },
+      }),
+    ]);
     // The next 09:00 in New York is in EST: 14:00 UTC.
     expect(await nextRunAt(ny.routine.id, ny.trigger.id)).toBe("2020-11-01T14:00:00.000Z");
     expect(await runs(india.routine.id)).toEqual([]);
@@ -76,7 +89,11 @@ describe("cron tick", () => {
     await tick("2020-11-01T14:00:30.000Z");
     const after = await runs(ny.routine.id);
     expect(after.length).toBe(2);
-    expect(after[0]).toMatchObject({ triggerPayload: { scheduledFor: "2020-11-01T14:00:00.000Z" }, status: "coalesced", linkedIssueId: first[0].linkedIssueId });
+    expect(after[0]).toMatchObject({
+      triggerPayload: { scheduledFor: "2020-11-01T14:00:00.000Z" },
+      status: "coalesced",
+      linkedIssueId: first[0].linkedIssueId,
+    });
   });
 
   it("a local time skipped by the spring-forward change fires at the first valid time after it", async () => {

@@ -52,7 +52,9 @@ describe("routine CRUD", () => {
     const list = await get(`/api/companies/${company.id}/routines`);
     expect(list.status).toBe(200);
     expect(list.body.map((r: any) => r.id)).toEqual([routine.id, second.body.id]);
-    expect(list.body[0].triggers).toEqual([expect.objectContaining({ kind: "schedule", cronExpression: "0 9 * * *", timezone: "Europe/Berlin", enabled: true })]);
+    expect(list.body[0].triggers).toEqual([
+      expect.objectContaining({ kind: "schedule", cronExpression: "0 9 * * *", timezone: "Europe/Berlin", enabled: true }),
+    ]);
     expect(list.body[0].latestRun).toMatchObject({ id: run.body.id, status: "issue_created" });
     expect(list.body[0].activeExecutionIssue).toMatchObject({ id: run.body.linkedIssueId, title: "Daily report", status: "todo" });
     expect(list.body[1]).toMatchObject({ triggers: [], latestRun: null, activeExecutionIssue: null });
@@ -106,7 +108,11 @@ describe("routine CRUD", () => {
 
   it("PATCH updates fields; clearing the assignee pauses an active routine; activating without one is refused", async () => {
     const { routine } = await setup();
-    const renamed = await patch(`/api/routines/${routine.id}`, { title: "Weekly {{day}}", variables: [{ name: "day", defaultValue: "Monday" }], priority: "high" });
+    const renamed = await patch(`/api/routines/${routine.id}`, {
+      title: "Weekly {{day}}",
+      variables: [{ name: "day", defaultValue: "Monday" }],
+      priority: "high",
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ title: "Weekly {{day}}", priority: "high", status: "active" });
     expect(renamed.body.updatedAt >= routine.updatedAt).toBe(true);
@@ -237,7 +243,11 @@ describe("agent access and other companies", () => {
 
 describe("routine-made issues", () => {
   it("variables that make the text longer than an issue allows are cut to the issue limits (so the issue exports and imports)", async () => {
-    const { routine } = await setup({ title: "Report {{topic}}", description: "{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}", variables: [{ name: "topic" }, { name: "body" }] });
+    const { routine } = await setup({
+      title: "Report {{topic}}",
+      description: "{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}{{body}}",
+      variables: [{ name: "topic" }, { name: "body" }],
+    });
     const run = await post(`/api/routines/${routine.id}/run`, { variables: { topic: "t".repeat(2000), body: "b".repeat(10_000) } });
     expect(run.status).toBe(202);
     const issue = (await get(`/api/issues/${run.body.linkedIssueId}`)).body;
@@ -258,7 +268,12 @@ describe("triggers", () => {
     expect((await post(`/api/routines/${routine.id}/triggers`, { kind: "schedule" })).status).toBe(400);
     expect((await post(`/api/routines/${routine.id}/triggers`, { kind: "cron", cronExpression: "* * * * *" })).status).toBe(400);
 
-    const created = await post(`/api/routines/${routine.id}/triggers`, { kind: "schedule", cronExpression: "30 9 * * *", timezone: "Asia/Kolkata", label: "morning" });
+    const created = await post(`/api/routines/${routine.id}/triggers`, {
+      kind: "schedule",
+      cronExpression: "30 9 * * *",
+      timezone: "Asia/Kolkata",
+      label: "morning",
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ kind: "schedule", enabled: true, timezone: "Asia/Kolkata", label: "morning" });
     expect(created.body.webhookSecret).toBeUndefined();
@@ -467,7 +482,11 @@ describe("public webhook fire", () => {
     expect(res.status).toBe(401);
     expect(res.body.error).toBe("Invalid webhook secret");
     // Authenticated deployments answer the same (no 401 from actor resolution first).
-    const secured = await call("POST", hook.path, { rawBody: "{}", headers: { authorization: `Bearer ${hook.webhookSecret}`, "content-type": "application/json" }, env: AUTHENTICATED });
+    const secured = await call("POST", hook.path, {
+      rawBody: "{}",
+      headers: { authorization: `Bearer ${hook.webhookSecret}`, "content-type": "application/json" },
+      env: AUTHENTICATED,
+    });
     expect(secured.status).toBe(202);
   });
 
@@ -494,7 +513,10 @@ describe("public webhook fire", () => {
     const hook = await webhook(routine.id, { signingMode: "vendor_hmac", replayWindowSec: 60 });
     const body = JSON.stringify({ id: 1 });
     const now = Math.floor(Date.now() / 1000);
-    const headers = (ts: string | number, secret = hook.webhookSecret, raw = body) => ({ "x-service-timestamp": String(ts), "x-hub-signature-256": `sha256=${sign(secret, `${ts}.${raw}`)}` });
+    const headers = (ts: string | number, secret = hook.webhookSecret, raw = body) => ({
+      "x-service-timestamp": String(ts),
+      "x-hub-signature-256": `sha256=${sign(secret, `${ts}.${raw}`)}`,
+    });
     expect((await fire(hook.path, body, headers(now))).status).toBe(202);
     const replay = await fire(hook.path, body, headers(now));
     expect(replay.status).toBe(409);

@@ -12,7 +12,14 @@ async function insertRun(companyId: string, agentId: string, status: (typeof HEA
   const created = new Date(Date.now() - (finishedDaysAgo ?? 0) * 86_400_000 - 60_000).toISOString();
   const id = await runFixture(companyId, agentId, { status, adapterType: "http", finishedAt, createdAt: created, updatedAt: created });
   await insertRow(schema.heartbeatRunEvents, { id: crypto.randomUUID(), companyId, runId: id, seq: 1, kind: "log", message: "x", createdAt: created });
-  await insertWakeup(companyId, agentId, { status: status === "running" ? "claimed" : "completed", reason: "on_demand", source: "manual", runId: id, createdAt: created, updatedAt: finishedAt ?? created });
+  await insertWakeup(companyId, agentId, {
+    status: status === "running" ? "claimed" : "completed",
+    reason: "on_demand",
+    source: "manual",
+    runId: id,
+    createdAt: created,
+    updatedAt: finishedAt ?? created,
+  });
   return id;
 }
 

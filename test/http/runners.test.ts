@@ -55,7 +55,11 @@ describe("runner connection", () => {
     const company = await createCompany();
     const mine = await processAgent(company.id);
     const sibling = await processAgent(company.id);
-    const http = await post(`/api/companies/${company.id}/agents`, { name: unique("Http"), adapterType: "http", adapterConfig: { url: `${env.FAKE_AGENT_URL}/agent/x` } });
+    const http = await post(`/api/companies/${company.id}/agents`, {
+      name: unique("Http"),
+      adapterType: "http",
+      adapterConfig: { url: `${env.FAKE_AGENT_URL}/agent/x` },
+    });
     const key = await insertAgentKey(mine.id, company.id);
     const { client } = await connect(company.id, { env: AUTHENTICATED, token: key.token });
     const ready = await client!.hello([mine.id, sibling.id, http.body.id, "missing-agent"]);
@@ -75,7 +79,9 @@ describe("runner connection", () => {
     const board = await boardUser(company.id);
     const listed = await get(`/api/companies/${company.id}/runners`, { env: AUTHENTICATED, token: board.token });
     expect(listed.status).toBe(200);
-    expect(listed.body).toEqual([expect.objectContaining({ name: "test-runner", agents: [mine.id], principal: { type: "agent", agentId: mine.id }, activeRuns: 0 })]);
+    expect(listed.body).toEqual([
+      expect.objectContaining({ name: "test-runner", agents: [mine.id], principal: { type: "agent", agentId: mine.id }, activeRuns: 0 }),
+    ]);
     const stranger = await boardUser((await createCompany()).id);
     expect((await get(`/api/companies/${company.id}/runners`, { env: AUTHENTICATED, token: stranger.token })).status).toBe(403);
     client!.close();
@@ -112,7 +118,14 @@ describe("runs on a runner", () => {
     expect((await get(`/api/companies/${company.id}/runners`)).body[0].activeRuns).toBe(1);
 
     client!.send({ type: "run.event", runId: start.runId, kind: "log", message: "hello from stdout", data: { stream: "stdout" } });
-    client!.send({ type: "run.complete", runId: start.runId, status: "succeeded", summary: "echoed", exitCode: 0, usage: { provider: "local", model: "m", costCents: 3 } });
+    client!.send({
+      type: "run.complete",
+      runId: start.runId,
+      status: "succeeded",
+      summary: "echoed",
+      exitCode: 0,
+      usage: { provider: "local", model: "m", costCents: 3 },
+    });
     expect(await client!.next((m) => m.type === "run.completed")).toEqual({ type: "run.completed", runId: start.runId });
     expect(await run(start.runId)).toMatchObject({ status: "succeeded", summary: "echoed" });
     const events = (await get(`/api/heartbeat-runs/${start.runId}/events`)).body as any[];

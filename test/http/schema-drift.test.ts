@@ -13,11 +13,9 @@ describe("schema drift", () => {
 
   it("a deliberate mismatch is reported", async () => {
     // companies as drizzle would see it with one extra column, one nullable flip and an extra index.
-    const drifted = sqliteTable(
-      "companies",
-      { id: text("id").primaryKey(), name: text("name"), surprise: integer("surprise").notNull() },
-      (t) => [index("companies_surprise_idx").on(t.surprise)],
-    );
+    const drifted = sqliteTable("companies", { id: text("id").primaryKey(), name: text("name"), surprise: integer("surprise").notNull() }, (t) => [
+      index("companies_surprise_idx").on(t.surprise),
+    ]);
     const actual = await databaseShapes(env.DB);
     const drift = schemaDrift(drizzleShapes({ drifted }), new Map([["companies", actual.get("companies")!]]));
     expect(drift).toEqual(

@@ -46,15 +46,20 @@ describe("normalizeEnvBindings", () => {
     const company = await createCompany();
     const secret = await createSecret(company.id, "DB_PASSWORD", "hunter2");
     await rotate(secret.id, "hunter3");
-    const { env: out, statements } = await normalizeEnvBindings(ctxFor(company.id), actor, {
-      LOG_LEVEL: "debug",
-      MODE: { type: "plain", value: "fast" },
-      EMPTY_TOKEN: "",
-      DB_PASSWORD: { type: "secret_ref", secretId: secret.id },
-      PINNED: { type: "secret_ref", secretId: secret.id, version: 1 },
-      PINNED_STR: { type: "secret_ref", secretId: secret.id, version: "2" },
-      LATEST: { type: "secret_ref", secretId: secret.id, version: "latest" },
-    }, { ownerLabel: "agent" });
+    const { env: out, statements } = await normalizeEnvBindings(
+      ctxFor(company.id),
+      actor,
+      {
+        LOG_LEVEL: "debug",
+        MODE: { type: "plain", value: "fast" },
+        EMPTY_TOKEN: "",
+        DB_PASSWORD: { type: "secret_ref", secretId: secret.id },
+        PINNED: { type: "secret_ref", secretId: secret.id, version: 1 },
+        PINNED_STR: { type: "secret_ref", secretId: secret.id, version: "2" },
+        LATEST: { type: "secret_ref", secretId: secret.id, version: "latest" },
+      },
+      { ownerLabel: "agent" },
+    );
     expect(statements).toEqual([]);
     expect(out).toEqual({
       LOG_LEVEL: "debug",
@@ -85,11 +90,7 @@ describe("normalizeEnvBindings", () => {
       /STOLEN/,
     );
     expect(e1.details).toMatchObject({ key: "STOLEN", secretId: foreign.id });
-    await expectHttpError(
-      normalizeEnvBindings(ctx, actor, { GONE: { type: "secret_ref", secretId: crypto.randomUUID() } }, { ownerLabel: "a" }),
-      422,
-      /GONE/,
-    );
+    await expectHttpError(normalizeEnvBindings(ctx, actor, { GONE: { type: "secret_ref", secretId: crypto.randomUUID() } }, { ownerLabel: "a" }), 422, /GONE/);
     await expectHttpError(
       normalizeEnvBindings(ctx, actor, { OLD: { type: "secret_ref", secretId: own.id, version: 9 } }, { ownerLabel: "a" }),
       422,
@@ -185,9 +186,19 @@ describe("resolveEnvBindings", () => {
       PLAIN: "literal",
       PLAIN_OBJ: { type: "plain", value: "object literal" },
     };
-    expect(await resolveEnvBindings(env, db, company.id, bindings)).toEqual({ LATEST: "v1-value", PINNED: "v1-value", PLAIN: "literal", PLAIN_OBJ: "object literal" });
+    expect(await resolveEnvBindings(env, db, company.id, bindings)).toEqual({
+      LATEST: "v1-value",
+      PINNED: "v1-value",
+      PLAIN: "literal",
+      PLAIN_OBJ: "object literal",
+    });
     expect((await rotate(secret.id, "v2-value")).status).toBe(200);
-    expect(await resolveEnvBindings(env, db, company.id, bindings)).toEqual({ LATEST: "v2-value", PINNED: "v1-value", PLAIN: "literal", PLAIN_OBJ: "object literal" });
+    expect(await resolveEnvBindings(env, db, company.id, bindings)).toEqual({
+      LATEST: "v2-value",
+      PINNED: "v1-value",
+      PLAIN: "literal",
+      PLAIN_OBJ: "object literal",
+    });
     const pinned2 = { P2: { type: "secret_ref", secretId: secret.id, version: 2 }, P3: { type: "secret_ref", secretId: secret.id, version: 3 } };
     await expectHttpError(resolveEnvBindings(env, db, company.id, pinned2), 422, /P3.*version 3/);
   });

@@ -31,7 +31,9 @@ async function createSecret(companyId: string, body: Record<string, unknown> = {
 }
 
 async function versions(secretId: string) {
-  const { results } = await env.DB.prepare("SELECT version, material, value_sha256, external_ref FROM company_secret_versions WHERE secret_id = ? ORDER BY version")
+  const { results } = await env.DB.prepare(
+    "SELECT version, material, value_sha256, external_ref FROM company_secret_versions WHERE secret_id = ? ORDER BY version",
+  )
     .bind(secretId)
     .all<{ version: number; material: string; value_sha256: string; external_ref: string | null }>();
   return results;

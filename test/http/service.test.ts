@@ -151,7 +151,23 @@ describe("OpenAPI operation ids", () => {
     }
     expect(new Set(ids).size).toBe(ids.length);
     // Readable names (derived from method and path where a route does not name one).
-    for (const id of ["wakeAgent", "listIssues", "createIssue", "getIssue", "updateIssue", "checkoutIssue", "releaseIssue", "listIssueComments", "createIssueComment", "listApprovals", "approveApproval", "rejectApproval", "listCompanies", "getCostSummary", "listHeartbeatRuns"]) {
+    for (const id of [
+      "wakeAgent",
+      "listIssues",
+      "createIssue",
+      "getIssue",
+      "updateIssue",
+      "checkoutIssue",
+      "releaseIssue",
+      "listIssueComments",
+      "createIssueComment",
+      "listApprovals",
+      "approveApproval",
+      "rejectApproval",
+      "listCompanies",
+      "getCostSummary",
+      "listHeartbeatRuns",
+    ]) {
       expect(ids, id).toContain(id);
     }
     expect(ids.filter((id) => /By[A-Z][a-z]+Id/.test(id))).toEqual([]);
@@ -166,8 +182,10 @@ describe("OpenAPI operation ids", () => {
       for (const [method, op] of Object.entries<any>(item)) {
         let body = op.requestBody?.content?.["application/json"]?.schema;
         if (body?.$ref) body = doc.components.schemas[body.$ref.split("/").pop()];
-        for (const field of body?.required ?? []) expect(body.properties?.[field]?.default, `${method} ${path} ${field} has a default but is required`).toBeUndefined();
-        for (const param of op.parameters ?? []) if (param.schema?.default !== undefined) expect(param.required ?? false, `${method} ${path} ?${param.name}`).toBe(false);
+        for (const field of body?.required ?? [])
+          expect(body.properties?.[field]?.default, `${method} ${path} ${field} has a default but is required`).toBeUndefined();
+        for (const param of op.parameters ?? [])
+          if (param.schema?.default !== undefined) expect(param.required ?? false, `${method} ${path} ?${param.name}`).toBe(false);
       }
     }
   });

@@ -34,7 +34,11 @@ describe("catalog", () => {
     expect((await get("/api/skills/catalog?kind=nope")).status).toBe(400);
     const script = (await get("/api/skills/catalog/service%2Frun-events")).body;
     expect(script).toMatchObject({ trustLevel: "scripts_executables" });
-    expect((await get("/api/skills/catalog/run-events/files?path=scripts/post-event.sh")).body).toMatchObject({ kind: "script", previewable: true, content: expect.stringContaining("#!/bin/sh") });
+    expect((await get("/api/skills/catalog/run-events/files?path=scripts/post-event.sh")).body).toMatchObject({
+      kind: "script",
+      previewable: true,
+      content: expect.stringContaining("#!/bin/sh"),
+    });
     expect((await get("/api/skills/catalog/catalog-heartbeat/files")).body.content).toContain("name: Heartbeat");
     expect((await get("/api/skills/catalog/nope")).status).toBe(404);
     expect((await get("/api/skills/catalog", { env: AUTHENTICATED })).status).toBe(401);
@@ -92,7 +96,14 @@ describe("company library", () => {
     const company = await createCompany();
     const created = await post(`/api/companies/${company.id}/skills`, { name: "Release notes", description: "Write release notes" });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ key: "company/release-notes", slug: "release-notes", sourceType: "managed_local", editable: true, trustLevel: "markdown_only", name: "Release notes" });
+    expect(created.body).toMatchObject({
+      key: "company/release-notes",
+      slug: "release-notes",
+      sourceType: "managed_local",
+      editable: true,
+      trustLevel: "markdown_only",
+      name: "Release notes",
+    });
     expect((await post(`/api/companies/${company.id}/skills`, { name: "Release notes" })).status).toBe(409);
     expect((await post(`/api/companies/${company.id}/skills`, {})).status).toBe(400);
     const id = created.body.id;
@@ -102,7 +113,10 @@ describe("company library", () => {
     expect(script.body.trustLevel).toBe("scripts_executables");
     expect(script.body.files.map((f: any) => f.path)).toEqual(["SKILL.md", "scripts/build.sh"]);
     expect(script.body.contentHash).not.toBe(created.body.contentHash);
-    const renamed = await patch(`/api/companies/${company.id}/skills/${id}/files`, { path: "SKILL.md", content: "---\nname: Notes\ndescription: Better notes\n---\nBody\n" });
+    const renamed = await patch(`/api/companies/${company.id}/skills/${id}/files`, {
+      path: "SKILL.md",
+      content: "---\nname: Notes\ndescription: Better notes\n---\nBody\n",
+    });
     expect(renamed.body).toMatchObject({ name: "Notes", description: "Better notes" });
     const malformed = await patch(`/api/companies/${company.id}/skills/${id}/files`, { path: "SKILL.md", content: "---\nname: [oops\n---\n" });
     expect(malformed.status).toBe(422);
@@ -111,7 +125,12 @@ describe("company library", () => {
     expect((await get(`/api/companies/${company.id}/skills/${id}/files?path=scripts/build.sh`)).body.content).toContain("echo hi");
     expect((await get(`/api/companies/${company.id}/skills/${id}/files?path=missing.md`)).status).toBe(404);
 
-    const agent = await post(`/api/companies/${company.id}/agents`, { name: "Writer", adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/x" }, desiredSkills: ["company/release-notes"] });
+    const agent = await post(`/api/companies/${company.id}/agents`, {
+      name: "Writer",
+      adapterType: "http",
+      adapterConfig: { url: "http://127.0.0.1:9/x" },
+      desiredSkills: ["company/release-notes"],
+    });
     expect(agent.status).toBe(201);
     const detail = await get(`/api/companies/${company.id}/skills/${id}`);
     expect(detail.body.usage.agents).toEqual([{ id: agent.body.id, name: "Writer" }]);
@@ -129,7 +148,11 @@ describe("company library", () => {
     const company = await createCompany();
     const installed = await post(`/api/companies/${company.id}/skills/install-catalog`, { catalogSkillId: "routines" });
     expect(installed.status).toBe(201);
-    expect(installed.body).toMatchObject({ action: "created", skill: { key: "service/routines", sourceType: "catalog", sourceCommit: installed.body.catalogSkill.contentHash }, catalogSkill: { id: "catalog-routines" } });
+    expect(installed.body).toMatchObject({
+      action: "created",
+      skill: { key: "service/routines", sourceType: "catalog", sourceCommit: installed.body.catalogSkill.contentHash },
+      catalogSkill: { id: "catalog-routines" },
+    });
     const again = await post(`/api/companies/${company.id}/skills/install-catalog`, { catalogSkillId: "service/routines" });
     expect(again.status).toBe(200);
     expect(again.body.action).toBe("unchanged");
@@ -197,7 +220,9 @@ describe("imports", () => {
     const alpha = res.body.imported[0];
     const asset = await get(`/api/companies/${company.id}/skills/${alpha.id}/files?path=assets/logo.png`);
     expect(asset.body).toMatchObject({ previewable: false, content: null, message: expect.stringMatching(/not previewable/) });
-    const again = await post(`/api/companies/${company.id}/skills/import`, { files: [{ path: "SKILL.md", content: "---\nname: Beta\nkey: team/beta\n---\nB\n" }] });
+    const again = await post(`/api/companies/${company.id}/skills/import`, {
+      files: [{ path: "SKILL.md", content: "---\nname: Beta\nkey: team/beta\n---\nB\n" }],
+    });
     expect(again.body).toMatchObject({ imported: [], skipped: [{ key: "team/beta", reason: "unchanged" }] });
     // A local edit is not overwritten by a re-import unless forced.
     const beta = res.body.imported[1];
@@ -227,10 +252,18 @@ describe("imports", () => {
     expect(all.body.warnings.join(" ")).toMatch(/executable script/);
 
     const other = await createCompany();
-    for (const source of ["acme/skills/review", "https://github.com/acme/skills/tree/main/skills/review", "https://skills.sh/acme/skills/review", "npx skills add acme/skills --skill review"]) {
+    for (const source of [
+      "acme/skills/review",
+      "https://github.com/acme/skills/tree/main/skills/review",
+      "https://skills.sh/acme/skills/review",
+      "npx skills add acme/skills --skill review",
+    ]) {
       const res = await post(`/api/companies/${other.id}/skills/import`, { source });
       expect(res.status, source).toBe(200);
-      expect([...res.body.imported, ...res.body.skipped].map((s: any) => s.key), source).toEqual(["github/acme/skills/review"]);
+      expect(
+        [...res.body.imported, ...res.body.skipped].map((s: any) => s.key),
+        source,
+      ).toEqual(["github/acme/skills/review"]);
     }
     const single = await post(`/api/companies/${other.id}/skills/import`, { source: "https://github.com/acme/single" });
     expect(single.body.imported.map((s: any) => s.key)).toEqual(["github/acme/single/single"]);
@@ -287,7 +320,9 @@ describe("imports", () => {
     const company = await createCompany();
     const res = await post(`/api/companies/${company.id}/skills/import`, { source: `${env.FAKE_AGENT_URL}/plain/lonely.md` });
     expect(res.status).toBe(200);
-    expect(res.body.imported).toEqual([expect.objectContaining({ key: "url/127.0.0.1/lonely", sourceType: "url", sourceCommit: expect.stringMatching(/^[0-9a-f]{64}$/) })]);
+    expect(res.body.imported).toEqual([
+      expect.objectContaining({ key: "url/127.0.0.1/lonely", sourceType: "url", sourceCommit: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+    ]);
     expect((await post(`/api/companies/${company.id}/skills/import`, { source: `${env.FAKE_AGENT_URL}/plain/nothing.md` })).status).toBe(422);
     // Redirects are followed hop by hop (each hop passes the same network policy).
     const moved = await post(`/api/companies/${company.id}/skills/import`, { source: `${env.FAKE_AGENT_URL}/plain/moved.md` });
@@ -297,7 +332,10 @@ describe("imports", () => {
 
   it("scan-projects imports skills from the repositories project workspaces name, without overwriting local edits", async () => {
     const company = await createCompany();
-    const project = await post(`/api/companies/${company.id}/projects`, { name: "Tools", workspace: { name: "repo", sourceType: "git_repo", repoUrl: "https://github.com/acme/single" } });
+    const project = await post(`/api/companies/${company.id}/projects`, {
+      name: "Tools",
+      workspace: { name: "repo", sourceType: "git_repo", repoUrl: "https://github.com/acme/single" },
+    });
     expect(project.status).toBe(201);
     const scan = await post(`/api/companies/${company.id}/skills/scan-projects`, {});
     expect(scan.status).toBe(200);
@@ -321,7 +359,12 @@ describe("agents and the library", () => {
       ],
     });
     const lint = (await library(company.id)).find((s) => s.key === "local/lint");
-    const agent = await post(`/api/companies/${company.id}/agents`, { name: "Coder", adapterType: "http", adapterConfig: { url: "http://127.0.0.1:9/x" }, desiredSkills: [lint.id, "heartbeat", "team-a/deploy"] });
+    const agent = await post(`/api/companies/${company.id}/agents`, {
+      name: "Coder",
+      adapterType: "http",
+      adapterConfig: { url: "http://127.0.0.1:9/x" },
+      desiredSkills: [lint.id, "heartbeat", "team-a/deploy"],
+    });
     expect(agent.status).toBe(201);
     expect(agent.body.desiredSkills).toEqual(["local/lint", "service/heartbeat", "team-a/deploy"]);
 
@@ -333,7 +376,12 @@ describe("agents and the library", () => {
     const synced = await post(`/api/agents/${agent.body.id}/skills/sync`, { desiredSkills: ["team-b/deploy"], mode: "replace" });
     expect(synced.status).toBe(200);
     expect(synced.body).toMatchObject({ supported: true, mode: "persistent", desiredSkills: ["team-b/deploy"] });
-    expect(synced.body.entries.find((e: any) => e.key === "team-b/deploy")).toMatchObject({ desired: true, state: "installed", origin: "local_path", runtimeName: "deploy" });
+    expect(synced.body.entries.find((e: any) => e.key === "team-b/deploy")).toMatchObject({
+      desired: true,
+      state: "installed",
+      origin: "local_path",
+      runtimeName: "deploy",
+    });
     expect(synced.body.entries.find((e: any) => e.key === "service/board")).toMatchObject({ desired: false, state: "available", origin: "bundled" });
     const snapshot = await get(`/api/agents/${agent.body.id}/skills`);
     expect(snapshot.body.entries.map((e: any) => e.key)).toEqual(expect.arrayContaining(["local/lint", "team-a/deploy", "service/heartbeat"]));
@@ -344,9 +392,19 @@ describe("agents and the library", () => {
 describe("run delivery", () => {
   it("an http agent's run carries its desired skills' files in the invocation body", async () => {
     const company = await createCompany();
-    await post(`/api/companies/${company.id}/skills/import`, { files: [{ path: "SKILL.md", content: "---\nname: Lint\n---\nRun the linter.\n" }, { path: "assets/icon.bin", content: btoa("\u0000\u0001\u0002"), encoding: "base64" }] });
+    await post(`/api/companies/${company.id}/skills/import`, {
+      files: [
+        { path: "SKILL.md", content: "---\nname: Lint\n---\nRun the linter.\n" },
+        { path: "assets/icon.bin", content: btoa("\u0000\u0001\u0002"), encoding: "base64" },
+      ],
+    });
     const endpoint = `skills-${crypto.randomUUID()}`;
-    const agent = await post(`/api/companies/${company.id}/agents`, { name: "Linter", adapterType: "http", adapterConfig: { url: `${env.FAKE_AGENT_URL}/agent/${endpoint}` }, desiredSkills: ["lint", "heartbeat"] });
+    const agent = await post(`/api/companies/${company.id}/agents`, {
+      name: "Linter",
+      adapterType: "http",
+      adapterConfig: { url: `${env.FAKE_AGENT_URL}/agent/${endpoint}` },
+      desiredSkills: ["lint", "heartbeat"],
+    });
     expect(agent.status).toBe(201);
     expect((await post(`/api/agents/${agent.body.id}/wakeup`, {})).status).toBe(202);
     const stub = env.COMPANY.getByName(company.id);

@@ -67,7 +67,8 @@ const ISOLATION_SKIPS: Record<string, string> = {
   "GET /api/invites/{token}/skills/{skillName}": "recipient view: the invite token is the credential",
   "POST /api/invites/{token}/accept": "accepting an invite is how outsiders join: the token is the credential",
   "GET /api/invites/{token}/test-resolution": "recipient view: the invite token is the credential",
-  "POST /api/join-requests/{requestId}/claim-api-key": "the claim secret in the body is the credential (B gets 400/403 without it; covered by access-invites tests)",
+  "POST /api/join-requests/{requestId}/claim-api-key":
+    "the claim secret in the body is the credential (B gets 400/403 without it; covered by access-invites tests)",
   "GET /api/board-claim/{token}": "the board-claim token is the credential",
   "POST /api/board-claim/{token}/claim": "the board-claim token is the credential",
   "GET /api/llms/agent-configuration.txt": "static adapter documentation, no tenant data",
@@ -80,7 +81,8 @@ const ISOLATION_SKIPS: Record<string, string> = {
   "GET /api/skills/available": "public catalog index",
   "GET /api/skills/index": "public catalog index",
   "GET /api/skills/{skillName}": "public catalog skill markdown",
-  "POST /api/routine-triggers/public/{publicId}/fire": "public webhook: the unguessable public id and the trigger's secret are the credential (covered by routines tests)",
+  "POST /api/routine-triggers/public/{publicId}/fire":
+    "public webhook: the unguessable public id and the trigger's secret are the credential (covered by routines tests)",
   "GET /api/plugins": "instance-wide plugin host (board reads; test/http/plugins.test.ts)",
   "POST /api/plugins/install": "instance-wide plugin host (instance admins; test/http/plugins.test.ts)",
   "GET /api/plugins/{pluginId}": "instance-wide plugin host (board reads; test/http/plugins.test.ts)",
@@ -90,17 +92,28 @@ const ISOLATION_SKIPS: Record<string, string> = {
   "DELETE /api/plugins/{pluginId}": "instance-wide plugin host (instance admins; test/http/plugins.test.ts)",
   "GET /api/plugins/tools": "the instance's plugin tools, the same for every caller",
   "POST /api/plugins/tools/execute": "the company is runContext's and must be the calling agent's own, in its own run (refusals: test/http/wiki.test.ts)",
-  "GET /api/plugins/knowledge-wiki/api/overview": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
-  "POST /api/plugins/knowledge-wiki/api/bootstrap": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
-  "POST /api/plugins/knowledge-wiki/api/sources": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
-  "GET /api/plugins/knowledge-wiki/api/spaces": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
-  "POST /api/plugins/knowledge-wiki/api/spaces": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
-  "PATCH /api/plugins/knowledge-wiki/api/spaces/{spaceSlug}": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
-  "POST /api/plugins/knowledge-wiki/api/spaces/{spaceSlug}/bootstrap": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
-  "POST /api/plugins/knowledge-wiki/api/spaces/{spaceSlug}/archive": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
-  "GET /api/plugins/knowledge-wiki/api/operations": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
-  "POST /api/plugins/knowledge-wiki/api/query-sessions": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
-  "POST /api/plugins/knowledge-wiki/api/file-as-page": "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "GET /api/plugins/knowledge-wiki/api/overview":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/bootstrap":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/sources":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "GET /api/plugins/knowledge-wiki/api/spaces":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/spaces":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "PATCH /api/plugins/knowledge-wiki/api/spaces/{spaceSlug}":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/spaces/{spaceSlug}/bootstrap":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/spaces/{spaceSlug}/archive":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "GET /api/plugins/knowledge-wiki/api/operations":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/query-sessions":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/file-as-page":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
 };
 /**
  * Cross-company references that are accepted today in areas this file's author may not edit (issues,
@@ -122,9 +135,33 @@ const isInstanceRoute = (r: Route) => r.path.startsWith("/api/instance/");
 
 /** Path parameters that identify an entity of company A. */
 const TENANT_PARAMS = new Set([
-  "companyId", "agentId", "issueId", "commentId", "goalId", "projectId", "workspaceId", "approvalId", "secretId", "id",
-  "leaseId", "attachmentId", "assetId", "revisionId", "threadId", "inviteId", "requestId", "memberId", "userSlug",
-  "runId", "incidentId", "routineId", "triggerId", "skillId", "exportId", "webhookId", "deliveryId",
+  "companyId",
+  "agentId",
+  "issueId",
+  "commentId",
+  "goalId",
+  "projectId",
+  "workspaceId",
+  "approvalId",
+  "secretId",
+  "id",
+  "leaseId",
+  "attachmentId",
+  "assetId",
+  "revisionId",
+  "threadId",
+  "inviteId",
+  "requestId",
+  "memberId",
+  "userSlug",
+  "runId",
+  "incidentId",
+  "routineId",
+  "triggerId",
+  "skillId",
+  "exportId",
+  "webhookId",
+  "deliveryId",
 ]);
 
 function paramValue(name: string, path: string, m: Record<string, string> = ids): string {
@@ -269,7 +306,10 @@ function validBody(r: Route, m: Record<string, string> = ids): CallOptions {
     "POST /api/companies/{companyId}/activity": () => ({ actorId: "x", action: "test.pwned", entityType: "issue", entityId: m.issueId }),
     "POST /api/companies/{companyId}/issues": () => ({ title: "pwned" }),
     "PATCH /api/issues/{issueId}": () => ({ title: "pwned" }),
-    "POST /api/issues/{issueId}/checkout": () => ({ agentId: m.agentId, expectedStatuses: ["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"] }),
+    "POST /api/issues/{issueId}/checkout": () => ({
+      agentId: m.agentId,
+      expectedStatuses: ["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"],
+    }),
     "POST /api/issues/{issueId}/comments": () => ({ body: "pwned" }),
     "POST /api/companies/{companyId}/labels": () => ({ name: unique("pwned") }),
     "POST /api/companies/{companyId}/goals": () => ({ title: "pwned" }),
@@ -281,7 +321,13 @@ function validBody(r: Route, m: Record<string, string> = ids): CallOptions {
     "PATCH /api/projects/{projectId}": () => ({ description: "pwned" }),
     "POST /api/projects/{projectId}/workspaces": () => ({ name: "pwned", sourceType: "local_path", cwd: "/tmp/pwned" }),
     "PATCH /api/projects/{projectId}/workspaces/{workspaceId}": () => ({ name: "pwned" }),
-    "POST /api/companies/{companyId}/cost-events": () => ({ agentId: m.agentId, provider: "openai", model: "gpt", costCents: 1, occurredAt: new Date().toISOString() }),
+    "POST /api/companies/{companyId}/cost-events": () => ({
+      agentId: m.agentId,
+      provider: "openai",
+      model: "gpt",
+      costCents: 1,
+      occurredAt: new Date().toISOString(),
+    }),
     "POST /api/companies/{companyId}/finance-events": () => ({ kind: "platform_fee", direction: "debit", amountCents: 1 }),
     "PATCH /api/companies/{companyId}/budgets": () => ({ budgetMonthlyCents: 12345 }),
     "POST /api/companies/{companyId}/budgets/policies": () => ({ scopeType: "company", amountCents: 777 }),
@@ -328,7 +374,9 @@ function validBody(r: Route, m: Record<string, string> = ids): CallOptions {
 // Company A's rows
 // ---------------------------------------------------------------------------------------------
 async function snapshotCompany(companyId: string): Promise<Record<string, string>> {
-  const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'd1\\_%' ESCAPE '\\'").all<{ name: string }>();
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'd1\\_%' ESCAPE '\\'",
+  ).all<{ name: string }>();
   const out: Record<string, string> = {};
   for (const { name } of tables.results) {
     const cols = await env.DB.prepare(`PRAGMA table_info("${name}")`).all<{ name: string }>();
@@ -355,19 +403,31 @@ async function seedCompany(): Promise<Record<string, string>> {
   const company = await createCompany();
   const C = company.id;
   m.companyId = C;
-  const agent = expectCreated(await post(`/api/companies/${C}/agents`, { name: unique("Builder"), adapterType: "process", adapterConfig: { command: "echo" } }), "agent");
+  const agent = expectCreated(
+    await post(`/api/companies/${C}/agents`, { name: unique("Builder"), adapterType: "process", adapterConfig: { command: "echo" } }),
+    "agent",
+  );
   m.agentId = agent.id;
   m.agentToken = (await insertAgentKey(agent.id, C)).token;
   expectCreated(await post(`/api/agents/${agent.id}/keys`, { name: "seed" }), "agent key through HTTP");
-  const budgeted = expectCreated(await post(`/api/companies/${C}/agents`, { name: unique("Spender"), adapterType: "process", adapterConfig: { command: "echo" } }), "agent 2");
+  const budgeted = expectCreated(
+    await post(`/api/companies/${C}/agents`, { name: unique("Spender"), adapterType: "process", adapterConfig: { command: "echo" } }),
+    "agent 2",
+  );
   m.goalId = expectCreated(await post(`/api/companies/${C}/goals`, { title: "Ship it" }), "goal").id;
   const project = expectCreated(
-    await post(`/api/companies/${C}/projects`, { name: unique("Proj"), goalIds: [m.goalId], workspace: { name: "main", sourceType: "local_path", cwd: "/tmp/proj" } }),
+    await post(`/api/companies/${C}/projects`, {
+      name: unique("Proj"),
+      goalIds: [m.goalId],
+      workspace: { name: "main", sourceType: "local_path", cwd: "/tmp/proj" },
+    }),
     "project",
   );
   m.projectId = project.id;
   const workspaces = expectCreated(await get(`/api/projects/${project.id}/workspaces`), "workspaces");
-  m.workspaceId = workspaces[0]?.id ?? expectCreated(await post(`/api/projects/${project.id}/workspaces`, { name: "main", sourceType: "local_path", cwd: "/tmp/proj" }), "workspace").id;
+  m.workspaceId =
+    workspaces[0]?.id ??
+    expectCreated(await post(`/api/projects/${project.id}/workspaces`, { name: "main", sourceType: "local_path", cwd: "/tmp/proj" }), "workspace").id;
   m.labelId = expectCreated(await post(`/api/companies/${C}/labels`, { name: unique("bug") }), "label").id;
   const issue = expectCreated(
     await post(`/api/companies/${C}/issues`, { title: "Seed issue", status: "todo", projectId: m.projectId, goalId: m.goalId, labelIds: [m.labelId] }),
@@ -385,26 +445,50 @@ async function seedCompany(): Promise<Record<string, string>> {
   m.attachmentId = expectCreated(await call("POST", `/api/companies/${C}/issues/${issue.id}/attachments`, { rawBody: textForm() }), "attachment").id;
   m.assetId = expectCreated(await call("POST", `/api/companies/${C}/logo`, { rawBody: pngForm() }), "logo").assetId;
   expectCreated(await post(`/api/issues/${issue.id}/work-products`, { kind: "link", title: "PR", url: "https://example.com/pr/1" }), "work product");
-  const approval = expectCreated(await post(`/api/companies/${C}/approvals`, { type: "request_board_approval", payload: { reason: "seed" }, issueIds: [issue.id] }), "approval");
+  const approval = expectCreated(
+    await post(`/api/companies/${C}/approvals`, { type: "request_board_approval", payload: { reason: "seed" }, issueIds: [issue.id] }),
+    "approval",
+  );
   m.approvalId = approval.id;
   expectCreated(await post(`/api/approvals/${approval.id}/comments`, { body: "looks fine" }), "approval comment");
   m.secretId = expectCreated(await post(`/api/companies/${C}/secrets`, { name: "SEED_API_KEY", value: "s3cret" }), "secret").id;
   m.costEventId = expectCreated(
-    await post(`/api/companies/${C}/cost-events`, { agentId: agent.id, provider: "openai", model: "gpt-x", costCents: 3, occurredAt: new Date().toISOString() }),
+    await post(`/api/companies/${C}/cost-events`, {
+      agentId: agent.id,
+      provider: "openai",
+      model: "gpt-x",
+      costCents: 3,
+      occurredAt: new Date().toISOString(),
+    }),
     "cost event",
   ).id;
   expectCreated(await post(`/api/companies/${C}/finance-events`, { kind: "platform_fee", direction: "debit", amountCents: 5 }), "finance event");
   // A hard budget on the second agent, then spend above it: opens a budget incident.
   expectCreated(await post(`/api/companies/${C}/budgets/policies`, { scopeType: "agent", scopeId: budgeted.id, amountCents: 100 }), "budget policy");
   expectCreated(
-    await post(`/api/companies/${C}/cost-events`, { agentId: budgeted.id, provider: "openai", model: "gpt-x", costCents: 250, occurredAt: new Date().toISOString() }),
+    await post(`/api/companies/${C}/cost-events`, {
+      agentId: budgeted.id,
+      provider: "openai",
+      model: "gpt-x",
+      costCents: 250,
+      occurredAt: new Date().toISOString(),
+    }),
     "cost event over budget",
   );
   const overview = expectCreated(await get(`/api/companies/${C}/budgets/overview`), "budget overview");
   m.incidentId = overview.activeIncidents?.[0]?.id;
-  m.environmentId = expectCreated(await post(`/api/companies/${C}/environments`, { name: unique("laptop"), kind: "local", config: { workdir: "/tmp/work" } }), "environment").id;
+  m.environmentId = expectCreated(
+    await post(`/api/companies/${C}/environments`, { name: unique("laptop"), kind: "local", config: { workdir: "/tmp/work" } }),
+    "environment",
+  ).id;
   const ews = expectCreated(
-    await post(`/api/companies/${C}/execution-workspaces`, { projectId: m.projectId, issueId: issue.id, environmentId: m.environmentId, agentId: agent.id, mode: "isolated" }),
+    await post(`/api/companies/${C}/execution-workspaces`, {
+      projectId: m.projectId,
+      issueId: issue.id,
+      environmentId: m.environmentId,
+      agentId: agent.id,
+      mode: "isolated",
+    }),
     "execution workspace",
   );
   m.executionWorkspaceId = ews.id;
@@ -425,7 +509,10 @@ async function seedCompany(): Promise<Record<string, string>> {
   m.exportId = expectCreated(await post(`/api/companies/${C}/exports`, {}), "stored export").exportId;
   // Listing brings the bundled skills into the library (a write on the first list only).
   expectCreated(await get(`/api/companies/${C}/skills`), "skill list");
-  const routine = expectCreated(await post(`/api/companies/${C}/routines`, { title: "Seed routine", assigneeAgentId: agent.id, projectId: m.projectId }), "routine");
+  const routine = expectCreated(
+    await post(`/api/companies/${C}/routines`, { title: "Seed routine", assigneeAgentId: agent.id, projectId: m.projectId }),
+    "routine",
+  );
   m.routineId = routine.id;
   const trigger = expectCreated(await post(`/api/routines/${routine.id}/triggers`, { kind: "webhook" }), "routine trigger");
   m.triggerId = trigger.id;
@@ -435,7 +522,10 @@ async function seedCompany(): Promise<Record<string, string>> {
   expectCreated(await post(`/api/issues/${issue.id}/checkout`, { agentId: agent.id, expectedStatuses: ["todo"] }, { token: m.agentToken, runId }), "checkout");
   m.runId = runId;
   // A webhook subscription (to an address nothing listens on) and its test ping's delivery.
-  const webhook = expectCreated(await post(`/api/companies/${C}/webhooks`, { url: "https://127.0.0.1.invalid/hook", events: ["issue.*"], enabled: false }), "webhook");
+  const webhook = expectCreated(
+    await post(`/api/companies/${C}/webhooks`, { url: "https://127.0.0.1.invalid/hook", events: ["issue.*"], enabled: false }),
+    "webhook",
+  );
   m.webhookId = webhook.id;
   m.deliveryId = expectCreated(await post(`/api/companies/${C}/webhooks/${webhook.id}/test`), "webhook ping").deliveryId;
   for (const [k, v] of Object.entries(m)) if (!v) throw new Error(`seed left ${k} empty`);
@@ -469,10 +559,7 @@ function order(r: Route) {
   return 1;
 }
 
-const tenantRoutes = () =>
-  routes
-    .filter((r) => !ISOLATION_SKIPS[key(r)] && !isAdminRoute(r) && !isInstanceRoute(r))
-    .sort((a, b) => order(a) - order(b));
+const tenantRoutes = () => routes.filter((r) => !ISOLATION_SKIPS[key(r)] && !isAdminRoute(r) && !isInstanceRoute(r)).sort((a, b) => order(a) - order(b));
 
 describe("surface: tenant isolation", () => {
   it("every route is either tenant-scoped by a path id, or skipped with a reason", () => {
@@ -535,7 +622,10 @@ describe("surface: tenant isolation", () => {
       for (let split = 1; split < tenantParams.length; split++) {
         const fromB = new Set(tenantParams.slice(0, split));
         const url = fill(r.path, (n) => paramValue(n, r.path, fromB.has(n) ? idsB : ids));
-        for (const [who, token] of [["board", bBoardToken], ["agent", bAgentToken]] as const) {
+        for (const [who, token] of [
+          ["board", bBoardToken],
+          ["agent", bAgentToken],
+        ] as const) {
           count++;
           const res = await call(r.method, url, { ...validBody(r, idsB), token });
           if (res.status < 300 || res.status >= 500 || typeof res.body?.error !== "string") {
@@ -554,12 +644,31 @@ describe("surface: tenant isolation", () => {
     const refKind = (prop: string, path: string): string | null => {
       if (prop === "parentId") return path.includes("/goals") ? "goalId" : path.includes("/issues") ? "issueId" : null;
       const kinds: Record<string, string> = {
-        agentId: "agentId", assigneeAgentId: "agentId", ownerAgentId: "agentId", leadAgentId: "agentId", reportsTo: "agentId",
-        requestedByAgentId: "agentId", issueId: "issueId", blockedByIssueIds: "issueId", issueIds: "issueId", sourceIssueId: "issueId",
-        sourceIssueIds: "issueId", inheritExecutionWorkspaceFromIssueId: "issueId", projectId: "projectId", goalId: "goalId",
-        goalIds: "goalId", labelIds: "labelId", executionWorkspaceId: "executionWorkspaceId", projectWorkspaceId: "workspaceId",
-        environmentId: "environmentId", revisionId: "revisionId", costEventId: "costEventId", logoAssetId: "assetId",
-        heartbeatRunId: "runId", assigneeUserId: "userId", scopeId: "agentId",
+        agentId: "agentId",
+        assigneeAgentId: "agentId",
+        ownerAgentId: "agentId",
+        leadAgentId: "agentId",
+        reportsTo: "agentId",
+        requestedByAgentId: "agentId",
+        issueId: "issueId",
+        blockedByIssueIds: "issueId",
+        issueIds: "issueId",
+        sourceIssueId: "issueId",
+        sourceIssueIds: "issueId",
+        inheritExecutionWorkspaceFromIssueId: "issueId",
+        projectId: "projectId",
+        goalId: "goalId",
+        goalIds: "goalId",
+        labelIds: "labelId",
+        executionWorkspaceId: "executionWorkspaceId",
+        projectWorkspaceId: "workspaceId",
+        environmentId: "environmentId",
+        revisionId: "revisionId",
+        costEventId: "costEventId",
+        logoAssetId: "assetId",
+        heartbeatRunId: "runId",
+        assigneeUserId: "userId",
+        scopeId: "agentId",
       };
       return kinds[prop] ?? null;
     };
@@ -592,7 +701,11 @@ describe("surface: tenant isolation", () => {
     // Nested references the generic loop does not reach: an SSH environment's private key secret.
     const ssh = await post(
       `/api/companies/${B.id}/environments`,
-      { name: unique("ssh"), kind: "ssh", config: { host: "build.example.com", username: "runner", privateKey: { type: "secret_ref", secretId: ids.secretId } } },
+      {
+        name: unique("ssh"),
+        kind: "ssh",
+        config: { host: "build.example.com", username: "runner", privateKey: { type: "secret_ref", secretId: ids.secretId } },
+      },
       { token: bBoardToken },
     );
     if (ssh.status < 300 || ssh.status >= 500) failures.push(`POST environments ssh privateKey.secretId=A's -> ${ssh.status} ${ssh.text.slice(0, 200)}`);
@@ -626,7 +739,10 @@ describe("surface: tenant isolation", () => {
   it("instance routes: agents get 403; B's board user may read settings but not change them", async () => {
     const failures: string[] = [];
     for (const r of routes.filter(isInstanceRoute)) {
-      for (const [who, token] of [["agent", bAgentToken], ["board", bBoardToken]] as const) {
+      for (const [who, token] of [
+        ["agent", bAgentToken],
+        ["board", bBoardToken],
+      ] as const) {
         const res = await call(r.method, r.path, { ...validBody(r), token });
         const allowed = who === "board" && r.method === "GET" ? [200] : [403];
         if (!allowed.includes(res.status)) failures.push(`[${who}] ${r.method} ${r.path} -> ${res.status} ${res.text.slice(0, 160)}`);
@@ -722,7 +838,11 @@ function garbageProbes(r: Route): Probe[] {
       const stringFile = new FormData();
       stringFile.append("file", "just a string");
       probes.push({ label: "multipart string part", url, options: { rawBody: stringFile } });
-      probes.push({ label: "broken multipart", url, options: { rawBody: "--xyz\r\nbroken", headers: { "content-type": "multipart/form-data; boundary=xyz" } } });
+      probes.push({
+        label: "broken multipart",
+        url,
+        options: { rawBody: "--xyz\r\nbroken", headers: { "content-type": "multipart/form-data; boundary=xyz" } },
+      });
       probes.push({ label: "JSON instead of multipart", url, options: { body: { file: "x" } } });
     }
   }

@@ -38,10 +38,13 @@ function verify(call: Received, secret: string): boolean {
 const hub = (companyId: string) => env.EVENTS.getByName(companyId);
 /** Makes every pending delivery of the subscription due now and runs a delivery pass. */
 async function retryNow(companyId: string, webhookId: string) {
-  await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE subscription_id = ? AND status = 'pending'").bind(new Date(Date.now() - 1000).toISOString(), webhookId).run();
+  await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE subscription_id = ? AND status = 'pending'")
+    .bind(new Date(Date.now() - 1000).toISOString(), webhookId)
+    .run();
   await hub(companyId).deliverNow(companyId);
 }
-const deliveries = async (companyId: string, webhookId: string) => (await get(`/api/companies/${companyId}/webhooks/${webhookId}/deliveries`)).body.deliveries as any[];
+const deliveries = async (companyId: string, webhookId: string) =>
+  (await get(`/api/companies/${companyId}/webhooks/${webhookId}/deliveries`)).body.deliveries as any[];
 
 describe("webhook subscriptions", () => {
   it("create returns the secret once; reads, lists and rotations never show it again; bad input is 400 and stores nothing", async () => {
@@ -106,7 +109,12 @@ describe("webhook subscriptions", () => {
         ["POST", `${base}/${hook.id}/test`],
         ["GET", `${base}/${hook.id}/deliveries`],
       ] as const) {
-        const body = method === "POST" && path === base ? { url: "https://example.com/x", events: ["issue.created"] } : method === "PATCH" ? { enabled: false } : undefined;
+        const body =
+          method === "POST" && path === base
+            ? { url: "https://example.com/x", events: ["issue.created"] }
+            : method === "PATCH"
+              ? { enabled: false }
+              : undefined;
         const res = await call(method, path, { token, body });
         expect([403, 404], `${method} ${path}`).toContain(res.status);
       }
@@ -130,7 +138,13 @@ describe("delivery", () => {
     expect(call.method).toBe("POST");
     expect(verify(call, hook.secret)).toBe(true);
     expect(verify({ ...call, raw: call.raw.replace("Signed", "Forged") }, hook.secret)).toBe(false);
-    expect(call.body).toMatchObject({ type: "issue.created", companyId: company.id, subject: { type: "issue", id: issue.body.id }, actor: { type: "user" }, data: { title: "Signed" } });
+    expect(call.body).toMatchObject({
+      type: "issue.created",
+      companyId: company.id,
+      subject: { type: "issue", id: issue.body.id },
+      actor: { type: "user" },
+      data: { title: "Signed" },
+    });
     expect(call.headers["x-service-event-id"]).toBe(call.body.id);
     expect(call.headers["x-service-event-type"]).toBe("issue.created");
     expect(Math.abs(Number(call.headers["x-service-timestamp"]) - Date.now() / 1000)).toBeLessThan(60);
@@ -139,7 +153,14 @@ describe("delivery", () => {
       const list = await deliveries(company.id, hook.id);
       return list[0]?.status === "succeeded" ? list : null;
     });
-    expect(delivery).toMatchObject({ eventId: call.body.id, eventType: "issue.created", status: "succeeded", attempts: 1, responseStatus: 200, nextAttemptAt: null });
+    expect(delivery).toMatchObject({
+      eventId: call.body.id,
+      eventType: "issue.created",
+      status: "succeeded",
+      attempts: 1,
+      responseStatus: 200,
+      nextAttemptAt: null,
+    });
   });
 
   it("a receiver failing three times then succeeding gets the event exactly once more, with the same id; every attempt is logged", async () => {
@@ -192,7 +213,10 @@ describe("delivery", () => {
     const created = await post(`/api/companies/${company.id}/issues`, { title: "Mine" });
     await patch(`/api/issues/${created.body.id}`, { status: "in_progress" });
     await post(`/api/companies/${other.id}/issues`, { title: "Theirs" });
-    await post(`/api/companies/${company.id}/approvals`, { type: "request_board_approval", payload: { title: "Ok?", summary: "s", recommendedAction: "yes", risks: [] } });
+    await post(`/api/companies/${company.id}/approvals`, {
+      type: "request_board_approval",
+      payload: { title: "Ok?", summary: "s", recommendedAction: "yes", risks: [] },
+    });
     await eventually(async () => (await received(issues.endpoint)).length >= 2 && (await received(approvals.endpoint)).length >= 1);
     await hub(company.id).deliverNow(company.id);
     const issueTypes = (await received(issues.endpoint)).map((c) => c.body.type);
@@ -229,11 +253,15 @@ describe("delivery", () => {
     await hub(company.id).deliverNow(company.id);
     const hook = await subscribe(company.id, ["issue.created"]);
     const due = new Date(Date.now() - 5_000).toISOString();
-    await env.DB.prepare("INSERT INTO webhook_deliveries SELECT lower(hex(randomblob(16))), company_id, ?, id, seq, type, 'pending', 0, ?, NULL, NULL, NULL, NULL, ?, ? FROM company_events WHERE company_id = ? AND type = 'issue.created'")
+    await env.DB.prepare(
+      "INSERT INTO webhook_deliveries SELECT lower(hex(randomblob(16))), company_id, ?, id, seq, type, 'pending', 0, ?, NULL, NULL, NULL, NULL, ?, ? FROM company_events WHERE company_id = ? AND type = 'issue.created'",
+    )
       .bind(hook.id, due, due, due, company.id)
       .run();
     await hub(company.id).armFaults("d1-write/webhook_deliveries:1");
-    await hub(company.id).deliverNow(company.id).catch(() => undefined);
+    await hub(company.id)
+      .deliverNow(company.id)
+      .catch(() => undefined);
     expect(await received(hook.endpoint)).toHaveLength(1);
     expect(await hub(company.id).journaled()).toHaveLength(1);
     await retryNow(company.id, hook.id);
@@ -248,7 +276,9 @@ describe("delivery", () => {
     await hub(company.id).deliverNow(company.id);
     const hook = await subscribe(company.id, ["issue.created"]);
     const overdue = new Date(Date.now() - 120_000).toISOString();
-    await env.DB.prepare("INSERT INTO webhook_deliveries SELECT lower(hex(randomblob(16))), company_id, ?, id, seq, type, 'pending', 0, ?, NULL, NULL, NULL, NULL, ?, ? FROM company_events WHERE company_id = ? AND type = 'issue.created'")
+    await env.DB.prepare(
+      "INSERT INTO webhook_deliveries SELECT lower(hex(randomblob(16))), company_id, ?, id, seq, type, 'pending', 0, ?, NULL, NULL, NULL, NULL, ?, ? FROM company_events WHERE company_id = ? AND type = 'issue.created'",
+    )
       .bind(hook.id, overdue, overdue, overdue, company.id)
       .run();
     expect(await received(hook.endpoint)).toEqual([]);

@@ -67,10 +67,21 @@ describe("admin users", () => {
     expect(byCompany[c2.id]).toMatchObject({ status: "active", membershipRole: "admin" });
     expect((await get(`/api/companies/${c1.id}`, { token: user.token })).status).toBe(403);
     expect((await get(`/api/companies/${c2.id}`, { token: user.token })).status).toBe(200);
-    const log = await env.DB.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE action = 'company_member.updated' AND company_id IN (?1, ?2)").bind(c1.id, c2.id).first<{ n: number }>();
+    const log = await env.DB.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE action = 'company_member.updated' AND company_id IN (?1, ?2)")
+      .bind(c1.id, c2.id)
+      .first<{ n: number }>();
     expect(log?.n).toBe(2);
     expect((await put(path, { memberships: [{ companyId: crypto.randomUUID(), membershipRole: "admin" }] })).status).toBe(422);
-    expect((await put(path, { memberships: [{ companyId: c2.id, membershipRole: "admin" }, { companyId: c2.id, membershipRole: "member" }] })).status).toBe(400);
+    expect(
+      (
+        await put(path, {
+          memberships: [
+            { companyId: c2.id, membershipRole: "admin" },
+            { companyId: c2.id, membershipRole: "member" },
+          ],
+        })
+      ).status,
+    ).toBe(400);
     expect((await put(path, { memberships: [{ companyId: c2.id, membershipRole: "boss" }] })).status).toBe(400);
     expect((await put(path, {})).status).toBe(400);
     expect((await get(`/api/admin/users/missing/company-access`)).status).toBe(404);
@@ -121,7 +132,11 @@ describe("board claim", () => {
     expect(claimed.status).toBe(200);
     expect(claimed.body.companies).toContainEqual({ id: company.id, name: company.name, claimed: true });
     expect((await get(`/api/companies/${company.id}`, { env: AUTHENTICATED, cookie: person.cookie })).status).toBe(200);
-    const rows = await env.DB.prepare("SELECT principal_id, membership_role, status FROM company_memberships WHERE company_id = ?1 ORDER BY principal_id = 'local-board'").bind(company.id).all();
+    const rows = await env.DB.prepare(
+      "SELECT principal_id, membership_role, status FROM company_memberships WHERE company_id = ?1 ORDER BY principal_id = 'local-board'",
+    )
+      .bind(company.id)
+      .all();
     expect(rows.results).toEqual([
       { principal_id: person.userId, membership_role: "owner", status: "active" },
       { principal_id: "local-board", membership_role: "owner", status: "inactive" },

@@ -16,12 +16,22 @@ async function actors() {
   return { company, plain, agentToken };
 }
 
-async function insertIssue(companyId: string, fields: { status?: (typeof ISSUE_STATUSES)[number]; assigneeAgentId?: string | null; checkoutRunId?: string | null; assigneeUserId?: string | null }) {
+async function insertIssue(
+  companyId: string,
+  fields: { status?: (typeof ISSUE_STATUSES)[number]; assigneeAgentId?: string | null; checkoutRunId?: string | null; assigneeUserId?: string | null },
+) {
   return (await issueFixture(companyId, { title: "Stuck?", ...fields, status: fields.status ?? "in_progress" })).id;
 }
 
 const insertRun = (companyId: string, agentId: string, status: (typeof HEARTBEAT_RUN_STATUSES)[number], lastActivityAt: string) =>
-  runFixture(companyId, agentId, { status, invocationSource: "timer", startedAt: lastActivityAt, lastActivityAt, createdAt: lastActivityAt, updatedAt: lastActivityAt });
+  runFixture(companyId, agentId, {
+    status,
+    invocationSource: "timer",
+    startedAt: lastActivityAt,
+    lastActivityAt,
+    createdAt: lastActivityAt,
+    updatedAt: lastActivityAt,
+  });
 
 describe("instance", () => {
   it("scheduler heartbeats come from the cron tick", async () => {
@@ -97,7 +107,9 @@ describe("instance", () => {
     }
     expect((await env.DB.prepare("SELECT status FROM issues WHERE id = ?1").bind(alive).first())?.status).toBe("in_progress");
     expect((await env.DB.prepare("SELECT status FROM issues WHERE id = ?1").bind(unlocked).first())?.status).toBe("todo");
-    const logged = await env.DB.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ?1 AND action = 'issue.liveness_recovered'").bind(company.id).first<{ n: number }>();
+    const logged = await env.DB.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ?1 AND action = 'issue.liveness_recovered'")
+      .bind(company.id)
+      .first<{ n: number }>();
     expect(logged?.n).toBe(3);
     expect((await post(`${base}/run`, { companyId: company.id })).body.recoveredCount).toBe(0);
     // Body optional: scans every company.

@@ -58,7 +58,7 @@ export function serveFakeGateway(url: URL, req: IncomingMessage, res: ServerResp
 
   if (req.method === "POST" && !remoteRunId) {
     const creates = g.calls.filter((c) => c.method === "POST" && c.path === "/v1/runs").length;
-    if (scenario === "flaky" && creates === 1) return json(res, 503, { error: "warming up" }), true;
+    if (scenario === "flaky" && creates === 1) return (json(res, 503, { error: "warming up" }), true);
     const key = String(req.headers["idempotency-key"] ?? "");
     let runId = g.runsByKey.get(key);
     if (!runId) g.runsByKey.set(key, (runId = `remote-${id}-${g.runsByKey.size + 1}`));
@@ -71,7 +71,7 @@ export function serveFakeGateway(url: URL, req: IncomingMessage, res: ServerResp
   }
   if (req.method === "GET" && action === "events") {
     g.streams += 1;
-    if (scenario === "poll") return res.writeHead(404).end(), true;
+    if (scenario === "poll") return (res.writeHead(404).end(), true);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const after = Number(req.headers["last-event-id"] ?? 0);
     if (scenario === "hang") {
@@ -81,20 +81,34 @@ export function serveFakeGateway(url: URL, req: IncomingMessage, res: ServerResp
     }
     if (scenario === "drops") {
       const next = after + 1;
-      res.end(next < 3 ? sse(next, "message", { message: `step ${next}` }) : sse(3, "run.completed", { status: "completed", summary: "done after reconnects", usage }));
+      res.end(
+        next < 3
+          ? sse(next, "message", { message: `step ${next}` })
+          : sse(3, "run.completed", { status: "completed", summary: "done after reconnects", usage }),
+      );
       return true;
     }
     if (scenario === "failing") {
       res.end(sse(1, "message", { message: "trying" }) + sse(2, "run.failed", { status: "error", error: "model overloaded" }));
       return true;
     }
-    res.end(sse(1, "run.started", { status: "running" }) + sse(2, "message", { message: "working on it" }) + sse(3, "run.completed", { status: "completed", summary: "done remotely", usage }));
+    res.end(
+      sse(1, "run.started", { status: "running" }) +
+        sse(2, "message", { message: "working on it" }) +
+        sse(3, "run.completed", { status: "completed", summary: "done remotely", usage }),
+    );
     return true;
   }
   if (req.method === "GET" && remoteRunId && !action) {
     g.polls += 1;
     if (g.polls < 2) json(res, 200, { id: remoteRunId, status: "running" });
-    else json(res, 200, { id: remoteRunId, status: "succeeded", summary: "done by polling", usage: { inputTokens: 10, outputTokens: 5, costCents: 5, provider: "remote-llm", model: "m" } });
+    else
+      json(res, 200, {
+        id: remoteRunId,
+        status: "succeeded",
+        summary: "done by polling",
+        usage: { inputTokens: 10, outputTokens: 5, costCents: 5, provider: "remote-llm", model: "m" },
+      });
     return true;
   }
   res.writeHead(404).end();

@@ -59,22 +59,22 @@ export function serveFakeGithub(url: URL, res: ServerResponse, _req: IncomingMes
     const repo = `${parts[2]}/${parts[3]}`;
     if (repo === "acme/moving") {
       const rest = parts.slice(4);
-      if (rest.length === 0) return json(res, 200, { full_name: repo, default_branch: "main" }), true;
-      if (rest[0] === "commits") return json(res, 200, { sha: movingSha(++movingVersion) }), true;
+      if (rest.length === 0) return (json(res, 200, { full_name: repo, default_branch: "main" }), true);
+      if (rest[0] === "commits") return (json(res, 200, { sha: movingSha(++movingVersion) }), true);
       const n = Number(rest[2]?.slice(-4));
-      return json(res, 200, { sha: rest[2], tree: [{ path: "SKILL.md", type: "blob", size: Buffer.byteLength(movingSkill(n)) }], truncated: false }), true;
+      return (json(res, 200, { sha: rest[2], tree: [{ path: "SKILL.md", type: "blob", size: Buffer.byteLength(movingSkill(n)) }], truncated: false }), true);
     }
     const files = FAKE_REPOS[repo];
-    if (!files) return json(res, 404, { message: "Not Found" }), true;
+    if (!files) return (json(res, 404, { message: "Not Found" }), true);
     const rest = parts.slice(4);
-    if (rest.length === 0) return json(res, 200, { full_name: repo, default_branch: "main" }), true;
-    if (rest[0] === "commits") return json(res, 200, { sha: FAKE_COMMIT }), true;
+    if (rest.length === 0) return (json(res, 200, { full_name: repo, default_branch: "main" }), true);
+    if (rest[0] === "commits") return (json(res, 200, { sha: FAKE_COMMIT }), true);
     if (rest[0] === "git" && rest[1] === "trees") {
-      if (repo === "acme/broken") return json(res, 500, { message: "boom" }), true;
+      if (repo === "acme/broken") return (json(res, 500, { message: "boom" }), true);
       const tree = Object.entries(files).map(([path, content]) => ({ path, type: "blob", size: Buffer.byteLength(content) }));
-      return json(res, 200, { sha: FAKE_COMMIT, tree, truncated: repo === "acme/huge" }), true;
+      return (json(res, 200, { sha: FAKE_COMMIT, tree, truncated: repo === "acme/huge" }), true);
     }
-    return json(res, 404, { message: "Not Found" }), true;
+    return (json(res, 404, { message: "Not Found" }), true);
   }
   if (parts[0] === "gh-raw") {
     const repo = `${parts[1]}/${parts[2]}`;
@@ -85,7 +85,7 @@ export function serveFakeGithub(url: URL, res: ServerResponse, _req: IncomingMes
     }
     const path = parts.slice(4).join("/");
     const content = FAKE_REPOS[repo]?.[path];
-    if (content === undefined || parts[3] !== FAKE_COMMIT) return json(res, 404, { message: "Not Found" }), true;
+    if (content === undefined || parts[3] !== FAKE_COMMIT) return (json(res, 404, { message: "Not Found" }), true);
     res.writeHead(200, { "content-type": "text/plain" });
     res.end(content);
     return true;

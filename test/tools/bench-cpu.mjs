@@ -19,7 +19,9 @@ function stat(pid) {
 export function treeCpuMs(rootPid) {
   let pids;
   try {
-    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+    pids = readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
   } catch {
     return NaN;
   }
@@ -28,7 +30,7 @@ export function treeCpuMs(rootPid) {
   let grew = true;
   while (grew) {
     grew = false;
-    for (const [pid, s] of stats) if (!inTree.has(pid) && inTree.has(s.ppid)) (inTree.add(pid), (grew = true));
+    for (const [pid, s] of stats) if (!inTree.has(pid) && inTree.has(s.ppid)) inTree.add(pid), (grew = true);
   }
   let ticks = 0;
   for (const pid of inTree) ticks += stats.get(pid)?.cpuTicks ?? 0;

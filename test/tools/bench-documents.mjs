@@ -22,7 +22,11 @@ async function call(base, method, path, { body, form, headers = {}, expect = [20
     throw new Error(`${method} ${path} → ${res.status} ${new TextDecoder().decode(buffer.slice(0, 200))}`);
   }
   const type = res.headers.get("content-type") ?? "";
-  return { status: res.status, bytes: buffer.byteLength, json: type.includes("json") && buffer.byteLength ? JSON.parse(new TextDecoder().decode(buffer)) : null };
+  return {
+    status: res.status,
+    bytes: buffer.byteLength,
+    json: type.includes("json") && buffer.byteLength ? JSON.parse(new TextDecoder().decode(buffer)) : null,
+  };
 }
 
 /**

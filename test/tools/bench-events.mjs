@@ -24,10 +24,26 @@ export async function benchEvents(base, { measure, withCpu, request, createCompa
   try {
     // (2) issue create: none vs two subscriptions (measured first, while the receiver is idle).
     const plain = await createCompany("Bench Events Plain");
-    rows.push(await withCpu(() => measure("issue create, no webhooks", 300, concurrency, (i) => request("POST", `/api/companies/${plain.id}/issues`, { body: { title: `plain ${i}` } })), { kind: "write" }));
+    rows.push(
+      await withCpu(
+        () =>
+          measure("issue create, no webhooks", 300, concurrency, (i) =>
+            request("POST", `/api/companies/${plain.id}/issues`, { body: { title: `plain ${i}` } }),
+          ),
+        { kind: "write" },
+      ),
+    );
     const hooked = await createCompany("Bench Events Hooked");
     for (const events of [["issue.*"], ["*"]]) await request("POST", `/api/companies/${hooked.id}/webhooks`, { body: { url: receiver, events } });
-    rows.push(await withCpu(() => measure("issue create, 2 webhooks", 300, concurrency, (i) => request("POST", `/api/companies/${hooked.id}/issues`, { body: { title: `hooked ${i}` } })), { kind: "write" }));
+    rows.push(
+      await withCpu(
+        () =>
+          measure("issue create, 2 webhooks", 300, concurrency, (i) =>
+            request("POST", `/api/companies/${hooked.id}/issues`, { body: { title: `hooked ${i}` } }),
+          ),
+        { kind: "write" },
+      ),
+    );
 
     // (1) deliveries per second, one company → one subscription.
     const flow = await createCompany("Bench Events Flow");
@@ -46,7 +62,17 @@ export async function benchEvents(base, { measure, withCpu, request, createCompa
     const deadline = performance.now() + 120_000;
     while (seen.size < EVENTS && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const seconds = (Math.max(...seen.values()) - started) / 1000;
-    rows.push({ name: "webhook deliveries, 1 company → 1 subscription", count: EVENTS, errors: EVENTS - seen.size, seconds, rps: seen.size / seconds, p50: NaN, p95: NaN, p99: NaN, kind: "write" });
+    rows.push({
+      name: "webhook deliveries, 1 company → 1 subscription",
+      count: EVENTS,
+      errors: EVENTS - seen.size,
+      seconds,
+      rps: seen.size / seconds,
+      p50: NaN,
+      p95: NaN,
+      p99: NaN,
+      kind: "write",
+    });
 
     // (3) SSE fan-out to STREAMS clients.
     const fan = await createCompany("Bench Events Fan-out");

@@ -9,13 +9,17 @@ const FIRES = Number(process.env.BENCH_WEBHOOK_FIRES ?? 400);
 
 export async function benchRoutines(base, { measure, withCpu, request, createCompany, concurrency }) {
   const company = await createCompany("Bench Routines");
-  const agent = await request("POST", `/api/companies/${company.id}/agents`, { body: { name: "Routine Runner", adapterType: "process", adapterConfig: { command: "true" } } });
+  const agent = await request("POST", `/api/companies/${company.id}/agents`, {
+    body: { name: "Routine Runner", adapterType: "process", adapterConfig: { command: "true" } },
+  });
   const rows = [];
   for (const [label, policy, signingMode] of [
     ["bearer, coalesce_if_active", "coalesce_if_active", "bearer"],
     ["hmac_sha256, always_enqueue", "always_enqueue", "hmac_sha256"],
   ]) {
-    const routine = await request("POST", `/api/companies/${company.id}/routines`, { body: { title: `Webhook ${label}`, assigneeAgentId: agent.id, concurrencyPolicy: policy } });
+    const routine = await request("POST", `/api/companies/${company.id}/routines`, {
+      body: { title: `Webhook ${label}`, assigneeAgentId: agent.id, concurrencyPolicy: policy },
+    });
     const trigger = await request("POST", `/api/routines/${routine.id}/triggers`, { body: { kind: "webhook", signingMode } });
     const url = new URL(trigger.webhookUrl);
     const target = `${base}${url.pathname}`;
@@ -40,7 +44,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const server = await startDevServer();
   try {
     const request = async (method, route, { body } = {}) => {
-      const res = await fetch(`${server.base}${route}`, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
+      const res = await fetch(`${server.base}${route}`, {
+        method,
+        headers: body ? { "content-type": "application/json" } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      });
       const text = await res.text();
       if (res.status >= 300) throw new Error(`${method} ${route} → ${res.status} ${text.slice(0, 200)}`);
       return JSON.parse(text);

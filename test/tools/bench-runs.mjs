@@ -22,7 +22,11 @@ export async function benchRuns(base, { request, createCompany, concurrency }) {
     for (let c = 0; c < companies; c++) {
       const company = await createCompany(`Bench Runs ${name} ${c}`);
       for (let a = 0; a < agentsPerCompany; a++) {
-        agents.push(await request("POST", `/api/companies/${company.id}/agents`, { body: { name: `Runner ${c}-${a}`, adapterType: "http", adapterConfig: { url }, runtimeConfig } }));
+        agents.push(
+          await request("POST", `/api/companies/${company.id}/agents`, {
+            body: { name: `Runner ${c}-${a}`, adapterType: "http", adapterConfig: { url }, runtimeConfig },
+          }),
+        );
       }
     }
     const sent = new Map();
@@ -35,7 +39,10 @@ export async function benchRuns(base, { request, createCompany, concurrency }) {
           const i = next++;
           const t0 = performance.now();
           try {
-            const run = await request("POST", `/api/agents/${agents[i % agents.length].id}/wakeup`, { body: { idempotencyKey: `${name}-${i}` }, expect: [202] });
+            const run = await request("POST", `/api/agents/${agents[i % agents.length].id}/wakeup`, {
+              body: { idempotencyKey: `${name}-${i}` },
+              expect: [202],
+            });
             sent.set(run.id, t0);
           } catch {
             errors++;
@@ -46,7 +53,10 @@ export async function benchRuns(base, { request, createCompany, concurrency }) {
     // Wait (bounded) until every run reached the endpoint.
     const deadline = performance.now() + 60_000;
     while ([...sent.keys()].some((id) => !arrived.has(id)) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const latencies = [...sent].filter(([id]) => arrived.has(id)).map(([id, t0]) => arrived.get(id) - t0).sort((a, b) => a - b);
+    const latencies = [...sent]
+      .filter(([id]) => arrived.has(id))
+      .map(([id, t0]) => arrived.get(id) - t0)
+      .sort((a, b) => a - b);
     const last = Math.max(...[...sent.keys()].map((id) => arrived.get(id) ?? 0));
     const seconds = (last - started) / 1000;
     const missing = sent.size - latencies.length;

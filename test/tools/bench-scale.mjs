@@ -6,10 +6,31 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { wrangler } from "./server.mjs";
 
-const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa"];
+const WORDS = [
+  "alpha",
+  "bravo",
+  "charlie",
+  "delta",
+  "echo",
+  "foxtrot",
+  "golf",
+  "hotel",
+  "india",
+  "juliet",
+  "kilo",
+  "lima",
+  "mike",
+  "november",
+  "oscar",
+  "papa",
+];
 const PRIORITIES = ["critical", "high", "medium", "low"];
 const STATUSES = ["backlog", "todo", "in_progress", "in_review", "done"];
-export const scaleSizes = () => (process.env.BENCH_SCALE ?? "1000,10000,100000").split(",").map(Number).filter((n) => n > 0);
+export const scaleSizes = () =>
+  (process.env.BENCH_SCALE ?? "1000,10000,100000")
+    .split(",")
+    .map(Number)
+    .filter((n) => n > 0);
 
 const q = (s) => `'${String(s).replace(/'/g, "''")}'`;
 
@@ -28,9 +49,13 @@ export async function seedScale(persistDir, sizes) {
         const title = `${WORDS[n % 16]} ${WORDS[(n * 7) % 16]} task ${n}`;
         const description = `Work item ${n}: ${WORDS[(n * 5) % 16]} ${WORDS[(n * 3) % 16]} details`;
         const at = new Date(Date.parse(now) - n * 1000).toISOString();
-        rows.push(`(${q(crypto.randomUUID())}, ${q(c.id)}, ${n}, ${q(`${c.prefix}-${n}`)}, ${q(title)}, ${q(description)}, ${q(STATUSES[n % 5])}, ${q(PRIORITIES[n % 4])}, ${q(at)}, ${q(at)})`);
+        rows.push(
+          `(${q(crypto.randomUUID())}, ${q(c.id)}, ${n}, ${q(`${c.prefix}-${n}`)}, ${q(title)}, ${q(description)}, ${q(STATUSES[n % 5])}, ${q(PRIORITIES[n % 4])}, ${q(at)}, ${q(at)})`,
+        );
       }
-      lines.push(`INSERT INTO issues (id, company_id, number, identifier, title, description, status, priority, created_at, updated_at) VALUES ${rows.join(", ")};`);
+      lines.push(
+        `INSERT INTO issues (id, company_id, number, identifier, title, description, status, priority, created_at, updated_at) VALUES ${rows.join(", ")};`,
+      );
     }
   }
   const file = path.join(persistDir, "scale-seed.sql");
@@ -47,9 +72,26 @@ export async function benchScale(companies, { measure, request, withCpu }) {
   const rows = [];
   for (const c of companies) {
     const label = c.size.toLocaleString("en");
-    rows.push(await withCpu(() => measure(`scale ${label}: issue list limit=50`, 100, 8, () => request("GET", `/api/companies/${c.id}/issues?limit=50`)), { scale: c.size, op: "list", kind: "read" }));
-    rows.push(await withCpu(() => measure(`scale ${label}: issue get (detail)`, 100, 8, (i) => request("GET", `/api/issues/${c.prefix}-${(i * 7919) % c.size + 1}`)), { scale: c.size, op: "get", kind: "read" }));
-    rows.push(await withCpu(() => measure(`scale ${label}: q=foxtrot`, 100, 8, () => request("GET", `/api/companies/${c.id}/issues?q=foxtrot&limit=50`)), { scale: c.size, op: "q", kind: "read" }));
+    rows.push(
+      await withCpu(() => measure(`scale ${label}: issue list limit=50`, 100, 8, () => request("GET", `/api/companies/${c.id}/issues?limit=50`)), {
+        scale: c.size,
+        op: "list",
+        kind: "read",
+      }),
+    );
+    rows.push(
+      await withCpu(
+        () => measure(`scale ${label}: issue get (detail)`, 100, 8, (i) => request("GET", `/api/issues/${c.prefix}-${((i * 7919) % c.size) + 1}`)),
+        { scale: c.size, op: "get", kind: "read" },
+      ),
+    );
+    rows.push(
+      await withCpu(() => measure(`scale ${label}: q=foxtrot`, 100, 8, () => request("GET", `/api/companies/${c.id}/issues?q=foxtrot&limit=50`)), {
+        scale: c.size,
+        op: "q",
+        kind: "read",
+      }),
+    );
     // Company export (issues read in pages of 500): one at a time, a few times, up to 10,000 issues.
     if (c.size <= 10_000) {
       let bytes = 0;
@@ -78,7 +120,9 @@ export function scaleSummary(rows) {
     const latency = large.mean / small.mean;
     const p99 = large.p99 / small.p99;
     const cpu = large.cpuMsPerReq / small.cpuMsPerReq;
-    lines.push(`${op}: ${small.scale.toLocaleString("en")} → ${large.scale.toLocaleString("en")} issues: mean latency ×${latency.toFixed(2)}, p99 ×${p99.toFixed(2)}, CPU/request ×${cpu.toFixed(2)} (target ≤ 1.5×)`);
+    lines.push(
+      `${op}: ${small.scale.toLocaleString("en")} → ${large.scale.toLocaleString("en")} issues: mean latency ×${latency.toFixed(2)}, p99 ×${p99.toFixed(2)}, CPU/request ×${cpu.toFixed(2)} (target ≤ 1.5×)`,
+    );
   }
   return lines;
 }

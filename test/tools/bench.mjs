@@ -203,28 +203,43 @@ async function main() {
     const label = await request("POST", `/api/companies/${big.id}/labels`, { body: { name: "bench" } });
     console.log(`seeding ${SEED} issues with ${CONCURRENCY} concurrent creates…`);
     rows.push(
-      await withCpu(() => measure(`issue create (seed ${SEED})`, SEED, CONCURRENCY, (i) =>
-        (i > 0 && i % 1000 === 0 ? console.log(`  … ${i} created`) : undefined,
-        request("POST", `/api/companies/${big.id}/issues`, {
-          body: {
-            title: `${WORDS[i % WORDS.length]} task ${i} ${WORDS[(i * 7) % WORDS.length]}`,
-            description: `Work item ${i}: ${WORDS[(i * 5) % WORDS.length]} details`,
-            priority: PRIORITIES[i % 4],
-            status: STATUSES[i % 4],
-            assigneeAgentId: i % 3 === 0 ? assignees[i % assignees.length].id : undefined,
-            labelIds: i % 10 === 0 ? [label.id] : undefined,
-          },
-        })),
-      ), { kind: "write" }),
+      await withCpu(
+        () =>
+          measure(
+            `issue create (seed ${SEED})`,
+            SEED,
+            CONCURRENCY,
+            (i) => (
+              i > 0 && i % 1000 === 0 ? console.log(`  … ${i} created`) : undefined,
+              request("POST", `/api/companies/${big.id}/issues`, {
+                body: {
+                  title: `${WORDS[i % WORDS.length]} task ${i} ${WORDS[(i * 7) % WORDS.length]}`,
+                  description: `Work item ${i}: ${WORDS[(i * 5) % WORDS.length]} details`,
+                  priority: PRIORITIES[i % 4],
+                  status: STATUSES[i % 4],
+                  assigneeAgentId: i % 3 === 0 ? assignees[i % assignees.length].id : undefined,
+                  labelIds: i % 10 === 0 ? [label.id] : undefined,
+                },
+              })
+            ),
+          ),
+        { kind: "write" },
+      ),
     );
     const list = (qs) => () => request("GET", `/api/companies/${big.id}/issues?${qs}`);
     rows.push(await withCpu(() => measure("issue list limit=50", 200, 8, list("limit=50")), { kind: "read" }));
     rows.push(await withCpu(() => measure("issue list limit=500", 50, 4, list("limit=500")), { kind: "read" }));
-    rows.push(await withCpu(() => measure("issue list status+assignee", 200, 8, list(`status=todo,blocked&assigneeAgentId=${assignees[1].id}&limit=100`)), { kind: "read" }));
+    rows.push(
+      await withCpu(() => measure("issue list status+assignee", 200, 8, list(`status=todo,blocked&assigneeAgentId=${assignees[1].id}&limit=100`)), {
+        kind: "read",
+      }),
+    );
     rows.push(await withCpu(() => measure("issue list labelId", 200, 8, list(`labelId=${label.id}&limit=100`)), { kind: "read" }));
     rows.push(await withCpu(() => measure("issue list q=foxtrot", 200, 8, list("q=foxtrot&limit=50")), { kind: "read" }));
     rows.push(await withCpu(() => measure("issue list q (description)", 100, 8, list("q=details&limit=50")), { kind: "read" }));
-    rows.push(await withCpu(() => measure("issue detail", 200, 8, (i) => request("GET", `/api/issues/${big.issuePrefix}-${(i % SEED) + 1}`)), { kind: "read" }));
+    rows.push(
+      await withCpu(() => measure("issue detail", 200, 8, (i) => request("GET", `/api/issues/${big.issuePrefix}-${(i % SEED) + 1}`)), { kind: "read" }),
+    );
 
     // --- checkout/release cycles ---------------------------------------------------------
     async function cycleSetup(companyCount, agentsPerCompany) {
@@ -254,8 +269,24 @@ async function main() {
     // --- patch and comment on one company -------------------------------------------------
     const patchTargets = [];
     for (let i = 0; i < 20; i++) patchTargets.push(await request("POST", `/api/companies/${big.id}/issues`, { body: { title: `patch target ${i}` } }));
-    rows.push(await withCpu(() => measure("issue patch", 300, CONCURRENCY, (i) => request("PATCH", `/api/issues/${patchTargets[i % 20].id}`, { body: { priority: PRIORITIES[i % 4] } })), { kind: "write" }));
-    rows.push(await withCpu(() => measure("comment create", 300, CONCURRENCY, (i) => request("POST", `/api/issues/${patchTargets[i % 20].id}/comments`, { body: { body: `note ${i}` } })), { kind: "write" }));
+    rows.push(
+      await withCpu(
+        () =>
+          measure("issue patch", 300, CONCURRENCY, (i) =>
+            request("PATCH", `/api/issues/${patchTargets[i % 20].id}`, { body: { priority: PRIORITIES[i % 4] } }),
+          ),
+        { kind: "write" },
+      ),
+    );
+    rows.push(
+      await withCpu(
+        () =>
+          measure("comment create", 300, CONCURRENCY, (i) =>
+            request("POST", `/api/issues/${patchTargets[i % 20].id}/comments`, { body: { body: `note ${i}` } }),
+          ),
+        { kind: "write" },
+      ),
+    );
 
     // --- scale: list, get and q over the seeded companies -----------------------------------
     if (scaled.length) rows.push(...(await benchScale(scaled, { measure, request, withCpu })));

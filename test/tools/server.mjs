@@ -31,7 +31,14 @@ export async function startDevServer({ quiet = true, beforeStart } = {}) {
   if (beforeStart) await beforeStart(persistDir);
   const child = spawn(process.execPath, [path.join(root, "test/tools/dev.mjs")], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), WRANGLER_PERSIST_DIR: persistDir, CI: "true", WRANGLER_SEND_METRICS: "false", WATCH_PARENT_PID: String(process.pid) },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      WRANGLER_PERSIST_DIR: persistDir,
+      CI: "true",
+      WRANGLER_SEND_METRICS: "false",
+      WATCH_PARENT_PID: String(process.pid),
+    },
     stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
     detached: true,
   });
@@ -68,7 +75,10 @@ export async function startDevServer({ quiet = true, beforeStart } = {}) {
 /** Runs wrangler with the project's root as cwd; resolves with its output, rejects on failure. */
 export function wrangler(args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } });
+    const child = spawn(path.join(root, "node_modules", ".bin", "wrangler"), args, {
+      cwd: root,
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
@@ -82,7 +92,18 @@ export async function startCeilingServer() {
   const persistDir = mkdtempSync(path.join(tmpdir(), "acp-ceiling-"));
   const child = spawn(
     path.join(root, "node_modules", ".bin", "wrangler"),
-    ["dev", "--config", "test/tools/ceiling/wrangler.toml", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistDir, "--show-interactive-dev-session=false"],
+    [
+      "dev",
+      "--config",
+      "test/tools/ceiling/wrangler.toml",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      persistDir,
+      "--show-interactive-dev-session=false",
+    ],
     { cwd: root, env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   let output = "";

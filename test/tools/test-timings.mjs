@@ -21,7 +21,9 @@ for (const file of report.testResults) {
 const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
 console.log("\nproject   files  tests  summed file time  slowest file");
 for (const [name, e] of [...projects].sort()) {
-  console.log(`${name.padEnd(9)} ${String(e.files).padStart(5)}  ${String(e.tests).padStart(5)}  ${s(e.ms).padStart(16)}  ${e.slowest[0]} (${s(e.slowest[1])})`);
+  console.log(
+    `${name.padEnd(9)} ${String(e.files).padStart(5)}  ${String(e.tests).padStart(5)}  ${s(e.ms).padStart(16)}  ${e.slowest[0]} (${s(e.slowest[1])})`,
+  );
 }
 if (wall) console.log(`npm test wall time: ${wall} s`);
 // The end-to-end smoke (npm run smoke) counts as one more test when its status is given.

@@ -28,7 +28,11 @@ describe("adapter registry", () => {
 
 describe("a stored config is read through its schema", () => {
   it("http: left-out fields read as the defaults; reserved headers are dropped", () => {
-    const stored = validateAdapterConfig("http", { url: "https://agents.example.com/wake", headers: { Authorization: "x", "X-Team": "a" } }, { creating: true });
+    const stored = validateAdapterConfig(
+      "http",
+      { url: "https://agents.example.com/wake", headers: { Authorization: "x", "X-Team": "a" } },
+      { creating: true },
+    );
     expect(readHttpConfig(stored)).toEqual({
       url: "https://agents.example.com/wake",
       method: "POST",
@@ -37,12 +41,21 @@ describe("a stored config is read through its schema", () => {
       timeoutSec: 30,
       completionTimeoutSec: 1800,
     });
-    expect(readHttpConfig({ url: "https://a.example/x", method: "PUT", timeoutSec: 5, completionTimeoutSec: 60, payloadTemplate: { k: 1 } })).toMatchObject({ method: "PUT", timeoutSec: 5, completionTimeoutSec: 60, payloadTemplate: { k: 1 } });
+    expect(readHttpConfig({ url: "https://a.example/x", method: "PUT", timeoutSec: 5, completionTimeoutSec: 60, payloadTemplate: { k: 1 } })).toMatchObject({
+      method: "PUT",
+      timeoutSec: 5,
+      completionTimeoutSec: 60,
+      payloadTemplate: { k: 1 },
+    });
   });
 
   it("http: a field the schema would not accept (a row written by hand) reads as its default", () => {
     expect(readHttpConfig({})).toMatchObject({ url: "", method: "POST", timeoutSec: 30 });
-    expect(readHttpConfig({ url: "https://a.example/x", method: "BREW", timeoutSec: -1, headers: "nope" })).toMatchObject({ method: "POST", timeoutSec: 30, headers: {} });
+    expect(readHttpConfig({ url: "https://a.example/x", method: "BREW", timeoutSec: -1, headers: "nope" })).toMatchObject({
+      method: "POST",
+      timeoutSec: 30,
+      headers: {},
+    });
   });
 
   it("remote_gateway: what create stores reads with the defaults it wrote; protected headers, empty instructions and trailing slashes go", () => {
@@ -57,7 +70,15 @@ describe("a stored config is read through its schema", () => {
       headers: {},
       instructions: null,
     });
-    expect(readGatewayConfig({ apiBaseUrl: "https://gw.example.com/api//", sessionKeyStrategy: "run", timeoutSec: 0, headers: { Cookie: "c", "X-A": "1" }, instructions: "" })).toEqual({
+    expect(
+      readGatewayConfig({
+        apiBaseUrl: "https://gw.example.com/api//",
+        sessionKeyStrategy: "run",
+        timeoutSec: 0,
+        headers: { Cookie: "c", "X-A": "1" },
+        instructions: "",
+      }),
+    ).toEqual({
       apiBaseUrl: "https://gw.example.com/api",
       sessionKeyStrategy: "run",
       timeoutSec: 600,

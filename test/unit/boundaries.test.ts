@@ -21,8 +21,17 @@ function files(dir: string): string[] {
 /** Every module a file imports (static, re-exports and dynamic), relative ones resolved to `src:<path>`. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-  return specs.map((spec) => (spec.startsWith(".") ? `src:${path.relative(src, path.resolve(path.dirname(file), spec)).split(path.sep).join("/")}` : spec));
+  const specs = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g),
+  ].map((m) => m[1] ?? m[2] ?? m[3]);
+  return specs.map((spec) =>
+    spec.startsWith(".")
+      ? `src:${path
+          .relative(src, path.resolve(path.dirname(file), spec))
+          .split(path.sep)
+          .join("/")}`
+      : spec,
+  );
 }
 
 /** The top folder under src/ of an import (`cli`, `domain`, …), or null for a package. */
@@ -52,7 +61,9 @@ describe("import boundaries", () => {
   });
 
   it("the shared parts stand alone: the protocol imports only zod/mini, the client only openapi-fetch and its generated types", () => {
-    const protocol = table.filter((f) => f.rel.startsWith("protocol/")).flatMap((f) => f.imports.filter((i) => i !== "zod/mini" && area(i) !== "protocol").map((i) => `${f.rel} → ${i}`));
+    const protocol = table
+      .filter((f) => f.rel.startsWith("protocol/"))
+      .flatMap((f) => f.imports.filter((i) => i !== "zod/mini" && area(i) !== "protocol").map((i) => `${f.rel} → ${i}`));
     expect(protocol).toEqual([]);
     const client = table
       .filter((f) => f.rel.startsWith("client/"))

@@ -89,7 +89,9 @@ describe("acp events tail: following the stream", () => {
   });
 
   it("stops with the service's message on 401, 403, 404 or 400 (a retry cannot fix them)", async () => {
-    const fake = await fakeStream((_req, res) => void res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ error: "Not a member of this company" })));
+    const fake = await fakeStream(
+      (_req, res) => void res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ error: "Not a member of this company" })),
+    );
     const tail = follow(fake.url);
     await expect(tail.done).rejects.toThrow(new CliError("Not a member of this company (HTTP 403)"));
     fake.close();
@@ -114,7 +116,10 @@ describe("acp events tail: following the stream", () => {
   });
 
   it("ends at once when stopped while waiting to reconnect", async () => {
-    const tail = follow("http://127.0.0.1:9/stream", { initialDelayMs: 60_000, fetch: async () => Promise.reject(new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } })) });
+    const tail = follow("http://127.0.0.1:9/stream", {
+      initialDelayMs: 60_000,
+      fetch: async () => Promise.reject(new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } })),
+    });
     await eventually(() => tail.notes.length === 1, { what: "the first failure" });
     expect(tail.notes[0]).toBe("Could not connect (ECONNREFUSED); reconnecting in 60 s");
     const stoppedAt = Date.now();

@@ -10,12 +10,27 @@ import { decideWakeups, type DispatchAgent } from "../../src/domain/runs/dispatc
 import { backoffSeconds } from "../../src/domain/runs/lifecycle";
 
 describe("private-network targets", () => {
-  it.each(["localhost", "127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "[::1]", "fd00::1", "api.internal", "::ffff:127.0.0.1", "100.64.0.1"])("%s is private", (host) => {
+  it.each([
+    "localhost",
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.20.0.1",
+    "192.168.1.1",
+    "169.254.169.254",
+    "[::1]",
+    "fd00::1",
+    "api.internal",
+    "::ffff:127.0.0.1",
+    "100.64.0.1",
+  ])("%s is private", (host) => {
     expect(isPrivateTarget(host)).toBe(true);
   });
-  it.each(["[::ffff:7f00:1]", "::ffff:a00:1", "::7f00:1", "64:ff9b::a9fe:a9fe"].map((h) => new URL(`http://${h.startsWith("[") ? h : `[${h}]`}`).hostname))("%s (IPv4 written in hex, as URL parsing normalises it) is private", (host) => {
-    expect(isPrivateTarget(host)).toBe(true);
-  });
+  it.each(["[::ffff:7f00:1]", "::ffff:a00:1", "::7f00:1", "64:ff9b::a9fe:a9fe"].map((h) => new URL(`http://${h.startsWith("[") ? h : `[${h}]`}`).hostname))(
+    "%s (IPv4 written in hex, as URL parsing normalises it) is private",
+    (host) => {
+      expect(isPrivateTarget(host)).toBe(true);
+    },
+  );
   it.each(["agents.example.com", "8.8.8.8", "172.32.0.1", "192.169.0.1", "2001:db8::1", "::ffff:808:808"])("%s is public", (host) => {
     expect(isPrivateTarget(host)).toBe(false);
   });
@@ -24,7 +39,9 @@ describe("private-network targets", () => {
       expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl }, { exposure: "public" }), apiBaseUrl).toThrow(/private-network/);
       expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl }, { exposure: "private" })).not.toThrow();
     }
-    expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl: "https://gw.example.com/api", paperclipApiUrl: "http://192.168.1.5" }, { exposure: "public" })).toThrow(/paperclipApiUrl/);
+    expect(() =>
+      remoteGatewayAdapter.checkPolicy!({ apiBaseUrl: "https://gw.example.com/api", paperclipApiUrl: "http://192.168.1.5" }, { exposure: "public" }),
+    ).toThrow(/paperclipApiUrl/);
     expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl: "https://gw.example.com/api" }, { exposure: "public" })).not.toThrow();
   });
   it("a publicly exposed service refuses to store a private target (422); a private one allows it", () => {
@@ -37,21 +54,41 @@ describe("private-network targets", () => {
 
 describe("invokeHttpAgent", () => {
   const config = readHttpConfig({ url: "https://agents.example.com/wake", headers: { Authorization: "x", "X-Team": "a" } });
-  const answer = (status: number, body = "", headers: Record<string, string> = {}) => async () => new Response(body || null, { status, headers });
+  const answer =
+    (status: number, body = "", headers: Record<string, string> = {}) =>
+    async () =>
+      new Response(body || null, { status, headers });
 
   it("maps answers to outcomes", async () => {
     const opts = { exposure: "private" as const };
     expect(await invokeHttpAgent(config, "r", {}, { ...opts, fetcher: answer(202) })).toEqual({ kind: "accepted" });
-    expect(await invokeHttpAgent(config, "r", {}, { ...opts, fetcher: answer(200, JSON.stringify({ summary: "ok", usage: { costCents: 1 } })) })).toMatchObject({ kind: "succeeded", summary: "ok", usage: { costCents: 1 } });
+    expect(await invokeHttpAgent(config, "r", {}, { ...opts, fetcher: answer(200, JSON.stringify({ summary: "ok", usage: { costCents: 1 } })) })).toMatchObject(
+      { kind: "succeeded", summary: "ok", usage: { costCents: 1 } },
+    );
     expect(await invokeHttpAgent(config, "r", {}, { ...opts, fetcher: answer(204) })).toMatchObject({ kind: "succeeded", summary: null });
-    expect(await invokeHttpAgent(config, "r", {}, { ...opts, fetcher: answer(429, "", { "retry-after": "7" }) })).toEqual({ kind: "retry", retryAfterSec: 7, status: 429 });
+    expect(await invokeHttpAgent(config, "r", {}, { ...opts, fetcher: answer(429, "", { "retry-after": "7" }) })).toEqual({
+      kind: "retry",
+      retryAfterSec: 7,
+      status: 429,
+    });
     expect(await invokeHttpAgent(config, "r", {}, { ...opts, fetcher: answer(404) })).toMatchObject({ kind: "failed", errorCode: "adapter_failed" });
-    expect(await invokeHttpAgent(config, "r", {}, { ...opts, fetcher: async () => Promise.reject(new TypeError("refused")) })).toMatchObject({ kind: "failed", errorCode: "adapter_unreachable" });
+    expect(await invokeHttpAgent(config, "r", {}, { ...opts, fetcher: async () => Promise.reject(new TypeError("refused")) })).toMatchObject({
+      kind: "failed",
+      errorCode: "adapter_unreachable",
+    });
   });
 
   it("sends JSON with the run id; config headers cannot override the service's", async () => {
     let seen: Request | undefined;
-    await invokeHttpAgent(config, "run-1", { a: 1 }, { exposure: "private", fetcher: (async (url: string, init: RequestInit) => ((seen = new Request(url, init)), new Response(null, { status: 200 }))) as typeof fetch });
+    await invokeHttpAgent(
+      config,
+      "run-1",
+      { a: 1 },
+      {
+        exposure: "private",
+        fetcher: (async (url: string, init: RequestInit) => ((seen = new Request(url, init)), new Response(null, { status: 200 }))) as typeof fetch,
+      },
+    );
     expect(seen!.headers.get("x-service-run-id")).toBe("run-1");
     expect(seen!.headers.get("content-type")).toBe("application/json");
     expect(seen!.headers.get("authorization")).toBeNull();
@@ -83,7 +120,14 @@ describe("invokeHttpAgent", () => {
 });
 
 describe("decideWakeups", () => {
-  const agent = (fields: Partial<DispatchAgent> = {}): DispatchAgent => ({ id: "a", status: "idle", pauseReason: null, adapterType: "http", runtimeConfig: {}, ...fields });
+  const agent = (fields: Partial<DispatchAgent> = {}): DispatchAgent => ({
+    id: "a",
+    status: "idle",
+    pauseReason: null,
+    adapterType: "http",
+    runtimeConfig: {},
+    ...fields,
+  });
   const wake = (id: string, issueId: string | null = null, agentId = "a") => ({ id, agentId, reason: "comment", issueId, context: null, createdAt: id });
   const facts = (a: DispatchAgent, extra: Partial<Parameters<typeof decideWakeups>[1]> = {}) => ({
     company: { status: "active", pauseReason: null },
@@ -96,9 +140,15 @@ describe("decideWakeups", () => {
   const ids = () => `run-${++n}`;
 
   it("a budget stop wins over not invokable; an inactive company skips everything", () => {
-    expect(decideWakeups([wake("w1")], facts(agent({ status: "paused", pauseReason: "budget" })), ids)[0]).toMatchObject({ kind: "skip", reason: "budget.blocked" });
+    expect(decideWakeups([wake("w1")], facts(agent({ status: "paused", pauseReason: "budget" })), ids)[0]).toMatchObject({
+      kind: "skip",
+      reason: "budget.blocked",
+    });
     expect(decideWakeups([wake("w1")], facts(agent({ status: "terminated" })), ids)[0]).toMatchObject({ kind: "skip", reason: "agent.not_invokable" });
-    expect(decideWakeups([wake("w1")], facts(agent(), { company: { status: "archived", pauseReason: null } }), ids)[0]).toMatchObject({ kind: "skip", reason: "company.inactive" });
+    expect(decideWakeups([wake("w1")], facts(agent(), { company: { status: "archived", pauseReason: null } }), ids)[0]).toMatchObject({
+      kind: "skip",
+      reason: "company.inactive",
+    });
   });
 
   it("the storm: 200 wakes in one second give at most the hourly limit of runs; the rest coalesce, wait or are skipped", () => {

@@ -4,7 +4,10 @@ import { mentionedNames, mentionsWord } from "../../src/domain/issues/mentions";
 import { effectiveRunStatus, runIsStale, runLeaseMs } from "../../src/domain/runs/lease";
 
 const agents = [{ name: "Ada" }, { name: "Ada Lovelace" }, { name: "Bob" }, { name: "QA-Bot" }];
-const names = (text: string) => mentionedNames(text, agents).map((a) => a.name).sort();
+const names = (text: string) =>
+  mentionedNames(text, agents)
+    .map((a) => a.name)
+    .sort();
 
 describe("mentionedNames", () => {
   it("matches exact names case-insensitively, longest first, at word boundaries", () => {

@@ -45,7 +45,10 @@ describe("schedules", () => {
       "2020-01-01T05:00:00.000Z",
     ]);
     expect(dueSlots(hourly, "2020-01-01T06:00:00.000Z", new Date("2020-01-01T05:30:00Z"), 3)).toEqual([]);
-    expect(dueSlots(hourly, "2020-01-01T04:00:00.000Z", new Date("2020-01-01T05:00:00Z"), 25)).toEqual(["2020-01-01T04:00:00.000Z", "2020-01-01T05:00:00.000Z"]);
+    expect(dueSlots(hourly, "2020-01-01T04:00:00.000Z", new Date("2020-01-01T05:00:00Z"), 25)).toEqual([
+      "2020-01-01T04:00:00.000Z",
+      "2020-01-01T05:00:00.000Z",
+    ]);
     // A minute schedule due for six years: the newest slot, without walking the ones in between.
     const minutely = parseSchedule("* * * * *", "UTC");
     expect(dueSlots(minutely, "2020-01-01T00:00:00.000Z", new Date("2026-01-01T00:00:30Z"), 1)).toEqual(["2026-01-01T00:00:00.000Z"]);
@@ -80,15 +83,32 @@ describe("webhook signatures", () => {
   it("vendor_hmac: seconds or milliseconds, the replay window on both sides, and a replay key that expires with the window", () => {
     const body = "payload";
     const seconds = String(now / 1000);
-    const ok = verifyWebhookSignature("vendor_hmac", secret, { timestamp: seconds, serviceSignature: sign(secret, `${seconds}.${body}`), rawBody: bytes(body) }, 300, now + 10_000);
+    const ok = verifyWebhookSignature(
+      "vendor_hmac",
+      secret,
+      { timestamp: seconds, serviceSignature: sign(secret, `${seconds}.${body}`), rawBody: bytes(body) },
+      300,
+      now + 10_000,
+    );
     expect(ok.replayKey).toEqual({ signature: sign(secret, `${seconds}.${body}`), expiresAt: now + 300_000 });
     const ms = String(now);
-    expect(verifyWebhookSignature("vendor_hmac", secret, { timestamp: ms, serviceSignature: sign(secret, `${ms}.${body}`), rawBody: bytes(body) }, 300, now).replayKey).toBeDefined();
+    expect(
+      verifyWebhookSignature("vendor_hmac", secret, { timestamp: ms, serviceSignature: sign(secret, `${ms}.${body}`), rawBody: bytes(body) }, 300, now)
+        .replayKey,
+    ).toBeDefined();
     const late = String(now / 1000 - 301);
-    expect(() => verifyWebhookSignature("vendor_hmac", secret, { timestamp: late, serviceSignature: sign(secret, `${late}.${body}`), rawBody: bytes(body) }, 300, now)).toThrow(/replay window/);
+    expect(() =>
+      verifyWebhookSignature("vendor_hmac", secret, { timestamp: late, serviceSignature: sign(secret, `${late}.${body}`), rawBody: bytes(body) }, 300, now),
+    ).toThrow(/replay window/);
     const early = String(now / 1000 + 301);
-    expect(() => verifyWebhookSignature("vendor_hmac", secret, { timestamp: early, serviceSignature: sign(secret, `${early}.${body}`), rawBody: bytes(body) }, 300, now)).toThrow(/replay window/);
-    expect(() => verifyWebhookSignature("vendor_hmac", secret, { timestamp: "soon", serviceSignature: "x", rawBody: bytes(body) }, 300, now)).toThrow(/X-Service-Timestamp/);
-    expect(() => verifyWebhookSignature("vendor_hmac", secret, { serviceSignature: "x", rawBody: bytes(body) }, 300, now)).toThrow(/Missing X-Service-Timestamp/);
+    expect(() =>
+      verifyWebhookSignature("vendor_hmac", secret, { timestamp: early, serviceSignature: sign(secret, `${early}.${body}`), rawBody: bytes(body) }, 300, now),
+    ).toThrow(/replay window/);
+    expect(() => verifyWebhookSignature("vendor_hmac", secret, { timestamp: "soon", serviceSignature: "x", rawBody: bytes(body) }, 300, now)).toThrow(
+      /X-Service-Timestamp/,
+    );
+    expect(() => verifyWebhookSignature("vendor_hmac", secret, { serviceSignature: "x", rawBody: bytes(body) }, 300, now)).toThrow(
+      /Missing X-Service-Timestamp/,
+    );
   });
 });

@@ -2,17 +2,51 @@
 // transition from the smallest state that makes it; the company object's tests (test/http/
 // heartbeat-runs, runners, remote-gateway, fault-injection) cover the same step end to end.
 import { describe, expect, it } from "vitest";
-import { consecutiveFailureBackoff, decideRunTransitions, endsRun, runsToHandOut, type RunAgent, type RunState, type RunTransition } from "../../src/domain/runs/transitions";
+import {
+  consecutiveFailureBackoff,
+  decideRunTransitions,
+  endsRun,
+  runsToHandOut,
+  type RunAgent,
+  type RunState,
+  type RunTransition,
+} from "../../src/domain/runs/transitions";
 import { MAX_RETRIES, newRunRow, type RunRow } from "../../src/domain/runs/lifecycle";
 
 const NOW = "2026-11-20T12:00:00.000Z";
 const NOW_MS = Date.parse(NOW);
 const at = (offsetSec: number) => new Date(NOW_MS + offsetSec * 1000).toISOString();
 
-const agent = (fields: Partial<RunAgent> = {}): RunAgent => ({ id: "a", status: "idle", pauseReason: null, adapterType: "http", runtimeConfig: {}, adapterConfig: { url: "https://agent.test" }, ...fields });
-const wake = (id: string, issueId: string | null = null, fields: Record<string, unknown> = {}) => ({ id, agentId: "a", reason: "comment", issueId, context: null, createdAt: at(-60), ...fields });
+const agent = (fields: Partial<RunAgent> = {}): RunAgent => ({
+  id: "a",
+  status: "idle",
+  pauseReason: null,
+  adapterType: "http",
+  runtimeConfig: {},
+  adapterConfig: { url: "https://agent.test" },
+  ...fields,
+});
+const wake = (id: string, issueId: string | null = null, fields: Record<string, unknown> = {}) => ({
+  id,
+  agentId: "a",
+  reason: "comment",
+  issueId,
+  context: null,
+  createdAt: at(-60),
+  ...fields,
+});
 const run = (id: string, fields: Partial<RunRow> = {}): RunRow =>
-  newRunRow({ id, companyId: "c", agentId: "a", status: "running", adapterType: "http", invocationSource: "automation", createdAt: at(-600), startedAt: at(-600), ...fields });
+  newRunRow({
+    id,
+    companyId: "c",
+    agentId: "a",
+    status: "running",
+    adapterType: "http",
+    invocationSource: "automation",
+    createdAt: at(-600),
+    startedAt: at(-600),
+    ...fields,
+  });
 const state = (fields: Partial<RunState> = {}): RunState => ({
   companyId: "c",
   company: { status: "active", pauseReason: null },
@@ -35,7 +69,8 @@ const decide = (s: RunState) => {
   return decideRunTransitions(s, NOW, { newId: () => `id-${++n}`, random: () => 0.5 });
 };
 const kinds = (transitions: RunTransition[]) => transitions.map((t) => t.kind);
-const only = <K extends RunTransition["kind"]>(transitions: RunTransition[], kind: K) => transitions.filter((t): t is Extract<RunTransition, { kind: K }> => t.kind === kind);
+const only = <K extends RunTransition["kind"]>(transitions: RunTransition[], kind: K) =>
+  transitions.filter((t): t is Extract<RunTransition, { kind: K }> => t.kind === kind);
 
 describe("decideRunTransitions: wake-ups", () => {
   it("start: a queued wake-up of an idle agent becomes a running run with the wake's context, handed out with the agent's config", () => {
@@ -43,17 +78,34 @@ describe("decideRunTransitions: wake-ups", () => {
     expect(kinds(transitions)).toEqual(["start"]);
     const [start] = only(transitions, "start");
     expect(start.wakeup.id).toBe("w1");
-    expect(start.run).toMatchObject({ id: "id-1", companyId: "c", agentId: "a", status: "running", adapterType: "http", invocationSource: "assignment", wakeupRequestId: "w1", startedAt: NOW, issueId: "i1" });
+    expect(start.run).toMatchObject({
+      id: "id-1",
+      companyId: "c",
+      agentId: "a",
+      status: "running",
+      adapterType: "http",
+      invocationSource: "assignment",
+      wakeupRequestId: "w1",
+      startedAt: NOW,
+      issueId: "i1",
+    });
     expect(start.run.context).toEqual({ commentId: "k1", wakeReason: "assignment", issueId: "i1" });
     expect(runsToHandOut(transitions)).toEqual([{ run: start.run, adapterConfig: { url: "https://agent.test" } }]);
   });
 
   it("coalesce: a wake-up on an issue a live run holds merges into it; the run's context gains the comment and the reason", () => {
     const live = run("r1", { issueId: "i1", context: { commentId: "k0" } });
-    const { transitions } = decide(state({ liveRuns: [live], queued: [wake("w1", "i1", { context: { commentId: "k1" } }), wake("w2", "i1", { reason: "mention", context: { commentId: "k1" } })] }));
+    const { transitions } = decide(
+      state({
+        liveRuns: [live],
+        queued: [wake("w1", "i1", { context: { commentId: "k1" } }), wake("w2", "i1", { reason: "mention", context: { commentId: "k1" } })],
+      }),
+    );
     expect(kinds(transitions)).toEqual(["coalesce", "coalesce", "context"]);
     expect(only(transitions, "coalesce").map((t) => t.runId)).toEqual(["r1", "r1"]);
-    expect(only(transitions, "context")).toEqual([{ kind: "context", runId: "r1", context: { commentId: "k0", commentIds: ["k0", "k1"], coalescedReasons: ["comment", "mention"] } }]);
+    expect(only(transitions, "context")).toEqual([
+      { kind: "context", runId: "r1", context: { commentId: "k0", commentIds: ["k0", "k1"], coalescedReasons: ["comment", "mention"] } },
+    ]);
     expect(live.context).toEqual({ commentId: "k0" }); // the state is not changed
     expect(runsToHandOut(transitions)).toEqual([]);
   });
@@ -67,8 +119,12 @@ describe("decideRunTransitions: wake-ups", () => {
   });
 
   it("skip: an agent that cannot run, a company that is not active, a spent hourly budget", () => {
-    expect(decide(state({ agents: [agent({ status: "paused" })], queued: [wake("w1")] })).transitions).toEqual([{ kind: "skip", wakeup: wake("w1"), reason: "agent.not_invokable" }]);
-    expect(only(decide(state({ company: { status: "paused", pauseReason: "budget" }, queued: [wake("w1")] })).transitions, "skip")[0].reason).toBe("budget.blocked");
+    expect(decide(state({ agents: [agent({ status: "paused" })], queued: [wake("w1")] })).transitions).toEqual([
+      { kind: "skip", wakeup: wake("w1"), reason: "agent.not_invokable" },
+    ]);
+    expect(only(decide(state({ company: { status: "paused", pauseReason: "budget" }, queued: [wake("w1")] })).transitions, "skip")[0].reason).toBe(
+      "budget.blocked",
+    );
     expect(only(decide(state({ runsLastHour: new Map([["a", 30]]), queued: [wake("w1")] })).transitions, "skip")[0].reason).toBe("rate_limited");
   });
 
@@ -76,7 +132,15 @@ describe("decideRunTransitions: wake-ups", () => {
     const busy = decide(state({ liveRuns: [run("r1", { issueId: "i1" })], queued: [wake("w1", "i2")] }));
     expect(kinds(busy.transitions)).toEqual(["wait"]);
     expect(busy.backoffUntil).toBeNull();
-    const failing = decide(state({ recentFinished: [{ agentId: "a", status: "failed", finishedAt: at(-1) }, { agentId: "a", status: "timed_out", finishedAt: at(-5) }], queued: [wake("w1")] }));
+    const failing = decide(
+      state({
+        recentFinished: [
+          { agentId: "a", status: "failed", finishedAt: at(-1) },
+          { agentId: "a", status: "timed_out", finishedAt: at(-5) },
+        ],
+        queued: [wake("w1")],
+      }),
+    );
     expect(kinds(failing.transitions)).toEqual(["wait"]);
     expect(failing.backoffUntil).toBe(NOW_MS - 1000 + 4000); // 2 failures: 2^2 s after the last one
   });
@@ -95,14 +159,20 @@ describe("decideRunTransitions: timer heartbeats", () => {
     const { transitions } = decide(state({ timedAgents: [timed] }));
     expect(kinds(transitions)).toEqual(["timer", "start"]);
     const [timer] = only(transitions, "timer");
-    expect(timer).toEqual({ kind: "timer", wakeup: { id: "id-1", agentId: "a", reason: "timer", issueId: null, context: { intervalSec: 60 }, createdAt: NOW }, nextDueAt: NOW_MS + 60_000 });
+    expect(timer).toEqual({
+      kind: "timer",
+      wakeup: { id: "id-1", agentId: "a", reason: "timer", issueId: null, context: { intervalSec: 60 }, createdAt: NOW },
+      nextDueAt: NOW_MS + 60_000,
+    });
     expect(only(transitions, "start")[0].run).toMatchObject({ wakeupRequestId: "id-1", invocationSource: "timer" });
   });
 
   it("a timer not due yet does nothing; an agent no longer timed (or not served) is forgotten", () => {
     expect(decide(state({ timedAgents: [timed], timers: new Map([["a", NOW_MS + 1]]) })).transitions).toEqual([]);
     expect(decide(state({ timers: new Map([["a", NOW_MS]]) })).transitions).toEqual([{ kind: "timer_forgotten", agentId: "a" }]);
-    expect(decide(state({ agents: [], timedAgents: [timed], timers: new Map([["a", NOW_MS]]) })).transitions).toEqual([{ kind: "timer_forgotten", agentId: "a" }]);
+    expect(decide(state({ agents: [], timedAgents: [timed], timers: new Map([["a", NOW_MS]]) })).transitions).toEqual([
+      { kind: "timer_forgotten", agentId: "a" },
+    ]);
   });
 });
 
@@ -127,7 +197,9 @@ describe("decideRunTransitions: retries and deadlines", () => {
   it("retry due: a scheduled retry whose time has come runs again (with its coalesced context); one not due waits", () => {
     const due = run("r1", { status: "scheduled_retry", nextRetryAt: at(-1), retryCount: 1, issueId: "i1", context: { x: 1 } });
     const later = run("r2", { status: "scheduled_retry", nextRetryAt: at(60), issueId: "i2" });
-    const { transitions } = decide(state({ agents: [agent({ runtimeConfig: { heartbeat: { maxConcurrentRuns: 5 } } })], liveRuns: [due, later], queued: [wake("w1", "i1")] }));
+    const { transitions } = decide(
+      state({ agents: [agent({ runtimeConfig: { heartbeat: { maxConcurrentRuns: 5 } } })], liveRuns: [due, later], queued: [wake("w1", "i1")] }),
+    );
     expect(kinds(transitions)).toEqual(["coalesce", "context", "retry"]);
     const [retry] = only(transitions, "retry");
     expect(retry.run).toEqual({ ...due, status: "running", context: { x: 1, coalescedReasons: ["comment"] } });
@@ -193,11 +265,15 @@ describe("decideRunTransitions: left-over starts", () => {
 
   it("forgotten when its run is not running (never written, or ended) or no longer this service's; kept while handed out, past its deadline, or lost", () => {
     expect(decide(state({ starting: ["gone"] })).transitions).toEqual([{ kind: "start_forgotten", runId: "gone" }]);
-    expect(decide(state({ liveRuns: [run("r1", { status: "scheduled_retry", nextRetryAt: at(60) })], starting: ["r1"] })).transitions).toEqual([{ kind: "start_forgotten", runId: "r1" }]);
+    expect(decide(state({ liveRuns: [run("r1", { status: "scheduled_retry", nextRetryAt: at(60) })], starting: ["r1"] })).transitions).toEqual([
+      { kind: "start_forgotten", runId: "r1" },
+    ]);
     expect(decide(state({ agents: [], liveRuns: [run("r1")], starting: ["r1"] })).transitions).toEqual([{ kind: "start_forgotten", runId: "r1" }]);
     expect(decide(state({ liveRuns: [run("r1")], starting: ["r1"], handingOut: new Set(["r1"]) })).transitions).toEqual([]);
     expect(kinds(decide(state({ liveRuns: [run("r1", { deadlineAt: at(-1) })], starting: ["r1"] })).transitions)).toEqual(["timed_out"]);
-    expect(kinds(decide(state({ liveRuns: [run("r1")], starting: ["r1"], remoteRuns: [{ runId: "r1", kind: "runner", lostAt: 0 }] })).transitions)).toEqual(["lost_retry"]);
+    expect(kinds(decide(state({ liveRuns: [run("r1")], starting: ["r1"], remoteRuns: [{ runId: "r1", kind: "runner", lostAt: 0 }] })).transitions)).toEqual([
+      "lost_retry",
+    ]);
   });
 });
 
@@ -220,12 +296,27 @@ describe("decideRunTransitions: one step", () => {
       remoteRuns: [{ runId: "lost", kind: "runner", lostAt: 0 }],
     });
     const { transitions } = decide(s);
-    expect(kinds(transitions)).toEqual(["timer_forgotten", "timer", "start", "coalesce", "context", "start_queued", "lost_retry", "resume", "retry", "timed_out"]);
+    expect(kinds(transitions)).toEqual([
+      "timer_forgotten",
+      "timer",
+      "start",
+      "coalesce",
+      "context",
+      "start_queued",
+      "lost_retry",
+      "resume",
+      "retry",
+      "timed_out",
+    ]);
     expect(runsToHandOut(transitions).map((r) => r.run.id)).toEqual(["id-2", "q1", "left", "retry"]);
   });
 
   it("is pure: the same state decides the same transitions", () => {
-    const s = state({ queued: [wake("w1", "i1")], liveRuns: [run("r1", { status: "scheduled_retry", nextRetryAt: at(-1) })], timedAgents: [{ id: "a", status: "idle", runtimeConfig: {} }] });
+    const s = state({
+      queued: [wake("w1", "i1")],
+      liveRuns: [run("r1", { status: "scheduled_retry", nextRetryAt: at(-1) })],
+      timedAgents: [{ id: "a", status: "idle", runtimeConfig: {} }],
+    });
     expect(decide(s)).toEqual(decide(s));
   });
 });

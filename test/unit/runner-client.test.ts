@@ -10,7 +10,6 @@ import type { AddressInfo } from "node:net";
 import { startRunner } from "../../src/cli/runner";
 import { eventually } from "../helpers/eventually";
 
-
 interface FakeService {
   url: string;
   connections: Array<{ ws: WebSocket; received: any[] }>;
@@ -57,7 +56,15 @@ describe("runner client", () => {
   it("a connection dropped mid-run: the reconnect reclaims the run and the completion is sent until confirmed", async () => {
     const service = await fakeService();
     const logs: string[] = [];
-    const runner = startRunner({ url: service.url, token: "svc_agent_test", companyId: "company-1", agents: ["agent-1"], name: "t", maxRuns: 1, log: (l) => logs.push(l) });
+    const runner = startRunner({
+      url: service.url,
+      token: "svc_agent_test",
+      companyId: "company-1",
+      agents: ["agent-1"],
+      name: "t",
+      maxRuns: 1,
+      log: (l) => logs.push(l),
+    });
     const hello = await service.next(0, (m) => m.type === "hello");
     expect(hello).toMatchObject({ version: 1, agents: ["agent-1"], runs: [], instanceId: expect.any(String) });
     service.connections[0].ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
@@ -101,7 +108,15 @@ describe("runner client", () => {
 
   it("acknowledges run.start with run.started; a repeated run.start is acknowledged again without a second process", async () => {
     const service = await fakeService();
-    const runner = startRunner({ url: service.url, token: "svc_agent_test", companyId: "company-1", agents: ["agent-1"], name: "t", maxRuns: 1, log: () => {} });
+    const runner = startRunner({
+      url: service.url,
+      token: "svc_agent_test",
+      companyId: "company-1",
+      agents: ["agent-1"],
+      name: "t",
+      maxRuns: 1,
+      log: () => {},
+    });
     await service.next(0, (m) => m.type === "hello");
     const ws = service.connections[0].ws;
     ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
@@ -112,7 +127,10 @@ describe("runner client", () => {
     await eventually(() => service.connections[0].received.filter((m) => m.type === "run.started").length === 2);
     const complete = await service.next(0, (m) => m.type === "run.complete");
     expect(complete).toMatchObject({ runId: "run-3", status: "succeeded", summary: "finished" });
-    const output = service.connections[0].received.filter((m) => m.type === "run.event").map((m) => m.message).join("");
+    const output = service.connections[0].received
+      .filter((m) => m.type === "run.event")
+      .map((m) => m.message)
+      .join("");
     expect(output.match(/begun/g)).toHaveLength(1);
     // The acknowledgement comes before any output of the run.
     const kinds = service.connections[0].received.map((m) => m.type);
@@ -125,7 +143,16 @@ describe("runner client", () => {
   it("a completion the service could not record (retryable error), or does not confirm, is sent again on the same connection until confirmed", async () => {
     const service = await fakeService();
     const logs: string[] = [];
-    const runner = startRunner({ url: service.url, token: "svc_agent_test", companyId: "company-1", agents: ["agent-1"], name: "t", maxRuns: 1, retryMs: 150, log: (l) => logs.push(l) });
+    const runner = startRunner({
+      url: service.url,
+      token: "svc_agent_test",
+      companyId: "company-1",
+      agents: ["agent-1"],
+      name: "t",
+      maxRuns: 1,
+      retryMs: 150,
+      log: (l) => logs.push(l),
+    });
     await service.next(0, (m) => m.type === "hello");
     const ws = service.connections[0].ws;
     ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));

@@ -21,7 +21,6 @@ const start = (adapterConfig: Record<string, unknown>, adapterType = "process"):
   apiToken: "jwt-token",
 });
 
-
 describe("runner processes", () => {
   it("the environment carries the run's variables and resolved env over the runner's own", () => {
     const env = runEnvironment(start({ command: "x" }), { PATH: "/bin", SERVICE_RUN_ID: "spoofed" });
@@ -38,17 +37,26 @@ describe("runner processes", () => {
       SERVICE_WAKE_REASON: "issue_assigned",
     });
     expect(commandLine({ adapterType: "claude_local", adapterConfig: { extraArgs: ["--print"] } })).toEqual({ command: "claude", args: ["--print"] });
-    expect(commandLine({ adapterType: "process", adapterConfig: { command: "/bin/agent", args: ["--once", 3] } })).toEqual({ command: "/bin/agent", args: ["--once"] });
+    expect(commandLine({ adapterType: "process", adapterConfig: { command: "/bin/agent", args: ["--once", 3] } })).toEqual({
+      command: "/bin/agent",
+      args: ["--once"],
+    });
     expect(connectUrl("https://api.example.com/", "c 1")).toBe("wss://api.example.com/api/companies/c%201/runners/connect");
     expect(connectUrl("http://127.0.0.1:8787", "c")).toBe("ws://127.0.0.1:8787/api/companies/c/runners/connect");
   });
 
   it("exit 0 succeeds with the last stdout line; a non-zero exit fails with its code; a missing command fails", async () => {
     const output: string[] = [];
-    const ok = await startProcess(start({ command: "sh", args: ["-c", "echo one; echo two >&2; echo last line"] }), (stream, text) => output.push(`${stream}:${text}`)).done;
+    const ok = await startProcess(start({ command: "sh", args: ["-c", "echo one; echo two >&2; echo last line"] }), (stream, text) =>
+      output.push(`${stream}:${text}`),
+    ).done;
     expect(ok).toEqual({ status: "succeeded", exitCode: 0, summary: "last line" });
     expect(output.join("")).toContain("stderr:two");
-    expect(await startProcess(start({ command: "sh", args: ["-c", "exit 7"] }), () => {}).done).toMatchObject({ status: "failed", exitCode: 7, error: "The process exited with code 7" });
+    expect(await startProcess(start({ command: "sh", args: ["-c", "exit 7"] }), () => {}).done).toMatchObject({
+      status: "failed",
+      exitCode: 7,
+      error: "The process exited with code 7",
+    });
     expect((await startProcess(start({ command: "/nonexistent/agent-binary" }), () => {}).done).status).toBe("failed");
   });
 

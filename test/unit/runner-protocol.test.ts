@@ -9,16 +9,26 @@ describe("runner protocol", () => {
   it("the CLI's hello is what the service accepts, at the shared version", () => {
     const hello = helloMessage({ agents: ["a-1", "a-2"], name: "laptop" }, "instance-1234", ["run-1"]);
     const parsed = parseMessage(RunnerToServiceMessage, JSON.stringify(hello));
-    expect(parsed).toEqual({ ok: true, message: { type: "hello", version: RUNNER_PROTOCOL_VERSION, agents: ["a-1", "a-2"], name: "laptop", instanceId: "instance-1234", runs: ["run-1"] } });
+    expect(parsed).toEqual({
+      ok: true,
+      message: { type: "hello", version: RUNNER_PROTOCOL_VERSION, agents: ["a-1", "a-2"], name: "laptop", instanceId: "instance-1234", runs: ["run-1"] },
+    });
   });
 
   it("another version is refused with the version the service speaks; bad frames say why, with the run id when there is one", () => {
     const old = parseMessage(RunnerToServiceMessage, JSON.stringify({ type: "hello", version: 0, agents: [] }));
     expect(old).toMatchObject({ ok: false, error: expect.stringContaining(`this service speaks version ${RUNNER_PROTOCOL_VERSION}`) });
     expect(parseMessage(RunnerToServiceMessage, "{nope")).toEqual({ ok: false, error: "Messages are JSON text" });
-    expect(parseMessage(RunnerToServiceMessage, JSON.stringify({ type: "run.complete", runId: "r-9", status: "exploded" }))).toMatchObject({ ok: false, runId: "r-9", error: expect.stringContaining("status") });
+    expect(parseMessage(RunnerToServiceMessage, JSON.stringify({ type: "run.complete", runId: "r-9", status: "exploded" }))).toMatchObject({
+      ok: false,
+      runId: "r-9",
+      error: expect.stringContaining("status"),
+    });
     // run.event's kind defaults to log.
-    expect(parseMessage(RunnerToServiceMessage, JSON.stringify({ type: "run.event", runId: "r", message: "hi" }))).toMatchObject({ ok: true, message: { kind: "log" } });
+    expect(parseMessage(RunnerToServiceMessage, JSON.stringify({ type: "run.event", runId: "r", message: "hi" }))).toMatchObject({
+      ok: true,
+      message: { kind: "log" },
+    });
   });
 
   it("every message the service sends parses on the runner's side; fields a newer service adds are kept, not refused", () => {

@@ -26,7 +26,17 @@ describe("parseMasterKey", () => {
   });
 
   it("rejects missing, short, long and non-key values", () => {
-    for (const bad of [undefined, null, "", "   ", HEX_KEY.slice(2), HEX_KEY + "00", "not a key at all!", toBase64(new Uint8Array(16)), toBase64(new Uint8Array(33))]) {
+    for (const bad of [
+      undefined,
+      null,
+      "",
+      "   ",
+      HEX_KEY.slice(2),
+      HEX_KEY + "00",
+      "not a key at all!",
+      toBase64(new Uint8Array(16)),
+      toBase64(new Uint8Array(33)),
+    ]) {
       expect(parseMasterKey(bad)).toBeNull();
       expect(isValidMasterKey(bad)).toBe(false);
     }

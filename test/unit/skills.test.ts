@@ -5,12 +5,25 @@ import { AUDIT_RULES, auditFiles } from "../../src/domain/skills/audit";
 import { buildSkillPackage, packageFromTexts, parseSkillMarkdown, SKILL_LIMITS, trustLevelOf } from "../../src/domain/skills/package";
 import { parseSkillSource } from "../../src/domain/skills/sources";
 
-const file = (path: string, text: string | null, sizeBytes = text?.length ?? 10) => ({ path, kind: path.startsWith("scripts/") ? ("script" as const) : path === "SKILL.md" ? ("skill" as const) : ("other" as const), text, sizeBytes });
+const file = (path: string, text: string | null, sizeBytes = text?.length ?? 10) => ({
+  path,
+  kind: path.startsWith("scripts/") ? ("script" as const) : path === "SKILL.md" ? ("skill" as const) : ("other" as const),
+  text,
+  sizeBytes,
+});
 const codesOf = (path: string, text: string) => auditFiles([file(path, text)]).codes;
 
 describe("audit rules", () => {
   it("has a test for every rule", () => {
-    expect(AUDIT_RULES.map((r) => r.code).sort()).toEqual(["disable_safety", "encoded_payload", "executable_script", "file_too_large", "long_encoded_blob", "pipe_to_shell", "secret_exfiltration"]);
+    expect(AUDIT_RULES.map((r) => r.code).sort()).toEqual([
+      "disable_safety",
+      "encoded_payload",
+      "executable_script",
+      "file_too_large",
+      "long_encoded_blob",
+      "pipe_to_shell",
+      "secret_exfiltration",
+    ]);
   });
   it("executable_script (warning): scripts/, executable extensions, shebangs", () => {
     expect(codesOf("scripts/x.txt", "hello")).toEqual(["executable_script"]);
@@ -57,7 +70,14 @@ describe("audit rules", () => {
 describe("packages", () => {
   it("parses frontmatter (name, description, slug, key/skillKey, metadata) and hashes content stably", () => {
     const a = packageFromTexts({ "SKILL.md": "---\nname: My Skill\nskillKey: Team/My-Skill\nmetadata:\n  owner: ops\n---\nBody", "references/a.md": "x" });
-    expect(a).toMatchObject({ name: "My Skill", slug: "my-skill", key: "team/my-skill", metadata: { owner: "ops" }, trustLevel: "markdown_only", body: "Body" });
+    expect(a).toMatchObject({
+      name: "My Skill",
+      slug: "my-skill",
+      key: "team/my-skill",
+      metadata: { owner: "ops" },
+      trustLevel: "markdown_only",
+      body: "Body",
+    });
     const b = packageFromTexts({ "references/a.md": "x", "SKILL.md": "---\nname: My Skill\nskillKey: Team/My-Skill\nmetadata:\n  owner: ops\n---\nBody" });
     expect(b.contentHash).toBe(a.contentHash);
     expect(packageFromTexts({ "SKILL.md": "---\nname: My Skill\n---\nOther" }).contentHash).not.toBe(a.contentHash);
@@ -75,8 +95,18 @@ describe("packages", () => {
   });
   it("trust level is the highest of markdown_only < assets < scripts_executables", () => {
     expect(trustLevelOf([{ path: "SKILL.md", kind: "skill", text: "x" }])).toBe("markdown_only");
-    expect(trustLevelOf([{ path: "SKILL.md", kind: "skill", text: "x" }, { path: "assets/a.png", kind: "asset", text: null }])).toBe("assets");
-    expect(trustLevelOf([{ path: "assets/a.png", kind: "asset", text: null }, { path: "scripts/a.sh", kind: "script", text: "echo" }])).toBe("scripts_executables");
+    expect(
+      trustLevelOf([
+        { path: "SKILL.md", kind: "skill", text: "x" },
+        { path: "assets/a.png", kind: "asset", text: null },
+      ]),
+    ).toBe("assets");
+    expect(
+      trustLevelOf([
+        { path: "assets/a.png", kind: "asset", text: null },
+        { path: "scripts/a.sh", kind: "script", text: "echo" },
+      ]),
+    ).toBe("scripts_executables");
   });
 });
 

@@ -17,7 +17,15 @@ export async function attemptHttpRun(host: DispatcherHost, ctx: CommandContext, 
   const config = readHttpConfig(adapterConfig);
   let outcome: HttpOutcome;
   try {
-    const body = await runInvocationBody(host.env, host.db, run, config.payloadTemplate, adapterConfig.env, config.completionTimeoutSec, storedDesiredSkills(adapterConfig));
+    const body = await runInvocationBody(
+      host.env,
+      host.db,
+      run,
+      config.payloadTemplate,
+      adapterConfig.env,
+      config.completionTimeoutSec,
+      storedDesiredSkills(adapterConfig),
+    );
     outcome = await invokeHttpAgent(config, run.id, body, { exposure: host.env.SERVER_EXPOSURE === "public" ? "public" : "private" });
   } catch (err) {
     outcome = { kind: "failed", errorCode: "adapter_refused", error: `Could not prepare the run: ${(err as Error)?.message ?? err}` };
@@ -33,13 +41,22 @@ async function recordOutcome(ctx: CommandContext, run: RunRow, outcome: HttpOutc
   switch (outcome.kind) {
     case "accepted": {
       const deadlineAt = new Date(Date.parse(ctx.now) + completionTimeoutSec * 1000).toISOString();
-      await ctx.batch([ctx.db.update(r).set({ deadlineAt, lastActivityAt: ctx.now, updatedAt: ctx.now }).where(stillRunning), runEvent(ctx, run, "status", "Accepted by the agent endpoint (202); waiting for completion")]);
+      await ctx.batch([
+        ctx.db.update(r).set({ deadlineAt, lastActivityAt: ctx.now, updatedAt: ctx.now }).where(stillRunning),
+        runEvent(ctx, run, "status", "Accepted by the agent endpoint (202); waiting for completion"),
+      ]);
       return false;
     }
     case "retry": {
       const retryCount = current.retryCount + 1;
       if (retryCount > MAX_RETRIES) {
-        await ctx.batch(endRunStatements(ctx, run.id, { status: "failed", errorCode: "adapter_unavailable", error: `Agent endpoint answered HTTP ${outcome.status} ${retryCount} times` }));
+        await ctx.batch(
+          endRunStatements(ctx, run.id, {
+            status: "failed",
+            errorCode: "adapter_unavailable",
+            error: `Agent endpoint answered HTTP ${outcome.status} ${retryCount} times`,
+          }),
+        );
         return true;
       }
       const wait = outcome.retryAfterSec ?? backoffSeconds(retryCount);

@@ -15,7 +15,12 @@ export const httpAdapter: AdapterDefinition = {
     { name: "headers", required: false, default: HTTP_DEFAULTS.headers, description: "Extra request headers (string values)." },
     { name: "timeoutSec", required: false, default: HTTP_DEFAULTS.timeoutSec, description: "Request timeout in seconds." },
     { name: "payloadTemplate", required: false, description: "Object merged into the JSON payload sent with each wake." },
-    { name: "completionTimeoutSec", required: false, default: HTTP_DEFAULTS.completionTimeoutSec, description: "After a 202 answer, how long the agent has to complete the run before it times out." },
+    {
+      name: "completionTimeoutSec",
+      required: false,
+      default: HTTP_DEFAULTS.completionTimeoutSec,
+      description: "After a 202 answer, how long the agent has to complete the run before it times out.",
+    },
     { name: "env", required: false, description: "Environment for the run: plain values or secret references, resolved per run and sent as `env`." },
   ],
   configSchema: httpConfigSchema,

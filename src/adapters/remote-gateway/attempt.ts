@@ -39,7 +39,13 @@ export async function attemptGatewayRun(host: DispatcherHost, ctx: CommandContex
     });
   } catch (err) {
     return host.serialise(async () => {
-      await ctx.batch(endRunStatements(ctx, run.id, { status: "failed", errorCode: "adapter_refused", error: `Could not start the gateway run: ${(err as Error)?.message ?? err}` }));
+      await ctx.batch(
+        endRunStatements(ctx, run.id, {
+          status: "failed",
+          errorCode: "adapter_refused",
+          error: `Could not start the gateway run: ${(err as Error)?.message ?? err}`,
+        }),
+      );
       return true;
     });
   }
@@ -47,7 +53,10 @@ export async function attemptGatewayRun(host: DispatcherHost, ctx: CommandContex
   return host.serialise(async () => {
     const r = schema.heartbeatRuns;
     await ctx.batch([
-      ctx.db.update(r).set({ deadlineAt: isoAfter(ctx.now, config.timeoutSec + GATEWAY_DEADLINE_SLACK_SEC), updatedAt: ctx.now }).where(and(eq(r.id, run.id), eq(r.status, "running"))),
+      ctx.db
+        .update(r)
+        .set({ deadlineAt: isoAfter(ctx.now, config.timeoutSec + GATEWAY_DEADLINE_SLACK_SEC), updatedAt: ctx.now })
+        .where(and(eq(r.id, run.id), eq(r.status, "running"))),
       runEvent(ctx, run, "status", `Handed to the remote gateway ${config.apiBaseUrl} (timeout ${config.timeoutSec} s)`),
     ]);
     return false;

@@ -97,10 +97,9 @@ export function normalizeGatewayBaseUrl(raw: string, allowInsecure: boolean): st
   }
   if (url.username || url.password) throw unprocessable("adapterConfig.apiBaseUrl must not carry credentials; use apiKey", { field: "apiBaseUrl" });
   if (url.protocol === "http:" && !isLoopback(url.hostname) && !allowInsecure) {
-    throw unprocessable(
-      "adapterConfig.apiBaseUrl uses plain HTTP to a non-loopback host; use https or set dangerouslyAllowInsecureRemoteHttp: true",
-      { field: "apiBaseUrl" },
-    );
+    throw unprocessable("adapterConfig.apiBaseUrl uses plain HTTP to a non-loopback host; use https or set dangerouslyAllowInsecureRemoteHttp: true", {
+      field: "apiBaseUrl",
+    });
   }
   const path = url.pathname.replace(/\/+$/, "");
   if (path === "" || path === "/chat" || path.startsWith("/chat/")) url.pathname = "/api";

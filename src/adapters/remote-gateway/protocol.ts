@@ -67,9 +67,7 @@ export type Fetcher = typeof fetch;
 /** The largest single SSE event the adapter reads (bytes). */
 export const MAX_EVENT_BYTES = 1024 * 1024;
 
-export type CreateOutcome =
-  | { kind: "created"; remoteRunId: string; attempts: number }
-  | { kind: "failed"; error: string; attempts: number };
+export type CreateOutcome = { kind: "created"; remoteRunId: string; attempts: number } | { kind: "failed"; error: string; attempts: number };
 
 /**
  * Creates the remote run. A network error, 429 or 5xx is retried with back-off (Retry-After when
@@ -93,10 +91,17 @@ export async function createRemoteRun(
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     let waitMs = backoff(attempt);
     try {
-      const response = await fetcher(`${config.apiBaseUrl}/v1/runs`, { method: "POST", headers: sent, body: JSON.stringify(body), redirect: "manual", signal: AbortSignal.timeout(30_000) });
+      const response = await fetcher(`${config.apiBaseUrl}/v1/runs`, {
+        method: "POST",
+        headers: sent,
+        body: JSON.stringify(body),
+        redirect: "manual",
+        signal: AbortSignal.timeout(30_000),
+      });
       if (response.ok) {
         const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-        const id = json && (typeof json.id === "string" || typeof json.id === "number") ? String(json.id) : json && typeof json.runId === "string" ? json.runId : null;
+        const id =
+          json && (typeof json.id === "string" || typeof json.id === "number") ? String(json.id) : json && typeof json.runId === "string" ? json.runId : null;
         if (!id) return { kind: "failed", error: "The gateway created a run without an id", attempts: attempt };
         return { kind: "created", remoteRunId: id, attempts: attempt };
       }
@@ -155,7 +160,11 @@ export async function followRemoteEvents(
   if (lastEventId) sent.set("last-event-id", lastEventId);
   let response: Response;
   try {
-    response = await (options.fetcher ?? fetch)(`${config.apiBaseUrl}/v1/runs/${encodeURIComponent(remoteRunId)}/events`, { headers: sent, signal: options.signal, redirect: "manual" });
+    response = await (options.fetcher ?? fetch)(`${config.apiBaseUrl}/v1/runs/${encodeURIComponent(remoteRunId)}/events`, {
+      headers: sent,
+      signal: options.signal,
+      redirect: "manual",
+    });
   } catch (err) {
     if (options.signal.aborted) return { kind: "aborted" };
     return { kind: "unavailable", error: `Could not open the event stream: ${(err as Error)?.message ?? err}` };
@@ -211,12 +220,24 @@ export async function followRemoteEvents(
 
 const toEvent = (message: EventSourceMessage): GatewayEvent => ({ event: message.event ?? "message", id: message.id ?? null, data: parseData(message.data) });
 
-export type PollOutcome = { kind: "terminal"; status: TerminalStatus; final: unknown } | { kind: "running"; status: string | null } | { kind: "error"; error: string };
+export type PollOutcome =
+  | { kind: "terminal"; status: TerminalStatus; final: unknown }
+  | { kind: "running"; status: string | null }
+  | { kind: "error"; error: string };
 
 /** One poll of GET /v1/runs/{id}. */
-export async function pollRemoteRun(config: GatewayConfig, headers: Headers, remoteRunId: string, options: { fetcher?: Fetcher; signal?: AbortSignal } = {}): Promise<PollOutcome> {
+export async function pollRemoteRun(
+  config: GatewayConfig,
+  headers: Headers,
+  remoteRunId: string,
+  options: { fetcher?: Fetcher; signal?: AbortSignal } = {},
+): Promise<PollOutcome> {
   try {
-    const response = await (options.fetcher ?? fetch)(`${config.apiBaseUrl}/v1/runs/${encodeURIComponent(remoteRunId)}`, { headers, signal: options.signal ?? AbortSignal.timeout(30_000), redirect: "manual" });
+    const response = await (options.fetcher ?? fetch)(`${config.apiBaseUrl}/v1/runs/${encodeURIComponent(remoteRunId)}`, {
+      headers,
+      signal: options.signal ?? AbortSignal.timeout(30_000),
+      redirect: "manual",
+    });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       return { kind: "error", error: `GET /v1/runs/${remoteRunId} answered HTTP ${response.status}` };
@@ -233,7 +254,12 @@ export async function pollRemoteRun(config: GatewayConfig, headers: Headers, rem
 /** POST /v1/runs/{id}/stop; true when the gateway accepted it. */
 export async function stopRemoteRun(config: GatewayConfig, headers: Headers, remoteRunId: string, options: { fetcher?: Fetcher } = {}): Promise<boolean> {
   try {
-    const response = await (options.fetcher ?? fetch)(`${config.apiBaseUrl}/v1/runs/${encodeURIComponent(remoteRunId)}/stop`, { method: "POST", headers, signal: AbortSignal.timeout(15_000), redirect: "manual" });
+    const response = await (options.fetcher ?? fetch)(`${config.apiBaseUrl}/v1/runs/${encodeURIComponent(remoteRunId)}/stop`, {
+      method: "POST",
+      headers,
+      signal: AbortSignal.timeout(15_000),
+      redirect: "manual",
+    });
     await response.body?.cancel().catch(() => undefined);
     return response.ok;
   } catch {

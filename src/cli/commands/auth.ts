@@ -63,16 +63,24 @@ export function authCommands(program: Command) {
       if (approvalUrl) out.note(`Open ${approvalUrl} to approve code ${challenge.userCode} (expires ${challenge.expiresAt}).`);
       else out.note(`To sign in, a board user approves code ${challenge.userCode} (expires ${challenge.expiresAt}).`);
       out.note(`  ${approvalUrl ? "Or from" : "From"} a machine where a board user is signed in:  acp approve-login ${challenge.id} ${challenge.userCode}`);
-      if (!approvalUrl) out.note(`  Or with curl and a board key:\n    curl -X POST ${url}${challenge.verificationPath} -H 'authorization: Bearer <board key>' -H 'content-type: application/json' -d '{"userCode":"${challenge.userCode}"}'`);
+      if (!approvalUrl)
+        out.note(
+          `  Or with curl and a board key:\n    curl -X POST ${url}${challenge.verificationPath} -H 'authorization: Bearer <board key>' -H 'content-type: application/json' -d '{"userCode":"${challenge.userCode}"}'`,
+        );
       out.note("Waiting for approval…");
       const deadline = Date.parse(challenge.expiresAt);
       for (;;) {
         await sleep(Math.max(1, challenge.intervalSec) * 1000);
-        const polled = await unwrap(api.GET("/api/cli-auth/challenges/{id}", { params: { path: { id: challenge.id }, header: { "x-challenge-secret": challenge.pollSecret } } }));
+        const polled = await unwrap(
+          api.GET("/api/cli-auth/challenges/{id}", { params: { path: { id: challenge.id }, header: { "x-challenge-secret": challenge.pollSecret } } }),
+        );
         if (polled.boardApiKey) {
           saveConfig({ ...loadConfig(), url, token: polled.boardApiKey.token, keyId: polled.boardApiKey.id });
           const me = await unwrap(createClient({ baseUrl: url, token: polled.boardApiKey.token }).GET("/api/cli-auth/me"));
-          out.value({ signedIn: true, user: me.user, keyId: polled.boardApiKey.id, expiresAt: polled.boardApiKey.expiresAt, config: configPath() }, () => `Signed in as ${userLabel(me)}; key saved in ${configPath()}`);
+          out.value(
+            { signedIn: true, user: me.user, keyId: polled.boardApiKey.id, expiresAt: polled.boardApiKey.expiresAt, config: configPath() },
+            () => `Signed in as ${userLabel(me)}; key saved in ${configPath()}`,
+          );
           return;
         }
         if (polled.status !== "pending" && polled.status !== "approved") throw new CliError(`Sign-in ${polled.status}`);

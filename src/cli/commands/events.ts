@@ -44,7 +44,8 @@ const SUMMARIES: Record<string, (data: Data, agent: NameOf) => string> = {
   "run.queued": (d, agent) => words(agent(d.agentId), paren(d.reason ?? d.invocationSource)),
   "run.started": (d, agent) => words(agent(d.agentId), paren(d.adapterType)),
   "run.finished": (d, agent) => words(agent(d.agentId), d.status, paren(d.errorCode)),
-  "budget.incident_opened": (d) => words(d.kind === "hard" ? "hard stop" : "soft threshold", "on", d.scopeType, `${dollars(d.observedCents)} of ${dollars(d.amountCents)}`),
+  "budget.incident_opened": (d) =>
+    words(d.kind === "hard" ? "hard stop" : "soft threshold", "on", d.scopeType, `${dollars(d.observedCents)} of ${dollars(d.amountCents)}`),
   "budget.incident_resolved": (d) => words(d.action, dollars(d.amountCents)),
   "routine.run_created": (d) => words(d.source, d.status, d.linkedIssueId ? `issue ${text(d.linkedIssueId)}` : ""),
   "cost.recorded": (d, agent) => words(agent(d.agentId), [d.provider, d.model].map(text).filter(Boolean).join("/"), dollars(d.costCents)),
@@ -104,7 +105,11 @@ export function eventCommands(program: Command) {
         headers: ctx.token ? { authorization: `Bearer ${ctx.token}` } : {},
         signal: stop.signal,
         onOpen: ({ reconnected, resumedAfter }) =>
-          ctx.out.note(reconnected ? `Reconnected${resumedAfter ? `, resuming after ${resumedAfter}` : ""}` : `Following events${opts.types ? ` (${opts.types})` : ""}; Ctrl-C stops`),
+          ctx.out.note(
+            reconnected
+              ? `Reconnected${resumedAfter ? `, resuming after ${resumedAfter}` : ""}`
+              : `Following events${opts.types ? ` (${opts.types})` : ""}; Ctrl-C stops`,
+          ),
         onNote: (line) => ctx.out.note(line),
         onEvent: ({ data }) => {
           if (ctx.out.json) return void process.stdout.write(JSON.stringify(data) + "\n");

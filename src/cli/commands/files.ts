@@ -21,7 +21,11 @@ export function folderFiles(root: string): Array<{ path: string; content: string
         const bytes = readFileSync(full);
         const text = bytes.toString("utf8");
         const isText = !text.includes("\uFFFD") && !bytes.includes(0);
-        files.push({ path: path.relative(root, full).split(path.sep).join("/"), content: isText ? text : bytes.toString("base64"), encoding: isText ? "utf8" : "base64" });
+        files.push({
+          path: path.relative(root, full).split(path.sep).join("/"),
+          content: isText ? text : bytes.toString("base64"),
+          encoding: isText ? "utf8" : "base64",
+        });
       }
     }
   };
@@ -31,13 +35,16 @@ export function folderFiles(root: string): Array<{ path: string; content: string
 
 export function skillCommands(program: Command) {
   const skill = program.command("skill").description("The selected company's skill library");
-  skill
-    .command("list")
-    .action(async (_o: unknown, command: Command) => {
-      const ctx = cliContext(command);
-      const skills = await unwrap(ctx.api.GET("/api/companies/{companyId}/skills", { params: { path: { companyId: ctx.companyId() } } }));
-      ctx.out.table(skills, [["Key", "key"], ["Name", "name"], ["Trust", "trustLevel"], ["Source", "sourceType"]]);
-    });
+  skill.command("list").action(async (_o: unknown, command: Command) => {
+    const ctx = cliContext(command);
+    const skills = await unwrap(ctx.api.GET("/api/companies/{companyId}/skills", { params: { path: { companyId: ctx.companyId() } } }));
+    ctx.out.table(skills, [
+      ["Key", "key"],
+      ["Name", "name"],
+      ["Trust", "trustLevel"],
+      ["Source", "sourceType"],
+    ]);
+  });
   skill
     .command("import")
     .description("Upload a local skill folder (SKILL.md at its root, or one per sub-folder)")
@@ -53,7 +60,12 @@ export function skillCommands(program: Command) {
         throw err instanceof CliError ? err : new CliError(`Cannot read ${root}: ${(err as Error).message}`);
       }
       ctx.out.note(`uploading ${files.length} file(s) from ${root}…`);
-      const result = await unwrap(ctx.api.POST("/api/companies/{companyId}/skills/import", { params: { path: { companyId: ctx.companyId() } }, body: { files, rootPath: root, force: opts.force } }));
+      const result = await unwrap(
+        ctx.api.POST("/api/companies/{companyId}/skills/import", {
+          params: { path: { companyId: ctx.companyId() } },
+          body: { files, rootPath: root, force: opts.force },
+        }),
+      );
       ctx.out.value(result, () => JSON.stringify(result, null, 2));
     });
 }
@@ -69,7 +81,10 @@ export function portabilityCommands(program: Command) {
       const ctx = cliContext(command);
       ctx.out.note("exporting…");
       const pkg = await unwrap(
-        ctx.api.POST("/api/companies/{companyId}/export", { params: { path: { companyId: ctx.companyId() } }, body: { include: { comments: opts.withComments, documents: opts.withDocuments } as never } }),
+        ctx.api.POST("/api/companies/{companyId}/export", {
+          params: { path: { companyId: ctx.companyId() } },
+          body: { include: { comments: opts.withComments, documents: opts.withDocuments } as never },
+        }),
       );
       const text = JSON.stringify(pkg);
       if (opts.out) {
@@ -98,6 +113,10 @@ export function portabilityCommands(program: Command) {
       const result = opts.preview
         ? await unwrap(ctx.api.POST("/api/companies/{companyId}/imports/preview", { params: { path: { companyId } }, body }))
         : await unwrap(ctx.api.POST("/api/companies/{companyId}/imports/apply", { params: { path: { companyId } }, body }));
-      ctx.out.value(result, () => `${opts.preview ? "would create" : "created"}: ${JSON.stringify(result.create)}; skipped: ${JSON.stringify(result.skip)}${result.warnings.length ? `\nwarnings:\n  ${result.warnings.join("\n  ")}` : ""}`);
+      ctx.out.value(
+        result,
+        () =>
+          `${opts.preview ? "would create" : "created"}: ${JSON.stringify(result.create)}; skipped: ${JSON.stringify(result.skip)}${result.warnings.length ? `\nwarnings:\n  ${result.warnings.join("\n  ")}` : ""}`,
+      );
     });
 }

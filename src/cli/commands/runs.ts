@@ -19,10 +19,22 @@ export function runCommands(program: Command) {
       const ctx = cliContext(command);
       const page = await unwrap(
         ctx.api.GET("/api/companies/{companyId}/heartbeat-runs", {
-          params: { path: { companyId: ctx.companyId() }, query: { agentId: opts.agent, status: opts.status as never, issueId: opts.issue, limit: opts.limit } },
+          params: {
+            path: { companyId: ctx.companyId() },
+            query: { agentId: opts.agent, status: opts.status as never, issueId: opts.issue, limit: opts.limit },
+          },
         }),
       );
-      const [agentName, issueIdentifier] = await Promise.all([agentNames(ctx, page.runs.map((r) => r.agentId)), issueIdentifiers(ctx, page.runs.map((r) => r.issueId))]);
+      const [agentName, issueIdentifier] = await Promise.all([
+        agentNames(
+          ctx,
+          page.runs.map((r) => r.agentId),
+        ),
+        issueIdentifiers(
+          ctx,
+          page.runs.map((r) => r.issueId),
+        ),
+      ]);
       ctx.out.table(page.runs, [
         ["Id", "id"],
         ["Agent", (r) => agentName(r.agentId)],

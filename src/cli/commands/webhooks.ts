@@ -10,7 +10,10 @@ type Webhook = components["schemas"]["Webhook"];
 type WebhookWithSecret = components["schemas"]["WebhookWithSecret"];
 
 const eventList = (value: string) => {
-  const events = value.split(",").map((e) => e.trim()).filter(Boolean);
+  const events = value
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (!events.length) throw new CliError("--events needs at least one event type (e.g. issue.*,approval.resolved)");
   return events;
 };
@@ -30,13 +33,19 @@ const withSecret = (headline: string, hook: WebhookWithSecret) =>
     `  Signing secret (shown only now; store it where your receiver reads it):`,
     `  ${hook.secret}`,
     "",
-    "Deliveries carry X-Service-Signature: sha256=<hex HMAC-SHA256 of \"<X-Service-Timestamp>.\" + body, keyed with this secret>.",
+    'Deliveries carry X-Service-Signature: sha256=<hex HMAC-SHA256 of "<X-Service-Timestamp>." + body, keyed with this secret>.',
   ].join("\n");
 
 const state = (hook: Webhook) => (hook.enabled ? "enabled" : hook.disabledReason ? `disabled: ${hook.disabledReason}` : "disabled");
 
 const details = (hook: Webhook) =>
-  [`${hook.id}  ${hook.url}`, `events: ${hook.events.join(", ")}`, `state: ${state(hook)}`, hook.description ? `description: ${hook.description}` : "", hook.failingSince ? `failing since: ${minute(hook.failingSince)}` : ""]
+  [
+    `${hook.id}  ${hook.url}`,
+    `events: ${hook.events.join(", ")}`,
+    `state: ${state(hook)}`,
+    hook.description ? `description: ${hook.description}` : "",
+    hook.failingSince ? `failing since: ${minute(hook.failingSince)}` : "",
+  ]
     .filter(Boolean)
     .join("\n");
 
@@ -60,13 +69,18 @@ export function webhookCommands(program: Command) {
       );
       ctx.out.value(created, () => withSecret(`Created webhook ${created.id} → ${created.url} (${created.events.join(", ")})`, created));
     });
-  webhooks
-    .command("list")
-    .action(async (_o: unknown, command: Command) => {
-      const ctx = cliContext(command);
-      const hooks = await unwrap(ctx.api.GET("/api/companies/{companyId}/webhooks", { params: { path: { companyId: ctx.companyId() } } }));
-      ctx.out.table(hooks, [["Id", "id"], ["URL", "url"], ["Events", (h) => h.events.join(",")], ["State", state], ["Description", "description"], ["Created", (h) => minute(h.createdAt)]]);
-    });
+  webhooks.command("list").action(async (_o: unknown, command: Command) => {
+    const ctx = cliContext(command);
+    const hooks = await unwrap(ctx.api.GET("/api/companies/{companyId}/webhooks", { params: { path: { companyId: ctx.companyId() } } }));
+    ctx.out.table(hooks, [
+      ["Id", "id"],
+      ["URL", "url"],
+      ["Events", (h) => h.events.join(",")],
+      ["State", state],
+      ["Description", "description"],
+      ["Created", (h) => minute(h.createdAt)],
+    ]);
+  });
   webhooks
     .command("show")
     .argument("<webhookId>")
@@ -84,14 +98,21 @@ export function webhookCommands(program: Command) {
     .option("--description <text>")
     .option("--enable")
     .option("--disable")
-    .action(async (webhookId: string, opts: { endpoint?: string; events?: string[]; description?: string; enable?: boolean; disable?: boolean }, command: Command) => {
-      const ctx = cliContext(command);
-      if (opts.enable && opts.disable) throw new CliError("--enable or --disable, not both");
-      const body = { url: opts.endpoint, events: opts.events, description: opts.description, enabled: opts.enable ? true : opts.disable ? false : undefined };
-      if (Object.values(body).every((v) => v === undefined)) throw new CliError("Nothing to change: pass --endpoint, --events, --description, --enable or --disable");
-      const hook = await unwrap(ctx.api.PATCH("/api/companies/{companyId}/webhooks/{webhookId}", { params: path(ctx, webhookId), body }));
-      ctx.out.value(hook, () => `Updated webhook\n${details(hook)}`);
-    });
+    .action(
+      async (
+        webhookId: string,
+        opts: { endpoint?: string; events?: string[]; description?: string; enable?: boolean; disable?: boolean },
+        command: Command,
+      ) => {
+        const ctx = cliContext(command);
+        if (opts.enable && opts.disable) throw new CliError("--enable or --disable, not both");
+        const body = { url: opts.endpoint, events: opts.events, description: opts.description, enabled: opts.enable ? true : opts.disable ? false : undefined };
+        if (Object.values(body).every((v) => v === undefined))
+          throw new CliError("Nothing to change: pass --endpoint, --events, --description, --enable or --disable");
+        const hook = await unwrap(ctx.api.PATCH("/api/companies/{companyId}/webhooks/{webhookId}", { params: path(ctx, webhookId), body }));
+        ctx.out.value(hook, () => `Updated webhook\n${details(hook)}`);
+      },
+    );
   webhooks
     .command("delete")
     .description("Delete a subscription (its pending deliveries are dropped)")
@@ -127,7 +148,11 @@ export function webhookCommands(program: Command) {
     .option("--cursor <cursor>", "the next page (printed when there is one)")
     .action(async (webhookId: string, opts: { limit: number; cursor?: string }, command: Command) => {
       const ctx = cliContext(command);
-      const page = await unwrap(ctx.api.GET("/api/companies/{companyId}/webhooks/{webhookId}/deliveries", { params: { ...path(ctx, webhookId), query: { limit: opts.limit, cursor: opts.cursor } } }));
+      const page = await unwrap(
+        ctx.api.GET("/api/companies/{companyId}/webhooks/{webhookId}/deliveries", {
+          params: { ...path(ctx, webhookId), query: { limit: opts.limit, cursor: opts.cursor } },
+        }),
+      );
       if (ctx.out.json) return ctx.out.value(page);
       ctx.out.table(page.deliveries, [
         ["Id", "id"],
@@ -150,7 +175,9 @@ export function webhookCommands(program: Command) {
     .action(async (webhookId: string, deliveryId: string, _o: unknown, command: Command) => {
       const ctx = cliContext(command);
       const delivery = await unwrap(
-        ctx.api.POST("/api/companies/{companyId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", { params: { path: { companyId: ctx.companyId(), webhookId, deliveryId } } }),
+        ctx.api.POST("/api/companies/{companyId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", {
+          params: { path: { companyId: ctx.companyId(), webhookId, deliveryId } },
+        }),
       );
       ctx.out.value(delivery, () => `Redelivery ${delivery.id} queued: ${delivery.eventType} ${delivery.eventId}`);
     });

@@ -21,7 +21,12 @@ export function companyCommands(program: Command) {
     .action(async (_o: unknown, command: Command) => {
       const ctx = cliContext(command);
       const companies = await unwrap(ctx.api.GET("/api/companies"));
-      ctx.out.table(companies, [["Id", "id"], ["Name", "name"], ["Prefix", "issuePrefix"], ["Status", "status"]]);
+      ctx.out.table(companies, [
+        ["Id", "id"],
+        ["Name", "name"],
+        ["Prefix", "issuePrefix"],
+        ["Status", "status"],
+      ]);
     });
   company
     .command("create")
@@ -49,13 +54,17 @@ export function companyCommands(program: Command) {
 
 export function agentCommands(program: Command) {
   const agent = program.command("agent").description("Agents of the selected company");
-  agent
-    .command("list")
-    .action(async (_o: unknown, command: Command) => {
-      const ctx = cliContext(command);
-      const agents = await unwrap(ctx.api.GET("/api/companies/{companyId}/agents", { params: { path: { companyId: ctx.companyId() } } }));
-      ctx.out.table(agents, [["Id", "id"], ["Name", "name"], ["Role", "role"], ["Adapter", "adapterType"], ["Status", "status"]]);
-    });
+  agent.command("list").action(async (_o: unknown, command: Command) => {
+    const ctx = cliContext(command);
+    const agents = await unwrap(ctx.api.GET("/api/companies/{companyId}/agents", { params: { path: { companyId: ctx.companyId() } } }));
+    ctx.out.table(agents, [
+      ["Id", "id"],
+      ["Name", "name"],
+      ["Role", "role"],
+      ["Adapter", "adapterType"],
+      ["Status", "status"],
+    ]);
+  });
   agent
     .command("create")
     .argument("<name>")
@@ -66,7 +75,10 @@ export function agentCommands(program: Command) {
     .action(async (name: string, opts: { adapter: string; config: Record<string, unknown>; role: string; title?: string }, command: Command) => {
       const ctx = cliContext(command);
       const created = await unwrap(
-        ctx.api.POST("/api/companies/{companyId}/agents", { params: { path: { companyId: ctx.companyId() } }, body: { name, adapterType: opts.adapter as never, adapterConfig: opts.config, role: opts.role, title: opts.title } }),
+        ctx.api.POST("/api/companies/{companyId}/agents", {
+          params: { path: { companyId: ctx.companyId() } },
+          body: { name, adapterType: opts.adapter as never, adapterConfig: opts.config, role: opts.role, title: opts.title },
+        }),
       );
       ctx.out.value(created, () => `Created agent ${created.name} (${created.id})`);
     });
@@ -76,7 +88,9 @@ export function agentCommands(program: Command) {
       .argument("<agentId>")
       .action(async (agentId: string, _o: unknown, command: Command) => {
         const ctx = cliContext(command);
-        const result = await unwrap(ctx.api.POST(action === "pause" ? "/api/agents/{agentId}/pause" : "/api/agents/{agentId}/resume", { params: { path: { agentId } } }));
+        const result = await unwrap(
+          ctx.api.POST(action === "pause" ? "/api/agents/{agentId}/pause" : "/api/agents/{agentId}/resume", { params: { path: { agentId } } }),
+        );
         ctx.out.value(result, () => `${result.name}: ${result.status}`);
       });
   }
@@ -102,10 +116,21 @@ export function issueCommands(program: Command) {
     .action(async (opts: { status?: string; assignee?: string; query?: string }, command: Command) => {
       const ctx = cliContext(command);
       const issues = await unwrap(
-        ctx.api.GET("/api/companies/{companyId}/issues", { params: { path: { companyId: ctx.companyId() }, query: { status: opts.status, assigneeAgentId: opts.assignee, q: opts.query } } }),
+        ctx.api.GET("/api/companies/{companyId}/issues", {
+          params: { path: { companyId: ctx.companyId() }, query: { status: opts.status, assigneeAgentId: opts.assignee, q: opts.query } },
+        }),
       );
-      const agentName = await agentNames(ctx, issues.map((i) => i.assigneeAgentId));
-      ctx.out.table(issues, [["Issue", "identifier"], ["Title", "title"], ["Status", "status"], ["Priority", "priority"], ["Assignee", (i) => agentName(i.assigneeAgentId)]]);
+      const agentName = await agentNames(
+        ctx,
+        issues.map((i) => i.assigneeAgentId),
+      );
+      ctx.out.table(issues, [
+        ["Issue", "identifier"],
+        ["Title", "title"],
+        ["Status", "status"],
+        ["Priority", "priority"],
+        ["Assignee", (i) => agentName(i.assigneeAgentId)],
+      ]);
     });
   issue
     .command("create")
@@ -132,7 +157,14 @@ export function issueCommands(program: Command) {
       const found = await unwrap(ctx.api.GET("/api/issues/{issueId}", { params: { path: { issueId: ref } } }));
       const agentName = await agentNames(ctx, [found.assigneeAgentId]);
       ctx.out.value(found, () =>
-        [`${found.identifier}  ${found.title}`, `status: ${found.status}   priority: ${found.priority}   assignee: ${agentName(found.assigneeAgentId) || "-"}`, "", found.description ?? ""].join("\n").trimEnd(),
+        [
+          `${found.identifier}  ${found.title}`,
+          `status: ${found.status}   priority: ${found.priority}   assignee: ${agentName(found.assigneeAgentId) || "-"}`,
+          "",
+          found.description ?? "",
+        ]
+          .join("\n")
+          .trimEnd(),
       );
     });
   issue
@@ -171,8 +203,13 @@ export function approvalCommands(program: Command) {
     .option("--status <status>", "pending, approved, rejected, …")
     .action(async (opts: { status?: string }, command: Command) => {
       const ctx = cliContext(command);
-      const approvals = await unwrap(ctx.api.GET("/api/companies/{companyId}/approvals", { params: { path: { companyId: ctx.companyId() }, query: { status: opts.status as never } } }));
-      const agentName = await agentNames(ctx, approvals.map((a) => a.requestedByAgentId));
+      const approvals = await unwrap(
+        ctx.api.GET("/api/companies/{companyId}/approvals", { params: { path: { companyId: ctx.companyId() }, query: { status: opts.status as never } } }),
+      );
+      const agentName = await agentNames(
+        ctx,
+        approvals.map((a) => a.requestedByAgentId),
+      );
       ctx.out.table(approvals, [
         ["Id", "id"],
         ["Type", "type"],
@@ -204,28 +241,42 @@ export function costCommands(program: Command) {
     .option("--to <iso>")
     .action(async (opts: { from?: string; to?: string }, command: Command) => {
       const ctx = cliContext(command);
-      const summary = await unwrap(ctx.api.GET("/api/companies/{companyId}/costs/summary", { params: { path: { companyId: ctx.companyId() }, query: { from: opts.from, to: opts.to } } }));
-      ctx.out.value(summary, () => `spent $${(summary.spendCents / 100).toFixed(2)} of $${(summary.budgetCents / 100).toFixed(2)} (${summary.utilizationPercent}%)`);
+      const summary = await unwrap(
+        ctx.api.GET("/api/companies/{companyId}/costs/summary", { params: { path: { companyId: ctx.companyId() }, query: { from: opts.from, to: opts.to } } }),
+      );
+      ctx.out.value(
+        summary,
+        () => `spent $${(summary.spendCents / 100).toFixed(2)} of $${(summary.budgetCents / 100).toFixed(2)} (${summary.utilizationPercent}%)`,
+      );
     });
 }
 
 export function routineCommands(program: Command) {
   const routine = program.command("routine").description("Routines of the selected company");
-  routine
-    .command("list")
-    .action(async (_o: unknown, command: Command) => {
-      const ctx = cliContext(command);
-      const routines = await unwrap(ctx.api.GET("/api/companies/{companyId}/routines", { params: { path: { companyId: ctx.companyId() } } }));
-      const agentName = await agentNames(ctx, routines.map((r) => r.assigneeAgentId));
-      ctx.out.table(routines, [["Id", "id"], ["Title", "title"], ["Status", "status"], ["Assignee", (r) => agentName(r.assigneeAgentId)], ["Concurrency", "concurrencyPolicy"]]);
-    });
+  routine.command("list").action(async (_o: unknown, command: Command) => {
+    const ctx = cliContext(command);
+    const routines = await unwrap(ctx.api.GET("/api/companies/{companyId}/routines", { params: { path: { companyId: ctx.companyId() } } }));
+    const agentName = await agentNames(
+      ctx,
+      routines.map((r) => r.assigneeAgentId),
+    );
+    ctx.out.table(routines, [
+      ["Id", "id"],
+      ["Title", "title"],
+      ["Status", "status"],
+      ["Assignee", (r) => agentName(r.assigneeAgentId)],
+      ["Concurrency", "concurrencyPolicy"],
+    ]);
+  });
   routine
     .command("run")
     .argument("<routineId>")
     .option("--variables <json>", "template variables as JSON", parseJson("--variables"))
     .action(async (routineId: string, opts: { variables?: Record<string, unknown> }, command: Command) => {
       const ctx = cliContext(command);
-      const run = await unwrap(ctx.api.POST("/api/routines/{routineId}/run", { params: { path: { routineId } }, body: { variables: opts.variables as never } }));
+      const run = await unwrap(
+        ctx.api.POST("/api/routines/{routineId}/run", { params: { path: { routineId } }, body: { variables: opts.variables as never } }),
+      );
       ctx.out.value(run);
     });
 }

@@ -46,7 +46,9 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
   if (again || step.invoke.some(({ run }) => adapterOf(run.adapterType).where !== "object")) await sweepRemoteRuns(host);
   const lostAt = host.storage.remoteRuns.earliestLost();
   // While runners execute runs, look again after RUNNER_STALE_MS: a socket that went silent loses its runs.
-  const runnerCheck = host.storage.remoteRuns.all().some((r) => r.kind === "runner" && r.lostAt === null) ? Date.now() + RUNNER_STALE_MS + dispatchDelayMs(host.env) : null;
+  const runnerCheck = host.storage.remoteRuns.all().some((r) => r.kind === "runner" && r.lostAt === null)
+    ? Date.now() + RUNNER_STALE_MS + dispatchDelayMs(host.env)
+    : null;
   const unacknowledged = host.storage.remoteRuns.earliestUnacknowledged();
   const next = await host.serialise(async () =>
     earliest(
@@ -76,7 +78,10 @@ async function nextDueAt(db: Db, companyId: string, served: readonly string[]): 
       .from(r)
       .innerJoin(a, eq(a.id, r.agentId))
       .where(and(eq(r.companyId, companyId), eq(r.status, "scheduled_retry"), isNotNull(r.nextRetryAt), dispatchable(served))),
-    db.select({ at: min(r.deadlineAt) }).from(r).where(and(eq(r.companyId, companyId), eq(r.status, "running"), isNotNull(r.deadlineAt), lte(r.deadlineAt, "9999"))),
+    db
+      .select({ at: min(r.deadlineAt) })
+      .from(r)
+      .where(and(eq(r.companyId, companyId), eq(r.status, "running"), isNotNull(r.deadlineAt), lte(r.deadlineAt, "9999"))),
   ]);
   const times = [retry[0]?.at, deadline[0]?.at].filter((t): t is string => Boolean(t)).map((t) => Date.parse(t));
   return times.length ? Math.min(...times) : null;

@@ -22,14 +22,25 @@ async function sweep(host: Pick<DispatcherHost, "env" | "db" | "storage" | "runn
   const tracked = host.storage.remoteRuns.all();
   if (!tracked.length) return;
   const r = schema.heartbeatRuns;
-  const rows = await host.db.select({ id: r.id, status: r.status }).from(r).where(inIds(r.id, tracked.map((t) => t.runId)));
+  const rows = await host.db
+    .select({ id: r.id, status: r.status })
+    .from(r)
+    .where(
+      inIds(
+        r.id,
+        tracked.map((t) => t.runId),
+      ),
+    );
   const status = new Map(rows.map((row) => [row.id, row.status]));
   await Promise.all(
     tracked
       .filter((t) => status.get(t.runId) !== "running")
       .map(async (t) => {
         host.storage.remoteRuns.forget(t.runId);
-        if (t.kind === "gateway") await gatewayRunObject(host.env, t.runId).cancel().catch((err) => console.error(`stopping gateway run ${t.runId} failed`, err));
+        if (t.kind === "gateway")
+          await gatewayRunObject(host.env, t.runId)
+            .cancel()
+            .catch((err) => console.error(`stopping gateway run ${t.runId} failed`, err));
         else if (t.runnerId) host.runners.send(t.runnerId, { type: "run.cancel", runId: t.runId });
       }),
   );

@@ -32,7 +32,15 @@ async function sendRunStart(host: DispatcherHost, run: RunRow, adapterConfig: Re
     return false;
   }
   const { timeoutSec } = readRunnerConfig(adapterConfig);
-  const invocation = await runInvocationBody(host.env, host.db, run, {}, adapterConfig.env, timeoutSec > 0 ? timeoutSec + 300 : RUNNER_TOKEN_SEC, storedDesiredSkills(adapterConfig));
+  const invocation = await runInvocationBody(
+    host.env,
+    host.db,
+    run,
+    {},
+    adapterConfig.env,
+    timeoutSec > 0 ? timeoutSec + 300 : RUNNER_TOKEN_SEC,
+    storedDesiredSkills(adapterConfig),
+  );
   const { env: _bindings, paperclipSkillSync: _skills, ...config } = adapterConfig;
   const sent = host.runners.send(runner.runnerId, {
     type: "run.start",
@@ -66,7 +74,13 @@ export async function attemptRunnerRun(host: DispatcherHost, ctx: CommandContext
     } catch (err) {
       host.storage.remoteRuns.forget(run.id);
       return host.serialise(async () => {
-        await ctx.batch(endRunStatements(ctx, run.id, { status: "failed", errorCode: "adapter_refused", error: `Could not prepare the run: ${(err as Error)?.message ?? err}` }));
+        await ctx.batch(
+          endRunStatements(ctx, run.id, {
+            status: "failed",
+            errorCode: "adapter_refused",
+            error: `Could not prepare the run: ${(err as Error)?.message ?? err}`,
+          }),
+        );
         return true;
       });
     }
@@ -79,7 +93,10 @@ export async function attemptRunnerRun(host: DispatcherHost, ctx: CommandContext
   return host.serialise(async () => {
     const r = schema.heartbeatRuns;
     await ctx.batch([
-      ctx.db.update(r).set({ deadlineAt: timeoutSec > 0 ? isoAfter(ctx.now, timeoutSec + 300) : null, updatedAt: ctx.now }).where(and(eq(r.id, run.id), eq(r.status, "running"))),
+      ctx.db
+        .update(r)
+        .set({ deadlineAt: timeoutSec > 0 ? isoAfter(ctx.now, timeoutSec + 300) : null, updatedAt: ctx.now })
+        .where(and(eq(r.id, run.id), eq(r.status, "running"))),
       runEvent(ctx, run, "status", `Sent to runner ${runner!.name} (${runner!.runnerId})`),
     ]);
     return false;
@@ -101,7 +118,12 @@ export async function resendUnacknowledgedStarts(host: DispatcherHost, ctx: Comm
     .select({ run: r, adapterConfig: schema.agents.adapterConfig })
     .from(r)
     .innerJoin(schema.agents, eq(schema.agents.id, r.agentId))
-    .where(inIds(r.id, due.map((t) => t.runId)));
+    .where(
+      inIds(
+        r.id,
+        due.map((t) => t.runId),
+      ),
+    );
   const byId = new Map(rows.map((row) => [row.run.id, row]));
   const events: Statement[] = [];
   const seconds = Math.round(runStartAckMs(host.env) / 1000);

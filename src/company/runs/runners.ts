@@ -24,7 +24,6 @@ import { findAdapter } from "../../adapters";
 
 export const RUNNER_TAG = "runner";
 
-
 /** Who opened the socket, as the Worker authenticated it before the upgrade. */
 export type RunnerPrincipal = { type: "board"; userId: string } | { type: "agent"; agentId: string };
 
@@ -129,12 +128,20 @@ export class Runners implements RunnerHub {
   }
 
   list(): ConnectedRunner[] {
-    return this.sockets().map(({ attachment: a }) => ({ runnerId: a.runnerId, name: a.name, principal: a.principal, agents: a.agents, connectedAt: a.connectedAt, activeRuns: this.storage.remoteRuns.countFor(a.runnerId) }));
+    return this.sockets().map(({ attachment: a }) => ({
+      runnerId: a.runnerId,
+      name: a.name,
+      principal: a.principal,
+      agents: a.agents,
+      connectedAt: a.connectedAt,
+      activeRuns: this.storage.remoteRuns.countFor(a.runnerId),
+    }));
   }
 
   servedAgents(): Map<string, string[]> {
     const served = new Map<string, string[]>();
-    for (const { attachment } of this.live()) for (const agentId of attachment.agents) served.set(agentId, [...(served.get(agentId) ?? []), attachment.runnerId]);
+    for (const { attachment } of this.live())
+      for (const agentId of attachment.agents) served.set(agentId, [...(served.get(agentId) ?? []), attachment.runnerId]);
     return served;
   }
 
@@ -193,7 +200,10 @@ export async function runnerStillAuthorized(db: Db, companyId: string, attachmen
     const k = schema.boardApiKeys;
     const m = schema.companyMemberships;
     const [key, membership, admin] = await db.batch([
-      db.select({ expiresAt: k.expiresAt }).from(k).where(and(eq(k.id, credential.keyId), isNull(k.revokedAt), eq(k.userId, principal.userId))),
+      db
+        .select({ expiresAt: k.expiresAt })
+        .from(k)
+        .where(and(eq(k.id, credential.keyId), isNull(k.revokedAt), eq(k.userId, principal.userId))),
       db
         .select({ role: m.membershipRole })
         .from(m)
@@ -280,7 +290,9 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
             ...(failed
               ? {
                   errorCode: message.status === "timed_out" ? "timeout" : "process_failed",
-                  error: message.error ?? (message.exitCode !== undefined && message.exitCode !== null ? `The process exited with code ${message.exitCode}` : "The process failed"),
+                  error:
+                    message.error ??
+                    (message.exitCode !== undefined && message.exitCode !== null ? `The process exited with code ${message.exitCode}` : "The process failed"),
                 }
               : {}),
           },
@@ -301,7 +313,10 @@ async function hello(host: RunnerHost, ws: WebSocket, attachment: RunnerAttachme
   const a = schema.agents;
   const requested = [...new Set(message.agents)];
   const rows = requested.length
-    ? await host.db.select({ id: a.id, adapterType: a.adapterType, status: a.status }).from(a).where(and(eq(a.companyId, host.companyId), inIds(a.id, requested)))
+    ? await host.db
+        .select({ id: a.id, adapterType: a.adapterType, status: a.status })
+        .from(a)
+        .where(and(eq(a.companyId, host.companyId), inIds(a.id, requested)))
     : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   const agents: string[] = [];
@@ -309,8 +324,10 @@ async function hello(host: RunnerHost, ws: WebSocket, attachment: RunnerAttachme
   for (const agentId of requested) {
     const row = byId.get(agentId);
     if (!row) refused.push({ agentId, reason: "Agent not found in this company" });
-    else if (attachment.principal.type === "agent" && attachment.principal.agentId !== agentId) refused.push({ agentId, reason: "An agent key serves only its own agent" });
-    else if (findAdapter(row.adapterType)?.where !== "runner") refused.push({ agentId, reason: `Adapter ${row.adapterType} is not run by runners (only process and <runtime>_local)` });
+    else if (attachment.principal.type === "agent" && attachment.principal.agentId !== agentId)
+      refused.push({ agentId, reason: "An agent key serves only its own agent" });
+    else if (findAdapter(row.adapterType)?.where !== "runner")
+      refused.push({ agentId, reason: `Adapter ${row.adapterType} is not run by runners (only process and <runtime>_local)` });
     else if (row.status === "terminated") refused.push({ agentId, reason: "Agent is terminated" });
     else agents.push(agentId);
   }

@@ -34,7 +34,10 @@ export interface DispatchStep {
  * serves (wake-ups of the others wait for one).
  */
 export const dispatchable = (served: readonly string[]) =>
-  or(inArray(schema.agents.adapterType, typesWhere("object", "gateway")), and(inIds(schema.agents.id, served), inArray(schema.agents.adapterType, typesWhere("runner"))));
+  or(
+    inArray(schema.agents.adapterType, typesWhere("object", "gateway")),
+    and(inIds(schema.agents.id, served), inArray(schema.agents.adapterType, typesWhere("runner"))),
+  );
 
 export async function dispatchStep(ctx: CommandContext, runners: RunnerHub, handingOut: Set<string>): Promise<DispatchStep> {
   const state = await readRunState(ctx, runners, handingOut);
@@ -73,7 +76,9 @@ async function readRunState(ctx: CommandContext, runners: RunnerHub, handingOut:
   const a = schema.agents;
   const served = [...runners.servedAgents().keys()];
   const batch = new ReadBatch(db);
-  const company = batch.add(db.select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason }).from(schema.companies).where(eq(schema.companies.id, companyId)));
+  const company = batch.add(
+    db.select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason }).from(schema.companies).where(eq(schema.companies.id, companyId)),
+  );
   const queued = batch.add(
     db
       .select({ id: w.id, agentId: w.agentId, reason: w.reason, issueId: w.issueId, context: w.context, createdAt: w.createdAt })
@@ -85,11 +90,23 @@ async function readRunState(ctx: CommandContext, runners: RunnerHub, handingOut:
   );
   const agents = batch.add(
     db
-      .select({ id: a.id, status: a.status, pauseReason: a.pauseReason, adapterType: a.adapterType, runtimeConfig: a.runtimeConfig, adapterConfig: a.adapterConfig })
+      .select({
+        id: a.id,
+        status: a.status,
+        pauseReason: a.pauseReason,
+        adapterType: a.adapterType,
+        runtimeConfig: a.runtimeConfig,
+        adapterConfig: a.adapterConfig,
+      })
       .from(a)
       .where(and(eq(a.companyId, companyId), dispatchable(served))),
   );
-  const live = batch.add(db.select().from(r).where(and(eq(r.companyId, companyId), inArray(r.status, [...LIVE_RUN_STATUSES]))));
+  const live = batch.add(
+    db
+      .select()
+      .from(r)
+      .where(and(eq(r.companyId, companyId), inArray(r.status, [...LIVE_RUN_STATUSES]))),
+  );
   // Agents with a timer heartbeat (any adapter: runners serve the others' wake-ups).
   const timed = batch.add(
     db

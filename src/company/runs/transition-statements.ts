@@ -49,25 +49,52 @@ export function transitionStatements(ctx: CommandContext, transitions: readonly 
         statements.push(db.update(w).set({ status: "skipped", skipReason: t.reason, updatedAt: now }).where(eq(w.runId, t.run.id)));
         break;
       case "start_queued":
-        statements.push(db.update(r).set({ status: "running", startedAt: now, lastActivityAt: now, updatedAt: now }).where(and(eq(r.id, t.run.id), eq(r.status, "queued"))));
+        statements.push(
+          db
+            .update(r)
+            .set({ status: "running", startedAt: now, lastActivityAt: now, updatedAt: now })
+            .where(and(eq(r.id, t.run.id), eq(r.status, "queued"))),
+        );
         break;
       case "lost_retry":
         statements.push(
           db
             .update(r)
-            .set({ status: "scheduled_retry", retryCount: t.retryCount, nextRetryAt: t.nextRetryAt, deadlineAt: null, errorCode: "process_lost", error: LOST_RUNNER, lastActivityAt: now, updatedAt: now })
+            .set({
+              status: "scheduled_retry",
+              retryCount: t.retryCount,
+              nextRetryAt: t.nextRetryAt,
+              deadlineAt: null,
+              errorCode: "process_lost",
+              error: LOST_RUNNER,
+              lastActivityAt: now,
+              updatedAt: now,
+            })
             .where(and(eq(r.id, t.run.id), eq(r.status, "running"))),
           runEvent(ctx, t.run, "status", `${LOST_RUNNER}; retry ${t.retryCount} at ${t.nextRetryAt}`, { errorCode: "process_lost" }),
         );
         break;
       case "lost_failed":
-        statements.push(...endRunStatements(ctx, t.run.id, { status: "failed", errorCode: "process_lost", error: `${LOST_RUNNER} (${t.retryCount} attempts)` }));
+        statements.push(
+          ...endRunStatements(ctx, t.run.id, { status: "failed", errorCode: "process_lost", error: `${LOST_RUNNER} (${t.retryCount} attempts)` }),
+        );
         break;
       case "retry":
-        statements.push(db.update(r).set({ status: "running", nextRetryAt: null, lastActivityAt: now, updatedAt: now }).where(and(eq(r.id, t.run.id), eq(r.status, "scheduled_retry"))));
+        statements.push(
+          db
+            .update(r)
+            .set({ status: "running", nextRetryAt: null, lastActivityAt: now, updatedAt: now })
+            .where(and(eq(r.id, t.run.id), eq(r.status, "scheduled_retry"))),
+        );
         break;
       case "timed_out":
-        statements.push(...endRunStatements(ctx, t.run.id, { status: "timed_out", errorCode: "completion_timeout", error: "The agent did not complete the run before its completion deadline" }));
+        statements.push(
+          ...endRunStatements(ctx, t.run.id, {
+            status: "timed_out",
+            errorCode: "completion_timeout",
+            error: "The agent did not complete the run before its completion deadline",
+          }),
+        );
         break;
       case "timer_forgotten":
       case "wait":

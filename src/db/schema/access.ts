@@ -19,7 +19,9 @@ export const companyInvites = sqliteTable(
   "company_invites",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     inviteType: text("invite_type", { enum: INVITE_TYPES }).notNull(),
     membershipRole: text("membership_role").$type<MembershipRole>().notNull(),
     /** Human invites only: accepting files a join request instead of joining at once (agent invites always do). */
@@ -49,7 +51,9 @@ export const joinRequests = sqliteTable(
   "join_requests",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     inviteId: text("invite_id").notNull(),
     requestType: text("request_type", { enum: JOIN_REQUEST_TYPES }).notNull(),
     status: text("status", { enum: JOIN_REQUEST_STATUSES }).notNull(),
@@ -87,7 +91,9 @@ export const boardClaimTokens = sqliteTable("board_claim_tokens", {
 export const sidebarPreferences = sqliteTable(
   "sidebar_preferences",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** `global` or the company id. */
     scopeKey: text("scope_key").notNull(),
     companyId: text("company_id").references(() => companies.id, { onDelete: "cascade" }),
@@ -101,7 +107,9 @@ export const inboxDismissals = sqliteTable(
   "inbox_dismissals",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     userId: text("user_id").notNull(),
     itemKey: text("item_key").notNull(),
     dismissedAt: text("dismissed_at").notNull(),
@@ -113,7 +121,9 @@ export const companyMemberships = sqliteTable(
   "company_memberships",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     principalType: text("principal_type", { enum: PRINCIPAL_TYPES }).notNull(),
     principalId: text("principal_id").notNull(),
     membershipRole: text("membership_role", { enum: MEMBERSHIP_ROLES }).notNull(),
@@ -131,7 +141,9 @@ export const principalPermissionGrants = sqliteTable(
   "principal_permission_grants",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     principalType: text("principal_type", { enum: PRINCIPAL_TYPES }).notNull(),
     principalId: text("principal_id").notNull(),
     permissionKey: text("permission_key").notNull(),

@@ -9,7 +9,9 @@ export const activityLog = sqliteTable(
   "activity_log",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     actorType: text("actor_type", { enum: ACTOR_TYPES }).notNull(),
     actorId: text("actor_id").notNull(),
     action: text("action").notNull(),

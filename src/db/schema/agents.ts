@@ -11,7 +11,9 @@ export const agents = sqliteTable(
   "agents",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     urlKey: text("url_key").notNull(),
     role: text("role").notNull(),
@@ -45,8 +47,12 @@ export const agentApiKeys = sqliteTable(
   "agent_api_keys",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    agentId: text("agent_id").notNull().references(() => agents.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    agentId: text("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
     name: text("name"),
     keyHash: text("key_hash").notNull().unique(),
     lastUsedAt: text("last_used_at"),

@@ -10,7 +10,9 @@ export const approvals = sqliteTable(
   "approvals",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     type: text("type", { enum: APPROVAL_TYPES }).notNull(),
     status: text("status", { enum: APPROVAL_STATUSES }).notNull(),
     payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
@@ -28,9 +30,13 @@ export const approvals = sqliteTable(
 export const approvalIssues = sqliteTable(
   "approval_issues",
   {
-    approvalId: text("approval_id").notNull().references(() => approvals.id, { onDelete: "cascade" }),
+    approvalId: text("approval_id")
+      .notNull()
+      .references(() => approvals.id, { onDelete: "cascade" }),
     issueId: text("issue_id").notNull(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.approvalId, t.issueId] }), index("approval_issues_issue_idx").on(t.issueId)],
@@ -40,8 +46,12 @@ export const approvalComments = sqliteTable(
   "approval_comments",
   {
     id: text("id").primaryKey(),
-    approvalId: text("approval_id").notNull().references(() => approvals.id, { onDelete: "cascade" }),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    approvalId: text("approval_id")
+      .notNull()
+      .references(() => approvals.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     body: text("body").notNull(),
     authorAgentId: text("author_agent_id"),
     authorUserId: text("author_user_id"),

@@ -7,7 +7,9 @@ export const assets = sqliteTable(
   "assets",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
     contentType: text("content_type").notNull(),
     byteSize: integer("byte_size").notNull(),

@@ -8,8 +8,12 @@ export const issueAttachments = sqliteTable(
   "issue_attachments",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    issueId: text("issue_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    issueId: text("issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
     contentType: text("content_type").notNull(),
     byteSize: integer("byte_size").notNull(),
     sha256: text("sha256").notNull(),
@@ -19,8 +23,5 @@ export const issueAttachments = sqliteTable(
     createdByUserId: text("created_by_user_id"),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("issue_attachments_issue_idx").on(t.issueId, t.createdAt),
-    index("issue_attachments_company_created_idx").on(t.companyId, t.createdAt),
-  ],
+  (t) => [index("issue_attachments_issue_idx").on(t.issueId, t.createdAt), index("issue_attachments_company_created_idx").on(t.companyId, t.createdAt)],
 );

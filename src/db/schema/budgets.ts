@@ -10,7 +10,9 @@ export const budgetPolicies = sqliteTable(
   "budget_policies",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     scopeType: text("scope_type", { enum: BUDGET_SCOPE_TYPES }).notNull(),
     scopeId: text("scope_id").notNull(),
     metric: text("metric").notNull(),
@@ -34,7 +36,9 @@ export const budgetIncidents = sqliteTable(
   "budget_incidents",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     policyId: text("policy_id").notNull(),
     scopeType: text("scope_type", { enum: BUDGET_SCOPE_TYPES }).notNull(),
     scopeId: text("scope_id").notNull(),

@@ -1,5 +1,5 @@
 // CLI device-flow challenges and the board API keys they mint.
-import { sqliteTable, text,  index } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, index } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { users } from "./auth";
 
@@ -9,7 +9,9 @@ export const boardApiKeys = sqliteTable(
   "board_api_keys",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     keyHash: text("key_hash").notNull().unique(),
     lastUsedAt: text("last_used_at"),

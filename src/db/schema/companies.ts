@@ -15,9 +15,7 @@ export const companies = sqliteTable("companies", {
   budgetMonthlyCents: integer("budget_monthly_cents").notNull().default(0),
   spentMonthlyCents: integer("spent_monthly_cents").notNull().default(0),
   spentMonth: text("spent_month"),
-  requireBoardApprovalForNewAgents: integer("require_board_approval_for_new_agents", { mode: "boolean" })
-    .notNull()
-    .default(false),
+  requireBoardApprovalForNewAgents: integer("require_board_approval_for_new_agents", { mode: "boolean" }).notNull().default(false),
   brandColor: text("brand_color"),
   logoAssetId: text("logo_asset_id"),
   feedbackSharingConsent: text("feedback_sharing_consent", { mode: "json" }).$type<Record<string, unknown>>(),

@@ -3,21 +3,16 @@ import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 import { companies } from "./companies";
 
-export const billingTypes = [
-  "metered_api",
-  "subscription_included",
-  "subscription_overage",
-  "credits",
-  "fixed",
-  "unknown",
-] as const;
+export const billingTypes = ["metered_api", "subscription_included", "subscription_overage", "credits", "fixed", "unknown"] as const;
 export type BillingType = (typeof billingTypes)[number];
 
 export const costEvents = sqliteTable(
   "cost_events",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     agentId: text("agent_id").notNull(),
     issueId: text("issue_id"),
     projectId: text("project_id"),
@@ -50,7 +45,9 @@ export const financeEvents = sqliteTable(
   "finance_events",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: FINANCE_EVENT_KINDS }).notNull(),
     /** From the company's side: `debit` = money charged to it, `credit` = money returned or credited to it. */
     direction: text("direction", { enum: FINANCE_DIRECTIONS }).notNull(),

@@ -8,8 +8,12 @@ export const issueDocuments = sqliteTable(
   "issue_documents",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    issueId: text("issue_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    issueId: text("issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     title: text("title"),
     format: text("format").notNull().default("markdown"),
@@ -25,19 +29,20 @@ export const issueDocuments = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex("issue_documents_issue_key_uq").on(t.issueId, t.key),
-    index("issue_documents_company_updated_idx").on(t.companyId, t.updatedAt),
-  ],
+  (t) => [uniqueIndex("issue_documents_issue_key_uq").on(t.issueId, t.key), index("issue_documents_company_updated_idx").on(t.companyId, t.updatedAt)],
 );
 
 export const issueDocumentRevisions = sqliteTable(
   "issue_document_revisions",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     issueId: text("issue_id").notNull(),
-    documentId: text("document_id").notNull().references(() => issueDocuments.id, { onDelete: "cascade" }),
+    documentId: text("document_id")
+      .notNull()
+      .references(() => issueDocuments.id, { onDelete: "cascade" }),
     revisionNumber: integer("revision_number").notNull(),
     title: text("title"),
     format: text("format").notNull().default("markdown"),
@@ -59,9 +64,13 @@ export const documentAnnotationThreads = sqliteTable(
   "document_annotation_threads",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     issueId: text("issue_id").notNull(),
-    documentId: text("document_id").notNull().references(() => issueDocuments.id, { onDelete: "cascade" }),
+    documentId: text("document_id")
+      .notNull()
+      .references(() => issueDocuments.id, { onDelete: "cascade" }),
     createdRevisionId: text("created_revision_id").notNull(),
     /** The revision that anchorStart/anchorEnd index into (the last one the quote was found in). */
     anchorRevisionId: text("anchor_revision_id").notNull(),
@@ -87,8 +96,12 @@ export const documentAnnotationComments = sqliteTable(
   "document_annotation_comments",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    threadId: text("thread_id").notNull().references(() => documentAnnotationThreads.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    threadId: text("thread_id")
+      .notNull()
+      .references(() => documentAnnotationThreads.id, { onDelete: "cascade" }),
     body: text("body").notNull(),
     authorAgentId: text("author_agent_id"),
     authorUserId: text("author_user_id"),

@@ -13,7 +13,9 @@ export const environments = sqliteTable(
   "environments",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     description: text("description"),
     kind: text("kind", { enum: ENVIRONMENT_KINDS }).notNull(),
@@ -36,8 +38,12 @@ export const environmentLeases = sqliteTable(
   "environment_leases",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    environmentId: text("environment_id").notNull().references(() => environments.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    environmentId: text("environment_id")
+      .notNull()
+      .references(() => environments.id, { onDelete: "cascade" }),
     executionWorkspaceId: text("execution_workspace_id").references(() => executionWorkspaces.id, { onDelete: "set null" }),
     issueId: text("issue_id"),
     agentId: text("agent_id"),

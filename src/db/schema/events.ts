@@ -13,7 +13,9 @@ export const companyEvents = sqliteTable(
     /** Order of events, across companies (within a company: the order its changes were written). */
     seq: integer("seq").primaryKey({ autoIncrement: true }),
     id: text("id").notNull(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     actorType: text("actor_type", { enum: ACTOR_TYPES }).notNull(),
     actorId: text("actor_id").notNull(),
@@ -29,7 +31,9 @@ export const webhookSubscriptions = sqliteTable(
   "webhook_subscriptions",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
     /** Exact event types or `prefix.*` wildcards (JSON array). */
     events: json<string[]>("events").notNull(),
@@ -51,8 +55,12 @@ export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    subscriptionId: text("subscription_id").notNull().references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
     eventId: text("event_id").notNull(),
     eventSeq: integer("event_seq").notNull(),
     eventType: text("event_type").notNull(),

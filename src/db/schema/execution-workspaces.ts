@@ -1,5 +1,5 @@
 // Execution workspaces and the operation records of their runtime services/commands.
-import { sqliteTable, text,  index } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, index } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 import { projects, projectWorkspaces, DESIRED_STATES } from "./projects";
@@ -22,7 +22,9 @@ export const executionWorkspaces = sqliteTable(
   "execution_workspaces",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     projectId: text("project_id").references(() => projects.id, { onDelete: "set null" }),
     projectWorkspaceId: text("project_workspace_id").references(() => projectWorkspaces.id, { onDelete: "set null" }),
     issueId: text("issue_id"),
@@ -53,7 +55,9 @@ export const workspaceOperations = sqliteTable(
   "workspace_operations",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     projectWorkspaceId: text("project_workspace_id").references(() => projectWorkspaces.id, { onDelete: "cascade" }),
     executionWorkspaceId: text("execution_workspace_id").references(() => executionWorkspaces.id, { onDelete: "cascade" }),
     /** `runtime_service` (start/stop/restart) or `runtime_command` (run/cancel). */

@@ -13,7 +13,9 @@ export const feedbackTraces = sqliteTable(
   "feedback_traces",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     targetType: text("target_type", { enum: FEEDBACK_TARGET_TYPES }).notNull(),
     targetId: text("target_id").notNull(),
     issueId: text("issue_id"),

@@ -1,5 +1,5 @@
 // Goals: the company's intent tree.
-import { sqliteTable, uniqueIndex, text, index,  integer } from "drizzle-orm/sqlite-core";
+import { sqliteTable, uniqueIndex, text, index, integer } from "drizzle-orm/sqlite-core";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
 import { createdAt, updatedAt } from "./columns";
@@ -12,7 +12,9 @@ export const goals = sqliteTable(
   "goals",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     description: text("description"),
     level: text("level", { enum: GOAL_LEVELS }).notNull(),

@@ -16,7 +16,9 @@ export const schedulerHeartbeats = sqliteTable("scheduler_heartbeats", {
 });
 
 export const instanceAdmins = sqliteTable("instance_admins", {
-  userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
   grantedByUserId: text("granted_by_user_id"),
   viaBootstrap: integer("via_bootstrap", { mode: "boolean" }).notNull().default(false),
   createdAt: createdAt(),

@@ -12,7 +12,9 @@ export const issues = sqliteTable(
   "issues",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     number: integer("number").notNull(),
     identifier: text("identifier").notNull(),
     title: text("title").notNull(),
@@ -75,8 +77,12 @@ export const issueComments = sqliteTable(
   "issue_comments",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    issueId: text("issue_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    issueId: text("issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
     body: text("body").notNull(),
     authorAgentId: text("author_agent_id"),
     authorUserId: text("author_user_id"),
@@ -96,7 +102,9 @@ export const labels = sqliteTable(
   "labels",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** Lower-cased name: label names are unique per company regardless of case. */
     nameKey: text("name_key").notNull(),
@@ -110,9 +118,15 @@ export const labels = sqliteTable(
 export const issueLabels = sqliteTable(
   "issue_labels",
   {
-    issueId: text("issue_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
-    labelId: text("label_id").notNull().references(() => labels.id, { onDelete: "cascade" }),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    issueId: text("issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
+    labelId: text("label_id")
+      .notNull()
+      .references(() => labels.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.issueId, t.labelId] }), index("issue_labels_label_idx").on(t.labelId)],
 );
@@ -121,9 +135,15 @@ export const issueLabels = sqliteTable(
 export const issueBlockers = sqliteTable(
   "issue_blockers",
   {
-    issueId: text("issue_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
-    blockerIssueId: text("blocker_issue_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    issueId: text("issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
+    blockerIssueId: text("blocker_issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.issueId, t.blockerIssueId] }), index("issue_blockers_blocker_idx").on(t.blockerIssueId)],
@@ -133,9 +153,13 @@ export const issueBlockers = sqliteTable(
 export const issueRunLinks = sqliteTable(
   "issue_run_links",
   {
-    issueId: text("issue_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
+    issueId: text("issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
     runId: text("run_id").notNull(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.issueId, t.runId] }), index("issue_run_links_run_idx").on(t.runId)],
@@ -145,9 +169,13 @@ export const issueRunLinks = sqliteTable(
 export const issueUserStates = sqliteTable(
   "issue_user_states",
   {
-    issueId: text("issue_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
+    issueId: text("issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
     userId: text("user_id").notNull(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     lastReadAt: text("last_read_at"),
     inboxArchivedAt: text("inbox_archived_at"),
     updatedAt: updatedAt(),

@@ -8,7 +8,9 @@ export const companyImports = sqliteTable(
   "company_imports",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     packageHash: text("package_hash").notNull(),
     result: json<Record<string, unknown>>("result").notNull(),
     createdAt: createdAt(),

@@ -10,7 +10,9 @@ export const projects = sqliteTable(
   "projects",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     urlKey: text("url_key").notNull(),
     description: text("description"),
@@ -34,9 +36,15 @@ export const projects = sqliteTable(
 export const projectGoals = sqliteTable(
   "project_goals",
   {
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    goalId: text("goal_id").notNull().references(() => goals.id, { onDelete: "cascade" }),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    goalId: text("goal_id")
+      .notNull()
+      .references(() => goals.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.goalId] }), index("project_goals_goal_idx").on(t.goalId)],
@@ -49,8 +57,12 @@ export const projectWorkspaces = sqliteTable(
   "project_workspaces",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     sourceType: text("source_type", { enum: WORKSPACE_SOURCE_TYPES }).notNull(),
     cwd: text("cwd"),

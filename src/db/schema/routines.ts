@@ -28,7 +28,9 @@ export const routines = sqliteTable(
   "routines",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     description: text("description"),
     assigneeAgentId: text("assignee_agent_id"),
@@ -55,8 +57,12 @@ export const routineTriggers = sqliteTable(
   "routine_triggers",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    routineId: text("routine_id").notNull().references(() => routines.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    routineId: text("routine_id")
+      .notNull()
+      .references(() => routines.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: TRIGGER_KINDS }).notNull(),
     label: text("label"),
     enabled: bool("enabled").notNull(),
@@ -87,8 +93,12 @@ export const routineRuns = sqliteTable(
   "routine_runs",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    routineId: text("routine_id").notNull().references(() => routines.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    routineId: text("routine_id")
+      .notNull()
+      .references(() => routines.id, { onDelete: "cascade" }),
     triggerId: text("trigger_id"),
     source: text("source", { enum: ROUTINE_RUN_SOURCES }).notNull(),
     status: text("status", { enum: ROUTINE_RUN_STATUSES }).notNull(),

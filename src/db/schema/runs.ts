@@ -13,7 +13,9 @@ export const heartbeatRuns = sqliteTable(
   "heartbeat_runs",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     agentId: text("agent_id").notNull(),
     status: text("status", { enum: HEARTBEAT_RUN_STATUSES }).notNull(),
     adapterType: text("adapter_type").notNull(),
@@ -59,8 +61,12 @@ export const heartbeatRunEvents = sqliteTable(
   "heartbeat_run_events",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
-    runId: text("run_id").notNull().references(() => heartbeatRuns.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => heartbeatRuns.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
     kind: text("kind", { enum: RUN_EVENT_KINDS }).notNull(),
     message: text("message"),
@@ -70,16 +76,7 @@ export const heartbeatRunEvents = sqliteTable(
   (t) => [uniqueIndex("heartbeat_run_events_run_seq_uq").on(t.runId, t.seq)],
 );
 
-export const WAKEUP_STATUSES = [
-  "queued",
-  "deferred_issue_execution",
-  "claimed",
-  "coalesced",
-  "skipped",
-  "completed",
-  "failed",
-  "cancelled",
-] as const;
+export const WAKEUP_STATUSES = ["queued", "deferred_issue_execution", "claimed", "coalesced", "skipped", "completed", "failed", "cancelled"] as const;
 /** Wake-ups still waiting to be served; these are what pauses, terminations and hard stops cancel. */
 export const PENDING_WAKEUP_STATUSES = ["queued", "deferred_issue_execution"] as const;
 
@@ -87,7 +84,9 @@ export const agentWakeupRequests = sqliteTable(
   "agent_wakeup_requests",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     agentId: text("agent_id").notNull(),
     status: text("status", { enum: WAKEUP_STATUSES }).notNull(),
     /** Why: `comment`, `mention`, `blocker_resolved`, `approval_resolved`, `assignment`, `routine`, ... */

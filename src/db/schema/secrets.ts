@@ -7,7 +7,9 @@ export const companySecrets = sqliteTable(
   "company_secrets",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     provider: text("provider").notNull(),
     externalRef: text("external_ref"),
@@ -25,8 +27,12 @@ export const companySecretVersions = sqliteTable(
   "company_secret_versions",
   {
     id: text("id").primaryKey(),
-    secretId: text("secret_id").notNull().references(() => companySecrets.id, { onDelete: "cascade" }),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    secretId: text("secret_id")
+      .notNull()
+      .references(() => companySecrets.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     version: integer("version").notNull(),
     /** Provider material, e.g. `{ scheme: "aes-256-gcm:v1", iv, ciphertext }` for local_encrypted. */
     material: text("material", { mode: "json" }).$type<Record<string, unknown>>().notNull(),

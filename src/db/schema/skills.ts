@@ -14,7 +14,9 @@ export const companySkills = sqliteTable(
   "company_skills",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     /** Canonical key, unique in the company (what agents' desiredSkills store). */
     key: text("key").notNull(),
     slug: text("slug").notNull(),
@@ -43,8 +45,12 @@ export const companySkills = sqliteTable(
 export const companySkillFiles = sqliteTable(
   "company_skill_files",
   {
-    skillId: text("skill_id").notNull().references(() => companySkills.id, { onDelete: "cascade" }),
-    companyId: text("company_id").notNull().references(() => companies.id, { onDelete: "cascade" }),
+    skillId: text("skill_id")
+      .notNull()
+      .references(() => companySkills.id, { onDelete: "cascade" }),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
     path: text("path").notNull(),
     kind: text("kind", { enum: SKILL_FILE_KINDS }).notNull(),
     sizeBytes: integer("size_bytes").notNull(),

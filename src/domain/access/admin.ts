@@ -16,8 +16,13 @@ const adminUserColumns = (db: Db) => ({
   email: users.email,
   image: users.image,
   createdAt: users.createdAt,
-  isInstanceAdmin: exists(db.select({ userId: schema.instanceAdmins.userId }).from(schema.instanceAdmins).where(eq(schema.instanceAdmins.userId, users.id))).mapWith(Boolean),
-  activeCompanyCount: db.$count(memberships, and(eq(memberships.principalType, "user"), eq(memberships.principalId, users.id), eq(memberships.status, "active"))),
+  isInstanceAdmin: exists(
+    db.select({ userId: schema.instanceAdmins.userId }).from(schema.instanceAdmins).where(eq(schema.instanceAdmins.userId, users.id)),
+  ).mapWith(Boolean),
+  activeCompanyCount: db.$count(
+    memberships,
+    and(eq(memberships.principalType, "user"), eq(memberships.principalId, users.id), eq(memberships.status, "active")),
+  ),
 });
 
 type AdminUserRow = { id: string; name: string; email: string; image: string | null; createdAt: Date; isInstanceAdmin: boolean; activeCompanyCount: number };
@@ -91,7 +96,10 @@ export async function planCompanyAccessChanges(db: Db, userId: string, wantedLis
   const wanted = new Map(wantedList.map((m) => [m.companyId, m.membershipRole]));
   if (wanted.size !== wantedList.length) throw badRequest("Each companyId may appear only once");
   if (wanted.size) {
-    const found = await db.select({ id: schema.companies.id }).from(schema.companies).where(inIds(schema.companies.id, [...wanted.keys()]));
+    const found = await db
+      .select({ id: schema.companies.id })
+      .from(schema.companies)
+      .where(inIds(schema.companies.id, [...wanted.keys()]));
     const missing = [...wanted.keys()].filter((id) => !found.some((f) => f.id === id));
     if (missing.length) throw unprocessable("Unknown company ids", { companyIds: missing });
   }
@@ -104,10 +112,14 @@ export async function planCompanyAccessChanges(db: Db, userId: string, wantedLis
     if (m.status === "active" && !wanted.has(m.companyId)) changes.push({ companyId: m.companyId, membershipRole: null });
   }
   const losingOwner = changes.filter(
-    (ch) => current.memberships.some((m) => m.companyId === ch.companyId && m.status === "active" && m.membershipRole === "owner") && ch.membershipRole !== "owner",
+    (ch) =>
+      current.memberships.some((m) => m.companyId === ch.companyId && m.status === "active" && m.membershipRole === "owner") && ch.membershipRole !== "owner",
   );
   for (const ch of losingOwner) {
-    const owners = await db.$count(memberships, and(eq(memberships.companyId, ch.companyId), eq(memberships.membershipRole, "owner"), eq(memberships.status, "active")));
+    const owners = await db.$count(
+      memberships,
+      and(eq(memberships.companyId, ch.companyId), eq(memberships.membershipRole, "owner"), eq(memberships.status, "active")),
+    );
     if (owners <= 1) throw conflict("Cannot remove or demote the last active owner of a company", { companyId: ch.companyId, userId });
   }
   return changes;

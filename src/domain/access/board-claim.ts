@@ -79,10 +79,7 @@ async function requireBoardClaimToken(db: Db, token: string) {
 /** The companies a claim covers (those that still exist). */
 async function claimCompanies(db: Db, row: BoardClaimRow) {
   if (!row.companyIds.length) return [];
-  return db
-    .select({ id: schema.companies.id, name: schema.companies.name })
-    .from(schema.companies)
-    .where(inIds(schema.companies.id, row.companyIds));
+  return db.select({ id: schema.companies.id, name: schema.companies.name }).from(schema.companies).where(inIds(schema.companies.id, row.companyIds));
 }
 
 /** What a token covers: status, expiry and companies. */
@@ -106,7 +103,9 @@ export async function takeBoardClaim(db: Db, token: string, userId: string, now:
     .run();
   if (!taken.meta.changes) {
     const status = boardClaimStatus(row, now);
-    throw conflict(status === "expired" ? "Board claim has expired" : "Board claim has already been used", { status: status === "pending" ? "claimed" : status });
+    throw conflict(status === "expired" ? "Board claim has expired" : "Board claim has already been used", {
+      status: status === "pending" ? "claimed" : status,
+    });
   }
   return { row, companies: await claimCompanies(db, row) };
 }

@@ -15,7 +15,10 @@ export async function readSidebarPreferences(db: Db, userId: string, scopeKey: s
   });
 }
 
-export function upsertSidebarPreferences(db: Db, input: { userId: string; scopeKey: string; companyId: string | null; preferences: Record<string, unknown>; now: string }) {
+export function upsertSidebarPreferences(
+  db: Db,
+  input: { userId: string; scopeKey: string; companyId: string | null; preferences: Record<string, unknown>; now: string },
+) {
   return db
     .insert(schema.sidebarPreferences)
     .values({ userId: input.userId, scopeKey: input.scopeKey, companyId: input.companyId, preferences: input.preferences, updatedAt: input.now })
@@ -30,7 +33,8 @@ export async function saveGlobalSidebarPreferences(db: Db, userId: string, prefe
   await upsertSidebarPreferences(db, { userId, scopeKey: GLOBAL_SCOPE, companyId: null, preferences, now }).run();
 }
 
-export const putCompanySidebarPreferences = defineCommand("access.sidebar.putCompanyPreferences", 
+export const putCompanySidebarPreferences = defineCommand(
+  "access.sidebar.putCompanyPreferences",
   async (ctx, _actor, input: { userId: string; preferences: Record<string, unknown> }) => {
     await upsertSidebarPreferences(ctx.db, { ...input, scopeKey: ctx.companyId, companyId: ctx.companyId, now: ctx.now }).run();
     return { updatedAt: ctx.now };
@@ -71,7 +75,12 @@ export async function sidebarBadges(db: Db, companyId: string, userId: string) {
   const i = schema.issues;
   const d = schema.inboxDismissals;
   const notDismissed = (key: SQL) =>
-    notExists(db.select({ id: d.id }).from(d).where(and(eq(d.companyId, companyId), eq(d.userId, userId), eq(d.itemKey, key))));
+    notExists(
+      db
+        .select({ id: d.id })
+        .from(d)
+        .where(and(eq(d.companyId, companyId), eq(d.userId, userId), eq(d.itemKey, key))),
+    );
   const pendingApproval = and(eq(a.companyId, companyId), eq(a.status, "pending"));
   const pendingJoinRequest = and(eq(j.companyId, companyId), eq(j.status, "pending_approval"));
   const myOpenIssue = and(eq(i.companyId, companyId), eq(i.assigneeUserId, userId), notInArray(i.status, [...TERMINAL_ISSUE_STATUSES]));

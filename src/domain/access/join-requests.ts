@@ -67,7 +67,8 @@ export async function uniqueAgentName(ctx: CommandContext, wanted: string) {
   }
 }
 
-export const decideJoinRequest = defineCommand("access.joinRequest.decide", 
+export const decideJoinRequest = defineCommand(
+  "access.joinRequest.decide",
   async (ctx, actor, input: { requestId: string; decision: "approve" | "reject"; note?: string }) => {
     const row = await loadRequest(ctx, input.requestId);
     assertPending(row);
@@ -84,7 +85,10 @@ export const decideJoinRequest = defineCommand("access.joinRequest.decide",
 
     if (input.decision === "reject") {
       await ctx.batch([
-        db.update(schema.joinRequests).set({ status: "rejected", ...decided }).where(guard),
+        db
+          .update(schema.joinRequests)
+          .set({ status: "rejected", ...decided })
+          .where(guard),
         ctx.activity({
           action: "join_request.rejected",
           entityType: "join_request",
@@ -158,7 +162,10 @@ export const decideJoinRequest = defineCommand("access.joinRequest.decide",
       );
     }
     statements.push(
-      db.update(schema.joinRequests).set({ status: "approved", agentId, ...decided }).where(guard),
+      db
+        .update(schema.joinRequests)
+        .set({ status: "approved", agentId, ...decided })
+        .where(guard),
       ctx.activity({
         action: "join_request.approved",
         entityType: "join_request",
@@ -186,7 +193,8 @@ export const decideJoinRequest = defineCommand("access.joinRequest.decide",
  * Hands the approved agent its API key once. Wrong secret → 403 (checked before anything about
  * the request's state is revealed); not approved, rejected or already claimed → 409.
  */
-export const claimJoinRequestApiKey = defineCommand("access.joinRequest.claimApiKey", 
+export const claimJoinRequestApiKey = defineCommand(
+  "access.joinRequest.claimApiKey",
   async (ctx, actor, input: { requestId: string; claimSecretHash: string; keyHash: string; keyId: string }) => {
     const row = await loadRequest(ctx, input.requestId);
     if (!row.claimSecretHash || !constantTimeEqual(row.claimSecretHash, input.claimSecretHash)) {

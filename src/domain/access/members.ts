@@ -31,20 +31,9 @@ export async function listMembers(db: Db, companyId: string, options: { memberId
       agentStatus: schema.agents.status,
     })
     .from(schema.companyMemberships)
-    .leftJoin(
-      schema.users,
-      and(eq(schema.companyMemberships.principalType, "user"), eq(schema.users.id, schema.companyMemberships.principalId)),
-    )
-    .leftJoin(
-      schema.agents,
-      and(eq(schema.companyMemberships.principalType, "agent"), eq(schema.agents.id, schema.companyMemberships.principalId)),
-    )
-    .where(
-      and(
-        eq(schema.companyMemberships.companyId, companyId),
-        options.memberId ? eq(schema.companyMemberships.id, options.memberId) : undefined,
-      ),
-    )
+    .leftJoin(schema.users, and(eq(schema.companyMemberships.principalType, "user"), eq(schema.users.id, schema.companyMemberships.principalId)))
+    .leftJoin(schema.agents, and(eq(schema.companyMemberships.principalType, "agent"), eq(schema.agents.id, schema.companyMemberships.principalId)))
+    .where(and(eq(schema.companyMemberships.companyId, companyId), options.memberId ? eq(schema.companyMemberships.id, options.memberId) : undefined))
     .orderBy(schema.companyMemberships.createdAt, schema.companyMemberships.id);
   const grants = await db
     .select()
@@ -189,7 +178,8 @@ function memberUpdatedActivity(ctx: CommandContext, actor: Actor, row: Membershi
  * Instance-admin access replacement for one company: `membershipRole` null deactivates the user's
  * membership there (refused for the last active owner), otherwise the user becomes an active member with it.
  */
-export const setUserCompanyAccess = defineCommand("access.member.setUserCompanyAccess", 
+export const setUserCompanyAccess = defineCommand(
+  "access.member.setUserCompanyAccess",
   async (ctx, actor, input: { userId: string; membershipRole: MembershipRoleName | null }) => {
     const row = await ctx.db.query.companyMemberships.findFirst({
       where: and(
@@ -245,46 +235,49 @@ export const setUserCompanyAccess = defineCommand("access.member.setUserCompanyA
  * Board claim: the claiming user becomes an active owner and the implicit local board's
  * membership is deactivated. Skips companies the local board no longer owns.
  */
-export const transferLocalBoardOwnership = defineCommand("access.member.claimFromLocalBoard", async (ctx, actor, input: { userId: string; tokenId: string }) => {
-  const rows = await ctx.db
-    .select()
-    .from(schema.companyMemberships)
-    .where(
-      and(
-        eq(schema.companyMemberships.companyId, ctx.companyId),
-        eq(schema.companyMemberships.principalType, "user"),
-        inArray(schema.companyMemberships.principalId, [input.userId, LOCAL_BOARD_USER_ID]),
-      ),
-    );
-  const local = rows.find((r) => r.principalId === LOCAL_BOARD_USER_ID);
-  if (local?.status !== "active" || local.membershipRole !== "owner") return { claimed: false };
-  const mine = rows.find((r) => r.principalId === input.userId);
-  const statements: Statement[] = [
-    mine
-      ? ctx.db
-          .update(schema.companyMemberships)
-          .set({ membershipRole: "owner", status: "active", updatedAt: ctx.now })
-          .where(eq(schema.companyMemberships.id, mine.id))
-      : ctx.db.insert(schema.companyMemberships).values({
-          id: newId(),
-          companyId: ctx.companyId,
-          principalType: "user",
-          principalId: input.userId,
-          membershipRole: "owner",
-          status: "active",
-          createdAt: ctx.now,
-          updatedAt: ctx.now,
-        }),
-    ctx.db.update(schema.companyMemberships).set({ status: "inactive", updatedAt: ctx.now }).where(eq(schema.companyMemberships.id, local.id)),
-    ctx.activity({
-      action: "company.board_claimed",
-      entityType: "company",
-      entityId: ctx.companyId,
-      details: { userId: input.userId, boardClaimTokenId: input.tokenId },
-    }),
-  ];
-  await ctx.batch(statements);
-  return { claimed: true };
-});
+export const transferLocalBoardOwnership = defineCommand(
+  "access.member.claimFromLocalBoard",
+  async (ctx, actor, input: { userId: string; tokenId: string }) => {
+    const rows = await ctx.db
+      .select()
+      .from(schema.companyMemberships)
+      .where(
+        and(
+          eq(schema.companyMemberships.companyId, ctx.companyId),
+          eq(schema.companyMemberships.principalType, "user"),
+          inArray(schema.companyMemberships.principalId, [input.userId, LOCAL_BOARD_USER_ID]),
+        ),
+      );
+    const local = rows.find((r) => r.principalId === LOCAL_BOARD_USER_ID);
+    if (local?.status !== "active" || local.membershipRole !== "owner") return { claimed: false };
+    const mine = rows.find((r) => r.principalId === input.userId);
+    const statements: Statement[] = [
+      mine
+        ? ctx.db
+            .update(schema.companyMemberships)
+            .set({ membershipRole: "owner", status: "active", updatedAt: ctx.now })
+            .where(eq(schema.companyMemberships.id, mine.id))
+        : ctx.db.insert(schema.companyMemberships).values({
+            id: newId(),
+            companyId: ctx.companyId,
+            principalType: "user",
+            principalId: input.userId,
+            membershipRole: "owner",
+            status: "active",
+            createdAt: ctx.now,
+            updatedAt: ctx.now,
+          }),
+      ctx.db.update(schema.companyMemberships).set({ status: "inactive", updatedAt: ctx.now }).where(eq(schema.companyMemberships.id, local.id)),
+      ctx.activity({
+        action: "company.board_claimed",
+        entityType: "company",
+        entityId: ctx.companyId,
+        details: { userId: input.userId, boardClaimTokenId: input.tokenId },
+      }),
+    ];
+    await ctx.batch(statements);
+    return { claimed: true };
+  },
+);
 
 export const memberCommands = [updateMember, setUserCompanyAccess, transferLocalBoardOwnership];

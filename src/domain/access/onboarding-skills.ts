@@ -117,10 +117,7 @@ export const ONBOARDING_SKILLS: OnboardingSkill[] = [
 ];
 
 export function renderSkill(skill: OnboardingSkill, vars: { baseUrl: string; companyName: string; inviteUrl: string }) {
-  return skill.body
-    .replaceAll("{{BASE_URL}}", vars.baseUrl)
-    .replaceAll("{{COMPANY_NAME}}", vars.companyName)
-    .replaceAll("{{INVITE_URL}}", vars.inviteUrl);
+  return skill.body.replaceAll("{{BASE_URL}}", vars.baseUrl).replaceAll("{{COMPANY_NAME}}", vars.companyName).replaceAll("{{INVITE_URL}}", vars.inviteUrl);
 }
 
 export const findSkill = (name: string) => ONBOARDING_SKILLS.find((s) => s.name === name.replace(/\.md$/, ""));

@@ -31,7 +31,13 @@ export function onboardingSteps(baseUrl: string, token: string, invite: InviteFa
   const urls = inviteUrls(baseUrl, token);
   if (invite.inviteType === "human") {
     return [
-      { step: 1, title: "Sign in", method: null, url: `${baseUrl}/api/auth/sign-in/email`, detail: "Sign in (or sign up) as yourself; a board API key works too." },
+      {
+        step: 1,
+        title: "Sign in",
+        method: null,
+        url: `${baseUrl}/api/auth/sign-in/email`,
+        detail: "Sign in (or sign up) as yourself; a board API key works too.",
+      },
       {
         step: 2,
         title: "Accept the invite",

@@ -24,7 +24,11 @@ export async function userDirectory(db: Db, companyId: string) {
 type JoinRequestRow = typeof schema.joinRequests.$inferSelect;
 
 /** Join requests newest first (at most 500); `pending` means pending_approval. */
-export async function listJoinRequests(db: Db, companyId: string, filters: { status?: JoinRequestRow["status"] | "pending"; requestType?: JoinRequestRow["requestType"] }) {
+export async function listJoinRequests(
+  db: Db,
+  companyId: string,
+  filters: { status?: JoinRequestRow["status"] | "pending"; requestType?: JoinRequestRow["requestType"] },
+) {
   const t = schema.joinRequests;
   const rows = await db
     .select()

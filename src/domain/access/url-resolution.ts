@@ -89,7 +89,8 @@ export function resolveUrlForm(raw: string) {
   if (gatewayRule === "requires_insecure_http_flag") {
     base.notes.push("Plain HTTP to a non-loopback host needs adapterConfig.dangerouslyAllowInsecureRemoteHttp = true");
   }
-  if (!publiclyRoutable) base.notes.push("This host is not reachable from the public internet; the service can reach it only through a tunnel or when running on the same network");
+  if (!publiclyRoutable)
+    base.notes.push("This host is not reachable from the public internet; the service can reach it only through a tunnel or when running on the same network");
   return {
     ...base,
     wellFormed: true,

@@ -67,7 +67,8 @@ async function checkReportsTo(ctx: CommandContext, reportsTo: string | null | un
   }
 }
 
-export const createAgent = defineCommand("agent.create", 
+export const createAgent = defineCommand(
+  "agent.create",
   async (ctx, actor, input: { fields: AgentFields; mode: "create" | "hire"; sourceIssueIds?: string[] }) => {
     const { db } = ctx;
     const company = await db.query.companies.findFirst({ where: eq(schema.companies.id, ctx.companyId) });
@@ -178,91 +179,94 @@ export const createAgent = defineCommand("agent.create",
   },
 );
 
-export const updateAgent = defineCommand("agent.update", 
-  async (ctx, actor, input: { agentId: string; patch: AgentPatch; replaceAdapterConfig?: boolean }) => {
-    const { db } = ctx;
-    const before = await loadCompanyAgent(ctx.db, ctx.companyId, input.agentId);
-    const { patch } = input;
-    const set: Partial<AgentRow> = {};
-    const statements: Statement[] = [];
+export const updateAgent = defineCommand("agent.update", async (ctx, actor, input: { agentId: string; patch: AgentPatch; replaceAdapterConfig?: boolean }) => {
+  const { db } = ctx;
+  const before = await loadCompanyAgent(ctx.db, ctx.companyId, input.agentId);
+  const { patch } = input;
+  const set: Partial<AgentRow> = {};
+  const statements: Statement[] = [];
 
-    if (patch.name !== undefined && patch.name.trim() !== before.name) {
-      const name = patch.name.trim();
-      const urlKey = deriveUrlKey(name);
-      const taken = await liveNames(ctx, before.id);
-      if (taken.urlKeys.includes(urlKey)) throw conflict(`Another agent already uses the shortname "${urlKey}"`, { urlKey });
-      set.name = name;
-      set.urlKey = urlKey;
-    }
-    for (const key of ["role", "title", "icon", "capabilities", "metadata"] as const) {
-      if (patch[key] !== undefined) (set as Record<string, unknown>)[key] = patch[key];
-    }
-    if (patch.reportsTo !== undefined) {
-      await checkReportsTo(ctx, patch.reportsTo, before.id);
-      set.reportsTo = patch.reportsTo;
-    }
-    const adapterType = patch.adapterType ?? before.adapterType;
-    if (patch.adapterType !== undefined || patch.adapterConfig !== undefined || patch.desiredSkills !== undefined) {
-      let config: Record<string, unknown>;
-      if (input.replaceAdapterConfig) {
-        config = { ...(patch.adapterConfig ?? {}) };
-        // Skill selection is managed through desiredSkills; a replaced config keeps it unless given.
-        if (config[SKILL_SYNC_KEY] === undefined && before.adapterConfig[SKILL_SYNC_KEY] !== undefined) {
-          config[SKILL_SYNC_KEY] = before.adapterConfig[SKILL_SYNC_KEY];
-        }
-      } else config = mergeConfig(before.adapterConfig ?? {}, patch.adapterConfig ?? {});
-      const prepared = await prepareAdapterConfig(ctx, actor, {
-        adapterType,
-        config,
-        creating: patch.adapterType !== undefined && patch.adapterType !== before.adapterType,
-        ownerLabel: set.urlKey ?? before.urlKey,
-        desiredSkills: patch.desiredSkills,
-        resolveStoredSkills: patch.adapterConfig?.[SKILL_SYNC_KEY] !== undefined,
-      });
-      set.adapterType = adapterType;
-      set.adapterConfig = prepared.config;
-      statements.push(...prepared.statements);
-    }
-    if (patch.runtimeConfig !== undefined) {
-      set.runtimeConfig = runtimeConfigWithDefaults(patch.runtimeConfig);
-      // The dispatcher (re)schedules timer heartbeats from the stored config.
-      ctx.requestDispatch();
-    }
-    if (patch.budgetMonthlyCents !== undefined && patch.budgetMonthlyCents !== before.budgetMonthlyCents) {
-      checkBudgetAboveSpend(before, patch.budgetMonthlyCents, ctx.now);
-      set.budgetMonthlyCents = patch.budgetMonthlyCents;
-      statements.push(
-        budgetPolicySyncStatement(db, { companyId: ctx.companyId, scopeType: "agent", scopeId: before.id, amountCents: patch.budgetMonthlyCents, now: ctx.now }),
-      );
-    }
-    if (patch.status !== undefined && patch.status !== before.status) {
-      checkStatusPatch(before.status, patch.status);
-      set.status = patch.status;
-      set.pauseReason = patch.status === "paused" ? (before.status === "pending_approval" ? PAUSED_WHILE_PENDING : "manual") : null;
-      if (patch.status === "paused") statements.push(cancelPendingWakeupsStatement(ctx, [before.id]), ...cancelLiveRunsStatements(ctx, [before.id], "agent_paused"));
-    }
-
-    const changed = Object.keys(set).filter((k) => JSON.stringify((set as Record<string, unknown>)[k]) !== JSON.stringify((before as Record<string, unknown>)[k]));
-    statements.unshift(db.update(schema.agents).set({ ...set, updatedAt: ctx.now }).where(eq(schema.agents.id, before.id)));
+  if (patch.name !== undefined && patch.name.trim() !== before.name) {
+    const name = patch.name.trim();
+    const urlKey = deriveUrlKey(name);
+    const taken = await liveNames(ctx, before.id);
+    if (taken.urlKeys.includes(urlKey)) throw conflict(`Another agent already uses the shortname "${urlKey}"`, { urlKey });
+    set.name = name;
+    set.urlKey = urlKey;
+  }
+  for (const key of ["role", "title", "icon", "capabilities", "metadata"] as const) {
+    if (patch[key] !== undefined) (set as Record<string, unknown>)[key] = patch[key];
+  }
+  if (patch.reportsTo !== undefined) {
+    await checkReportsTo(ctx, patch.reportsTo, before.id);
+    set.reportsTo = patch.reportsTo;
+  }
+  const adapterType = patch.adapterType ?? before.adapterType;
+  if (patch.adapterType !== undefined || patch.adapterConfig !== undefined || patch.desiredSkills !== undefined) {
+    let config: Record<string, unknown>;
+    if (input.replaceAdapterConfig) {
+      config = { ...(patch.adapterConfig ?? {}) };
+      // Skill selection is managed through desiredSkills; a replaced config keeps it unless given.
+      if (config[SKILL_SYNC_KEY] === undefined && before.adapterConfig[SKILL_SYNC_KEY] !== undefined) {
+        config[SKILL_SYNC_KEY] = before.adapterConfig[SKILL_SYNC_KEY];
+      }
+    } else config = mergeConfig(before.adapterConfig ?? {}, patch.adapterConfig ?? {});
+    const prepared = await prepareAdapterConfig(ctx, actor, {
+      adapterType,
+      config,
+      creating: patch.adapterType !== undefined && patch.adapterType !== before.adapterType,
+      ownerLabel: set.urlKey ?? before.urlKey,
+      desiredSkills: patch.desiredSkills,
+      resolveStoredSkills: patch.adapterConfig?.[SKILL_SYNC_KEY] !== undefined,
+    });
+    set.adapterType = adapterType;
+    set.adapterConfig = prepared.config;
+    statements.push(...prepared.statements);
+  }
+  if (patch.runtimeConfig !== undefined) {
+    set.runtimeConfig = runtimeConfigWithDefaults(patch.runtimeConfig);
+    // The dispatcher (re)schedules timer heartbeats from the stored config.
+    ctx.requestDispatch();
+  }
+  if (patch.budgetMonthlyCents !== undefined && patch.budgetMonthlyCents !== before.budgetMonthlyCents) {
+    checkBudgetAboveSpend(before, patch.budgetMonthlyCents, ctx.now);
+    set.budgetMonthlyCents = patch.budgetMonthlyCents;
     statements.push(
-      ctx.activity({
-        action: "agent.updated",
-        entityType: "agent",
-        entityId: before.id,
-        details: { changed, ...(set.status ? { status: { from: before.status, to: set.status } } : {}) },
-      }),
+      budgetPolicySyncStatement(db, { companyId: ctx.companyId, scopeType: "agent", scopeId: before.id, amountCents: patch.budgetMonthlyCents, now: ctx.now }),
     );
-    await ctx.batch(statements);
-    return buildAgentView(db, await loadCompanyAgent(ctx.db, ctx.companyId, before.id));
-  },
-);
+  }
+  if (patch.status !== undefined && patch.status !== before.status) {
+    checkStatusPatch(before.status, patch.status);
+    set.status = patch.status;
+    set.pauseReason = patch.status === "paused" ? (before.status === "pending_approval" ? PAUSED_WHILE_PENDING : "manual") : null;
+    if (patch.status === "paused")
+      statements.push(cancelPendingWakeupsStatement(ctx, [before.id]), ...cancelLiveRunsStatements(ctx, [before.id], "agent_paused"));
+  }
 
-export const updateAgentPermissions = defineCommand("agent.permissions", 
-  async (
-    ctx,
-    actor,
-    input: { agentId: string; canCreateAgents?: boolean; canAssignTasks?: boolean; authorizationPolicy?: Record<string, unknown> | null },
-  ) => {
+  const changed = Object.keys(set).filter(
+    (k) => JSON.stringify((set as Record<string, unknown>)[k]) !== JSON.stringify((before as Record<string, unknown>)[k]),
+  );
+  statements.unshift(
+    db
+      .update(schema.agents)
+      .set({ ...set, updatedAt: ctx.now })
+      .where(eq(schema.agents.id, before.id)),
+  );
+  statements.push(
+    ctx.activity({
+      action: "agent.updated",
+      entityType: "agent",
+      entityId: before.id,
+      details: { changed, ...(set.status ? { status: { from: before.status, to: set.status } } : {}) },
+    }),
+  );
+  await ctx.batch(statements);
+  return buildAgentView(db, await loadCompanyAgent(ctx.db, ctx.companyId, before.id));
+});
+
+export const updateAgentPermissions = defineCommand(
+  "agent.permissions",
+  async (ctx, actor, input: { agentId: string; canCreateAgents?: boolean; canAssignTasks?: boolean; authorizationPolicy?: Record<string, unknown> | null }) => {
     const { db } = ctx;
     const agent = await loadCompanyAgent(ctx.db, ctx.companyId, input.agentId);
     const statements: Statement[] = [];
@@ -339,4 +343,13 @@ export const updateAgentPermissions = defineCommand("agent.permissions",
   },
 );
 
-export const agentCommands = [createAgent, updateAgent, updateAgentPermissions, changeAgentLifecycle, deleteAgent, updateAgentBudget, createAgentKey, syncAgentSkills];
+export const agentCommands = [
+  createAgent,
+  updateAgent,
+  updateAgentPermissions,
+  changeAgentLifecycle,
+  deleteAgent,
+  updateAgentBudget,
+  createAgentKey,
+  syncAgentSkills,
+];

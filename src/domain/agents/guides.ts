@@ -45,10 +45,12 @@ export function agentConfigurationGuide(): string {
     "- adapterType + adapterConfig: how the agent runs (below)",
     "- runtimeConfig: { heartbeat: { enabled (default false), intervalSec } }",
     "- budgetMonthlyCents: > 0 creates a monthly budget policy",
-    `- desiredSkills: skill keys or unique slugs; available: ${bundledCatalog().map((s) => `${s.entry.key} (${s.entry.slug})`).join(", ")}`,
+    `- desiredSkills: skill keys or unique slugs; available: ${bundledCatalog()
+      .map((s) => `${s.entry.key} (${s.entry.slug})`)
+      .join(", ")}`,
     "- metadata: free object",
     "",
-    "Secrets: adapterConfig.env values may be { \"type\": \"secret_ref\", \"secretId\": \"<uuid>\", \"version\": \"latest\" } referencing a company secret.",
+    'Secrets: adapterConfig.env values may be { "type": "secret_ref", "secretId": "<uuid>", "version": "latest" } referencing a company secret.',
     "Raw values under secret-looking names are stored as new company secrets; responses never echo secret values.",
     "",
     "## Adapter types",

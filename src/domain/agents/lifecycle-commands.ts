@@ -81,7 +81,9 @@ export const deleteAgent = defineCommand("agent.delete", async (ctx, actor, inpu
     db.delete(schema.companyMemberships).where(principal(schema.companyMemberships)),
     db
       .delete(schema.budgetPolicies)
-      .where(and(eq(schema.budgetPolicies.companyId, ctx.companyId), eq(schema.budgetPolicies.scopeType, "agent"), eq(schema.budgetPolicies.scopeId, agent.id))),
+      .where(
+        and(eq(schema.budgetPolicies.companyId, ctx.companyId), eq(schema.budgetPolicies.scopeType, "agent"), eq(schema.budgetPolicies.scopeId, agent.id)),
+      ),
     db
       .update(schema.issues)
       .set({

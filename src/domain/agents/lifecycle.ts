@@ -33,11 +33,7 @@ export function nextStatus(action: LifecycleAction, status: AgentStatus, pauseRe
   const rule = LIFECYCLE[action];
   if (!rule.from.includes(status)) {
     const why =
-      status === "terminated"
-        ? "the agent is terminated"
-        : status === "pending_approval"
-          ? "the agent is awaiting hire approval"
-          : `the agent is ${status}`;
+      status === "terminated" ? "the agent is terminated" : status === "pending_approval" ? "the agent is awaiting hire approval" : `the agent is ${status}`;
     throw conflict(`Cannot ${action} agent: ${why}`, { status, action });
   }
   return rule.to(status, pauseReason);

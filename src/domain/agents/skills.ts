@@ -79,7 +79,10 @@ export interface AgentSkillSnapshot {
  * adapter can receive skills), `available` (not desired), `unsupported` (desired, adapter cannot
  * receive skill files), `missing` (desired key no longer in the library).
  */
-export function skillSnapshot(agent: { adapterType: string; adapterConfig: Record<string, unknown> }, choices: SkillChoice[] = bundledChoices()): AgentSkillSnapshot {
+export function skillSnapshot(
+  agent: { adapterType: string; adapterConfig: Record<string, unknown> },
+  choices: SkillChoice[] = bundledChoices(),
+): AgentSkillSnapshot {
   const mode = findAdapter(agent.adapterType)?.skillsMode ?? "unsupported";
   const supported = mode === "persistent";
   const desired = storedDesiredSkills(agent.adapterConfig);

@@ -88,12 +88,7 @@ export type AgentView = ReturnType<typeof agentView>;
  * Views for agents of one company. `redacted(agent)` decides per agent. Loads the company's
  * org tree (for chains) and the agents' memberships and grants in three reads.
  */
-export async function buildAgentViews(
-  db: Db,
-  companyId: string,
-  rows: AgentRow[],
-  redacted: (agent: AgentRow) => boolean,
-): Promise<AgentView[]> {
+export async function buildAgentViews(db: Db, companyId: string, rows: AgentRow[], redacted: (agent: AgentRow) => boolean): Promise<AgentView[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
   const [tree, memberships, grants] = await Promise.all([

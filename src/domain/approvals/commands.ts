@@ -15,7 +15,6 @@ import { ACTION_ACTORS, approvalTransition, WAKING_STATUSES, type ApprovalAction
 import { approvalCommentView, approvalView, type ApprovalRow } from "./view";
 import { hireApprovedStatements, hireRejectedStatements } from "./hire";
 
-
 async function loadApproval(ctx: CommandContext, approvalId: string) {
   const row = await ctx.db.query.approvals.findFirst({ where: eq(schema.approvals.id, approvalId) });
   if (!row || row.companyId !== ctx.companyId) throw notFound("Approval not found");
@@ -24,7 +23,6 @@ async function loadApproval(ctx: CommandContext, approvalId: string) {
 
 const activity = (ctx: CommandContext, action: string, approvalId: string, details: Record<string, unknown>) =>
   ctx.activity({ action, entityType: "approval", entityId: approvalId, details });
-
 
 export interface CreateApprovalInput {
   type: ApprovalRow["type"];
@@ -65,7 +63,9 @@ export const createApproval = defineCommand("approval.create", async (ctx, actor
   };
   const statements: Statement[] = [ctx.db.insert(schema.approvals).values(row)];
   if (issueIds.length) {
-    statements.push(ctx.db.insert(schema.approvalIssues).values(issueIds.map((issueId) => ({ approvalId: row.id, issueId, companyId: ctx.companyId, createdAt: ctx.now }))));
+    statements.push(
+      ctx.db.insert(schema.approvalIssues).values(issueIds.map((issueId) => ({ approvalId: row.id, issueId, companyId: ctx.companyId, createdAt: ctx.now }))),
+    );
   }
   statements.push(activity(ctx, "approval.created", row.id, { type: row.type, issueIds }));
   await ctx.batch(statements);
@@ -97,7 +97,12 @@ async function wakeRequester(ctx: CommandContext, actor: Actor, approval: Approv
       agentId: approval.requestedByAgentId,
       reason: "approval_resolved",
       source: "approval",
-      context: { approvalId: approval.id, approvalType: approval.type, approvalStatus: status, env: { SERVICE_APPROVAL_ID: approval.id, SERVICE_APPROVAL_STATUS: status } },
+      context: {
+        approvalId: approval.id,
+        approvalType: approval.type,
+        approvalStatus: status,
+        env: { SERVICE_APPROVAL_ID: approval.id, SERVICE_APPROVAL_STATUS: status },
+      },
     },
   ]);
   return statements;
@@ -147,12 +152,9 @@ async function settleBudgetIncident(ctx: CommandContext, actor: Actor, approval:
   });
 }
 
-export const decideApproval = defineCommand("approval.decide", 
-  async (
-    ctx,
-    actor,
-    input: { approvalId: string; action: "approve" | "reject" | "request-revision"; decisionNote?: string | null; amountCents?: number },
-  ) => {
+export const decideApproval = defineCommand(
+  "approval.decide",
+  async (ctx, actor, input: { approvalId: string; action: "approve" | "reject" | "request-revision"; decisionNote?: string | null; amountCents?: number }) => {
     const approval = await loadApproval(ctx, input.approvalId);
     checkActor(actor, input.action, approval);
     const { next } = checkTransition(approval, input.action);

@@ -8,10 +8,7 @@ import { notFound, unprocessable } from "../errors";
 
 export async function checkLinkedIssues(ctx: CommandContext, issueIds: string[]) {
   if (!issueIds.length) return;
-  const rows = await ctx.db
-    .select({ id: schema.issues.id, companyId: schema.issues.companyId })
-    .from(schema.issues)
-    .where(inIds(schema.issues.id, issueIds));
+  const rows = await ctx.db.select({ id: schema.issues.id, companyId: schema.issues.companyId }).from(schema.issues).where(inIds(schema.issues.id, issueIds));
   const missing = issueIds.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length) throw notFound(`Issue not found: ${missing.join(", ")}`);
   const foreign = rows.filter((r) => r.companyId !== ctx.companyId).map((r) => r.id);

@@ -11,7 +11,13 @@ export async function listApprovals(db: Db, companyId: string, filters: { status
   const rows = await db
     .select()
     .from(approvals)
-    .where(and(eq(approvals.companyId, companyId), filters.status ? eq(approvals.status, filters.status) : undefined, filters.type ? eq(approvals.type, filters.type) : undefined))
+    .where(
+      and(
+        eq(approvals.companyId, companyId),
+        filters.status ? eq(approvals.status, filters.status) : undefined,
+        filters.type ? eq(approvals.type, filters.type) : undefined,
+      ),
+    )
     .orderBy(desc(approvals.createdAt), desc(sql`rowid`));
   return rows.map(approvalView);
 }

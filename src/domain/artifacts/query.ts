@@ -253,7 +253,6 @@ function decodeCursor(cursor: string, mode: string): { updatedAt: string; id: st
   throw badRequest("Invalid cursor");
 }
 
-
 /** `(updatedAt, id) < (cursor.updatedAt, cursor.id)`: the rows after a keyset cursor, newest first. */
 const after = (updatedAt: SQLWrapper, id: SQLWrapper, c: { updatedAt: string; id: string }) =>
   or(lt(updatedAt, c.updatedAt), and(eq(updatedAt, c.updatedAt), lt(id, c.id)))!;
@@ -322,7 +321,12 @@ async function listGroups(db: Db, query: ArtifactQuery, options: { onlyIssueId?:
           rank: sql<number>`ROW_NUMBER() OVER (PARTITION BY ${pf.groupIssueId} ORDER BY ${pf.updatedAt} DESC, ${pf.id} DESC)`.as("artifact_rank"),
         })
         .from(pf)
-        .where(inIds(pf.groupIssueId, page.map((g) => g.groupIssueId))),
+        .where(
+          inIds(
+            pf.groupIssueId,
+            page.map((g) => g.groupIssueId),
+          ),
+        ),
     );
     const rows: ArtifactRow[] = await db
       .with(pf, ranked)
@@ -342,7 +346,10 @@ async function listGroups(db: Db, query: ArtifactQuery, options: { onlyIssueId?:
     issue: { id: g.groupIssueId, identifier: g.identifier, title: g.title },
     title: g.title,
     count: Number(g.count),
-    mediaKinds: (g.mediaKinds ?? "").split(",").filter((k) => k !== "").sort(),
+    mediaKinds: (g.mediaKinds ?? "")
+      .split(",")
+      .filter((k) => k !== "")
+      .sort(),
     previewArtifacts: previews.get(g.groupIssueId) ?? [],
     updatedAt: g.updatedAt,
     href: `/issues/${g.identifier}`,

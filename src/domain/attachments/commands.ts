@@ -10,8 +10,7 @@ import { newId } from "../../crypto/random";
 import { actorColumns, loadIssueInCompany } from "../documents/commands";
 import { assetView, attachmentView, workProductView } from "./view";
 
-const batch = (ctx: CommandContext, statements: Statement[]) =>
-  ctx.batch(statements);
+const batch = (ctx: CommandContext, statements: Statement[]) => ctx.batch(statements);
 
 export interface StoredBytesInput {
   id: string;

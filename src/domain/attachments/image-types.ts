@@ -1,8 +1,7 @@
 // Logo image types: the allowed declared types and the magic bytes each raster type must start with.
 export const LOGO_CONTENT_TYPES = ["image/png", "image/jpeg", "image/jpg", "image/webp", "image/gif", "image/svg+xml"] as const;
 
-const ascii = (bytes: Uint8Array, from: number, text: string) =>
-  text.split("").every((ch, i) => bytes[from + i] === ch.charCodeAt(0));
+const ascii = (bytes: Uint8Array, from: number, text: string) => text.split("").every((ch, i) => bytes[from + i] === ch.charCodeAt(0));
 
 const SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
   "image/png": (b) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((v, i) => b[i] === v),

@@ -51,15 +51,9 @@ export function contentDisposition(kind: "inline" | "attachment", filename: stri
 const ACTIVE_TYPES = /^(image\/svg\+xml|text\/html|application\/xhtml\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript)\b/;
 export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 
-const etagMatches = (header: string, etag: string) =>
-  header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+const etagMatches = (header: string, etag: string) => header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 
-export async function serveStoredObject(
-  bucket: R2Bucket,
-  request: Request,
-  object: StoredObject,
-  options: { download: boolean },
-): Promise<Response> {
+export async function serveStoredObject(bucket: R2Bucket, request: Request, object: StoredObject, options: { download: boolean }): Promise<Response> {
   const etag = `"${object.sha256}"`;
   const headers = new Headers({
     "Content-Type": object.contentType,

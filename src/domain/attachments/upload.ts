@@ -30,7 +30,10 @@ export function normaliseContentType(raw: string | undefined | null): string {
 /** The last path segment without control characters, at most 255 characters; null when nothing is left. */
 export function safeFilename(name: string | undefined | null): string | null {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, "").trim().slice(0, 255);
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f"]/g, "")
+    .trim()
+    .slice(0, 255);
   return cleaned && cleaned !== "." && cleaned !== ".." ? cleaned : null;
 }
 

@@ -249,12 +249,20 @@ export function addTaskAssignmentDecision(
   const actorAgent = actor.type === "agent" ? batch.add(db.select(agentCols).from(schema.agents).where(eq(schema.agents.id, actor.agentId))) : null;
   const targetAgent = input.assigneeAgentId ? batch.add(db.select(agentCols).from(schema.agents).where(eq(schema.agents.id, input.assigneeAgentId))) : null;
   const membership = batch.add(
-    db.select({ membershipRole: m.membershipRole, status: m.status }).from(m).where(and(eq(m.companyId, companyId), eq(m.principalType, principal.type), eq(m.principalId, principal.id))),
+    db
+      .select({ membershipRole: m.membershipRole, status: m.status })
+      .from(m)
+      .where(and(eq(m.companyId, companyId), eq(m.principalType, principal.type), eq(m.principalId, principal.id))),
   );
   const grants = batch.add(
-    db.select({ permissionKey: g.permissionKey, scope: g.scope }).from(g).where(and(eq(g.companyId, companyId), eq(g.principalType, principal.type), eq(g.principalId, principal.id))),
+    db
+      .select({ permissionKey: g.permissionKey, scope: g.scope })
+      .from(g)
+      .where(and(eq(g.companyId, companyId), eq(g.principalType, principal.type), eq(g.principalId, principal.id))),
   );
-  const hierarchy = batch.add(db.select({ id: schema.agents.id, reportsTo: schema.agents.reportsTo }).from(schema.agents).where(eq(schema.agents.companyId, companyId)));
+  const hierarchy = batch.add(
+    db.select({ id: schema.agents.id, reportsTo: schema.agents.reportsTo }).from(schema.agents).where(eq(schema.agents.companyId, companyId)),
+  );
   const project = input.projectId
     ? batch.add(
         db
@@ -288,7 +296,9 @@ export function addTaskAssignmentDecision(
     };
   };
   return (choice = { assigneeAgentId: input.assigneeAgentId ?? null, assigneeUserId: input.assigneeUserId ?? null }, resolvedCompanyId = companyId) => {
-    const agentTarget: AssignmentTarget | null = choice.assigneeAgentId ? { kind: "agent", agentId: choice.assigneeAgentId, agent: targetAgent?.value[0] ?? null } : null;
+    const agentTarget: AssignmentTarget | null = choice.assigneeAgentId
+      ? { kind: "agent", agentId: choice.assigneeAgentId, agent: targetAgent?.value[0] ?? null }
+      : null;
     const userTarget: AssignmentTarget | null = choice.assigneeUserId
       ? { kind: "user", userId: choice.assigneeUserId, activeMember: Boolean(targetUser?.value[0]) }
       : null;

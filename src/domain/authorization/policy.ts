@@ -24,7 +24,6 @@ const BLOCK_KEYS: Record<(typeof BLOCK_NAMES)[number], Set<string>> = {
 const VISIBILITY_MODES = new Set(["discoverable", "private"]);
 const ASSIGNMENT_MODES = new Set(["company_default", "protected"]);
 
-
 /**
  * The policy blocks of a container: blocks written directly in it (`{ assignmentPolicy: {...} }`)
  * and inside a nested `authorizationPolicy` object (whose other keys are checked too).

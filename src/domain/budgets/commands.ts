@@ -68,13 +68,7 @@ async function assertScopeInCompany(ctx: CommandContext, scopeType: BudgetScope,
  * Writes a policy (with the mirrored entity budget, any incidents its new amount opens and the
  * activity entry) after checking that a changed positive amount is above the window's observed spend.
  */
-async function applyPolicy(
-  ctx: CommandContext,
-  actor: Actor,
-  fields: BudgetPolicyFields,
-  existing: BudgetPolicyRow | undefined,
-  action: string,
-) {
+async function applyPolicy(ctx: CommandContext, actor: Actor, fields: BudgetPolicyFields, existing: BudgetPolicyRow | undefined, action: string) {
   const { db } = ctx;
   const window = currentWindow(fields.windowKind, ctx.now);
   const observedCents = await observedSpendCents(db, ctx.companyId, fields.scopeType, fields.scopeId, window);
@@ -237,11 +231,7 @@ export const resolveBudgetIncident = defineCommand("budget.incident.resolve", as
       .select()
       .from(schema.budgetIncidents)
       .where(
-        and(
-          eq(schema.budgetIncidents.companyId, ctx.companyId),
-          eq(schema.budgetIncidents.policyId, policy.id),
-          eq(schema.budgetIncidents.status, "open"),
-        ),
+        and(eq(schema.budgetIncidents.companyId, ctx.companyId), eq(schema.budgetIncidents.policyId, policy.id), eq(schema.budgetIncidents.status, "open")),
       );
     resolvedIds = [...new Set([incident.id, ...open.map((o) => o.id)])];
     const all = await db
@@ -257,10 +247,7 @@ export const resolveBudgetIncident = defineCommand("budget.incident.resolve", as
       );
     const enforcement = enforcementStatements(ctx, [{ policy: raised, window, observedCents }], new Set(all.map(incidentKeyOf)));
     statements.push(
-      db
-        .update(schema.budgetPolicies)
-        .set({ amountCents, isActive: true, updatedAt: ctx.now })
-        .where(eq(schema.budgetPolicies.id, policy.id)),
+      db.update(schema.budgetPolicies).set({ amountCents, isActive: true, updatedAt: ctx.now }).where(eq(schema.budgetPolicies.id, policy.id)),
       ...mirrorBudgetStatements(ctx, raised),
       ...resumeScopeStatements(ctx, policy.scopeType, policy.scopeId),
       ...enforcement.statements,
@@ -268,10 +255,7 @@ export const resolveBudgetIncident = defineCommand("budget.incident.resolve", as
   }
 
   const approvalIds = (
-    await db
-      .select({ id: schema.budgetIncidents.approvalId })
-      .from(schema.budgetIncidents)
-      .where(inIds(schema.budgetIncidents.id, resolvedIds))
+    await db.select({ id: schema.budgetIncidents.approvalId }).from(schema.budgetIncidents).where(inIds(schema.budgetIncidents.id, resolvedIds))
   )
     .map((r) => r.id)
     .filter((id): id is string => !!id);

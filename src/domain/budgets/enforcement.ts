@@ -137,13 +137,7 @@ export function pauseScopeStatements(ctx: CommandContext, scopeType: BudgetScope
       db
         .update(schema.agents)
         .set({ status: "paused", pauseReason: "budget", updatedAt: ctx.now })
-        .where(
-          and(
-            eq(schema.agents.companyId, ctx.companyId),
-            eq(schema.agents.id, scopeId),
-            inArray(schema.agents.status, [...PAUSABLE_AGENT_STATUSES]),
-          ),
-        ),
+        .where(and(eq(schema.agents.companyId, ctx.companyId), eq(schema.agents.id, scopeId), inArray(schema.agents.status, [...PAUSABLE_AGENT_STATUSES]))),
       cancelPendingWakeupsStatement(ctx, [scopeId]),
       ...cancelLiveRunsStatements(ctx, [scopeId], "budget_blocked"),
     ];
@@ -198,9 +192,7 @@ export function resumeScopeStatements(ctx: CommandContext, scopeType: BudgetScop
       db
         .update(schema.companies)
         .set({ status: "active", pauseReason: null, updatedAt: ctx.now })
-        .where(
-          and(eq(schema.companies.id, ctx.companyId), eq(schema.companies.status, "paused"), eq(schema.companies.pauseReason, "budget")),
-        ),
+        .where(and(eq(schema.companies.id, ctx.companyId), eq(schema.companies.status, "paused"), eq(schema.companies.pauseReason, "budget"))),
     ];
   }
   return [

@@ -31,9 +31,16 @@ export async function budgetOverview(db: Db, companyId: string, now: string) {
       .orderBy(desc(schema.budgetIncidents.createdAt)),
     db
       .select({
-        pausedAgentCount: sql<number>`(SELECT COUNT(*) FROM agents a WHERE a.company_id = ${companyId} AND a.status = 'paused' AND a.pause_reason = 'budget')`.mapWith(Number),
-        pausedProjectCount: sql<number>`(SELECT COUNT(*) FROM projects p WHERE p.company_id = ${companyId} AND p.paused_at IS NOT NULL AND p.pause_reason = 'budget')`.mapWith(Number),
-        pendingApprovalCount: sql<number>`(SELECT COUNT(*) FROM approvals ap WHERE ap.company_id = ${companyId} AND ap.type = 'budget_override_required' AND ap.status = 'pending')`.mapWith(Number),
+        pausedAgentCount:
+          sql<number>`(SELECT COUNT(*) FROM agents a WHERE a.company_id = ${companyId} AND a.status = 'paused' AND a.pause_reason = 'budget')`.mapWith(Number),
+        pausedProjectCount:
+          sql<number>`(SELECT COUNT(*) FROM projects p WHERE p.company_id = ${companyId} AND p.paused_at IS NOT NULL AND p.pause_reason = 'budget')`.mapWith(
+            Number,
+          ),
+        pendingApprovalCount:
+          sql<number>`(SELECT COUNT(*) FROM approvals ap WHERE ap.company_id = ${companyId} AND ap.type = 'budget_override_required' AND ap.status = 'pending')`.mapWith(
+            Number,
+          ),
       })
       .from(schema.companies)
       .where(eq(schema.companies.id, companyId)),

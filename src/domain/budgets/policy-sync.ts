@@ -55,10 +55,7 @@ export function budgetPolicyUpsertStatement(db: Db, policy: BudgetPolicyFields &
  * Upsert of the scope's `billed_cents` policy in its default window. An amount of 0
  * deactivates the policy (0 means "no budget" on companies and agents).
  */
-export function budgetPolicySyncStatement(
-  db: Db,
-  args: { companyId: string; scopeType: BudgetScope; scopeId: string; amountCents: number; now: string },
-) {
+export function budgetPolicySyncStatement(db: Db, args: { companyId: string; scopeType: BudgetScope; scopeId: string; amountCents: number; now: string }) {
   const windowKind = defaultWindowKind(args.scopeType);
   return db
     .insert(schema.budgetPolicies)

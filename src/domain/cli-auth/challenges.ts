@@ -51,8 +51,7 @@ export async function createChallenge(db: Db, input: { clientName: string; keyNa
   return { row, pollSecret };
 }
 
-export const pollSecretMatches = (row: ChallengeRow, secret: string | undefined | null) =>
-  !!secret && constantTimeEqual(sha256Hex(secret), row.pollSecretHash);
+export const pollSecretMatches = (row: ChallengeRow, secret: string | undefined | null) => !!secret && constantTimeEqual(sha256Hex(secret), row.pollSecretHash);
 
 /**
  * Hands the board key to the poller exactly once: a conditional update claims the
@@ -95,12 +94,7 @@ export async function findChallenge(db: Db, id: string) {
 }
 
 /** Moves a challenge from one of `from` to `to`; false when it was not in such a state. */
-export async function transitionChallenge(
-  db: Db,
-  id: string,
-  from: ChallengeRow["status"],
-  set: Partial<ChallengeRow>,
-): Promise<boolean> {
+export async function transitionChallenge(db: Db, id: string, from: ChallengeRow["status"], set: Partial<ChallengeRow>): Promise<boolean> {
   const result = await db
     .update(schema.cliAuthChallenges)
     .set({ ...set, updatedAt: new Date().toISOString() })

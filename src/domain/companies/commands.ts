@@ -30,7 +30,8 @@ async function loadCompany(ctx: CommandContext) {
   return row;
 }
 
-export const updateCompany = defineCommand("company.update", 
+export const updateCompany = defineCommand(
+  "company.update",
   async (ctx, actor, input: { fields: CompanyFields; action: "company.updated" | "company.branding_updated" }) => {
     const before = await loadCompany(ctx);
     const { fields } = input;

@@ -33,7 +33,10 @@ export function issuePrefixCandidates(name: string): PrefixCandidates {
   const letters = words.join("");
   if (!letters) return { letters: [FALLBACK], stem: FALLBACK };
   const stem = letters.slice(0, 3);
-  const initials = words.map((w) => w[0]).join("").slice(0, 4);
+  const initials = words
+    .map((w) => w[0])
+    .join("")
+    .slice(0, 4);
   const combos = [letters.slice(0, 4), ...(initials.length >= 2 ? [initials] : []), ...[...letters.slice(4)].map((later) => stem + later)];
   return { letters: [...new Set(combos)], stem };
 }

@@ -34,7 +34,6 @@ export interface CostEventInput {
 export type CostEventRow = typeof schema.costEvents.$inferSelect;
 export type FinanceEventRow = typeof schema.financeEvents.$inferSelect;
 
-
 const monthSum = (companyId: string, column: SQL, id: string, window: BudgetWindow) =>
   sql`(SELECT COALESCE(SUM(cost_cents), 0) FROM cost_events WHERE company_id = ${companyId} AND ${column} = ${id} AND occurred_at >= ${window.start} AND occurred_at < ${window.end})`;
 
@@ -127,7 +126,10 @@ export const reportCostEvent = defineCommand("cost.report", async (ctx, actor, i
       },
       now: ctx.now,
     }),
-    db.select({ policy: bp, observedCents: observed }).from(bp).where(and(eq(bp.companyId, c), eq(bp.isActive, true), scopeMatch(bp))),
+    db
+      .select({ policy: bp, observedCents: observed })
+      .from(bp)
+      .where(and(eq(bp.companyId, c), eq(bp.isActive, true), scopeMatch(bp))),
     db
       .select()
       .from(bi)

@@ -182,12 +182,7 @@ const financeRange = (companyId: string, range: TimeRange) =>
   and(eq(fe.companyId, companyId), range.from ? gte(fe.occurredAt, range.from) : undefined, range.to ? lte(fe.occurredAt, range.to) : undefined);
 
 export function listFinanceEvents(db: Db, companyId: string, range: TimeRange, limit: number) {
-  return db
-    .select()
-    .from(fe)
-    .where(financeRange(companyId, range))
-    .orderBy(desc(fe.occurredAt), desc(fe.createdAt), desc(fe.id))
-    .limit(limit);
+  return db.select().from(fe).where(financeRange(companyId, range)).orderBy(desc(fe.occurredAt), desc(fe.createdAt), desc(fe.id)).limit(limit);
 }
 
 const financeTotals = {

@@ -48,4 +48,3 @@ export async function resolveCostEventRefs(db: Db, companyId: string, input: Cos
   }
   return { ...input, projectId: input.projectId ?? issues[0]?.projectId ?? null };
 }
-

@@ -38,9 +38,7 @@ export async function dashboardSnapshot(db: Db, companyId: string, now: string) 
       ),
       activeIncidents: n(sql`(SELECT COUNT(*) FROM budget_incidents WHERE company_id = ${companyId} AND status = 'open')`),
       budgetPausedAgents: n(sql`(SELECT COUNT(*) FROM agents WHERE company_id = ${companyId} AND status = 'paused' AND pause_reason = 'budget')`),
-      budgetPausedProjects: n(
-        sql`(SELECT COUNT(*) FROM projects WHERE company_id = ${companyId} AND paused_at IS NOT NULL AND pause_reason = 'budget')`,
-      ),
+      budgetPausedProjects: n(sql`(SELECT COUNT(*) FROM projects WHERE company_id = ${companyId} AND paused_at IS NOT NULL AND pause_reason = 'budget')`),
     })
     .from(schema.companies)
     .where(eq(schema.companies.id, companyId));

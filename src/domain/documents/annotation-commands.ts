@@ -27,8 +27,7 @@ export interface CreateAnnotationInput {
   body: string;
 }
 
-const batch = (ctx: CommandContext, statements: Statement[]) =>
-  ctx.batch(statements);
+const batch = (ctx: CommandContext, statements: Statement[]) => ctx.batch(statements);
 
 async function requireDocument(ctx: CommandContext, issueId: string, key: string) {
   const doc = await loadDocument(ctx, issueId, key);
@@ -115,7 +114,8 @@ export const createAnnotation = defineCommand("annotation.create", async (ctx, a
   return annotationThreadView(thread, doc.key, [comment]);
 });
 
-export const addAnnotationComment = defineCommand("annotation.comment", 
+export const addAnnotationComment = defineCommand(
+  "annotation.comment",
   async (ctx, actor, input: { issueId: string; key: string; threadId: string; body: string }) => {
     const { doc, thread } = await requireThread(ctx, input);
     const who = actorColumns(actor);
@@ -143,12 +143,7 @@ const THREAD_TRANSITIONS: Record<ThreadRow["status"], Partial<Record<"resolve" |
   resolved: { reopen: "open" },
 };
 
-async function changeThreadStatus(
-  ctx: CommandContext,
-  actor: Actor,
-  input: { issueId: string; key: string; threadId: string },
-  action: "resolve" | "reopen",
-) {
+async function changeThreadStatus(ctx: CommandContext, actor: Actor, input: { issueId: string; key: string; threadId: string }, action: "resolve" | "reopen") {
   const { doc, thread } = await requireThread(ctx, input);
   const to = THREAD_TRANSITIONS[thread.status][action];
   if (!to) return annotationThreadView(thread, doc.key, await threadComments(ctx, thread.id));
@@ -182,7 +177,9 @@ async function changeThreadStatus(
       );
     }
   }
-  statements.push(annotationActivity(ctx, actor, to === "resolved" ? "issue.document_annotation_resolved" : "issue.document_annotation_reopened", thread, doc.key));
+  statements.push(
+    annotationActivity(ctx, actor, to === "resolved" ? "issue.document_annotation_resolved" : "issue.document_annotation_reopened", thread, doc.key),
+  );
   await batch(ctx, statements);
   const fresh = await ctx.db.query.documentAnnotationThreads.findFirst({ where: eq(schema.documentAnnotationThreads.id, thread.id) });
   return annotationThreadView(fresh!, doc.key, await threadComments(ctx, thread.id));

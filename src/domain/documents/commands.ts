@@ -68,8 +68,7 @@ export function documentLockedError(doc: DocumentRow) {
   });
 }
 
-const batch = (ctx: CommandContext, statements: Statement[]) =>
-  ctx.batch(statements);
+const batch = (ctx: CommandContext, statements: Statement[]) => ctx.batch(statements);
 
 interface RevisionContent {
   title: string | null;
@@ -80,7 +79,15 @@ interface RevisionContent {
 }
 
 /** Creates a new document with revision 1. */
-async function createDocument(ctx: CommandContext, actor: Actor, issueId: string, key: string, content: RevisionContent, action: string, guards: Statement[] = []) {
+async function createDocument(
+  ctx: CommandContext,
+  actor: Actor,
+  issueId: string,
+  key: string,
+  content: RevisionContent,
+  action: string,
+  guards: Statement[] = [],
+) {
   const who = actorColumns(actor);
   const documentId = newId();
   const revision: RevisionRow = {
@@ -216,7 +223,9 @@ async function redirectLockedWrite(
 ) {
   const siblings =
     preloaded?.siblingKeys ??
-    (await ctx.db.select({ key: schema.issueDocuments.key }).from(schema.issueDocuments).where(eq(schema.issueDocuments.issueId, doc.issueId))).map((s) => s.key);
+    (await ctx.db.select({ key: schema.issueDocuments.key }).from(schema.issueDocuments).where(eq(schema.issueDocuments.issueId, doc.issueId))).map(
+      (s) => s.key,
+    );
   const key = derivedDocumentKey(doc.key, new Set(siblings));
   const document = await createDocument(ctx, actor, doc.issueId, key, { ...content, baseRevisionId: null }, "issue.document_created", preloaded?.guards(key));
   return { document, created: true, redirectedFromLockedDocument: { sourceKey: doc.key, key } };
@@ -243,12 +252,19 @@ async function loadDocumentWrite(db: Db, issueId: string, key: string): Promise<
   const documentId = sql`(SELECT ${schema.issueDocuments.id} FROM ${schema.issueDocuments} WHERE ${schema.issueDocuments.issueId} = ${issueId} AND ${schema.issueDocuments.key} = ${key})`;
   const issue = batch.add(db.select({ id: schema.issues.id, companyId: schema.issues.companyId }).from(schema.issues).where(eq(schema.issues.id, issueId)));
   const docs = batch.add(db.select().from(schema.issueDocuments).where(eq(schema.issueDocuments.issueId, issueId)));
-  const threads = batch.add(db.select().from(t).where(and(sql`${t.documentId} = ${documentId}`, eq(t.status, "open"))));
+  const threads = batch.add(
+    db
+      .select()
+      .from(t)
+      .where(and(sql`${t.documentId} = ${documentId}`, eq(t.status, "open"))),
+  );
   const bodies = batch.add(
     db
       .select({ id: schema.issueDocumentRevisions.id, body: schema.issueDocumentRevisions.body })
       .from(schema.issueDocumentRevisions)
-      .where(sql`${schema.issueDocumentRevisions.id} IN (SELECT ${t.anchorRevisionId} FROM ${t} WHERE ${t.documentId} = ${documentId} AND ${t.status} = 'open')`),
+      .where(
+        sql`${schema.issueDocumentRevisions.id} IN (SELECT ${t.anchorRevisionId} FROM ${t} WHERE ${t.documentId} = ${documentId} AND ${t.status} = 'open')`,
+      ),
   );
   await batch.run();
   return {
@@ -273,10 +289,14 @@ function documentWriteGuard(ctx: CommandContext, input: DocumentWriteInput, load
   const d = schema.issueDocuments;
   const t = schema.documentAnnotationThreads;
   const { doc } = loaded;
-  const conditions = [sql`EXISTS (SELECT 1 FROM ${schema.issues} WHERE ${schema.issues.id} = ${input.issueId} AND ${schema.issues.companyId} = ${ctx.companyId})`];
+  const conditions = [
+    sql`EXISTS (SELECT 1 FROM ${schema.issues} WHERE ${schema.issues.id} = ${input.issueId} AND ${schema.issues.companyId} = ${ctx.companyId})`,
+  ];
   if (!doc) conditions.push(sql`NOT EXISTS (SELECT 1 FROM ${d} WHERE ${d.issueId} = ${input.issueId} AND ${d.key} = ${input.key})`);
   else {
-    conditions.push(sql`EXISTS (SELECT 1 FROM ${d} WHERE ${d.id} = ${doc.id} AND ${d.latestRevisionId} = ${doc.latestRevisionId} AND ${d.lockedAt} IS ${doc.lockedAt})`);
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM ${d} WHERE ${d.id} = ${doc.id} AND ${d.latestRevisionId} = ${doc.latestRevisionId} AND ${d.lockedAt} IS ${doc.lockedAt})`,
+    );
     conditions.push(
       sql`(SELECT count(*) || ':' || coalesce(max(${t.updatedAt}), '') FROM ${t} WHERE ${t.documentId} = ${doc.id} AND ${t.status} = 'open') = ${threadsStamp(loaded.threads)}`,
     );
@@ -330,7 +350,8 @@ export const putDocument = defineCommand("document.put", {
   },
 });
 
-export const restoreDocumentRevision = defineCommand("document.restore", 
+export const restoreDocumentRevision = defineCommand(
+  "document.restore",
   async (
     ctx,
     actor,
@@ -409,6 +430,8 @@ async function changeLock(ctx: CommandContext, actor: Actor, input: { issueId: s
 }
 
 export const lockDocument = defineCommand("document.lock", (ctx, actor, input: { issueId: string; key: string }) => changeLock(ctx, actor, input, "lock"));
-export const unlockDocument = defineCommand("document.unlock", (ctx, actor, input: { issueId: string; key: string }) => changeLock(ctx, actor, input, "unlock"));
+export const unlockDocument = defineCommand("document.unlock", (ctx, actor, input: { issueId: string; key: string }) =>
+  changeLock(ctx, actor, input, "unlock"),
+);
 
 export const documentCommands = [putDocument, restoreDocumentRevision, deleteDocument, lockDocument, unlockDocument];

@@ -11,12 +11,7 @@ const r = schema.issueDocumentRevisions;
 
 /** Every document of the issue with its latest body, ordered by key. */
 export async function listDocuments(db: Db, issueId: string) {
-  const rows = await db
-    .select({ doc: d, rev: r })
-    .from(d)
-    .innerJoin(r, eq(r.id, d.latestRevisionId))
-    .where(eq(d.issueId, issueId))
-    .orderBy(asc(d.key));
+  const rows = await db.select({ doc: d, rev: r }).from(d).innerJoin(r, eq(r.id, d.latestRevisionId)).where(eq(d.issueId, issueId)).orderBy(asc(d.key));
   return rows.map(({ doc, rev }) => documentView(doc, rev));
 }
 

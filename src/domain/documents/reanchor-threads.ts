@@ -32,10 +32,7 @@ export async function reanchorStatements(
       mapping = new RevisionMapping(oldText, args.newText);
       mappings.set(thread.anchorRevisionId, mapping);
     }
-    const result = reanchor(
-      { start: thread.anchorStart, end: thread.anchorEnd, quote: thread.quote, prefix: thread.prefix, suffix: thread.suffix },
-      mapping,
-    );
+    const result = reanchor({ start: thread.anchorStart, end: thread.anchorEnd, quote: thread.quote, prefix: thread.prefix, suffix: thread.suffix }, mapping);
     const set =
       result.state === "orphaned"
         ? { anchorState: "orphaned" as const, updatedAt: args.now }

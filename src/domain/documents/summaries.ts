@@ -9,11 +9,7 @@ export const PLAN_DOCUMENT_KEY = "plan";
 
 /** Every document of the issue without bodies, ordered by key. */
 export async function documentSummariesForIssue(db: Db, issueId: string) {
-  const rows = await db
-    .select()
-    .from(schema.issueDocuments)
-    .where(eq(schema.issueDocuments.issueId, issueId))
-    .orderBy(asc(schema.issueDocuments.key));
+  const rows = await db.select().from(schema.issueDocuments).where(eq(schema.issueDocuments.issueId, issueId)).orderBy(asc(schema.issueDocuments.key));
   return rows.map(documentSummaryView);
 }
 

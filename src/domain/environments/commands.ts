@@ -29,7 +29,11 @@ async function loadEnvironment(ctx: CommandContext, environmentId: string) {
 
 async function checkNameFree(ctx: CommandContext, name: string, exceptId: string | null) {
   const clash = await ctx.db.query.environments.findFirst({
-    where: and(eq(schema.environments.companyId, ctx.companyId), eq(schema.environments.name, name), exceptId ? ne(schema.environments.id, exceptId) : undefined),
+    where: and(
+      eq(schema.environments.companyId, ctx.companyId),
+      eq(schema.environments.name, name),
+      exceptId ? ne(schema.environments.id, exceptId) : undefined,
+    ),
   });
   if (clash) throw conflict(`An environment named "${name}" already exists in this company`, { environmentId: clash.id });
 }
@@ -38,7 +42,10 @@ async function checkNameFree(ctx: CommandContext, name: string, exceptId: string
 async function validConfig(ctx: CommandContext, kind: EnvironmentKind, config: unknown) {
   const parsed = environmentConfigSchemas[kind].safeParse(config);
   if (!parsed.success) {
-    throw badRequest(`Invalid ${kind} config: ${parsed.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`, parsed.error.issues);
+    throw badRequest(
+      `Invalid ${kind} config: ${parsed.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ")}`,
+      parsed.error.issues,
+    );
   }
   const probe = await probeEnvironmentConfig(ctx.db, ctx.companyId, kind, parsed.data);
   const badSecrets = probe.checks.filter((c) => c.name.startsWith("secret:") && !c.ok);
@@ -49,7 +56,8 @@ async function validConfig(ctx: CommandContext, kind: EnvironmentKind, config: u
 const activity = (ctx: CommandContext, action: string, id: string, details: Record<string, unknown>) =>
   ctx.activity({ action, entityType: "environment", entityId: id, details });
 
-export const createEnvironment = defineCommand("environment.create", 
+export const createEnvironment = defineCommand(
+  "environment.create",
   async (ctx, actor, input: Required<Pick<EnvironmentFields, "name" | "config">> & EnvironmentFields & { kind: EnvironmentKind }) => {
     await checkNameFree(ctx, input.name, null);
     const config = await validConfig(ctx, input.kind, input.config);
@@ -104,7 +112,10 @@ export const deleteEnvironment = defineCommand("environment.delete", async (ctx,
   if (view.activeLeaseCount > 0) {
     throw conflict("The environment has active leases; close their execution workspaces first", { activeLeaseCount: view.activeLeaseCount });
   }
-  await ctx.batch([ctx.db.delete(schema.environments).where(eq(schema.environments.id, row.id)), activity(ctx, "environment.deleted", row.id, { name: row.name })]);
+  await ctx.batch([
+    ctx.db.delete(schema.environments).where(eq(schema.environments.id, row.id)),
+    activity(ctx, "environment.deleted", row.id, { name: row.name }),
+  ]);
   return view;
 });
 

@@ -13,7 +13,11 @@ export const SecretRefSchema = z
   })
   .openapi("EnvironmentSecretRef", { description: "Reference to a company secret; version defaults to latest" });
 
-const AbsolutePath = z.string().min(1).max(4000).regex(/^(\/|[A-Za-z]:[\\/])/, "must be an absolute path");
+const AbsolutePath = z
+  .string()
+  .min(1)
+  .max(4000)
+  .regex(/^(\/|[A-Za-z]:[\\/])/, "must be an absolute path");
 
 interface FieldDef {
   schema: z.ZodType;

@@ -13,7 +13,8 @@ export interface ProbeCheck {
   message: string;
 }
 
-const IMAGE_REFERENCE = /^(?:[a-z0-9.-]+(?::\d+)?\/)?[a-z0-9]+(?:[._-][a-z0-9]+)*(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*(?::[\w][\w.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/;
+const IMAGE_REFERENCE =
+  /^(?:[a-z0-9.-]+(?::\d+)?\/)?[a-z0-9]+(?:[._-][a-z0-9]+)*(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*(?::[\w][\w.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/;
 
 function hostRule(host: string, allowPrivate: boolean, what: string): ProbeCheck {
   const cls: HostClass = classifyHost(host);
@@ -52,7 +53,11 @@ async function secretChecks(db: Db, companyId: string, kind: EnvironmentKind, co
     if (version !== "latest" && version > secret.latestVersion) {
       return { name, ok: false, message: `${field} references version ${version} of secret "${secret.name}", which has only ${secret.latestVersion}` };
     }
-    return { name, ok: true, message: `${field} resolves to secret "${secret.name}" (${version === "latest" ? `latest, v${secret.latestVersion}` : `v${version}`})` };
+    return {
+      name,
+      ok: true,
+      message: `${field} resolves to secret "${secret.name}" (${version === "latest" ? `latest, v${secret.latestVersion}` : `v${version}`})`,
+    };
   });
 }
 
@@ -75,7 +80,11 @@ export async function probeEnvironmentConfig(db: Db, companyId: string, kind: En
       checks.push({ name: "host_key", ok: true, message: "No knownHostsFingerprint: the host key is trusted on first use" });
     } else {
       const ok = /^SHA256:[A-Za-z0-9+/]{43}=?$/.test(config.knownHostsFingerprint);
-      checks.push({ name: "host_key", ok, message: ok ? "Host key fingerprint is well-formed" : "knownHostsFingerprint must look like SHA256:<43 base64 characters>" });
+      checks.push({
+        name: "host_key",
+        ok,
+        message: ok ? "Host key fingerprint is well-formed" : "knownHostsFingerprint must look like SHA256:<43 base64 characters>",
+      });
     }
   } else if (kind === "container") {
     const ok = IMAGE_REFERENCE.test(config.image);

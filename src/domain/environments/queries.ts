@@ -49,7 +49,13 @@ export async function listLeases(db: Db, environmentId: string, status: LeaseRow
   const l = schema.environmentLeases;
   const live = and(eq(l.status, "active"), or(isNull(l.expiresAt), gt(l.expiresAt, now)));
   const filter =
-    status === "active" ? live : status === "expired" ? or(eq(l.status, "expired"), and(eq(l.status, "active"), lte(l.expiresAt, now))) : status ? eq(l.status, status) : undefined;
+    status === "active"
+      ? live
+      : status === "expired"
+        ? or(eq(l.status, "expired"), and(eq(l.status, "active"), lte(l.expiresAt, now)))
+        : status
+          ? eq(l.status, status)
+          : undefined;
   const rows = await db
     .select()
     .from(l)

@@ -5,8 +5,7 @@ import { redactSecrets } from "../redaction";
 export type EnvironmentRow = typeof schema.environments.$inferSelect;
 export type LeaseRow = typeof schema.environmentLeases.$inferSelect;
 
-export const leaseIsLive = (row: Pick<LeaseRow, "status" | "expiresAt">, now: string) =>
-  row.status === "active" && (!row.expiresAt || row.expiresAt > now);
+export const leaseIsLive = (row: Pick<LeaseRow, "status" | "expiresAt">, now: string) => row.status === "active" && (!row.expiresAt || row.expiresAt > now);
 
 export function leaseView(row: LeaseRow, now: string) {
   return {

@@ -22,19 +22,26 @@ export const EVENT_CATALOGUE = {
   "budget.incident_resolved": "A budget incident was resolved. data: action, amountCents",
   "routine.run_created": "A routine fired. data: runId, source, status, linkedIssueId",
   "cost.recorded": "A cost event was recorded. data: agentId, provider, model, costCents, issueId, projectId",
-  "wiki.page_written": "A knowledge-wiki page was written (created or changed; also the index, the log and filed answers). data: wikiId, spaceSlug, path, title, hash, previousHash, revisionId, operationType, querySessionId",
+  "wiki.page_written":
+    "A knowledge-wiki page was written (created or changed; also the index, the log and filed answers). data: wikiId, spaceSlug, path, title, hash, previousHash, revisionId, operationType, querySessionId",
   "wiki.page_moved": "A knowledge-wiki page was renamed. data: wikiId, spaceSlug, path, previousPath, hash",
   "wiki.page_deleted": "A knowledge-wiki page was deleted. data: wikiId, spaceSlug, path, previousHash",
   "wiki.source_captured": "A raw source was captured into the knowledge wiki. data: wikiId, spaceSlug, rawPath, hash, title, sourceType, sizeChars",
   "wiki.space_changed": "A knowledge-wiki space was created, updated or archived. data: wikiId, spaceSlug, change, status",
-  "wiki.bootstrapped": "A knowledge wiki was bootstrapped (missing control files written, managed agent, project, skills and routines ensured). data: wikiId, writtenFiles, preservedFiles, managedAgentId",
-  "wiki.query.started": "A wiki query session started: an operation issue assigned to the wiki maintainer. data: querySessionId, operationId, title, maintainerAgentId",
-  "wiki.query.blocked": "A wiki query session could not start (maintainer paused or missing); its operation is blocked. data: querySessionId, operationId, reason, maintainerAgentId",
+  "wiki.bootstrapped":
+    "A knowledge wiki was bootstrapped (missing control files written, managed agent, project, skills and routines ensured). data: wikiId, writtenFiles, preservedFiles, managedAgentId",
+  "wiki.query.started":
+    "A wiki query session started: an operation issue assigned to the wiki maintainer. data: querySessionId, operationId, title, maintainerAgentId",
+  "wiki.query.blocked":
+    "A wiki query session could not start (maintainer paused or missing); its operation is blocked. data: querySessionId, operationId, reason, maintainerAgentId",
   "wiki.query.progress": "The maintainer's run for a wiki query session was queued or started. data: querySessionId, operationId, issueId, runId, runStatus",
-  "wiki.query.answered": "The maintainer's run answered a wiki query session. data: querySessionId, operationId, issueId, runId, answer (its first 4,000 characters)",
-  "wiki.query.failed": "The maintainer's run for a wiki query session ended without an answer. data: querySessionId, operationId, issueId, runId, runStatus, errorCode",
+  "wiki.query.answered":
+    "The maintainer's run answered a wiki query session. data: querySessionId, operationId, issueId, runId, answer (its first 4,000 characters)",
+  "wiki.query.failed":
+    "The maintainer's run for a wiki query session ended without an answer. data: querySessionId, operationId, issueId, runId, runStatus, errorCode",
   "plugin.installed": "A plugin was installed on the instance (announced to every company). data: pluginKey, version, status",
-  "plugin.status_changed": "A plugin's status changed (ready, disabled, error, upgrade_pending): its tools appear or go. data: pluginKey, version, from, to, lastError",
+  "plugin.status_changed":
+    "A plugin's status changed (ready, disabled, error, upgrade_pending): its tools appear or go. data: pluginKey, version, from, to, lastError",
   "plugin.uninstalled": "A plugin was uninstalled (its data kept unless purged). data: pluginKey, version, purged",
   ping: "A test delivery (POST …/webhooks/{webhookId}/test). data: webhookId",
 } as const;

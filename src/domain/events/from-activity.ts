@@ -36,7 +36,11 @@ export function eventsFromActivity(entry: ActivityFacts): EventDraft[] {
     case "issue.created": {
       const created = one("issue.created", pick(details, "identifier", "title", "status", "priority", "assigneeAgentId", "routineId"));
       if (details.assigneeAgentId || details.assigneeUserId) {
-        created.push({ type: "issue.assigned", subject, data: { identifier: details.identifier, assigneeAgentId: details.assigneeAgentId ?? null, assigneeUserId: details.assigneeUserId ?? null } });
+        created.push({
+          type: "issue.assigned",
+          subject,
+          data: { identifier: details.identifier, assigneeAgentId: details.assigneeAgentId ?? null, assigneeUserId: details.assigneeUserId ?? null },
+        });
       }
       return created;
     }
@@ -67,7 +71,10 @@ export function eventsFromActivity(entry: ActivityFacts): EventDraft[] {
       return one("approval.created", pick(details, "type"));
     case "budget.hard_stop":
     case "budget.soft_threshold_reached":
-      return one("budget.incident_opened", { kind: entry.action === "budget.hard_stop" ? "hard" : "soft", ...pick(details, "scopeType", "scopeId", "amountCents", "thresholdCents", "observedCents") });
+      return one("budget.incident_opened", {
+        kind: entry.action === "budget.hard_stop" ? "hard" : "soft",
+        ...pick(details, "scopeType", "scopeId", "amountCents", "thresholdCents", "observedCents"),
+      });
     case "budget.incident_resolved":
       return one("budget.incident_resolved", pick(details, "action", "amountCents"));
     case "routine.fired":
@@ -75,7 +82,10 @@ export function eventsFromActivity(entry: ActivityFacts): EventDraft[] {
     case "cost.reported":
       return one("cost.recorded", { agentId: entry.agentId ?? null, ...pick(details, "provider", "model", "costCents", "issueId", "projectId") });
     case "wiki.page_written":
-      return one("wiki.page_written", pick(details, "wikiId", "spaceSlug", "path", "title", "hash", "previousHash", "revisionId", "operationType", "querySessionId"));
+      return one(
+        "wiki.page_written",
+        pick(details, "wikiId", "spaceSlug", "path", "title", "hash", "previousHash", "revisionId", "operationType", "querySessionId"),
+      );
     case "wiki.page_moved":
       return one("wiki.page_moved", pick(details, "wikiId", "spaceSlug", "path", "previousPath", "hash"));
     case "wiki.page_deleted":
@@ -99,11 +109,13 @@ export function eventsFromActivity(entry: ActivityFacts): EventDraft[] {
     case "plugin.uninstalled":
       return one("plugin.uninstalled", pick(details, "pluginKey", "version", "purged"));
   }
-  if (APPROVAL_RESOLVED_ACTIONS.has(entry.action)) return one("approval.resolved", { ...pick(details, "type", "decisionNote"), status: details.to ?? entry.action.slice("approval.".length) });
+  if (APPROVAL_RESOLVED_ACTIONS.has(entry.action))
+    return one("approval.resolved", { ...pick(details, "type", "decisionNote"), status: details.to ?? entry.action.slice("approval.".length) });
   if (AGENT_CREATED_ACTIONS.has(entry.action)) return one("agent.created", pick(details, "name", "role", "status", "adapterType"));
   if (AGENT_STATUS_ACTIONS.has(entry.action)) {
     return one("agent.status_changed", entry.action === "agent.hire_approved" ? { from: "pending_approval", to: "idle" } : pick(details, "from", "to"));
   }
-  if (entry.action === "agent.updated" && details.status && typeof details.status === "object") return one("agent.status_changed", details.status as Record<string, unknown>);
+  if (entry.action === "agent.updated" && details.status && typeof details.status === "object")
+    return one("agent.status_changed", details.status as Record<string, unknown>);
   return [];
 }

@@ -55,6 +55,14 @@ export function eventStatements(db: Db, event: ServiceEvent): Statement[] {
 export function draftStatements(db: Db, companyId: string, actor: Actor, now: string, drafts: EventDraft[]): Statement[] {
   const { actorType, actorId } = actorRef(actor);
   return drafts.flatMap((draft) =>
-    eventStatements(db, { id: newId(), type: draft.type, companyId, occurredAt: now, actor: { type: actorType, id: actorId }, subject: draft.subject, data: draft.data }),
+    eventStatements(db, {
+      id: newId(),
+      type: draft.type,
+      companyId,
+      occurredAt: now,
+      actor: { type: actorType, id: actorId },
+      subject: draft.subject,
+      data: draft.data,
+    }),
   );
 }

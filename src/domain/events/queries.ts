@@ -15,7 +15,12 @@ export async function listWebhooks(db: Db, companyId: string) {
 
 export async function requireWebhook(db: Db, companyId: string, webhookId: string): Promise<WebhookRow> {
   const s = schema.webhookSubscriptions;
-  const row = (await db.select().from(s).where(and(eq(s.id, webhookId), eq(s.companyId, companyId))))[0];
+  const row = (
+    await db
+      .select()
+      .from(s)
+      .where(and(eq(s.id, webhookId), eq(s.companyId, companyId)))
+  )[0];
   if (!row) throw notFound("Webhook not found");
   return row;
 }
@@ -50,7 +55,10 @@ export async function listDeliveries(db: Db, companyId: string, webhookId: strin
 /** Comma-separated patterns from a query string, checked against the catalogue (400 naming `types`). */
 export function parseTypes(raw: string | undefined): string[] | null {
   if (!raw) return null;
-  const patterns = raw.split(",").map((p) => p.trim()).filter(Boolean);
+  const patterns = raw
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   const unknown = patterns.filter((p) => !isEventPattern(p));
   if (unknown.length) throw badRequest(`Unknown event types: ${unknown.join(", ")}`, { field: "types", unknown });
   return patterns.length ? patterns : null;
@@ -71,7 +79,12 @@ export async function listEvents(db: Db, companyId: string, options: { types: st
   const limit = options.limit ?? 100;
   let fromSeq = 0;
   if (options.after) {
-    const found = (await db.select({ seq: e.seq }).from(e).where(and(eq(e.id, options.after), eq(e.companyId, companyId))))[0];
+    const found = (
+      await db
+        .select({ seq: e.seq })
+        .from(e)
+        .where(and(eq(e.id, options.after), eq(e.companyId, companyId)))
+    )[0];
     if (!found) throw badRequest("after is not a retained event of this company", { field: "after" });
     fromSeq = found.seq;
   }

@@ -16,6 +16,8 @@ export function pruneEventsStatements(db: Db, companyId: string, now: Date): Sta
   const keptFrom = sql`(SELECT ${e.seq} FROM ${e} WHERE ${e.companyId} = ${companyId} ORDER BY ${e.seq} DESC LIMIT 1 OFFSET ${EVENT_RETENTION_COUNT - 1})`;
   return [
     db.delete(e).where(and(eq(e.companyId, companyId), lt(e.occurredAt, before), sql`${e.seq} < coalesce(${keptFrom}, 0)`)),
-    db.delete(d).where(and(eq(d.companyId, companyId), ne(d.status, "pending"), lt(d.updatedAt, new Date(now.getTime() - DELIVERY_RETENTION_MS).toISOString()))),
+    db
+      .delete(d)
+      .where(and(eq(d.companyId, companyId), ne(d.status, "pending"), lt(d.updatedAt, new Date(now.getTime() - DELIVERY_RETENTION_MS).toISOString()))),
   ];
 }

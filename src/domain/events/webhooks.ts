@@ -75,7 +75,8 @@ export function checkWebhookUrl(raw: string, exposure: string): string {
     throw badRequest("url must be https (plain http only to a loopback host while the service is not public)", { field: "url" });
   }
   if (url.username || url.password) throw badRequest("url must not carry credentials", { field: "url" });
-  if (exposure === "public" && isPrivateTarget(url.hostname)) throw badRequest("url points at a private network, refused while the service is public", { field: "url" });
+  if (exposure === "public" && isPrivateTarget(url.hostname))
+    throw badRequest("url points at a private network, refused while the service is public", { field: "url" });
   return url.toString();
 }
 
@@ -87,7 +88,12 @@ export function checkEventPatterns(patterns: string[]): string[] {
 }
 
 async function loadWebhook(ctx: CommandContext, webhookId: string): Promise<WebhookRow> {
-  const row = (await ctx.db.select().from(schema.webhookSubscriptions).where(and(eq(schema.webhookSubscriptions.id, webhookId), eq(schema.webhookSubscriptions.companyId, ctx.companyId))))[0];
+  const row = (
+    await ctx.db
+      .select()
+      .from(schema.webhookSubscriptions)
+      .where(and(eq(schema.webhookSubscriptions.id, webhookId), eq(schema.webhookSubscriptions.companyId, ctx.companyId)))
+  )[0];
   if (!row) throw notFound("Webhook not found");
   return row;
 }
@@ -148,7 +154,10 @@ export const updateWebhook = defineCommand("webhook.update", async (ctx, _actor,
 
 export const deleteWebhook = defineCommand("webhook.delete", async (ctx, _actor, input: { webhookId: string }) => {
   const before = await loadWebhook(ctx, input.webhookId);
-  await ctx.batch([ctx.db.delete(schema.webhookSubscriptions).where(eq(schema.webhookSubscriptions.id, before.id)), webhookActivity(ctx, "webhook.deleted", before.id, { url: before.url })]);
+  await ctx.batch([
+    ctx.db.delete(schema.webhookSubscriptions).where(eq(schema.webhookSubscriptions.id, before.id)),
+    webhookActivity(ctx, "webhook.deleted", before.id, { url: before.url }),
+  ]);
   return webhookView(before);
 });
 
@@ -201,7 +210,12 @@ export const pingWebhook = defineCommand("webhook.ping", async (ctx, actor, inpu
 export const redeliverWebhook = defineCommand("webhook.redeliver", async (ctx, _actor, input: { webhookId: string; deliveryId: string }) => {
   const webhook = await loadWebhook(ctx, input.webhookId);
   const d = schema.webhookDeliveries;
-  const original = (await ctx.db.select().from(d).where(and(eq(d.id, input.deliveryId), eq(d.subscriptionId, webhook.id))))[0];
+  const original = (
+    await ctx.db
+      .select()
+      .from(d)
+      .where(and(eq(d.id, input.deliveryId), eq(d.subscriptionId, webhook.id)))
+  )[0];
   if (!original) throw notFound("Delivery not found");
   const row: DeliveryRow = {
     ...original,
@@ -223,6 +237,7 @@ export const redeliverWebhook = defineCommand("webhook.redeliver", async (ctx, _
 });
 
 /** The sequence number of an event written earlier in the same batch. */
-const sqlSeqOf = (eventId: string) => sql`(SELECT ${schema.companyEvents.seq} FROM ${schema.companyEvents} WHERE ${schema.companyEvents.id} = ${eventId})` as unknown as number;
+const sqlSeqOf = (eventId: string) =>
+  sql`(SELECT ${schema.companyEvents.seq} FROM ${schema.companyEvents} WHERE ${schema.companyEvents.id} = ${eventId})` as unknown as number;
 
 export const webhookCommands = [createWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret, pingWebhook, redeliverWebhook];

@@ -17,7 +17,6 @@ import { configuredServices } from "../projects/workspaces";
 import { canMove, closeBlockers } from "./lifecycle";
 import { executionWorkspaceView, type ExecutionWorkspaceRow } from "./view";
 
-
 async function loadWorkspace(ctx: CommandContext, id: string) {
   const row = await ctx.db.query.executionWorkspaces.findFirst({ where: eq(schema.executionWorkspaces.id, id) });
   if (!row || row.companyId !== ctx.companyId) throw notFound("Execution workspace not found");
@@ -50,7 +49,8 @@ export const openExecutionWorkspace = defineCommand("executionWorkspace.open", a
     ? await ctx.db.query.projectWorkspaces.findFirst({ where: eq(schema.projectWorkspaces.id, input.projectWorkspaceId) })
     : null;
   if (input.projectWorkspaceId) {
-    if (!projectWorkspace || projectWorkspace.companyId !== ctx.companyId) throw unprocessable("projectWorkspaceId must reference a project workspace of this company");
+    if (!projectWorkspace || projectWorkspace.companyId !== ctx.companyId)
+      throw unprocessable("projectWorkspaceId must reference a project workspace of this company");
     if (projectId && projectWorkspace.projectId !== projectId) throw unprocessable("projectWorkspaceId belongs to another project");
     projectId = projectWorkspace.projectId;
   }
@@ -78,7 +78,11 @@ export const openExecutionWorkspace = defineCommand("executionWorkspace.open", a
       .from(l)
       .where(and(eq(l.environmentId, environment.id), eq(l.status, "active"), or(isNull(l.expiresAt), gt(l.expiresAt, ctx.now))));
     if (n >= environment.maxConcurrentLeases) {
-      throw conflict("The environment has no free lease", { environmentId: environment.id, maxConcurrentLeases: environment.maxConcurrentLeases, activeLeases: n });
+      throw conflict("The environment has no free lease", {
+        environmentId: environment.id,
+        maxConcurrentLeases: environment.maxConcurrentLeases,
+        activeLeases: n,
+      });
     }
     lease = {
       id: newId(),
@@ -130,7 +134,9 @@ export const openExecutionWorkspace = defineCommand("executionWorkspace.open", a
   if (input.issueId) {
     statements.push(ctx.db.update(schema.issues).set({ executionWorkspaceId: id, updatedAt: ctx.now }).where(eq(schema.issues.id, input.issueId)));
   }
-  statements.push(activity(ctx, "execution_workspace.opened", id, { projectId, issueId: row.issueId, environmentId: row.environmentId, leaseId: lease?.id ?? null }));
+  statements.push(
+    activity(ctx, "execution_workspace.opened", id, { projectId, issueId: row.issueId, environmentId: row.environmentId, leaseId: lease?.id ?? null }),
+  );
   await ctx.batch(statements);
   return { ...executionWorkspaceView(row), lease: lease ? leaseView(lease, ctx.now) : null };
 });
@@ -145,52 +151,55 @@ export interface UpdateExecutionWorkspaceInput {
   metadata?: Record<string, unknown> | null;
 }
 
-export const updateExecutionWorkspace = defineCommand("executionWorkspace.update", async (ctx, actor, input: { id: string; fields: UpdateExecutionWorkspaceInput }) => {
-  const before = await loadWorkspace(ctx, input.id);
-  const { fields } = input;
-  const set: Partial<ExecutionWorkspaceRow> = { updatedAt: ctx.now };
-  const statements: Statement[] = [];
-  let services = before.runtimeServices ?? [];
-  const nextStatus = fields.status ?? before.status;
-  if (!canMove(before.status, nextStatus)) {
-    throw unprocessable(`Cannot move an execution workspace from ${before.status} to ${nextStatus}`, { from: before.status, to: nextStatus });
-  }
-  if (before.status === "closed" && (fields.desiredState !== undefined || fields.metadata !== undefined)) {
-    throw unprocessable("The execution workspace is closed");
-  }
-  if (nextStatus === "closed" && before.status !== "closed") {
-    const blockers = await closeBlockers(ctx.db, before, ctx.now);
-    if (blockers.length) throw unprocessable("The execution workspace is not ready to close", { blockers });
-    set.closedAt = ctx.now;
-  }
-  if (nextStatus === "closing" && before.status !== "closing") {
-    services = stopAll(services, ctx.now);
-    statements.push(releaseLeasesStatement(ctx, before.id));
-  }
-  if (fields.desiredState !== undefined && nextStatus === "open") {
-    if (fields.desiredState === "stopped") services = stopAll(services, ctx.now);
-    else {
-      if (!services.length) throw unprocessable("The execution workspace has no runtime services to run");
-      services = services.map((s) => ({ ...s, status: "running" as const, updatedAt: ctx.now }));
+export const updateExecutionWorkspace = defineCommand(
+  "executionWorkspace.update",
+  async (ctx, actor, input: { id: string; fields: UpdateExecutionWorkspaceInput }) => {
+    const before = await loadWorkspace(ctx, input.id);
+    const { fields } = input;
+    const set: Partial<ExecutionWorkspaceRow> = { updatedAt: ctx.now };
+    const statements: Statement[] = [];
+    let services = before.runtimeServices ?? [];
+    const nextStatus = fields.status ?? before.status;
+    if (!canMove(before.status, nextStatus)) {
+      throw unprocessable(`Cannot move an execution workspace from ${before.status} to ${nextStatus}`, { from: before.status, to: nextStatus });
     }
-  } else if (fields.desiredState === "running") {
-    throw unprocessable(`Runtime services cannot run in a ${nextStatus} execution workspace`);
-  }
-  set.status = nextStatus;
-  set.runtimeServices = services;
-  set.desiredState = desiredOf(services);
-  if (fields.metadata !== undefined) set.metadata = fields.metadata;
-  statements.unshift(ctx.db.update(schema.executionWorkspaces).set(set).where(eq(schema.executionWorkspaces.id, before.id)));
-  statements.push(
-    activity(ctx, nextStatus !== before.status ? `execution_workspace.${nextStatus}` : "execution_workspace.updated", before.id, {
-      from: before.status,
-      to: nextStatus,
-      desiredState: set.desiredState,
-    }),
-  );
-  await ctx.batch(statements);
-  return executionWorkspaceView(await loadWorkspace(ctx, before.id));
-});
+    if (before.status === "closed" && (fields.desiredState !== undefined || fields.metadata !== undefined)) {
+      throw unprocessable("The execution workspace is closed");
+    }
+    if (nextStatus === "closed" && before.status !== "closed") {
+      const blockers = await closeBlockers(ctx.db, before, ctx.now);
+      if (blockers.length) throw unprocessable("The execution workspace is not ready to close", { blockers });
+      set.closedAt = ctx.now;
+    }
+    if (nextStatus === "closing" && before.status !== "closing") {
+      services = stopAll(services, ctx.now);
+      statements.push(releaseLeasesStatement(ctx, before.id));
+    }
+    if (fields.desiredState !== undefined && nextStatus === "open") {
+      if (fields.desiredState === "stopped") services = stopAll(services, ctx.now);
+      else {
+        if (!services.length) throw unprocessable("The execution workspace has no runtime services to run");
+        services = services.map((s) => ({ ...s, status: "running" as const, updatedAt: ctx.now }));
+      }
+    } else if (fields.desiredState === "running") {
+      throw unprocessable(`Runtime services cannot run in a ${nextStatus} execution workspace`);
+    }
+    set.status = nextStatus;
+    set.runtimeServices = services;
+    set.desiredState = desiredOf(services);
+    if (fields.metadata !== undefined) set.metadata = fields.metadata;
+    statements.unshift(ctx.db.update(schema.executionWorkspaces).set(set).where(eq(schema.executionWorkspaces.id, before.id)));
+    statements.push(
+      activity(ctx, nextStatus !== before.status ? `execution_workspace.${nextStatus}` : "execution_workspace.updated", before.id, {
+        from: before.status,
+        to: nextStatus,
+        desiredState: set.desiredState,
+      }),
+    );
+    await ctx.batch(statements);
+    return executionWorkspaceView(await loadWorkspace(ctx, before.id));
+  },
+);
 
 export interface RuntimeActionBody {
   serviceName?: string;
@@ -210,7 +219,11 @@ export type RuntimeActionInput =
  */
 export const executionWorkspaceRuntimeAction = defineCommand("executionWorkspace.runtimeAction", async (ctx, actor, input: RuntimeActionInput) => {
   const ws = await loadWorkspace(ctx, input.id);
-  if (ws.status !== "open" && !(input.kind === "runtime_service" && input.action === "stop") && !(input.kind === "runtime_command" && input.action === "cancel")) {
+  if (
+    ws.status !== "open" &&
+    !(input.kind === "runtime_service" && input.action === "stop") &&
+    !(input.kind === "runtime_command" && input.action === "cancel")
+  ) {
     throw unprocessable(`The execution workspace is ${ws.status}`, { status: ws.status });
   }
   const { body } = input;
@@ -225,7 +238,9 @@ export const executionWorkspaceRuntimeAction = defineCommand("executionWorkspace
       const known = services.find((s) => s.name === body.serviceName);
       if (!known) {
         if (!starting || !body.command) {
-          throw unprocessable(`Unknown runtime service "${body.serviceName}"${starting ? " (pass command to define it)" : ""}`, { serviceName: body.serviceName });
+          throw unprocessable(`Unknown runtime service "${body.serviceName}"${starting ? " (pass command to define it)" : ""}`, {
+            serviceName: body.serviceName,
+          });
         }
         services.push({ name: body.serviceName, command: body.command, port: null, status: "stopped", updatedAt: ctx.now });
       } else if (body.command && starting) {
@@ -246,7 +261,10 @@ export const executionWorkspaceRuntimeAction = defineCommand("executionWorkspace
       args: body.args ?? null,
       env: body.env ?? null,
       status: "applied",
-      result: { desiredState: desiredOf(services), services: services.filter((s) => targets.includes(s.name)).map((s) => ({ name: s.name, status: s.status })) },
+      result: {
+        desiredState: desiredOf(services),
+        services: services.filter((s) => targets.includes(s.name)).map((s) => ({ name: s.name, status: s.status })),
+      },
     });
   } else if (input.action === "run") {
     if (!body.command) throw unprocessable("command is required to run a runtime command");
@@ -266,7 +284,9 @@ export const executionWorkspaceRuntimeAction = defineCommand("executionWorkspace
     const queued = await ctx.db
       .select({ id: o.id })
       .from(o)
-      .where(and(eq(o.executionWorkspaceId, ws.id), eq(o.kind, "runtime_command"), eq(o.status, "queued"), body.command ? eq(o.target, body.command) : undefined));
+      .where(
+        and(eq(o.executionWorkspaceId, ws.id), eq(o.kind, "runtime_command"), eq(o.status, "queued"), body.command ? eq(o.target, body.command) : undefined),
+      );
     const ids = queued.map((q) => q.id);
     if (ids.length) statements.push(ctx.db.update(o).set({ status: "cancelled", updatedAt: ctx.now }).where(inIds(o.id, ids)));
     operation = operationRow(ctx, actor, {

@@ -38,7 +38,13 @@ export async function closeBlockers(db: Db, row: ExecutionWorkspaceRow, now: str
       .where(and(eq(l.executionWorkspaceId, row.id), eq(l.status, "active"), or(isNull(l.expiresAt), gt(l.expiresAt, now)))),
   ]);
   return [
-    ...issues.map((x) => ({ kind: "checked_out_issue" as const, issueId: x.id, identifier: x.identifier, status: x.status, message: `Issue ${x.identifier} is checked out in this workspace` })),
+    ...issues.map((x) => ({
+      kind: "checked_out_issue" as const,
+      issueId: x.id,
+      identifier: x.identifier,
+      status: x.status,
+      message: `Issue ${x.identifier} is checked out in this workspace`,
+    })),
     ...(row.runtimeServices ?? [])
       .filter((s) => s.status === "running")
       .map((s) => ({ kind: "running_runtime_service" as const, serviceName: s.name, message: `Runtime service ${s.name} is running` })),

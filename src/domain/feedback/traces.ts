@@ -32,11 +32,22 @@ async function loadTarget(db: Db, companyId: string, body: CreateFeedbackTraceBo
   const onIssue = { id: i.id, projectId: i.projectId };
   /** A comment or document row of an issue of the company. */
   const childOfIssue = (table: typeof schema.issueComments | typeof schema.issueDocuments) =>
-    batch.add(db.select(onIssue).from(table).innerJoin(i, eq(i.id, table.issueId)).where(and(eq(table.id, body.targetId), eq(i.companyId, companyId))));
+    batch.add(
+      db
+        .select(onIssue)
+        .from(table)
+        .innerJoin(i, eq(i.id, table.issueId))
+        .where(and(eq(table.id, body.targetId), eq(i.companyId, companyId))),
+    );
   let target;
   switch (body.targetType) {
     case "issue":
-      target = batch.add(db.select(onIssue).from(i).where(and(eq(i.id, body.targetId), eq(i.companyId, companyId))));
+      target = batch.add(
+        db
+          .select(onIssue)
+          .from(i)
+          .where(and(eq(i.id, body.targetId), eq(i.companyId, companyId))),
+      );
       break;
     case "comment":
       target = childOfIssue(schema.issueComments);
@@ -54,21 +65,33 @@ async function loadTarget(db: Db, companyId: string, body: CreateFeedbackTraceBo
       );
       break;
     case "approval":
-      target = batch.add(db.select({ id: schema.approvals.id, projectId: sql<string | null>`NULL` }).from(schema.approvals).where(and(eq(schema.approvals.id, body.targetId), eq(schema.approvals.companyId, companyId))));
+      target = batch.add(
+        db
+          .select({ id: schema.approvals.id, projectId: sql<string | null>`NULL` })
+          .from(schema.approvals)
+          .where(and(eq(schema.approvals.id, body.targetId), eq(schema.approvals.companyId, companyId))),
+      );
       break;
   }
   await batch.run();
   const row = target.value[0];
   const consent = company.value[0]?.consent as { enabled?: unknown } | null | undefined;
   const aboutIssue = body.targetType !== "approval";
-  return { exists: Boolean(row), issueId: aboutIssue ? (row?.id ?? null) : null, projectId: aboutIssue ? (row?.projectId ?? null) : null, consent: consent?.enabled === true };
+  return {
+    exists: Boolean(row),
+    issueId: aboutIssue ? (row?.id ?? null) : null,
+    projectId: aboutIssue ? (row?.projectId ?? null) : null,
+    consent: consent?.enabled === true,
+  };
 }
 
 export const recordFeedbackTrace = defineCommand("feedback.record", {
   load: async (db, scope, input: CreateFeedbackTraceBody) => {
-    if (input.payload && JSON.stringify(input.payload).length > MAX_PAYLOAD_BYTES) throw unprocessable(`payload may be at most ${MAX_PAYLOAD_BYTES} bytes of JSON`);
+    if (input.payload && JSON.stringify(input.payload).length > MAX_PAYLOAD_BYTES)
+      throw unprocessable(`payload may be at most ${MAX_PAYLOAD_BYTES} bytes of JSON`);
     const facts = await loadTarget(db, scope.companyId!, input);
-    if (!facts.exists) throw unprocessable(`targetId must reference a ${input.targetType} of this company`, { targetType: input.targetType, targetId: input.targetId });
+    if (!facts.exists)
+      throw unprocessable(`targetId must reference a ${input.targetType} of this company`, { targetType: input.targetType, targetId: input.targetId });
     return facts;
   },
   run: async (ctx, actor, input, facts) => {
@@ -90,7 +113,12 @@ export const recordFeedbackTrace = defineCommand("feedback.record", {
     };
     await ctx.batch([
       ctx.db.insert(schema.feedbackTraces).values(row),
-      ctx.activity({ action: "feedback.recorded", entityType: input.targetType, entityId: input.targetId, details: { traceId: row.id, vote: row.vote, shared: row.shared } }),
+      ctx.activity({
+        action: "feedback.recorded",
+        entityType: input.targetType,
+        entityId: input.targetId,
+        details: { traceId: row.id, vote: row.vote, shared: row.shared },
+      }),
     ]);
     return { ...traceView(row, true), ...(input.share && !facts.consent ? { warning: "Not shared: the company has not enabled feedbackSharingConsent" } : {}) };
   },

@@ -23,7 +23,6 @@ export interface GoalFields {
   isCompanyDefault?: boolean;
 }
 
-
 async function loadGoal(ctx: CommandContext, goalId: string) {
   const row = await ctx.db.query.goals.findFirst({ where: eq(schema.goals.id, goalId) });
   if (!row || row.companyId !== ctx.companyId) throw notFound("Goal not found");
@@ -107,7 +106,12 @@ export const updateGoal = defineCommand("goal.update", async (ctx, actor, input:
   const after: GoalRow = { ...before, ...stripUndefined(fields), updatedAt: ctx.now };
   const statements: Statement[] = [];
   if (fields.isCompanyDefault) statements.push(clearOtherDefaults(ctx, before.id));
-  statements.push(ctx.db.update(schema.goals).set({ ...stripUndefined(fields), updatedAt: ctx.now }).where(eq(schema.goals.id, before.id)));
+  statements.push(
+    ctx.db
+      .update(schema.goals)
+      .set({ ...stripUndefined(fields), updatedAt: ctx.now })
+      .where(eq(schema.goals.id, before.id)),
+  );
   statements.push(
     ctx.activity({
       action: "goal.updated",
@@ -128,8 +132,14 @@ export const deleteGoal = defineCommand("goal.delete", async (ctx, actor, input:
   const goal = await loadGoal(ctx, input.goalId);
   const links = await ctx.db.query.projectGoals.findMany({ where: eq(schema.projectGoals.goalId, goal.id) });
   const statements: Statement[] = [
-    ctx.db.update(schema.goals).set({ parentId: null, updatedAt: ctx.now }).where(and(eq(schema.goals.companyId, ctx.companyId), eq(schema.goals.parentId, goal.id))),
-    ctx.db.update(schema.issues).set({ goalId: null }).where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.goalId, goal.id))),
+    ctx.db
+      .update(schema.goals)
+      .set({ parentId: null, updatedAt: ctx.now })
+      .where(and(eq(schema.goals.companyId, ctx.companyId), eq(schema.goals.parentId, goal.id))),
+    ctx.db
+      .update(schema.issues)
+      .set({ goalId: null })
+      .where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.goalId, goal.id))),
     ctx.db.delete(schema.projectGoals).where(eq(schema.projectGoals.goalId, goal.id)),
   ];
   statements.push(
@@ -145,7 +155,10 @@ export const deleteGoal = defineCommand("goal.delete", async (ctx, actor, input:
       orderBy: (t, { asc }) => [asc(t.position)],
     });
     statements.push(
-      ctx.db.update(schema.projects).set({ goalId: remaining[0]?.goalId ?? null, updatedAt: ctx.now }).where(eq(schema.projects.id, projectId)),
+      ctx.db
+        .update(schema.projects)
+        .set({ goalId: remaining[0]?.goalId ?? null, updatedAt: ctx.now })
+        .where(eq(schema.projects.id, projectId)),
     );
   }
   statements.push(ctx.db.delete(schema.goals).where(eq(schema.goals.id, goal.id)));

@@ -6,11 +6,7 @@ import { goalView } from "./view";
 
 /** All goals of the company, oldest first. */
 export async function listGoals(db: Db, companyId: string) {
-  const rows = await db
-    .select()
-    .from(schema.goals)
-    .where(eq(schema.goals.companyId, companyId))
-    .orderBy(asc(schema.goals.createdAt), asc(schema.goals.id));
+  const rows = await db.select().from(schema.goals).where(eq(schema.goals.companyId, companyId)).orderBy(asc(schema.goals.createdAt), asc(schema.goals.id));
   return rows.map(goalView);
 }
 

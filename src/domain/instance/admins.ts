@@ -16,7 +16,12 @@ export async function claimFirstInstanceAdmin(db: Db, userId: string, now: strin
     .insert(admins)
     .select(
       db
-        .select({ userId: users.id, grantedByUserId: users.id, viaBootstrap: sql<boolean>`1`.as("via_bootstrap"), createdAt: sql<string>`${now}`.as("created_at") })
+        .select({
+          userId: users.id,
+          grantedByUserId: users.id,
+          viaBootstrap: sql<boolean>`1`.as("via_bootstrap"),
+          createdAt: sql<string>`${now}`.as("created_at"),
+        })
         .from(users)
         .where(and(eq(users.id, userId), notExists(db.select({ userId: admins.userId }).from(admins)))),
     )

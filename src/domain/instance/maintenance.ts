@@ -10,7 +10,6 @@ import { boardClaimPath, mintBoardClaimTokenIfNeeded } from "../access/board-cla
 import { findStuckIssues, recoverStuckIssues } from "./liveness";
 import { readSettings } from "./settings";
 
-
 /** Releases stuck issues company by company; returns what was released. */
 export async function runLivenessRecovery(env: Env, actor: Actor, options: { companyId?: string; staleAfterMinutes: number; now?: Date }) {
   const staleBefore = new Date((options.now ?? new Date()).getTime() - options.staleAfterMinutes * 60_000).toISOString();

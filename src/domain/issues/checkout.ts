@@ -66,7 +66,10 @@ export const checkoutIssue = defineCommand("issue.checkout", {
         .where(sql`${schema.projects.id} = ${issueCol(schema.issues.projectId)}`),
     );
     const workspace = batch.add(
-      db.select({ closed: sql<number>`${closedIsolatedWorkspace(sql`${schema.issues.executionWorkspaceId}`)}` }).from(schema.issues).where(issueRefCondition(input.issueId)),
+      db
+        .select({ closed: sql<number>`${closedIsolatedWorkspace(sql`${schema.issues.executionWorkspaceId}`)}` })
+        .from(schema.issues)
+        .where(issueRefCondition(input.issueId)),
     );
     await batch.run();
     return {
@@ -80,9 +83,15 @@ export const checkoutIssue = defineCommand("issue.checkout", {
     const { issue } = requireSnapshot(ctx, loaded.snapshot);
     if (actor.type !== "agent") throw forbidden("Only agents check out issues (as themselves)");
     if (loaded.project?.pausedAt) {
-      throw conflict("Project is paused", { ...conflictDetails(issue), projectId: loaded.project.id, pausedAt: loaded.project.pausedAt, pauseReason: loaded.project.pauseReason });
+      throw conflict("Project is paused", {
+        ...conflictDetails(issue),
+        projectId: loaded.project.id,
+        pausedAt: loaded.project.pausedAt,
+        pauseReason: loaded.project.pauseReason,
+      });
     }
-    if (loaded.workspaceClosed) throw conflict("Execution workspace is closed", { ...conflictDetails(issue), executionWorkspaceId: issue.executionWorkspaceId });
+    if (loaded.workspaceClosed)
+      throw conflict("Execution workspace is closed", { ...conflictDetails(issue), executionWorkspaceId: issue.executionWorkspaceId });
     const run = actorRunFrom(ctx, actor, loaded.run)!;
     if (!isLiveStatus(run.run.status)) throw conflict(CHECKOUT_CONFLICT, { ...conflictDetails(issue), reason: `run ${run.run.id} is ${run.run.status}` });
     const agentId = actor.agentId;
@@ -117,7 +126,8 @@ export const checkoutIssue = defineCommand("issue.checkout", {
       throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
     }
     // Project pause and workspace closing do not go through this object: the batch re-checks them.
-    if (issue.projectId) statements.push(ctx.guard(noRowExists(schema.projects, and(eq(schema.projects.id, issue.projectId), isNotNull(schema.projects.pausedAt))!)));
+    if (issue.projectId)
+      statements.push(ctx.guard(noRowExists(schema.projects, and(eq(schema.projects.id, issue.projectId), isNotNull(schema.projects.pausedAt))!)));
     if (issue.executionWorkspaceId) statements.push(ctx.guard(sql`NOT ${closedIsolatedWorkspace(issue.executionWorkspaceId)}`));
 
     const set = {

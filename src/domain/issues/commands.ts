@@ -206,12 +206,14 @@ export const createIssue = defineCommand("issue.create", {
       const statements: Statement[] = [
         ctx.db.insert(schema.issues).values(row),
         companyCounterStatement(ctx, number),
-        ...labelStatements(ctx, id, labels.map((l) => l.id)),
+        ...labelStatements(
+          ctx,
+          id,
+          labels.map((l) => l.id),
+        ),
         ...blockerStatements(ctx, id, blockerIds),
         ...(run ? [...run.statements, runLinkStatement(ctx, id, run.run.id)] : []),
-        ...(loaded.company
-          ? wakeupStatementsFrom(ctx, actor, assignmentWakeups(actor, row, null), wakeFactsOf(loaded.company)).statements
-          : []),
+        ...(loaded.company ? wakeupStatementsFrom(ctx, actor, assignmentWakeups(actor, row, null), wakeFactsOf(loaded.company)).statements : []),
         ctx.activity({
           action: "issue.created",
           entityType: "issue",
@@ -308,7 +310,8 @@ export const updateIssue = defineCommand("issue.update", {
           resolveCompanyId: true,
           assigneeAgentId: body.assigneeAgentId || null,
           assigneeUserId: body.assigneeUserId || null,
-          projectId: body.projectId !== undefined ? body.projectId : sql`(SELECT ${schema.issues.projectId} FROM ${schema.issues} WHERE ${schema.issues.id} = ${self})`,
+          projectId:
+            body.projectId !== undefined ? body.projectId : sql`(SELECT ${schema.issues.projectId} FROM ${schema.issues} WHERE ${schema.issues.id} = ${self})`,
           issue: { id: "patched", executionPolicy: body.executionPolicy ?? null },
         })
       : null;
@@ -321,7 +324,10 @@ export const updateIssue = defineCommand("issue.update", {
     const agentChanged = body.assigneeAgentId !== undefined && body.assigneeAgentId !== before.assigneeAgentId;
     const userChanged = body.assigneeUserId !== undefined && body.assigneeUserId !== before.assigneeUserId;
     if (decide && (agentChanged || userChanged)) {
-      const choice = { assigneeAgentId: agentChanged ? (body.assigneeAgentId ?? null) : null, assigneeUserId: userChanged ? (body.assigneeUserId ?? null) : null };
+      const choice = {
+        assigneeAgentId: agentChanged ? (body.assigneeAgentId ?? null) : null,
+        assigneeUserId: userChanged ? (body.assigneeUserId ?? null) : null,
+      };
       requireAssignmentAllowed(decide(choice, before.companyId));
     }
     return { snapshot: loaded, refs: refs(before.companyId, before.id), run: runFacts, company: company(), dependents: dependents?.() ?? [] };
@@ -371,11 +377,23 @@ export const updateIssue = defineCommand("issue.update", {
     if (lockEnds) Object.assign(set, CLEARED_LOCK_FIELDS);
 
     const relations: IssueRelations = { ...loaded.snapshot.relations };
-    const statements: Statement[] = [unchanged(ctx, before), ctx.db.update(schema.issues).set({ ...set, updatedAt: ctx.now }).where(eq(schema.issues.id, before.id))];
+    const statements: Statement[] = [
+      unchanged(ctx, before),
+      ctx.db
+        .update(schema.issues)
+        .set({ ...set, updatedAt: ctx.now })
+        .where(eq(schema.issues.id, before.id)),
+    ];
     if (body.labelIds !== undefined) {
       const labels = refs.labels ?? [];
       statements.push(ctx.db.delete(schema.issueLabels).where(eq(schema.issueLabels.issueId, before.id)));
-      statements.push(...labelStatements(ctx, before.id, labels.map((l) => l.id)));
+      statements.push(
+        ...labelStatements(
+          ctx,
+          before.id,
+          labels.map((l) => l.id),
+        ),
+      );
       changes.labelIds = { from: null, to: labels.map((l) => l.id) };
       relations.labels = labels;
     }
@@ -411,7 +429,9 @@ export const updateIssue = defineCommand("issue.update", {
       }),
     );
     if (commentId) {
-      statements.push(ctx.activity({ action: "issue.comment_added", entityType: "issue", entityId: before.id, details: { identifier: before.identifier, commentId } }));
+      statements.push(
+        ctx.activity({ action: "issue.comment_added", entityType: "issue", entityId: before.id, details: { identifier: before.identifier, commentId } }),
+      );
     }
     await ctx.batch(statements);
     return issueView(after, relations);
@@ -442,7 +462,15 @@ function interruptStatement(ctx: CommandContext, issue: IssueRow, checkoutRunId:
   const t = schema.heartbeatRuns;
   return ctx.db
     .update(t)
-    .set({ status: "cancelled", finishedAt: ctx.now, updatedAt: ctx.now, error: "interrupted by board", errorCode: "interrupted", nextRetryAt: null, deadlineAt: null })
+    .set({
+      status: "cancelled",
+      finishedAt: ctx.now,
+      updatedAt: ctx.now,
+      error: "interrupted by board",
+      errorCode: "interrupted",
+      nextRetryAt: null,
+      deadlineAt: null,
+    })
     .where(
       and(
         eq(t.companyId, ctx.companyId),
@@ -504,7 +532,12 @@ export const addComment = defineCommand("issue.comment", {
       ctx.db.insert(schema.issueComments).values(row),
       ctx.db.update(schema.issues).set(set).where(eq(schema.issues.id, before.id)),
       ...(run ? [...run.statements, runLinkStatement(ctx, before.id, run.run.id)] : []),
-      ...wakeupStatementsFrom(ctx, actor, commentWakeups(actor, after, { id, body: input.body }, loaded.company.agents), wakeFacts(ctx, loaded.company, loaded.snapshot)).statements,
+      ...wakeupStatementsFrom(
+        ctx,
+        actor,
+        commentWakeups(actor, after, { id, body: input.body }, loaded.company.agents),
+        wakeFacts(ctx, loaded.company, loaded.snapshot),
+      ).statements,
     ];
     if (input.interrupt) statements.push(interruptStatement(ctx, after, before.checkoutRunId));
     statements.push(

@@ -36,7 +36,17 @@ const summaryColumns = {
 /** Parent first, up to the root (cycle-safe, at most 50 levels). */
 export async function loadAncestors(db: Db, issue: IssueRow) {
   if (!issue.parentId) return [];
-  const rows = await db.all<{ id: string; identifier: string; title: string; status: IssueRow["status"]; priority: IssueRow["priority"]; assignee_agent_id: string | null; project_id: string | null; parent_id: string | null; updated_at: string }>(sql`
+  const rows = await db.all<{
+    id: string;
+    identifier: string;
+    title: string;
+    status: IssueRow["status"];
+    priority: IssueRow["priority"];
+    assignee_agent_id: string | null;
+    project_id: string | null;
+    parent_id: string | null;
+    updated_at: string;
+  }>(sql`
     WITH RECURSIVE chain(id, depth) AS (
       SELECT ${issue.parentId}, 1
       UNION SELECT i.parent_id, c.depth + 1 FROM issues i JOIN chain c ON i.id = c.id
@@ -112,8 +122,18 @@ export async function loadIssueDetail(db: Db, ref: string) {
       ) chain CROSS JOIN issues i ON i.id = chain.chain_id AND i.company_id = ${col(schema.issues.companyId)} AND i.id != ${id}`)
       .orderBy(sql`chain.depth`),
   );
-  const project = batch.add(db.select().from(schema.projects).where(sql`${schema.projects.id} = ${col(schema.issues.projectId)}`));
-  const goal = batch.add(db.select().from(schema.goals).where(sql`${schema.goals.id} = ${col(schema.issues.goalId)}`));
+  const project = batch.add(
+    db
+      .select()
+      .from(schema.projects)
+      .where(sql`${schema.projects.id} = ${col(schema.issues.projectId)}`),
+  );
+  const goal = batch.add(
+    db
+      .select()
+      .from(schema.goals)
+      .where(sql`${schema.goals.id} = ${col(schema.issues.goalId)}`),
+  );
   const blockedBy = batch.add(
     db
       .select(summaryColumns)
@@ -130,8 +150,16 @@ export async function loadIssueDetail(db: Db, ref: string) {
       .where(sql`${schema.issueBlockers.blockerIssueId} = ${id}`)
       .orderBy(asc(schema.issues.number)),
   );
-  const projects = batch.add(db.select().from(schema.projects).where(sql`${schema.projects.companyId} = ${col(schema.issues.companyId)}`).orderBy(asc(schema.projects.name)));
-  const documents = batch.add(db.select().from(schema.issueDocuments).where(sql`${schema.issueDocuments.issueId} = ${id}`).orderBy(asc(schema.issueDocuments.key)));
+  const projects = batch.add(
+    db
+      .select()
+      .from(schema.projects)
+      .where(sql`${schema.projects.companyId} = ${col(schema.issues.companyId)}`)
+      .orderBy(asc(schema.projects.name)),
+  );
+  const documents = batch.add(
+    db.select().from(schema.issueDocuments).where(sql`${schema.issueDocuments.issueId} = ${id}`).orderBy(asc(schema.issueDocuments.key)),
+  );
   const planRevision = batch.add(
     db
       .select()
@@ -140,8 +168,19 @@ export async function loadIssueDetail(db: Db, ref: string) {
         sql`${schema.issueDocumentRevisions.id} = (SELECT ${schema.issueDocuments.latestRevisionId} FROM ${schema.issueDocuments} WHERE ${schema.issueDocuments.issueId} = ${id} AND ${schema.issueDocuments.key} = ${PLAN_DOCUMENT_KEY})`,
       ),
   );
-  const workProducts = batch.add(db.select().from(schema.workProducts).where(sql`${schema.workProducts.issueId} = ${id}`).orderBy(asc(schema.workProducts.createdAt), asc(schema.workProducts.id)));
-  const workspace = batch.add(db.select().from(schema.executionWorkspaces).where(sql`${schema.executionWorkspaces.id} = ${col(schema.issues.executionWorkspaceId)}`));
+  const workProducts = batch.add(
+    db
+      .select()
+      .from(schema.workProducts)
+      .where(sql`${schema.workProducts.issueId} = ${id}`)
+      .orderBy(asc(schema.workProducts.createdAt), asc(schema.workProducts.id)),
+  );
+  const workspace = batch.add(
+    db
+      .select()
+      .from(schema.executionWorkspaces)
+      .where(sql`${schema.executionWorkspaces.id} = ${col(schema.issues.executionWorkspaceId)}`),
+  );
   await batch.run();
 
   const loaded = snapshot();

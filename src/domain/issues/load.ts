@@ -23,7 +23,6 @@ export async function loadIssueInCompany(db: Db, companyId: string, idOrIdentifi
   return issue;
 }
 
-
 /** Labels and blockers of many issues, in two queries. */
 export async function loadRelations(db: Db, issueIds: string[]): Promise<Map<string, IssueRelations>> {
   const map = new Map<string, IssueRelations>();
@@ -48,7 +47,10 @@ export async function loadRelations(db: Db, issueIds: string[]): Promise<Map<str
 }
 
 export async function issueViewsFor(db: Db, rows: IssueRow[]) {
-  const rel = await loadRelations(db, rows.map((r) => r.id));
+  const rel = await loadRelations(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => issueView(r, rel.get(r.id)!));
 }
 

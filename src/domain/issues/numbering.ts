@@ -25,7 +25,10 @@ export async function issueNumbering(ctx: CommandContext): Promise<IssueNumberin
   if (knownPrefix && knownGoal !== undefined) return { prefix: knownPrefix, defaultGoalId: knownGoal, next: counters.get(ISSUE_COUNTER) + 1 };
   {
     const [company, goal] = await ctx.batch([
-      ctx.db.select({ prefix: schema.companies.issuePrefix, counter: schema.companies.issueCounter }).from(schema.companies).where(eq(schema.companies.id, ctx.companyId)),
+      ctx.db
+        .select({ prefix: schema.companies.issuePrefix, counter: schema.companies.issueCounter })
+        .from(schema.companies)
+        .where(eq(schema.companies.id, ctx.companyId)),
       ctx.db
         .select({ id: schema.goals.id })
         .from(schema.goals)
@@ -45,7 +48,10 @@ export async function issueNumbering(ctx: CommandContext): Promise<IssueNumberin
 /** After a clash: the highest number stored in D1 becomes the counter (one read). */
 export async function recountIssueNumbers(ctx: CommandContext): Promise<void> {
   const [row] = await ctx.batch([
-    ctx.db.select({ n: sql<number | null>`MAX(${schema.issues.number})` }).from(schema.issues).where(eq(schema.issues.companyId, ctx.companyId)),
+    ctx.db
+      .select({ n: sql<number | null>`MAX(${schema.issues.number})` })
+      .from(schema.issues)
+      .where(eq(schema.issues.companyId, ctx.companyId)),
   ]);
   ctx.storage.counters.raise(ISSUE_COUNTER, Number(row[0]?.n ?? 0));
 }

@@ -16,12 +16,7 @@ export const OWNERSHIP_CONFLICT = "Issue run ownership conflict";
  * issues); an `update` by any agent, or a comment by the assignee, must come from the live run
  * holding the checkout (409 otherwise).
  */
-export function requireIssueRunOwnership(
-  actor: Actor,
-  issue: IssueRow,
-  run: Pick<RunRow, "id" | "status"> | null,
-  kind: "update" | "comment",
-): void {
+export function requireIssueRunOwnership(actor: Actor, issue: IssueRow, run: Pick<RunRow, "id" | "status"> | null, kind: "update" | "comment"): void {
   if (actor.type !== "agent") return;
   if (issue.status === "in_progress") requireRunId(actor);
   if (issue.status !== "in_progress" || !issue.checkoutRunId || !run) return;
@@ -54,8 +49,5 @@ export function agentRunForIssueMutation(
 
 /** Remembers that a run touched an issue (for GET /api/issues/{id}/runs). */
 export function runLinkStatement(ctx: CommandContext, issueId: string, runId: string) {
-  return ctx.db
-    .insert(schema.issueRunLinks)
-    .values({ issueId, runId, companyId: ctx.companyId, createdAt: ctx.now })
-    .onConflictDoNothing();
+  return ctx.db.insert(schema.issueRunLinks).values({ issueId, runId, companyId: ctx.companyId, createdAt: ctx.now }).onConflictDoNothing();
 }

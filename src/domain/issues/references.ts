@@ -64,7 +64,12 @@ export function addReferenceChecks(
     const projectId = fields.projectId;
     const project = batch.add(db.select().from(schema.projects).where(eq(schema.projects.id, projectId)));
     const links = batch.add(
-      db.select({ goalId: schema.projectGoals.goalId }).from(schema.projectGoals).where(eq(schema.projectGoals.projectId, projectId)).orderBy(asc(schema.projectGoals.position)).limit(1),
+      db
+        .select({ goalId: schema.projectGoals.goalId })
+        .from(schema.projectGoals)
+        .where(eq(schema.projectGoals.projectId, projectId))
+        .orderBy(asc(schema.projectGoals.position))
+        .limit(1),
     );
     checks.push((out, companyId) => {
       const row = project.value[0];
@@ -84,7 +89,12 @@ export function addReferenceChecks(
   }
   if (fields.executionWorkspaceId) {
     const executionWorkspaceId = fields.executionWorkspaceId;
-    const workspace = batch.add(db.select({ companyId: schema.executionWorkspaces.companyId }).from(schema.executionWorkspaces).where(eq(schema.executionWorkspaces.id, executionWorkspaceId)));
+    const workspace = batch.add(
+      db
+        .select({ companyId: schema.executionWorkspaces.companyId })
+        .from(schema.executionWorkspaces)
+        .where(eq(schema.executionWorkspaces.id, executionWorkspaceId)),
+    );
     checks.push((out, companyId) => {
       if (workspace.value[0]?.companyId !== companyId) {
         throw unprocessable("executionWorkspaceId must reference an execution workspace of this company", { executionWorkspaceId });

@@ -46,7 +46,10 @@ export function addIssueSnapshotReads(batch: ReadBatch, ref: string): () => Issu
     if (!row) return null;
     return {
       issue: row,
-      relations: { labels: labels.value.map((l) => ({ id: l.id, name: l.name, color: l.color ?? null })), blockedByIssueIds: blockers.value.map((b) => b.blockerIssueId) },
+      relations: {
+        labels: labels.value.map((l) => ({ id: l.id, name: l.name, color: l.color ?? null })),
+        blockedByIssueIds: blockers.value.map((b) => b.blockerIssueId),
+      },
       checkoutRun: run.value[0] ?? null,
     };
   };
@@ -63,7 +66,10 @@ export interface CompanyAgents {
 export function addCompanyAgentsRead(batch: ReadBatch, company: string | SQL): () => CompanyAgents {
   const db = batch.db;
   const companyRow = batch.add(
-    db.select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason }).from(schema.companies).where(eq(schema.companies.id, company as string)),
+    db
+      .select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason })
+      .from(schema.companies)
+      .where(eq(schema.companies.id, company as string)),
   );
   const agents = batch.add(
     db
@@ -71,7 +77,11 @@ export function addCompanyAgentsRead(batch: ReadBatch, company: string | SQL): (
       .from(schema.agents)
       .where(and(eq(schema.agents.companyId, company as string), ne(schema.agents.status, "terminated"))),
   );
-  return () => ({ companyActive: companyRow.value[0]?.status === "active", companyPauseReason: companyRow.value[0]?.pauseReason ?? null, agents: agents.value });
+  return () => ({
+    companyActive: companyRow.value[0]?.status === "active",
+    companyPauseReason: companyRow.value[0]?.pauseReason ?? null,
+    agents: agents.value,
+  });
 }
 
 /** What deciding whether a run still holds a lock needs (see runs/lease.ts). */
@@ -102,7 +112,14 @@ type HolderColumns = { [K in keyof typeof holderRunColumns]: string | null };
 
 export const holderRunOf = (r: HolderColumns): HolderRun | null =>
   r.holderId
-    ? { id: r.holderId, agentId: r.holderAgentId!, status: r.holderStatus as RunRow["status"], lastActivityAt: r.holderLastActivityAt, startedAt: r.holderStartedAt, createdAt: r.holderCreatedAt! }
+    ? {
+        id: r.holderId,
+        agentId: r.holderAgentId!,
+        status: r.holderStatus as RunRow["status"],
+        lastActivityAt: r.holderLastActivityAt,
+        startedAt: r.holderStartedAt,
+        createdAt: r.holderCreatedAt!,
+      }
     : null;
 
 /**

@@ -48,7 +48,9 @@ export function issueView(row: IssueRow, rel: IssueRelations) {
 }
 export type IssueView = ReturnType<typeof issueView>;
 
-export function issueSummary(row: Pick<IssueRow, "id" | "identifier" | "title" | "status" | "priority" | "assigneeAgentId" | "projectId" | "parentId" | "updatedAt">) {
+export function issueSummary(
+  row: Pick<IssueRow, "id" | "identifier" | "title" | "status" | "priority" | "assigneeAgentId" | "projectId" | "parentId" | "updatedAt">,
+) {
   return {
     id: row.id,
     identifier: row.identifier,

@@ -36,7 +36,9 @@ export function commentWakeups(
 export function assignmentWakeups(actor: Actor, issue: IssueRow, previousAssigneeAgentId: string | null): WakeupRequestInput[] {
   const assignee = issue.assigneeAgentId;
   if (!assignee || assignee === previousAssigneeAgentId || assignee === selfAgentId(actor) || isTerminalStatus(issue.status)) return [];
-  return [{ agentId: assignee, reason: "assignment", source: "issue_assignment", issueId: issue.id, context: { issueId: issue.id, identifier: issue.identifier } }];
+  return [
+    { agentId: assignee, reason: "assignment", source: "issue_assignment", issueId: issue.id, context: { issueId: issue.id, identifier: issue.identifier } },
+  ];
 }
 
 /** When `resolved` moves to done: the assignees of the issues it was the last open blocker of. */

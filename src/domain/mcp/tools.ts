@@ -18,7 +18,10 @@ function result(response: { status: number; body: unknown }): CallToolResult {
   const body = response.body as { error?: unknown; details?: unknown } | null;
   if (!ok) {
     const message = typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
-    return { isError: true, content: [{ type: "text", text: `${message} (HTTP ${response.status})${body?.details ? `\n${JSON.stringify(body.details)}` : ""}` }] };
+    return {
+      isError: true,
+      content: [{ type: "text", text: `${message} (HTTP ${response.status})${body?.details ? `\n${JSON.stringify(body.details)}` : ""}` }],
+    };
   }
   return { content: [{ type: "text", text: JSON.stringify(response.body, null, 2) }] };
 }
@@ -49,7 +52,16 @@ export function buildMcpServer(actor: Actor, api: ApiCall): McpServer {
     "list_issues",
     {
       description: "List a company's issues (filters: status, assignee, search)",
-      inputSchema: { ...companyArg, status: z.string().optional().describe(`Comma-separated statuses (${ISSUE_STATUSES.join(", ")})`), assigneeAgentId: z.string().optional(), q: z.string().optional(), limit: z.number().int().min(1).max(500).optional() },
+      inputSchema: {
+        ...companyArg,
+        status: z
+          .string()
+          .optional()
+          .describe(`Comma-separated statuses (${ISSUE_STATUSES.join(", ")})`),
+        assigneeAgentId: z.string().optional(),
+        q: z.string().optional(),
+        limit: z.number().int().min(1).max(500).optional(),
+      },
     },
     async ({ companyId, status, assigneeAgentId, q, limit }) =>
       inCompany(companyId, (id) => {
@@ -61,42 +73,87 @@ export function buildMcpServer(actor: Actor, api: ApiCall): McpServer {
         return api("GET", `/api/companies/${enc(id)}/issues${query.size ? `?${query}` : ""}`);
       }),
   );
-  server.registerTool("show_issue", { description: "An issue with its related objects", inputSchema: issueArg }, async ({ issue }) => result(await api("GET", `/api/issues/${enc(issue)}`)));
+  server.registerTool("show_issue", { description: "An issue with its related objects", inputSchema: issueArg }, async ({ issue }) =>
+    result(await api("GET", `/api/issues/${enc(issue)}`)),
+  );
   server.registerTool(
     "create_issue",
     {
       description: "Create an issue",
-      inputSchema: { ...companyArg, title: z.string().min(1), description: z.string().optional(), assigneeAgentId: z.string().optional(), priority: z.enum(ISSUE_PRIORITIES).optional(), status: z.enum(ISSUE_STATUSES).optional(), parentId: z.string().optional() },
+      inputSchema: {
+        ...companyArg,
+        title: z.string().min(1),
+        description: z.string().optional(),
+        assigneeAgentId: z.string().optional(),
+        priority: z.enum(ISSUE_PRIORITIES).optional(),
+        status: z.enum(ISSUE_STATUSES).optional(),
+        parentId: z.string().optional(),
+      },
     },
     async ({ companyId, ...body }) => inCompany(companyId, (id) => api("POST", `/api/companies/${enc(id)}/issues`, body)),
   );
   server.registerTool(
     "update_issue",
-    { description: "Change an issue's status, priority, assignee or title", inputSchema: { ...issueArg, ...runArg, status: z.enum(ISSUE_STATUSES).optional(), priority: z.enum(ISSUE_PRIORITIES).optional(), assigneeAgentId: z.string().nullable().optional(), title: z.string().min(1).optional() } },
+    {
+      description: "Change an issue's status, priority, assignee or title",
+      inputSchema: {
+        ...issueArg,
+        ...runArg,
+        status: z.enum(ISSUE_STATUSES).optional(),
+        priority: z.enum(ISSUE_PRIORITIES).optional(),
+        assigneeAgentId: z.string().nullable().optional(),
+        title: z.string().min(1).optional(),
+      },
+    },
     async ({ issue, runId, ...body }) => result(await api("PATCH", `/api/issues/${enc(issue)}`, body, runId)),
   );
-  server.registerTool("comment_issue", { description: "Comment on an issue", inputSchema: { ...issueArg, ...runArg, body: z.string().min(1) } }, async ({ issue, runId, body }) =>
-    result(await api("POST", `/api/issues/${enc(issue)}/comments`, { body }, runId)),
+  server.registerTool(
+    "comment_issue",
+    { description: "Comment on an issue", inputSchema: { ...issueArg, ...runArg, body: z.string().min(1) } },
+    async ({ issue, runId, body }) => result(await api("POST", `/api/issues/${enc(issue)}/comments`, { body }, runId)),
   );
   server.registerTool(
     "checkout_issue",
-    { description: "Check out an issue for the calling agent (agent keys; needs the run id)", inputSchema: { ...issueArg, ...runArg, expectedStatuses: z.array(z.enum(ISSUE_STATUSES)).optional().describe("Statuses the issue may be in (default todo, backlog, blocked)") } },
+    {
+      description: "Check out an issue for the calling agent (agent keys; needs the run id)",
+      inputSchema: {
+        ...issueArg,
+        ...runArg,
+        expectedStatuses: z.array(z.enum(ISSUE_STATUSES)).optional().describe("Statuses the issue may be in (default todo, backlog, blocked)"),
+      },
+    },
     async ({ issue, runId, expectedStatuses }) => {
-      if (actor.type !== "agent") return { isError: true, content: [{ type: "text", text: "checkout_issue is for agent keys: an agent checks out issues as itself" }] };
-      return result(await api("POST", `/api/issues/${enc(issue)}/checkout`, { agentId: actor.agentId, expectedStatuses: expectedStatuses ?? ["todo", "backlog", "blocked"] }, runId));
+      if (actor.type !== "agent")
+        return { isError: true, content: [{ type: "text", text: "checkout_issue is for agent keys: an agent checks out issues as itself" }] };
+      return result(
+        await api(
+          "POST",
+          `/api/issues/${enc(issue)}/checkout`,
+          { agentId: actor.agentId, expectedStatuses: expectedStatuses ?? ["todo", "backlog", "blocked"] },
+          runId,
+        ),
+      );
     },
   );
-  server.registerTool("release_issue", { description: "Release an issue the caller has checked out", inputSchema: { ...issueArg, ...runArg } }, async ({ issue, runId }) =>
-    result(await api("POST", `/api/issues/${enc(issue)}/release`, {}, runId)),
+  server.registerTool(
+    "release_issue",
+    { description: "Release an issue the caller has checked out", inputSchema: { ...issueArg, ...runArg } },
+    async ({ issue, runId }) => result(await api("POST", `/api/issues/${enc(issue)}/release`, {}, runId)),
   );
   server.registerTool(
     "list_approvals",
-    { description: "A company's approvals", inputSchema: { ...companyArg, status: z.string().optional().describe("pending, revision_requested, approved, rejected, cancelled") } },
+    {
+      description: "A company's approvals",
+      inputSchema: { ...companyArg, status: z.string().optional().describe("pending, revision_requested, approved, rejected, cancelled") },
+    },
     async ({ companyId, status }) => inCompany(companyId, (id) => api("GET", `/api/companies/${enc(id)}/approvals${status ? `?status=${enc(status)}` : ""}`)),
   );
   server.registerTool(
     "decide_approval",
-    { description: "Approve or reject a pending approval (board keys)", inputSchema: { approvalId: z.string().min(1), decision: z.enum(["approve", "reject"]), note: z.string().optional() } },
+    {
+      description: "Approve or reject a pending approval (board keys)",
+      inputSchema: { approvalId: z.string().min(1), decision: z.enum(["approve", "reject"]), note: z.string().optional() },
+    },
     async ({ approvalId, decision, note }) => result(await api("POST", `/api/approvals/${enc(approvalId)}/${decision}`, note ? { decisionNote: note } : {})),
   );
   server.registerTool("costs_summary", { description: "A company's spend against its monthly budget", inputSchema: { ...companyArg } }, async ({ companyId }) =>

@@ -42,7 +42,9 @@ export const applyCompanyImport = defineCommand("company.importApply", async (ct
   const target = await loadTarget(ctx.db, ctx.companyId);
   const plan = planImport(pkg, target, { collisionStrategy: input.collisionStrategy, secretBindings: input.secretBindings });
   if (plan.unboundSecrets.length) {
-    throw unprocessable(`Bind the package's secret placeholders first (secretBindings): ${plan.unboundSecrets.join(", ")}`, { unboundSecrets: plan.unboundSecrets });
+    throw unprocessable(`Bind the package's secret placeholders first (secretBindings): ${plan.unboundSecrets.join(", ")}`, {
+      unboundSecrets: plan.unboundSecrets,
+    });
   }
   const apply: ApplyContext = {
     command: ctx,
@@ -63,7 +65,12 @@ export const applyCompanyImport = defineCommand("company.importApply", async (ct
   const closing: Statement[] = [
     ...apply.closing,
     ctx.db.insert(schema.companyImports).values({ id: importId, companyId: ctx.companyId, packageHash: input.packageHash, result, createdAt: ctx.now }),
-    ctx.activity({ action: "company.imported", entityType: "company", entityId: ctx.companyId, details: { importId, source: pkg.manifest.company, created: plan.counts.create, skipped: plan.counts.skip } }),
+    ctx.activity({
+      action: "company.imported",
+      entityType: "company",
+      entityId: ctx.companyId,
+      details: { importId, source: pkg.manifest.company, created: plan.counts.create, skipped: plan.counts.skip },
+    }),
   ];
   const chunks: Statement[][] = [];
   for (let i = 0; i < apply.statements.length; i += IMPORT_BATCH) chunks.push(apply.statements.slice(i, i + IMPORT_BATCH));

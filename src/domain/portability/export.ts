@@ -24,7 +24,12 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
   const batch = new ReadBatch(db);
   const company = batch.add(db.select().from(schema.companies).where(eq(schema.companies.id, companyId)));
   const parts = KINDS.map((kind) => ({ kind, part: kind.exportPart({ db, companyId, batch }) }));
-  const secrets = batch.add(db.select({ id: schema.companySecrets.id, name: schema.companySecrets.name }).from(schema.companySecrets).where(eq(schema.companySecrets.companyId, companyId)));
+  const secrets = batch.add(
+    db
+      .select({ id: schema.companySecrets.id, name: schema.companySecrets.name })
+      .from(schema.companySecrets)
+      .where(eq(schema.companySecrets.companyId, companyId)),
+  );
   await batch.run();
   const row = company.value[0];
   if (!row) throw notFound("Company not found");
@@ -78,8 +83,12 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
     secretPlaceholders: [...placeholders].map(([name, usedBy]) => ({ name, usedBy: [...usedBy].sort() })).sort((a, b) => (a.name < b.name ? -1 : 1)),
   };
   const { warnings } = ctx;
-  if (dropped) warnings.push(`${dropped} reference${dropped === 1 ? "" : "s"} to terminated agents or to things the package leaves out ${dropped === 1 ? "was" : "were"} written as empty`);
-  if (manifest.secretPlaceholders.length) warnings.push(`Secret references became placeholders the importer must bind: ${manifest.secretPlaceholders.map((p) => p.name).join(", ")}`);
+  if (dropped)
+    warnings.push(
+      `${dropped} reference${dropped === 1 ? "" : "s"} to terminated agents or to things the package leaves out ${dropped === 1 ? "was" : "were"} written as empty`,
+    );
+  if (manifest.secretPlaceholders.length)
+    warnings.push(`Secret references became placeholders the importer must bind: ${manifest.secretPlaceholders.map((p) => p.name).join(", ")}`);
   ctx.put("manifest.json", JSON.stringify(manifest, null, 2));
   return { rootPath: slugOf(row.name), files, manifest, warnings };
 }

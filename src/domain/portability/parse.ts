@@ -38,7 +38,10 @@ function check<T extends z.ZodType>(schema: T, value: unknown, path: string): z.
   const result = schema.safeParse(value);
   if (!result.success) {
     const first = result.error.issues[0];
-    throw unprocessable(`${path}: ${first.path.join(".") || "file"} ${first.message}`, { path, issues: result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
+    throw unprocessable(`${path}: ${first.path.join(".") || "file"} ${first.message}`, {
+      path,
+      issues: result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+    });
   }
   return result.data;
 }
@@ -47,7 +50,10 @@ function readerOf(files: PackageFiles): PackageReader {
   return {
     files,
     has: (path) => files[path] !== undefined,
-    under: (dir, ext) => Object.keys(files).filter((p) => p.startsWith(`${dir}/`) && p.endsWith(ext) && p.split("/").length === 2).sort(),
+    under: (dir, ext) =>
+      Object.keys(files)
+        .filter((p) => p.startsWith(`${dir}/`) && p.endsWith(ext) && p.split("/").length === 2)
+        .sort(),
     markdown: (path) => readMarkdown(path, files[path]),
     json: (path) => readJson(path, files[path]),
     check,
@@ -69,7 +75,10 @@ export function parsePackage(files: PackageFiles, include: Partial<Include> = {}
   if (files["manifest.json"] === undefined) throw unprocessable("manifest.json is missing", { path: "manifest.json" });
   const manifest = readJson<Manifest>("manifest.json", files["manifest.json"]);
   if (manifest?.format !== PACKAGE_FORMAT) throw unprocessable(`manifest.json: format must be "${PACKAGE_FORMAT}"`, { path: "manifest.json" });
-  if (manifest.version !== PACKAGE_VERSION) throw unprocessable(`manifest.json: version ${manifest.version} is not supported (this service reads version ${PACKAGE_VERSION})`, { path: "manifest.json" });
+  if (manifest.version !== PACKAGE_VERSION)
+    throw unprocessable(`manifest.json: version ${manifest.version} is not supported (this service reads version ${PACKAGE_VERSION})`, {
+      path: "manifest.json",
+    });
 
   const reader = readerOf(files);
   const parsed = { manifest, ...Object.fromEntries(KINDS.map((kind) => [kind.key, kind.parse(reader)])) } as ParsedPackage;
@@ -114,7 +123,8 @@ function checkReferences(p: ParsedPackage) {
       for (const { field, to } of kind.references ?? []) {
         const value = item[field] as string | string[] | null | undefined;
         for (const named of Array.isArray(value) ? value : [value]) {
-          if (named && !ids.get(to)!.has(named)) throw unprocessable(`${item.path}: ${field} names ${nounOf.get(to)} ${named}, which is not in the package`, { path: item.path, field, id: named });
+          if (named && !ids.get(to)!.has(named))
+            throw unprocessable(`${item.path}: ${field} names ${nounOf.get(to)} ${named}, which is not in the package`, { path: item.path, field, id: named });
         }
       }
     }

@@ -32,15 +32,42 @@ export interface TargetSnapshot {
 
 export async function loadTarget(db: Db, companyId: string): Promise<TargetSnapshot> {
   const batch = new ReadBatch(db);
-  const agents = batch.add(db.select({ id: schema.agents.id, name: schema.agents.name, urlKey: schema.agents.urlKey }).from(schema.agents).where(eq(schema.agents.companyId, companyId)));
+  const agents = batch.add(
+    db
+      .select({ id: schema.agents.id, name: schema.agents.name, urlKey: schema.agents.urlKey })
+      .from(schema.agents)
+      .where(eq(schema.agents.companyId, companyId)),
+  );
   const goals = batch.add(db.select({ id: schema.goals.id, title: schema.goals.title }).from(schema.goals).where(eq(schema.goals.companyId, companyId)));
-  const projects = batch.add(db.select({ id: schema.projects.id, name: schema.projects.name, urlKey: schema.projects.urlKey }).from(schema.projects).where(eq(schema.projects.companyId, companyId)));
+  const projects = batch.add(
+    db
+      .select({ id: schema.projects.id, name: schema.projects.name, urlKey: schema.projects.urlKey })
+      .from(schema.projects)
+      .where(eq(schema.projects.companyId, companyId)),
+  );
   const labels = batch.add(db.select({ id: schema.labels.id, name: schema.labels.name }).from(schema.labels).where(eq(schema.labels.companyId, companyId)));
-  const routines = batch.add(db.select({ id: schema.routines.id, title: schema.routines.title }).from(schema.routines).where(eq(schema.routines.companyId, companyId)));
-  const skills = batch.add(db.select({ id: schema.companySkills.id, key: schema.companySkills.key }).from(schema.companySkills).where(eq(schema.companySkills.companyId, companyId)));
-  const secrets = batch.add(db.select({ id: schema.companySecrets.id, name: schema.companySecrets.name }).from(schema.companySecrets).where(eq(schema.companySecrets.companyId, companyId)));
+  const routines = batch.add(
+    db.select({ id: schema.routines.id, title: schema.routines.title }).from(schema.routines).where(eq(schema.routines.companyId, companyId)),
+  );
+  const skills = batch.add(
+    db.select({ id: schema.companySkills.id, key: schema.companySkills.key }).from(schema.companySkills).where(eq(schema.companySkills.companyId, companyId)),
+  );
+  const secrets = batch.add(
+    db
+      .select({ id: schema.companySecrets.id, name: schema.companySecrets.name })
+      .from(schema.companySecrets)
+      .where(eq(schema.companySecrets.companyId, companyId)),
+  );
   await batch.run();
-  return { agents: agents.value, goals: goals.value, projects: projects.value, labels: labels.value, routines: routines.value, skills: skills.value, secrets: secrets.value };
+  return {
+    agents: agents.value,
+    goals: goals.value,
+    projects: projects.value,
+    labels: labels.value,
+    routines: routines.value,
+    skills: skills.value,
+    secrets: secrets.value,
+  };
 }
 
 export const EMPTY_TARGET: TargetSnapshot = { agents: [], goals: [], projects: [], labels: [], routines: [], skills: [], secrets: [] };
@@ -61,7 +88,13 @@ export interface PlannedEntity {
 }
 
 /** Names are kept within what the package format reads back (the kinds' schemas). */
-const NAME_MAX: Record<Exclude<Kind, "skill">, number> = { agent: AGENT_NAME_MAX, goal: GOAL_TITLE_MAX, project: PROJECT_NAME_MAX, label: LABEL_NAME_MAX, routine: ROUTINE_TITLE_MAX };
+const NAME_MAX: Record<Exclude<Kind, "skill">, number> = {
+  agent: AGENT_NAME_MAX,
+  goal: GOAL_TITLE_MAX,
+  project: PROJECT_NAME_MAX,
+  label: LABEL_NAME_MAX,
+  routine: ROUTINE_TITLE_MAX,
+};
 
 export interface ImportPlan {
   /** Old id → new id (or the existing entity's id when skipped), per kind. */
@@ -135,7 +168,9 @@ export function planImport(pkg: ParsedPackage, target: TargetSnapshot, options: 
       // Also renamed without a clash in the target: a second entity of the same name in the package.
       const finalName = freeName(name, taken, NAME_MAX[kind]);
       if (clash) plan.collisions.push({ kind, name, existingId: clash.id, resolution: "renamed", newName: finalName });
-      entities.push(finalName === name ? { ...entity, action: "create" } : { ...entity, action: "rename", newName: finalName, ...(clash ? { existingId: clash.id } : {}) });
+      entities.push(
+        finalName === name ? { ...entity, action: "create" } : { ...entity, action: "rename", newName: finalName, ...(clash ? { existingId: clash.id } : {}) },
+      );
       ids.set(item.id, newId());
       plan.names.set(item.id, finalName);
       create.add(item.id);
@@ -145,10 +180,26 @@ export function planImport(pkg: ParsedPackage, target: TargetSnapshot, options: 
   const byId = (name: string, id: string, path: string) => ({ name, key: id, path });
   const { entities } = plan;
   place("agent", entities.agents, pkg.agents, (a) => byFile(a.name, a.path), target.agents, plan.ids.agents, plan.create.agents);
-  place("goal", entities.goals, pkg.goals, (g) => byId(g.title, g.id, g.path), target.goals.map((g) => ({ id: g.id, name: g.title })), plan.ids.goals, plan.create.goals);
+  place(
+    "goal",
+    entities.goals,
+    pkg.goals,
+    (g) => byId(g.title, g.id, g.path),
+    target.goals.map((g) => ({ id: g.id, name: g.title })),
+    plan.ids.goals,
+    plan.create.goals,
+  );
   place("project", entities.projects, pkg.projects, (p) => byFile(p.name, p.path), target.projects, plan.ids.projects, plan.create.projects);
   place("label", entities.labels, pkg.labels, (l) => byId(l.name, l.id, "labels.json"), target.labels, plan.ids.labels, plan.create.labels);
-  place("routine", entities.routines, pkg.routines, (r) => byId(r.title, r.id, r.path), target.routines.map((r) => ({ id: r.id, name: r.title })), plan.ids.routines, plan.create.routines);
+  place(
+    "routine",
+    entities.routines,
+    pkg.routines,
+    (r) => byId(r.title, r.id, r.path),
+    target.routines.map((r) => ({ id: r.id, name: r.title })),
+    plan.ids.routines,
+    plan.create.routines,
+  );
   for (const issue of pkg.issues) {
     plan.ids.issues.set(issue.id, newId());
     plan.create.issues.add(issue.id);

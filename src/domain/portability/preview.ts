@@ -22,7 +22,12 @@ async function wouldBeCompany(db: Db, pkg: ParsedPackage, givenName: string | nu
   };
 }
 
-export async function previewImport(db: Db, pkg: ParsedPackage, target: PreviewTarget, options: { collisionStrategy: CollisionStrategy; secretBindings?: Record<string, string> }) {
+export async function previewImport(
+  db: Db,
+  pkg: ParsedPackage,
+  target: PreviewTarget,
+  options: { collisionStrategy: CollisionStrategy; secretBindings?: Record<string, string> },
+) {
   if (target.mode === "existing_company") {
     const plan = planImport(pkg, await loadTarget(db, target.companyId), options);
     return { target: { mode: target.mode, companyId: target.companyId, name: null }, company: null, ...planView(plan), entities: plan.entities };

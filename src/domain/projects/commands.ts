@@ -15,7 +15,6 @@ import { loadProjectView, operationView, workspaceView, type ProjectRow, type Wo
 import { assertValidWorkspace, configuredServices, newWorkspaceRow, type WorkspaceFields } from "./workspaces";
 import { operationInsert, operationRow } from "./operations";
 
-
 /** Colours handed out in turn to projects created without one. */
 export const PROJECT_COLOR_PALETTE = ["#6366f1", "#0ea5e9", "#10b981", "#f59e0b", "#ef4444", "#8b5cf6", "#ec4899", "#14b8a6", "#f97316", "#84cc16"];
 
@@ -77,9 +76,7 @@ async function checkLeadAgent(ctx: CommandContext, leadAgentId: string | null | 
 function goalLinkStatements(ctx: CommandContext, projectId: string, goalIds: string[]): Statement[] {
   const statements: Statement[] = [ctx.db.delete(schema.projectGoals).where(eq(schema.projectGoals.projectId, projectId))];
   if (goalIds.length) {
-    statements.push(
-      ctx.db.insert(schema.projectGoals).values(goalIds.map((goalId, position) => ({ projectId, goalId, companyId: ctx.companyId, position }))),
-    );
+    statements.push(ctx.db.insert(schema.projectGoals).values(goalIds.map((goalId, position) => ({ projectId, goalId, companyId: ctx.companyId, position }))));
   }
   return statements;
 }
@@ -92,7 +89,8 @@ async function normaliseEnv(ctx: CommandContext, actor: Actor, env: Record<strin
 const activity = (ctx: CommandContext, action: string, entityId: string, details: Record<string, unknown>, entityType = "project") =>
   ctx.activity({ action, entityType, entityId, details });
 
-export const createProject = defineCommand("project.create", 
+export const createProject = defineCommand(
+  "project.create",
   async (ctx, actor, input: { fields: ProjectFields & { name: string }; workspace?: WorkspaceFields }) => {
     const { fields } = input;
     const id = newId();
@@ -160,7 +158,10 @@ export const updateProject = defineCommand("project.update", async (ctx, actor, 
 export const deleteProject = defineCommand("project.delete", async (ctx, actor, input: { projectId: string }) => {
   const before = await viewOf(ctx, (await loadProject(ctx, input.projectId)).id);
   await ctx.batch([
-    ctx.db.update(schema.issues).set({ projectId: null }).where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.projectId, before.id))),
+    ctx.db
+      .update(schema.issues)
+      .set({ projectId: null })
+      .where(and(eq(schema.issues.companyId, ctx.companyId), eq(schema.issues.projectId, before.id))),
     ctx.db.delete(schema.projects).where(eq(schema.projects.id, before.id)),
     activity(ctx, "project.deleted", before.id, { name: before.name }),
   ]);
@@ -202,25 +203,31 @@ export const createWorkspace = defineCommand("projectWorkspace.create", async (c
   return workspaceView(await loadWorkspace(ctx, project.id, row.id));
 });
 
-export const updateWorkspace = defineCommand("projectWorkspace.update", async (ctx, actor, input: { projectId: string; workspaceId: string; fields: WorkspaceFields }) => {
-  const project = await loadProject(ctx, input.projectId);
-  const before = await loadWorkspace(ctx, project.id, input.workspaceId);
-  const { isPrimary, ...rest } = input.fields;
-  const merged = { ...before, ...stripUndefined(rest) } as WorkspaceRow;
-  assertValidWorkspace(merged);
-  const statements: Statement[] = [
-    ctx.db.update(schema.projectWorkspaces).set({ ...stripUndefined(rest), updatedAt: ctx.now }).where(eq(schema.projectWorkspaces.id, before.id)),
-  ];
-  if (isPrimary === true && !before.isPrimary) statements.push(...setPrimary(ctx, project.id, before.id));
-  if (isPrimary === false && before.isPrimary) {
-    // The primary flag moves to the oldest other workspace; a lone workspace stays primary.
-    const next = (await projectWorkspaces(ctx, project.id)).find((w) => w.id !== before.id);
-    if (next) statements.push(...setPrimary(ctx, project.id, next.id));
-  }
-  statements.push(activity(ctx, "project.workspace_updated", project.id, { workspaceId: before.id, fields: Object.keys(stripUndefined(input.fields)) }));
-  await ctx.batch(statements);
-  return workspaceView(await loadWorkspace(ctx, project.id, before.id));
-});
+export const updateWorkspace = defineCommand(
+  "projectWorkspace.update",
+  async (ctx, actor, input: { projectId: string; workspaceId: string; fields: WorkspaceFields }) => {
+    const project = await loadProject(ctx, input.projectId);
+    const before = await loadWorkspace(ctx, project.id, input.workspaceId);
+    const { isPrimary, ...rest } = input.fields;
+    const merged = { ...before, ...stripUndefined(rest) } as WorkspaceRow;
+    assertValidWorkspace(merged);
+    const statements: Statement[] = [
+      ctx.db
+        .update(schema.projectWorkspaces)
+        .set({ ...stripUndefined(rest), updatedAt: ctx.now })
+        .where(eq(schema.projectWorkspaces.id, before.id)),
+    ];
+    if (isPrimary === true && !before.isPrimary) statements.push(...setPrimary(ctx, project.id, before.id));
+    if (isPrimary === false && before.isPrimary) {
+      // The primary flag moves to the oldest other workspace; a lone workspace stays primary.
+      const next = (await projectWorkspaces(ctx, project.id)).find((w) => w.id !== before.id);
+      if (next) statements.push(...setPrimary(ctx, project.id, next.id));
+    }
+    statements.push(activity(ctx, "project.workspace_updated", project.id, { workspaceId: before.id, fields: Object.keys(stripUndefined(input.fields)) }));
+    await ctx.batch(statements);
+    return workspaceView(await loadWorkspace(ctx, project.id, before.id));
+  },
+);
 
 export const deleteWorkspace = defineCommand("projectWorkspace.delete", async (ctx, actor, input: { projectId: string; workspaceId: string }) => {
   const project = await loadProject(ctx, input.projectId);
@@ -228,7 +235,8 @@ export const deleteWorkspace = defineCommand("projectWorkspace.delete", async (c
   const statements: Statement[] = [ctx.db.delete(schema.projectWorkspaces).where(eq(schema.projectWorkspaces.id, row.id))];
   if (row.isPrimary) {
     const next = (await projectWorkspaces(ctx, project.id)).find((w) => w.id !== row.id);
-    if (next) statements.push(ctx.db.update(schema.projectWorkspaces).set({ isPrimary: true, updatedAt: ctx.now }).where(eq(schema.projectWorkspaces.id, next.id)));
+    if (next)
+      statements.push(ctx.db.update(schema.projectWorkspaces).set({ isPrimary: true, updatedAt: ctx.now }).where(eq(schema.projectWorkspaces.id, next.id)));
   }
   statements.push(activity(ctx, "project.workspace_deleted", project.id, { workspaceId: row.id, name: row.name }));
   await ctx.batch(statements);
@@ -236,7 +244,8 @@ export const deleteWorkspace = defineCommand("projectWorkspace.delete", async (c
 });
 
 /** start/restart need a cwd and configured services (422 otherwise); stop always records `stopped`. */
-export const workspaceRuntimeAction = defineCommand("projectWorkspace.runtimeAction", 
+export const workspaceRuntimeAction = defineCommand(
+  "projectWorkspace.runtimeAction",
   async (ctx, actor, input: { projectId: string; workspaceId: string; action: "start" | "stop" | "restart" }) => {
     const project = await loadProject(ctx, input.projectId);
     const row = await loadWorkspace(ctx, project.id, input.workspaceId);

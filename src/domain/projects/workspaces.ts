@@ -43,12 +43,23 @@ export function assertValidWorkspace(w: Parameters<typeof workspaceProblems>[0],
 function defaultName(f: WorkspaceFields) {
   const source = f.repoUrl?.trim() || f.cwd?.trim() || f.remoteWorkspaceRef?.trim();
   if (!source) return "Workspace";
-  const last = source.replace(/\.git$/, "").split(/[\\/:]/).filter(Boolean).pop();
+  const last = source
+    .replace(/\.git$/, "")
+    .split(/[\\/:]/)
+    .filter(Boolean)
+    .pop();
   return (last || "Workspace").slice(0, 200);
 }
 
 /** A new row from create fields (validated); `isPrimary` is decided by the caller. */
-export function newWorkspaceRow(args: { id: string; companyId: string; projectId: string; fields: WorkspaceFields; isPrimary: boolean; now: string }): WorkspaceRow {
+export function newWorkspaceRow(args: {
+  id: string;
+  companyId: string;
+  projectId: string;
+  fields: WorkspaceFields;
+  isPrimary: boolean;
+  now: string;
+}): WorkspaceRow {
   const f = args.fields;
   const row: WorkspaceRow = {
     id: args.id,

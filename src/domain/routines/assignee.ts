@@ -14,7 +14,15 @@ export function pauseRoutinesOfAgentStatements(ctx: CommandContext, agentId: str
     ctx.db
       .update(schema.routineTriggers)
       .set({ nextRunAt: null })
-      .where(inArray(schema.routineTriggers.routineId, ctx.db.select({ id: r.id }).from(r).where(and(ofAgent, eq(r.status, "active"))))),
+      .where(
+        inArray(
+          schema.routineTriggers.routineId,
+          ctx.db
+            .select({ id: r.id })
+            .from(r)
+            .where(and(ofAgent, eq(r.status, "active"))),
+        ),
+      ),
     ctx.db
       .update(r)
       .set({

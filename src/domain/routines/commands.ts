@@ -33,13 +33,25 @@ export function requireRoutineWriter(actor: Actor, routine: Pick<RoutineRow, "as
  * Who may assign the routine to `assigneeAgentId`: an agent only to itself (403 otherwise); a board
  * caller needs the tasks:assign decision (added to `batch`, checked after it ran).
  */
-function addAssigneeDecision(batch: ReadBatch, actor: Actor, companyId: string | SQL, assigneeAgentId: string | null | undefined): (resolvedCompanyId: string) => void {
+function addAssigneeDecision(
+  batch: ReadBatch,
+  actor: Actor,
+  companyId: string | SQL,
+  assigneeAgentId: string | null | undefined,
+): (resolvedCompanyId: string) => void {
   if (!assigneeAgentId) return () => undefined;
   if (actor.type === "agent") {
     if (assigneeAgentId !== actor.agentId) throw forbidden("An agent may assign routines only to itself");
     return () => undefined;
   }
-  const decide = addTaskAssignmentDecision(batch, { actor, companyId, assigneeAgentId, assigneeUserId: null, projectId: null, issue: { id: "routine", executionPolicy: null } });
+  const decide = addTaskAssignmentDecision(batch, {
+    actor,
+    companyId,
+    assigneeAgentId,
+    assigneeUserId: null,
+    projectId: null,
+    issue: { id: "routine", executionPolicy: null },
+  });
   return (resolvedCompanyId) => void requireAssignmentAllowed(decide(undefined, resolvedCompanyId));
 }
 
@@ -53,20 +65,27 @@ function scheduleNextRunAt(trigger: Pick<TriggerRow, "kind" | "enabled" | "cronE
 function requireSchedulable(variables: RoutineVariable[]) {
   const missing = requiredWithoutDefault(variables);
   if (missing.length) {
-    throw unprocessable(`A schedule trigger cannot be enabled while required variables have no default: ${missing.join(", ")}`, { variablesWithoutDefault: missing });
+    throw unprocessable(`A schedule trigger cannot be enabled while required variables have no default: ${missing.join(", ")}`, {
+      variablesWithoutDefault: missing,
+    });
   }
 }
 
 /** The write batch holds only while the routine is the version the rule decided on. */
 const routineUnchanged = (ctx: CommandContext, routine: RoutineRow) => ctx.guard(sameVersion(r, routine));
-const bumpRoutine = (ctx: CommandContext, routine: RoutineRow) => ctx.db.update(r).set({ version: routine.version + 1, updatedAt: ctx.now }).where(eq(r.id, routine.id));
+const bumpRoutine = (ctx: CommandContext, routine: RoutineRow) =>
+  ctx.db
+    .update(r)
+    .set({ version: routine.version + 1, updatedAt: ctx.now })
+    .where(eq(r.id, routine.id));
 
 function routineOf(ctx: { companyId: string }, routine: RoutineRow | undefined): RoutineRow {
   if (!routine || routine.companyId !== ctx.companyId) throw notFound("Routine not found");
   return routine;
 }
 
-const companyOfRoutine = (scope: LoadScope, routineId: string) => scope.companyId ?? sql<string>`(SELECT ${r.companyId} FROM ${r} WHERE ${r.id} = ${routineId})`;
+const companyOfRoutine = (scope: LoadScope, routineId: string) =>
+  scope.companyId ?? sql<string>`(SELECT ${r.companyId} FROM ${r} WHERE ${r.id} = ${routineId})`;
 
 // ---------------------------------------------------------------------------------------------
 // Create
@@ -108,7 +127,12 @@ export const createRoutine = defineCommand("routine.create", {
     };
     await ctx.batch([
       ctx.db.insert(r).values(row),
-      ctx.activity({ action: "routine.created", entityType: "routine", entityId: row.id, details: { title: row.title, assigneeAgentId: row.assigneeAgentId, status: row.status } }),
+      ctx.activity({
+        action: "routine.created",
+        entityType: "routine",
+        entityId: row.id,
+        details: { title: row.title, assigneeAgentId: row.assigneeAgentId, status: row.status },
+      }),
     ]);
     return routineView(row);
   },
@@ -173,11 +197,22 @@ export const updateRoutine = defineCommand("routine.update", {
     const enabledSchedules = loaded.triggers.filter((trigger) => trigger.kind === "schedule" && trigger.enabled);
     if (enabledSchedules.length && body.variables !== undefined) requireSchedulable(after.variables);
 
-    const statements: Statement[] = [routineUnchanged(ctx, before), ctx.db.update(r).set({ ...set, version: before.version + 1, updatedAt: ctx.now }).where(eq(r.id, before.id))];
+    const statements: Statement[] = [
+      routineUnchanged(ctx, before),
+      ctx.db
+        .update(r)
+        .set({ ...set, version: before.version + 1, updatedAt: ctx.now })
+        .where(eq(r.id, before.id)),
+    ];
     // A status change starts or stops the schedule: the next slot is counted from now (missed ones while paused are not caught up).
     if (after.status !== before.status) {
       for (const trigger of enabledSchedules) {
-        statements.push(ctx.db.update(t).set({ nextRunAt: scheduleNextRunAt(trigger, after.status, ctx.now), updatedAt: ctx.now }).where(eq(t.id, trigger.id)));
+        statements.push(
+          ctx.db
+            .update(t)
+            .set({ nextRunAt: scheduleNextRunAt(trigger, after.status, ctx.now), updatedAt: ctx.now })
+            .where(eq(t.id, trigger.id)),
+        );
       }
     }
     statements.push(ctx.activity({ action: "routine.updated", entityType: "routine", entityId: before.id, details: { changes } }));
@@ -255,7 +290,12 @@ export const createTrigger = defineCommand("routine.triggerCreate", {
       routineUnchanged(ctx, routine),
       ctx.db.insert(t).values(row),
       bumpRoutine(ctx, routine),
-      ctx.activity({ action: "routine.trigger_created", entityType: "routine", entityId: routine.id, details: { triggerId: id, kind: row.kind, label: row.label } }),
+      ctx.activity({
+        action: "routine.trigger_created",
+        entityType: "routine",
+        entityId: routine.id,
+        details: { triggerId: id, kind: row.kind, label: row.label },
+      }),
     ]);
     return { ...triggerView(row), ...(row.publicId ? { webhookUrl: webhookUrl(input.publicBaseUrl, row.publicId), webhookSecret: secret } : {}) };
   },
@@ -359,7 +399,11 @@ export const rotateTriggerSecret = defineCommand("routine.triggerRotateSecret", 
       bumpRoutine(ctx, routine),
       ctx.activity({ action: "routine.trigger_secret_rotated", entityType: "routine", entityId: routine.id, details: { triggerId: trigger.id } }),
     ]);
-    return { ...triggerView({ ...trigger, secretVersion: version, updatedAt: ctx.now }), webhookUrl: webhookUrl(input.publicBaseUrl, trigger.publicId), webhookSecret: secret };
+    return {
+      ...triggerView({ ...trigger, secretVersion: version, updatedAt: ctx.now }),
+      webhookUrl: webhookUrl(input.publicBaseUrl, trigger.publicId),
+      webhookSecret: secret,
+    };
   },
 });
 

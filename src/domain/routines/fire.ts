@@ -69,7 +69,12 @@ export interface FireFacts {
 
 /** SQL: the routine's execution issues that are still open (the newest is the one a fire coalesces into). */
 const openExecutionIssues = (companyId: string | SQL, routineId: string) =>
-  and(eq(issues.companyId, companyId), eq(issues.originKind, "routine_execution"), eq(issues.originId, routineId), notInArray(issues.status, [...TERMINAL_ISSUE_STATUSES]))!;
+  and(
+    eq(issues.companyId, companyId),
+    eq(issues.originKind, "routine_execution"),
+    eq(issues.originId, routineId),
+    notInArray(issues.status, [...TERMINAL_ISSUE_STATUSES]),
+  )!;
 
 /** Every fact a fire decides on, in one read batch; 404 when the routine is not in `companyId` (when given). */
 export async function loadFireFacts(db: Db, input: FireInput, companyId?: string): Promise<FireFacts> {
@@ -77,16 +82,33 @@ export async function loadFireFacts(db: Db, input: FireInput, companyId?: string
   const routine = batch.add(db.select().from(r).where(eq(r.id, input.routineId)));
   const trigger = input.triggerId ? batch.add(db.select().from(schema.routineTriggers).where(eq(schema.routineTriggers.id, input.triggerId))) : null;
   const routineCompany = sql<string>`(SELECT ${r.companyId} FROM ${r} WHERE ${r.id} = ${input.routineId})`;
-  const existing = input.idempotencyKey ? batch.add(db.select().from(runs).where(and(eq(runs.routineId, input.routineId), eq(runs.idempotencyKey, input.idempotencyKey)))) : null;
+  const existing = input.idempotencyKey
+    ? batch.add(
+        db
+          .select()
+          .from(runs)
+          .where(and(eq(runs.routineId, input.routineId), eq(runs.idempotencyKey, input.idempotencyKey))),
+      )
+    : null;
   const active = batch.add(
     db
-      .select({ issueId: issues.id, runId: sql<string | null>`(SELECT rr.id FROM routine_runs rr WHERE rr.linked_issue_id = issues.id AND rr.status != 'coalesced' ORDER BY rr.created_at LIMIT 1)` })
+      .select({
+        issueId: issues.id,
+        runId: sql<
+          string | null
+        >`(SELECT rr.id FROM routine_runs rr WHERE rr.linked_issue_id = issues.id AND rr.status != 'coalesced' ORDER BY rr.created_at LIMIT 1)`,
+      })
       .from(issues)
       .where(openExecutionIssues(routineCompany, input.routineId))
       .orderBy(desc(issues.createdAt), desc(issues.id))
       .limit(1),
   );
-  const company = batch.add(db.select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason }).from(schema.companies).where(sql`${schema.companies.id} = ${routineCompany}`));
+  const company = batch.add(
+    db
+      .select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason })
+      .from(schema.companies)
+      .where(sql`${schema.companies.id} = ${routineCompany}`),
+  );
   const assigneeRef = input.assigneeAgentId ?? sql<string>`(SELECT ${r.assigneeAgentId} FROM ${r} WHERE ${r.id} = ${input.routineId})`;
   const agent = batch.add(
     db
@@ -96,7 +118,10 @@ export async function loadFireFacts(db: Db, input: FireInput, companyId?: string
   );
   const projectRef = input.projectId ?? sql<string>`(SELECT ${r.projectId} FROM ${r} WHERE ${r.id} = ${input.routineId})`;
   const project = batch.add(
-    db.select({ id: schema.projects.id, companyId: schema.projects.companyId, pausedAt: schema.projects.pausedAt }).from(schema.projects).where(sql`${schema.projects.id} = ${projectRef}`),
+    db
+      .select({ id: schema.projects.id, companyId: schema.projects.companyId, pausedAt: schema.projects.pausedAt })
+      .from(schema.projects)
+      .where(sql`${schema.projects.id} = ${projectRef}`),
   );
   const overrides = addRoutineReferenceChecks(batch, { executionWorkspaceId: input.executionWorkspaceId });
   await batch.run();
@@ -104,9 +129,11 @@ export async function loadFireFacts(db: Db, input: FireInput, companyId?: string
   if (!row || (companyId && row.companyId !== companyId)) throw notFound("Routine not found");
   overrides(row.companyId);
   const agentRow = agent.value[0];
-  if (input.assigneeAgentId && agentRow?.companyId !== row.companyId) throw unprocessable("assigneeAgentId must reference an agent of this company", { assigneeAgentId: input.assigneeAgentId });
+  if (input.assigneeAgentId && agentRow?.companyId !== row.companyId)
+    throw unprocessable("assigneeAgentId must reference an agent of this company", { assigneeAgentId: input.assigneeAgentId });
   const projectRow = project.value[0];
-  if (input.projectId && projectRow?.companyId !== row.companyId) throw unprocessable("projectId must reference a project of this company", { projectId: input.projectId });
+  if (input.projectId && projectRow?.companyId !== row.companyId)
+    throw unprocessable("projectId must reference a project of this company", { projectId: input.projectId });
   const triggerRow = trigger?.value[0] ?? null;
   return {
     routine: row,
@@ -122,7 +149,14 @@ export async function loadFireFacts(db: Db, input: FireInput, companyId?: string
 /** What one fire does. */
 export type FireOutcome =
   | { kind: "existing"; run: RoutineRunRow }
-  | { kind: "record"; status: "skipped" | "failed" | "coalesced"; failureReason: string | null; linkedIssueId: string | null; coalescedIntoRunId: string | null; pauseRoutine?: boolean }
+  | {
+      kind: "record";
+      status: "skipped" | "failed" | "coalesced";
+      failureReason: string | null;
+      linkedIssueId: string | null;
+      coalescedIntoRunId: string | null;
+      pauseRoutine?: boolean;
+    }
   | { kind: "create"; values: Record<string, string | number | boolean>; agentId: string };
 
 /** The refusals that answer the caller (nothing is recorded), then the outcome. Pure. */
@@ -134,14 +168,19 @@ export function decideFire(facts: FireFacts, input: FireInput): FireOutcome {
     if (!trigger || trigger.routineId !== routine.id) throw unprocessable("triggerId must reference a trigger of this routine", { triggerId: input.triggerId });
     if (!trigger.enabled) throw conflict("Trigger is disabled", { triggerId: trigger.id });
     if (input.secretVersion !== undefined && trigger.secretVersion !== input.secretVersion) throw new HttpError(401, "Invalid webhook secret (it was rotated)");
-    if (input.signingMode !== undefined && trigger.signingMode !== input.signingMode) throw new HttpError(401, "The trigger's signing mode changed; sign the call again");
+    if (input.signingMode !== undefined && trigger.signingMode !== input.signingMode)
+      throw new HttpError(401, "The trigger's signing mode changed; sign the call again");
   }
   if (routine.status === "archived") throw conflict("Routine is archived", { routineId: routine.id, status: routine.status });
   if ((input.source === "schedule" || input.source === "webhook") && routine.status !== "active") {
     throw conflict("Routine is not active", { routineId: routine.id, status: routine.status });
   }
   const values = resolveVariables(routine.variables, input.variables ?? {});
-  const record = (status: "skipped" | "failed" | "coalesced", failureReason: string | null, extra: Partial<Extract<FireOutcome, { kind: "record" }>> = {}): FireOutcome => ({
+  const record = (
+    status: "skipped" | "failed" | "coalesced",
+    failureReason: string | null,
+    extra: Partial<Extract<FireOutcome, { kind: "record" }>> = {},
+  ): FireOutcome => ({
     kind: "record",
     status,
     failureReason,
@@ -150,7 +189,8 @@ export function decideFire(facts: FireFacts, input: FireInput): FireOutcome {
     ...extra,
   });
   if (!facts.agent) return record("failed", "no_assignee");
-  if (!isInvokableAgentStatus(facts.agent.status)) return record("failed", "agent.not_invokable", { pauseRoutine: facts.agent.id === routine.assigneeAgentId && routine.status === "active" });
+  if (!isInvokableAgentStatus(facts.agent.status))
+    return record("failed", "agent.not_invokable", { pauseRoutine: facts.agent.id === routine.assigneeAgentId && routine.status === "active" });
   const cannotRun = skipReasonOf(facts.company, facts.agent);
   if (cannotRun) return record("failed", cannotRun);
   if (facts.project?.pausedAt) return record("skipped", "paused");
@@ -201,7 +241,14 @@ export async function recordFire(ctx: CommandContext, actor: Actor, facts: FireF
       action: "routine.fired",
       entityType: "routine",
       entityId: routine.id,
-      details: { runId: row.id, source: row.source, triggerId: row.triggerId, status: row.status, linkedIssueId: row.linkedIssueId, failureReason: row.failureReason },
+      details: {
+        runId: row.id,
+        source: row.source,
+        triggerId: row.triggerId,
+        status: row.status,
+        linkedIssueId: row.linkedIssueId,
+        failureReason: row.failureReason,
+      },
     });
 
   if (outcome.kind === "record") {
@@ -216,9 +263,21 @@ export async function recordFire(ctx: CommandContext, actor: Actor, facts: FireF
     const statements: Statement[] = [...common, ctx.db.insert(runs).values(row), fired(row)];
     // An assignee that can no longer be invoked pauses the routine (it would fail every time).
     if (outcome.pauseRoutine) {
-      statements.push(ctx.db.update(r).set({ status: "paused", version: routine.version + 1, updatedAt: ctx.now }).where(eq(r.id, routine.id)));
+      statements.push(
+        ctx.db
+          .update(r)
+          .set({ status: "paused", version: routine.version + 1, updatedAt: ctx.now })
+          .where(eq(r.id, routine.id)),
+      );
       statements.push(ctx.db.update(schema.routineTriggers).set({ nextRunAt: null }).where(eq(schema.routineTriggers.routineId, routine.id)));
-      statements.push(ctx.activity({ action: "routine.updated", entityType: "routine", entityId: routine.id, details: { changes: { status: { from: "active", to: "paused" } }, reason: "agent.not_invokable" } }));
+      statements.push(
+        ctx.activity({
+          action: "routine.updated",
+          entityType: "routine",
+          entityId: routine.id,
+          details: { changes: { status: { from: "active", to: "paused" } }, reason: "agent.not_invokable" },
+        }),
+      );
     }
     await ctx.batch(statements);
     return routineRunView(row);
@@ -260,7 +319,15 @@ export async function recordFire(ctx: CommandContext, actor: Actor, facts: FireF
           reason: "routine",
           source: "routine",
           issueId,
-          context: { issueId, identifier: issue.identifier, routineId: routine.id, routineRunId: row.id, triggerId: row.triggerId, source: row.source, payload: row.triggerPayload },
+          context: {
+            issueId,
+            identifier: issue.identifier,
+            routineId: routine.id,
+            routineRunId: row.id,
+            triggerId: row.triggerId,
+            source: row.source,
+            payload: row.triggerPayload,
+          },
         },
       ],
       {
@@ -281,7 +348,14 @@ export async function recordFire(ctx: CommandContext, actor: Actor, facts: FireF
         action: "issue.created",
         entityType: "issue",
         entityId: issueId,
-        details: { identifier: issue.identifier, title: issue.title, status: issue.status, priority: issue.priority, assigneeAgentId: issue.assigneeAgentId, routineId: routine.id },
+        details: {
+          identifier: issue.identifier,
+          title: issue.title,
+          status: issue.status,
+          priority: issue.priority,
+          assigneeAgentId: issue.assigneeAgentId,
+          routineId: routine.id,
+        },
       }),
       fired(row),
     ];

@@ -93,11 +93,19 @@ export async function findTriggerWithRoutine(db: Db, triggerId: string) {
 export async function routineDetail(db: Db, routine: RoutineRow) {
   const batch = new ReadBatch(db);
   const project = routine.projectId
-    ? batch.add(db.select({ id: schema.projects.id, name: schema.projects.name, status: schema.projects.status }).from(schema.projects).where(eq(schema.projects.id, routine.projectId)))
+    ? batch.add(
+        db
+          .select({ id: schema.projects.id, name: schema.projects.name, status: schema.projects.status })
+          .from(schema.projects)
+          .where(eq(schema.projects.id, routine.projectId)),
+      )
     : null;
   const agent = routine.assigneeAgentId
     ? batch.add(
-        db.select({ id: schema.agents.id, name: schema.agents.name, role: schema.agents.role, status: schema.agents.status }).from(schema.agents).where(eq(schema.agents.id, routine.assigneeAgentId)),
+        db
+          .select({ id: schema.agents.id, name: schema.agents.name, role: schema.agents.role, status: schema.agents.status })
+          .from(schema.agents)
+          .where(eq(schema.agents.id, routine.assigneeAgentId)),
       )
     : null;
   const parent = routine.parentIssueId ? batch.add(db.select(issueSummaryColumns).from(issues).where(eq(issues.id, routine.parentIssueId))) : null;

@@ -36,26 +36,42 @@ export function addRoutineReferenceChecks(batch: ReadBatch, input: RoutineRefsIn
       )
     : null;
   const project = input.projectId
-    ? batch.add(db.select({ id: schema.projects.id, companyId: schema.projects.companyId, pausedAt: schema.projects.pausedAt }).from(schema.projects).where(eq(schema.projects.id, input.projectId)))
+    ? batch.add(
+        db
+          .select({ id: schema.projects.id, companyId: schema.projects.companyId, pausedAt: schema.projects.pausedAt })
+          .from(schema.projects)
+          .where(eq(schema.projects.id, input.projectId)),
+      )
     : null;
   const goal = input.goalId ? batch.add(db.select({ companyId: schema.goals.companyId }).from(schema.goals).where(eq(schema.goals.id, input.goalId))) : null;
   const parent = input.parentIssueId
     ? batch.add(db.select({ id: schema.issues.id, companyId: schema.issues.companyId }).from(schema.issues).where(issueRefCondition(input.parentIssueId)))
     : null;
   const workspace = input.executionWorkspaceId
-    ? batch.add(db.select({ companyId: schema.executionWorkspaces.companyId }).from(schema.executionWorkspaces).where(eq(schema.executionWorkspaces.id, input.executionWorkspaceId)))
+    ? batch.add(
+        db
+          .select({ companyId: schema.executionWorkspaces.companyId })
+          .from(schema.executionWorkspaces)
+          .where(eq(schema.executionWorkspaces.id, input.executionWorkspaceId)),
+      )
     : null;
   return (companyId: string): CheckedRoutineRefs => {
     const agentRow = agent?.value[0];
-    if (agent && (!agentRow || agentRow.companyId !== companyId)) throw unprocessable("assigneeAgentId must reference an agent of this company", { assigneeAgentId: input.assigneeAgentId });
+    if (agent && (!agentRow || agentRow.companyId !== companyId))
+      throw unprocessable("assigneeAgentId must reference an agent of this company", { assigneeAgentId: input.assigneeAgentId });
     if (agentRow && !isInvokableAgentStatus(agentRow.status)) {
-      throw unprocessable(`assigneeAgentId must reference an invokable agent (this one is ${agentRow.status})`, { assigneeAgentId: input.assigneeAgentId, status: agentRow.status });
+      throw unprocessable(`assigneeAgentId must reference an invokable agent (this one is ${agentRow.status})`, {
+        assigneeAgentId: input.assigneeAgentId,
+        status: agentRow.status,
+      });
     }
     const projectRow = project?.value[0];
-    if (project && (!projectRow || projectRow.companyId !== companyId)) throw unprocessable("projectId must reference a project of this company", { projectId: input.projectId });
+    if (project && (!projectRow || projectRow.companyId !== companyId))
+      throw unprocessable("projectId must reference a project of this company", { projectId: input.projectId });
     if (goal && goal.value[0]?.companyId !== companyId) throw unprocessable("goalId must reference a goal of this company", { goalId: input.goalId });
     const parentRow = parent?.value[0];
-    if (parent && (!parentRow || parentRow.companyId !== companyId)) throw unprocessable("parentIssueId must reference an issue of this company", { parentIssueId: input.parentIssueId });
+    if (parent && (!parentRow || parentRow.companyId !== companyId))
+      throw unprocessable("parentIssueId must reference an issue of this company", { parentIssueId: input.parentIssueId });
     if (workspace && workspace.value[0]?.companyId !== companyId) {
       throw unprocessable("executionWorkspaceId must reference an execution workspace of this company", { executionWorkspaceId: input.executionWorkspaceId });
     }

@@ -26,7 +26,9 @@ function checkValue(variable: RoutineVariable, value: unknown): { value: Variabl
       if (value === "true" || value === "false") return { value: value === "true" };
       return { error: `${variable.name} must be true or false` };
     default:
-      return typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? { value: String(value) } : { error: `${variable.name} must be text` };
+      return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+        ? { value: String(value) }
+        : { error: `${variable.name} must be text` };
   }
 }
 

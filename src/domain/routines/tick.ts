@@ -18,7 +18,6 @@ import { SCHEDULE_KEY_PREFIX } from "../../schemas/routines";
 
 const SYSTEM: Actor = { type: "none", runId: null };
 
-
 export interface TickInput {
   triggerIds: string[];
   /** The tick's time (UTC ISO): slots up to it are due. */
@@ -58,7 +57,13 @@ async function fireTrigger(ctx: CommandContext, actor: Actor, triggerId: string,
   const cron = compileSchedule(trigger.cronExpression, trigger.timezone ?? DEFAULT_TIMEZONE);
   const keep = row.routine.catchUpPolicy === "enqueue_missed_with_cap" ? CATCH_UP_CAP : 1;
   for (const slot of dueSlots(cron, trigger.nextRunAt, at, keep)) {
-    const fire: FireInput = { routineId: trigger.routineId, source: "schedule", triggerId: trigger.id, idempotencyKey: `${SCHEDULE_KEY_PREFIX}${trigger.id}:${slot}`, payload: { scheduledFor: slot } };
+    const fire: FireInput = {
+      routineId: trigger.routineId,
+      source: "schedule",
+      triggerId: trigger.id,
+      idempotencyKey: `${SCHEDULE_KEY_PREFIX}${trigger.id}:${slot}`,
+      payload: { scheduledFor: slot },
+    };
     try {
       let run;
       try {
@@ -75,7 +80,12 @@ async function fireTrigger(ctx: CommandContext, actor: Actor, triggerId: string,
       break;
     }
   }
-  await ctx.batch([ctx.db.update(t).set({ nextRunAt: nextSlot(cron, at), updatedAt: ctx.now }).where(and(eq(t.id, trigger.id), eq(t.nextRunAt, trigger.nextRunAt)))]);
+  await ctx.batch([
+    ctx.db
+      .update(t)
+      .set({ nextRunAt: nextSlot(cron, at), updatedAt: ctx.now })
+      .where(and(eq(t.id, trigger.id), eq(t.nextRunAt, trigger.nextRunAt))),
+  ]);
 }
 
 /** The tick's part for routines: every company with due schedule triggers fires them in its own object. */

@@ -67,7 +67,10 @@ export function verifyWebhookSignature(mode: SigningMode, secret: string, reques
   }
   const header = request.serviceSignature ?? request.hubSignature;
   if (!header) throw refused("Missing webhook signature: send X-Service-Signature or X-Hub-Signature-256");
-  const given = header.trim().replace(/^sha256=/i, "").toLowerCase();
+  const given = header
+    .trim()
+    .replace(/^sha256=/i, "")
+    .toLowerCase();
   if (mode === "hmac_sha256") {
     if (!constantTimeEqual(given, hmacHex(secret, request.rawBody))) throw refused("Invalid webhook signature");
     return {};

@@ -19,8 +19,7 @@ export interface ActorRun {
   statements: Statement[];
 }
 
-export const RUN_ID_REQUIRED =
-  "Agent run id required: send the X-Service-Run-Id header (or use an agent JWT carrying run_id) for this mutation";
+export const RUN_ID_REQUIRED = "Agent run id required: send the X-Service-Run-Id header (or use an agent JWT carrying run_id) for this mutation";
 
 export function requireRunId(actor: Actor): string {
   if (!actor.runId) throw unauthorized(RUN_ID_REQUIRED);

@@ -30,13 +30,33 @@ export const wakeAgent = defineCommand("run.wakeup", async (ctx, actor, input: W
   const { db } = ctx;
   const r = schema.heartbeatRuns;
   const batch = new ReadBatch(db);
-  const agent = batch.add(db.select().from(schema.agents).where(and(eq(schema.agents.id, input.agentId), eq(schema.agents.companyId, ctx.companyId))));
-  const company = batch.add(db.select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason }).from(schema.companies).where(eq(schema.companies.id, ctx.companyId)));
+  const agent = batch.add(
+    db
+      .select()
+      .from(schema.agents)
+      .where(and(eq(schema.agents.id, input.agentId), eq(schema.agents.companyId, ctx.companyId))),
+  );
+  const company = batch.add(
+    db
+      .select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason })
+      .from(schema.companies)
+      .where(eq(schema.companies.id, ctx.companyId)),
+  );
   const prior = input.idempotencyKey
-    ? batch.add(db.select().from(r).where(and(eq(r.agentId, input.agentId), eq(r.idempotencyKey, input.idempotencyKey))))
+    ? batch.add(
+        db
+          .select()
+          .from(r)
+          .where(and(eq(r.agentId, input.agentId), eq(r.idempotencyKey, input.idempotencyKey))),
+      )
     : null;
   const issue = input.issueId
-    ? batch.add(db.select({ id: schema.issues.id }).from(schema.issues).where(and(eq(schema.issues.id, input.issueId), eq(schema.issues.companyId, ctx.companyId))))
+    ? batch.add(
+        db
+          .select({ id: schema.issues.id })
+          .from(schema.issues)
+          .where(and(eq(schema.issues.id, input.issueId), eq(schema.issues.companyId, ctx.companyId))),
+      )
     : null;
   const live = input.issueId
     ? batch.add(
@@ -81,13 +101,22 @@ export const wakeAgent = defineCommand("run.wakeup", async (ctx, actor, input: W
   const limited = !skip && !holder && (lastHour.value[0]?.n ?? 0) >= maxRunsPerHour(target) ? ("rate_limited" as const) : null;
   const skipped = skip ?? limited;
   if (skipped) {
-    await ctx.batch([db.insert(schema.agentWakeupRequests).values({ ...wakeRow, status: "skipped", skipReason: skipped }), wakeActivity(ctx, target.id, wakeupId, reason, { skipped })]);
+    await ctx.batch([
+      db.insert(schema.agentWakeupRequests).values({ ...wakeRow, status: "skipped", skipReason: skipped }),
+      wakeActivity(ctx, target.id, wakeupId, reason, { skipped }),
+    ]);
     return { skipped: { status: "skipped" as const, reason: skipped, wakeupId } };
   }
   if (holder) {
     await ctx.batch([
       db.insert(schema.agentWakeupRequests).values({ ...wakeRow, status: "coalesced", coalescedIntoRunId: holder.id }),
-      db.update(r).set({ context: { ...(holder.context ?? {}), coalescedReasons: [...((holder.context?.coalescedReasons as string[]) ?? []), reason] }, updatedAt: ctx.now }).where(eq(r.id, holder.id)),
+      db
+        .update(r)
+        .set({
+          context: { ...(holder.context ?? {}), coalescedReasons: [...((holder.context?.coalescedReasons as string[]) ?? []), reason] },
+          updatedAt: ctx.now,
+        })
+        .where(eq(r.id, holder.id)),
     ]);
     return { run: runView(holder), created: false };
   }
@@ -114,13 +143,17 @@ export const wakeAgent = defineCommand("run.wakeup", async (ctx, actor, input: W
   return { run: runView(run), created: true };
 });
 
-
 const wakeActivity = (ctx: CommandContext, agentId: string, wakeupId: string, reason: string, details: Record<string, unknown>) =>
   ctx.activity({ action: "agent.wakeup_requested", entityType: "agent", entityId: agentId, agentId, details: { wakeupId, reason, ...details } });
 
 /** The run, if it belongs to the company; 404 otherwise. */
 async function loadRun(ctx: CommandContext, runId: string): Promise<RunRow> {
-  const run = (await ctx.db.select().from(schema.heartbeatRuns).where(and(eq(schema.heartbeatRuns.id, runId), eq(schema.heartbeatRuns.companyId, ctx.companyId))))[0];
+  const run = (
+    await ctx.db
+      .select()
+      .from(schema.heartbeatRuns)
+      .where(and(eq(schema.heartbeatRuns.id, runId), eq(schema.heartbeatRuns.companyId, ctx.companyId)))
+  )[0];
   if (!run) throw notFound("Run not found");
   return run;
 }
@@ -145,16 +178,19 @@ export const cancelRun = defineCommand("run.cancel", async (ctx, actor, input: {
   return runView({ ...run, status: "cancelled", finishedAt: ctx.now, error: "Cancelled", errorCode: "cancelled", nextRetryAt: null, deadlineAt: null });
 });
 
-export const appendRunEvents = defineCommand("run.events.append", async (ctx, actor, input: { runId: string; events: Array<RunEventInput & { kind: "log" | "progress" }> }) => {
-  const run = await loadRun(ctx, input.runId);
-  requireOwnAgent(actor, run, "post its events");
-  if (!isLiveRun(run.status)) throw finishedConflict(run);
-  await ctx.batch([
-    runEventsInsert(ctx, run, input.events),
-    ctx.db.update(schema.heartbeatRuns).set({ lastActivityAt: ctx.now }).where(eq(schema.heartbeatRuns.id, run.id)),
-  ]);
-  return { accepted: input.events.length };
-});
+export const appendRunEvents = defineCommand(
+  "run.events.append",
+  async (ctx, actor, input: { runId: string; events: Array<RunEventInput & { kind: "log" | "progress" }> }) => {
+    const run = await loadRun(ctx, input.runId);
+    requireOwnAgent(actor, run, "post its events");
+    if (!isLiveRun(run.status)) throw finishedConflict(run);
+    await ctx.batch([
+      runEventsInsert(ctx, run, input.events),
+      ctx.db.update(schema.heartbeatRuns).set({ lastActivityAt: ctx.now }).where(eq(schema.heartbeatRuns.id, run.id)),
+    ]);
+    return { accepted: input.events.length };
+  },
+);
 
 export interface CompleteRunInput {
   runId: string;
@@ -168,7 +204,8 @@ export interface CompleteRunInput {
 export const completeRun = defineCommand("run.complete", async (ctx, actor, input: CompleteRunInput) => {
   const run = await loadRun(ctx, input.runId);
   requireOwnAgent(actor, run, "complete it");
-  if (actor.type === "agent" && actor.runId !== run.id) throw forbidden("Complete a run with its own run id (the run JWT, or X-Service-Run-Id)", { runId: run.id });
+  if (actor.type === "agent" && actor.runId !== run.id)
+    throw forbidden("Complete a run with its own run id (the run JWT, or X-Service-Run-Id)", { runId: run.id });
   if (!isLiveRun(run.status)) throw finishedConflict(run);
   const ending = {
     status: input.status,
@@ -186,7 +223,18 @@ export const completeRun = defineCommand("run.complete", async (ctx, actor, inpu
   const cost = await recordRunUsage(ctx, run, input.usage);
   ctx.requestDispatch();
   return {
-    ...runView({ ...run, status: input.status, finishedAt: ctx.now, summary: ending.summary, resultJson: ending.result, usageJson: ending.usage, error: ending.error, errorCode: ending.errorCode, nextRetryAt: null, deadlineAt: null }),
+    ...runView({
+      ...run,
+      status: input.status,
+      finishedAt: ctx.now,
+      summary: ending.summary,
+      resultJson: ending.result,
+      usageJson: ending.usage,
+      error: ending.error,
+      errorCode: ending.errorCode,
+      nextRetryAt: null,
+      deadlineAt: null,
+    }),
     costEventId: cost?.id ?? null,
   };
 });

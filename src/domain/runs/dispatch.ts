@@ -69,7 +69,10 @@ export function invocationSourceOf(reason: string): string {
 }
 
 /** Why an agent cannot be run now (null when it can): company first, then a budget stop, then the agent's status. */
-export function skipReasonOf(company: { status: string; pauseReason: string | null }, agent: { status: string; pauseReason: string | null } | undefined): SkipReason | null {
+export function skipReasonOf(
+  company: { status: string; pauseReason: string | null },
+  agent: { status: string; pauseReason: string | null } | undefined,
+): SkipReason | null {
   if (company.status !== "active") return company.pauseReason === "budget" ? "budget.blocked" : "company.inactive";
   if (!agent) return "agent.not_invokable";
   if (agent.pauseReason === "budget") return "budget.blocked";

@@ -71,7 +71,9 @@ export function endRunStatements(ctx: CommandContext, runId: string, ending: Run
     ctx.db
       .update(w)
       .set({ status: wakeStatus, updatedAt: ctx.now })
-      .where(and(eq(w.companyId, ctx.companyId), inArray(w.status, ["claimed", "coalesced"]), sql`(${w.runId} = ${runId} OR ${w.coalescedIntoRunId} = ${runId})`)),
+      .where(
+        and(eq(w.companyId, ctx.companyId), inArray(w.status, ["claimed", "coalesced"]), sql`(${w.runId} = ${runId} OR ${w.coalescedIntoRunId} = ${runId})`),
+      ),
     ctx.db
       .update(w)
       .set({ status: "queued", updatedAt: ctx.now })
@@ -92,13 +94,23 @@ export function endRunStatements(ctx: CommandContext, runId: string, ending: Run
 export function cancelLiveRunsStatements(ctx: CommandContext, agentIds: string[] | null, errorCode: string): Statement[] {
   const r = schema.heartbeatRuns;
   const w = schema.agentWakeupRequests;
-  const scope = and(eq(r.companyId, ctx.companyId), inArray(r.status, [...LIVE_RUN_STATUSES]), agentIds ? inArray(r.agentId, agentIds.length ? agentIds : ["-"]) : undefined);
+  const scope = and(
+    eq(r.companyId, ctx.companyId),
+    inArray(r.status, [...LIVE_RUN_STATUSES]),
+    agentIds ? inArray(r.agentId, agentIds.length ? agentIds : ["-"]) : undefined,
+  );
   ctx.noteRunsEnded();
   return [
     ctx.db
       .update(w)
       .set({ status: "cancelled", skipReason: errorCode, updatedAt: ctx.now })
-      .where(and(eq(w.companyId, ctx.companyId), inArray(w.status, ["claimed", "coalesced"]), sql`(${w.runId} IN (SELECT ${r.id} FROM ${r} WHERE ${scope}) OR ${w.coalescedIntoRunId} IN (SELECT ${r.id} FROM ${r} WHERE ${scope}))`)),
+      .where(
+        and(
+          eq(w.companyId, ctx.companyId),
+          inArray(w.status, ["claimed", "coalesced"]),
+          sql`(${w.runId} IN (SELECT ${r.id} FROM ${r} WHERE ${scope}) OR ${w.coalescedIntoRunId} IN (SELECT ${r.id} FROM ${r} WHERE ${scope}))`,
+        ),
+      ),
     ctx.db
       .update(r)
       .set({ status: "cancelled", finishedAt: ctx.now, errorCode, error: `Cancelled: ${errorCode}`, nextRetryAt: null, deadlineAt: null, updatedAt: ctx.now })
@@ -107,7 +119,9 @@ export function cancelLiveRunsStatements(ctx: CommandContext, agentIds: string[]
 }
 
 /** A new run row: the given fields over empty defaults (no result, no retry, no deadline). */
-export function newRunRow(fields: Pick<RunRow, "id" | "companyId" | "agentId" | "status" | "adapterType" | "invocationSource" | "createdAt"> & Partial<RunRow>): RunRow {
+export function newRunRow(
+  fields: Pick<RunRow, "id" | "companyId" | "agentId" | "status" | "adapterType" | "invocationSource" | "createdAt"> & Partial<RunRow>,
+): RunRow {
   return {
     wakeupRequestId: null,
     startedAt: null,

@@ -41,7 +41,12 @@ export async function listRuns(db: Db, companyId: string, f: RunListFilters) {
     const [createdAt, id] = decodeCursor(f.cursor);
     conditions.push(or(lt(r.createdAt, createdAt), and(eq(r.createdAt, createdAt), lt(r.id, id))));
   }
-  const rows = await db.select().from(r).where(and(...conditions)).orderBy(desc(r.createdAt), desc(r.id)).limit(limit + 1);
+  const rows = await db
+    .select()
+    .from(r)
+    .where(and(...conditions))
+    .orderBy(desc(r.createdAt), desc(r.id))
+    .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { runs: page.map(runView), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };

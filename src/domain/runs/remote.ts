@@ -35,7 +35,12 @@ export function boundedEvent(event: RunEventInput): RunEventInput {
  */
 export const reportRemoteRun = defineCommand("run.remote.report", async (ctx, _actor, input: RemoteRunReport) => {
   const r = schema.heartbeatRuns;
-  const run = (await ctx.db.select().from(r).where(and(eq(r.id, input.runId), eq(r.companyId, ctx.companyId))))[0];
+  const run = (
+    await ctx.db
+      .select()
+      .from(r)
+      .where(and(eq(r.id, input.runId), eq(r.companyId, ctx.companyId)))
+  )[0];
   if (run?.status !== "running") return { live: false, status: run?.status ?? null };
   const events = (input.events ?? []).map(boundedEvent);
   const { ending } = input;

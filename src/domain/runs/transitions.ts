@@ -95,7 +95,8 @@ export const endsRun = (t: RunTransition) => t.kind === "cancel_queued" || t.kin
 /** The runs the step hands out (to call, push or resume), in order. */
 export function runsToHandOut(transitions: readonly RunTransition[]): Array<{ run: RunRow; adapterConfig: Record<string, unknown> }> {
   const out: Array<{ run: RunRow; adapterConfig: Record<string, unknown> }> = [];
-  for (const t of transitions) if (t.kind === "start" || t.kind === "start_queued" || t.kind === "resume" || t.kind === "retry") out.push({ run: t.run, adapterConfig: t.adapterConfig });
+  for (const t of transitions)
+    if (t.kind === "start" || t.kind === "start_queued" || t.kind === "resume" || t.kind === "retry") out.push({ run: t.run, adapterConfig: t.adapterConfig });
   return out;
 }
 

@@ -21,7 +21,9 @@ const count = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v
 export async function recordRunUsage(ctx: CommandContext, run: Pick<RunRow, "id" | "agentId" | "issueId">, usage: RunUsage | null | undefined) {
   const costCents = count(usage?.costCents);
   if (!usage || costCents === undefined) return null;
-  const billingType = (billingTypes as readonly string[]).includes(String(usage.billingType)) ? (usage.billingType as (typeof billingTypes)[number]) : undefined;
+  const billingType = (billingTypes as readonly string[]).includes(String(usage.billingType))
+    ? (usage.billingType as (typeof billingTypes)[number])
+    : undefined;
   return reportCostEvent.run(ctx, ctx.actor, {
     agentId: run.agentId,
     provider: typeof usage.provider === "string" && usage.provider ? usage.provider : "unknown",

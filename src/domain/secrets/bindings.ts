@@ -21,7 +21,6 @@ export type EnvBindingValue = string | PlainBinding | SecretRefBinding;
 const ENV_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-
 function parseVersion(key: string, raw: unknown): "latest" | number {
   if (raw === undefined || raw === null || raw === "latest") return "latest";
   const n = typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : raw;
@@ -195,7 +194,12 @@ export async function resolveEnvBindings(
     const version = await db.query.companySecretVersions.findFirst({
       where: and(eq(schema.companySecretVersions.secretId, secret.id), eq(schema.companySecretVersions.version, wanted)),
     });
-    if (!version) throw unprocessable(`env.${key} references version ${wanted} of secret "${secret.name}", which does not exist`, { key, secretId: secret.id, version: wanted });
+    if (!version)
+      throw unprocessable(`env.${key} references version ${wanted} of secret "${secret.name}", which does not exist`, {
+        key,
+        secretId: secret.id,
+        version: wanted,
+      });
     result[key] = await readSecretVersion(env, secret, version);
   }
   return result;

@@ -27,7 +27,6 @@ export interface RotateSecretInput {
   externalRef?: string | null;
 }
 
-
 async function loadSecret(ctx: CommandContext, secretId: string) {
   const row = await ctx.db.query.companySecrets.findFirst({
     where: and(eq(schema.companySecrets.id, secretId), eq(schema.companySecrets.companyId, ctx.companyId)),
@@ -82,7 +81,10 @@ export const updateSecret = defineCommand("secret.update", async (ctx, actor, in
   await runBatch(
     ctx,
     [
-      ctx.db.update(schema.companySecrets).set({ ...set, updatedAt: ctx.now }).where(eq(schema.companySecrets.id, before.id)),
+      ctx.db
+        .update(schema.companySecrets)
+        .set({ ...set, updatedAt: ctx.now })
+        .where(eq(schema.companySecrets.id, before.id)),
       ctx.activity({
         action: "secret.updated",
         entityType: "secret",

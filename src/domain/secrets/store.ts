@@ -108,14 +108,7 @@ export async function newSecretStatements(ctx: CommandContext, actor: Actor, inp
 }
 
 /** Statement inserting version `version` of an existing secret (wrapped: an awaited query builder would run). */
-export async function newVersionStatement(
-  ctx: CommandContext,
-  actor: Actor,
-  secret: SecretRow,
-  version: number,
-  value: string,
-  externalRef: string | null,
-) {
+export async function newVersionStatement(ctx: CommandContext, actor: Actor, secret: SecretRow, version: number, value: string, externalRef: string | null) {
   const material = await encryptMaterial(ctx.env, secret.provider, secret.id, version, value);
   const statement = ctx.db.insert(schema.companySecretVersions).values({
     id: newId(),

@@ -50,7 +50,9 @@ export const AUDIT_RULES: Rule[] = [
     code: "encoded_payload",
     severity: "fail",
     message: "decodes and runs an encoded or obfuscated payload",
-    test: textRule(/(base64[ \t]{1,10}(-d|--decode)[^\n|]{0,300}\|[ \t]{0,10}(ba|z)?sh\b)|\beval[ \t]{0,10}\([ \t]{0,10}(atob|Buffer\.from|unescape)[ \t]{0,10}\(|\bexec[ \t]{0,10}\([ \t]{0,10}(base64\.b64decode|codecs\.decode)/i),
+    test: textRule(
+      /(base64[ \t]{1,10}(-d|--decode)[^\n|]{0,300}\|[ \t]{0,10}(ba|z)?sh\b)|\beval[ \t]{0,10}\([ \t]{0,10}(atob|Buffer\.from|unescape)[ \t]{0,10}\(|\bexec[ \t]{0,10}\([ \t]{0,10}(base64\.b64decode|codecs\.decode)/i,
+    ),
   },
   {
     code: "long_encoded_blob",
@@ -70,9 +72,16 @@ export const AUDIT_RULES: Rule[] = [
     code: "disable_safety",
     severity: "fail",
     message: "tells the agent to ignore its instructions or disable safety checks",
-    test: textRule(/(ignore|disregard|forget)[ \t]{1,10}(all[ \t]{1,10})?(previous|prior|earlier|your|the system)[ \t]{1,10}(instructions|rules|prompts?)|(disable|bypass|turn off|circumvent)[ \t]{1,10}(the[ \t]{1,10})?(safety|guard ?rails?|security|sandbox|approval)/i),
+    test: textRule(
+      /(ignore|disregard|forget)[ \t]{1,10}(all[ \t]{1,10})?(previous|prior|earlier|your|the system)[ \t]{1,10}(instructions|rules|prompts?)|(disable|bypass|turn off|circumvent)[ \t]{1,10}(the[ \t]{1,10})?(safety|guard ?rails?|security|sandbox|approval)/i,
+    ),
   },
-  { code: "file_too_large", severity: "warning", message: `is larger than ${SKILL_LIMITS.maxFileBytes / 2} bytes`, test: (f) => f.sizeBytes > SKILL_LIMITS.maxFileBytes / 2 },
+  {
+    code: "file_too_large",
+    severity: "warning",
+    message: `is larger than ${SKILL_LIMITS.maxFileBytes / 2} bytes`,
+    test: (f) => f.sizeBytes > SKILL_LIMITS.maxFileBytes / 2,
+  },
 ];
 
 export interface AuditResult {

@@ -25,7 +25,10 @@ async function storedFiles(env: Env, files: SkillFileRow[]): Promise<Array<{ pat
 
 /** Writes an install (rows in one batch, then stale objects away) with an activity entry. */
 async function commit(ctx: CommandContext, installed: Awaited<ReturnType<typeof installPackage>>, action: string, details: Record<string, unknown>) {
-  await ctx.batch([...installed.statements, ctx.activity({ action, entityType: "skill", entityId: installed.row.id, details: { key: installed.row.key, ...details } })]);
+  await ctx.batch([
+    ...installed.statements,
+    ctx.activity({ action, entityType: "skill", entityId: installed.row.id, details: { key: installed.row.key, ...details } }),
+  ]);
   await deleteObjects(ctx.env, installed.staleObjects);
   return skillView(installed.row, installed.files);
 }
@@ -66,21 +69,30 @@ export function bundledOutOfDate(rows: Array<Pick<SkillRow, "key" | "sourceType"
   return bundledCatalog().some((s) => !rows.some((r) => r.key === s.entry.key && r.sourceType === "bundled" && r.contentHash === s.entry.contentHash));
 }
 
-export const createManagedSkill = defineCommand("skills.createManaged", async (ctx, _actor, input: { name: string; description?: string | null; slug?: string | null }) => {
-  const slug = slugify(input.slug ?? input.name);
-  const key = `company/${slug}`;
-  const yamlString = (s: string) => JSON.stringify(s);
-  const skillMd = `---\nname: ${yamlString(input.name)}\nslug: ${slug}\nkey: ${key}\n${input.description ? `description: ${yamlString(input.description)}\n` : ""}---\n\n# ${input.name}\n`;
-  const [clash] = await ctx.batch([ctx.db.select({ id: schema.companySkills.id }).from(schema.companySkills).where(and(eq(schema.companySkills.companyId, ctx.companyId), eq(schema.companySkills.key, key)))]);
-  if (clash[0]) throw conflict(`A skill with key ${key} already exists`, { key, skillId: clash[0].id });
-  const pkg = packageFromTexts({ "SKILL.md": skillMd });
-  const installed = await installPackage(ctx, { pkg, key, slug, sourceType: "managed_local", sourceRef: null, sourceCommit: null, originHash: null }, null);
-  return commit(ctx, installed, "company.skill_created", { name: pkg.name });
-});
+export const createManagedSkill = defineCommand(
+  "skills.createManaged",
+  async (ctx, _actor, input: { name: string; description?: string | null; slug?: string | null }) => {
+    const slug = slugify(input.slug ?? input.name);
+    const key = `company/${slug}`;
+    const yamlString = (s: string) => JSON.stringify(s);
+    const skillMd = `---\nname: ${yamlString(input.name)}\nslug: ${slug}\nkey: ${key}\n${input.description ? `description: ${yamlString(input.description)}\n` : ""}---\n\n# ${input.name}\n`;
+    const [clash] = await ctx.batch([
+      ctx.db
+        .select({ id: schema.companySkills.id })
+        .from(schema.companySkills)
+        .where(and(eq(schema.companySkills.companyId, ctx.companyId), eq(schema.companySkills.key, key))),
+    ]);
+    if (clash[0]) throw conflict(`A skill with key ${key} already exists`, { key, skillId: clash[0].id });
+    const pkg = packageFromTexts({ "SKILL.md": skillMd });
+    const installed = await installPackage(ctx, { pkg, key, slug, sourceType: "managed_local", sourceRef: null, sourceCommit: null, originHash: null }, null);
+    return commit(ctx, installed, "company.skill_created", { name: pkg.name });
+  },
+);
 
 export const patchSkillFile = defineCommand("skills.patchFile", async (ctx, _actor, input: { skillId: string; path: string; content: string }) => {
   const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
-  if (!skill.row.editable) throw conflict("Bundled skills cannot be edited: they are re-imported from the service's catalog", { sourceType: skill.row.sourceType });
+  if (!skill.row.editable)
+    throw conflict("Bundled skills cannot be edited: they are re-imported from the service's catalog", { sourceType: skill.row.sourceType });
   const path = normalisePath(input.path);
   const inputs = (await storedFiles(ctx.env, skill.files)).filter((f) => f.path !== path);
   inputs.push({ path, bytes: utf8(input.content) });
@@ -90,7 +102,16 @@ export const patchSkillFile = defineCommand("skills.patchFile", async (ctx, _act
   if (audit.verdict === "fail") throw unprocessable("The edit fails the skill audit and was not saved", { audit });
   const installed = await installPackage(
     ctx,
-    { pkg, key: skill.row.key, slug: skill.row.slug, sourceType: skill.row.sourceType, sourceRef: skill.row.sourceRef, sourceCommit: skill.row.sourceCommit, originHash: skill.row.originHash, audit },
+    {
+      pkg,
+      key: skill.row.key,
+      slug: skill.row.slug,
+      sourceType: skill.row.sourceType,
+      sourceRef: skill.row.sourceRef,
+      sourceCommit: skill.row.sourceCommit,
+      originHash: skill.row.originHash,
+      audit,
+    },
     skill,
   );
   return commit(ctx, installed, "company.skill_updated", { path, kind: fileKind(path), audit: audit.verdict });
@@ -98,14 +119,18 @@ export const patchSkillFile = defineCommand("skills.patchFile", async (ctx, _act
 
 export const deleteSkill = defineCommand("skills.delete", async (ctx, _actor, input: { skillId: string }) => {
   const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
-  if (skill.row.sourceType === "bundled") throw conflict("Bundled skills cannot be deleted: they are part of every company's library", { sourceType: "bundled" });
+  if (skill.row.sourceType === "bundled")
+    throw conflict("Bundled skills cannot be deleted: they are part of every company's library", { sourceType: "bundled" });
   const users = await agentsDesiringSkill(ctx.db, ctx.companyId, skill.row.key);
   if (users.length) throw conflict("The skill is desired by agents: remove it from their desiredSkills first", { agents: users });
   await ctx.batch([
     ctx.db.delete(schema.companySkills).where(and(eq(schema.companySkills.id, skill.row.id), eq(schema.companySkills.companyId, ctx.companyId))),
     ctx.activity({ action: "company.skill_deleted", entityType: "skill", entityId: skill.row.id, details: { key: skill.row.key } }),
   ]);
-  await deleteObjects(ctx.env, skill.files.map((f) => f.objectKey));
+  await deleteObjects(
+    ctx.env,
+    skill.files.map((f) => f.objectKey),
+  );
   return { ok: true as const };
 });
 
@@ -127,7 +152,11 @@ function decideUpdate(existing: LoadedSkill | null, incoming: SkillPackage, forc
   if (existing.row.contentHash === incoming.contentHash) return { action: "unchanged", warnings };
   const modified = existing.row.originHash !== null && existing.row.originHash !== existing.row.contentHash;
   if (modified && !force) {
-    throw conflict("The installed skill was changed locally: send force: true to replace the local changes", { originHash: existing.row.originHash, installedHash: existing.row.contentHash, incomingHash: incoming.contentHash });
+    throw conflict("The installed skill was changed locally: send force: true to replace the local changes", {
+      originHash: existing.row.originHash,
+      installedHash: existing.row.contentHash,
+      incomingHash: incoming.contentHash,
+    });
   }
   return { action: "updated", warnings: modified ? [...warnings, "Local changes were replaced (force)"] : warnings };
 }
@@ -138,26 +167,44 @@ async function installFromCatalog(ctx: CommandContext, catalogSkill: CatalogSkil
   if (action === "unchanged") return { action, skill: skillView(existing!.row, existing!.files), catalogSkill: catalogSkill.entry, warnings };
   const installed = await installPackage(
     ctx,
-    { pkg: catalogSkill.pkg, key: catalogSkill.entry.key, slug: slug ? slugify(slug) : (existing?.row.slug ?? undefined), sourceType, sourceRef: catalogSkill.entry.id, sourceCommit: catalogSkill.entry.contentHash, originHash: catalogSkill.entry.contentHash },
+    {
+      pkg: catalogSkill.pkg,
+      key: catalogSkill.entry.key,
+      slug: slug ? slugify(slug) : (existing?.row.slug ?? undefined),
+      sourceType,
+      sourceRef: catalogSkill.entry.id,
+      sourceCommit: catalogSkill.entry.contentHash,
+      originHash: catalogSkill.entry.contentHash,
+    },
     existing,
   );
-  const skill = await commit(ctx, installed, "company.skills_imported", { source: `catalog:${catalogSkill.entry.id}`, action, imported: [catalogSkill.entry.key] });
+  const skill = await commit(ctx, installed, "company.skills_imported", {
+    source: `catalog:${catalogSkill.entry.id}`,
+    action,
+    imported: [catalogSkill.entry.key],
+  });
   return { action, skill, catalogSkill: catalogSkill.entry, warnings };
 }
 
-export const installCatalogSkill = defineCommand("skills.installCatalog", async (ctx, _actor, input: { catalogSkillId: string; slug?: string | null; force?: boolean }) => {
-  const catalogSkill = findCatalogSkill(input.catalogSkillId);
-  const library = await loadLibrary(ctx.db, ctx.companyId);
-  const existing = library.find((s) => s.row.key === catalogSkill.entry.key) ?? null;
-  if (existing && !["catalog", "bundled"].includes(existing.row.sourceType)) {
-    throw conflict(`A skill with key ${catalogSkill.entry.key} from another source (${existing.row.sourceType}) is already installed`, { skillId: existing.row.id });
-  }
-  return installFromCatalog(ctx, catalogSkill, existing, input.force ?? false, input.slug);
-});
+export const installCatalogSkill = defineCommand(
+  "skills.installCatalog",
+  async (ctx, _actor, input: { catalogSkillId: string; slug?: string | null; force?: boolean }) => {
+    const catalogSkill = findCatalogSkill(input.catalogSkillId);
+    const library = await loadLibrary(ctx.db, ctx.companyId);
+    const existing = library.find((s) => s.row.key === catalogSkill.entry.key) ?? null;
+    if (existing && !["catalog", "bundled"].includes(existing.row.sourceType)) {
+      throw conflict(`A skill with key ${catalogSkill.entry.key} from another source (${existing.row.sourceType}) is already installed`, {
+        skillId: existing.row.id,
+      });
+    }
+    return installFromCatalog(ctx, catalogSkill, existing, input.force ?? false, input.slug);
+  },
+);
 
 /** The catalog entry a catalog-managed skill follows (422 for other sources). */
 function catalogOrigin(skill: LoadedSkill, what: string): CatalogSkill {
-  if (skill.row.sourceType !== "catalog" && skill.row.sourceType !== "bundled") throw unprocessable(`${what} applies to catalog-managed skills only (this one is ${skill.row.sourceType})`, { sourceType: skill.row.sourceType });
+  if (skill.row.sourceType !== "catalog" && skill.row.sourceType !== "bundled")
+    throw unprocessable(`${what} applies to catalog-managed skills only (this one is ${skill.row.sourceType})`, { sourceType: skill.row.sourceType });
   return findCatalogSkill(skill.row.sourceRef ?? skill.row.key);
 }
 
@@ -169,7 +216,17 @@ export const installSkillUpdate = defineCommand("skills.installUpdate", async (c
 /** A newer version fetched from a skill's own source (git host, registry, URL, project scan), under the update rule. */
 export const applySourceUpdate = defineCommand(
   "skills.apply_source_update",
-  async (ctx, _actor, input: { skillId: string; expectedSourceCommit: string | null; files: Array<{ path: string; bytes: Uint8Array }>; sourceCommit: string | null; force?: boolean }) => {
+  async (
+    ctx,
+    _actor,
+    input: {
+      skillId: string;
+      expectedSourceCommit: string | null;
+      files: Array<{ path: string; bytes: Uint8Array }>;
+      sourceCommit: string | null;
+      force?: boolean;
+    },
+  ) => {
     const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
     if (skill.row.sourceCommit !== input.expectedSourceCommit) throw conflict("The skill changed while its update was fetched; try again");
     const pkg = buildSkillPackage(input.files);
@@ -177,10 +234,23 @@ export const applySourceUpdate = defineCommand(
     if (action === "unchanged") return { action, skill: skillView(skill.row, skill.files), warnings };
     const installed = await installPackage(
       ctx,
-      { pkg, key: skill.row.key, slug: skill.row.slug, sourceType: skill.row.sourceType, sourceRef: skill.row.sourceRef, sourceCommit: input.sourceCommit, originHash: pkg.contentHash },
+      {
+        pkg,
+        key: skill.row.key,
+        slug: skill.row.slug,
+        sourceType: skill.row.sourceType,
+        sourceRef: skill.row.sourceRef,
+        sourceCommit: input.sourceCommit,
+        originHash: pkg.contentHash,
+      },
       skill,
     );
-    const view = await commit(ctx, installed, "company.skills_imported", { source: skill.row.sourceRef, action, imported: [skill.row.key], sourceCommit: input.sourceCommit });
+    const view = await commit(ctx, installed, "company.skills_imported", {
+      source: skill.row.sourceRef,
+      action,
+      imported: [skill.row.key],
+      sourceCommit: input.sourceCommit,
+    });
     return { action, skill: view, warnings };
   },
 );
@@ -208,7 +278,12 @@ export const auditSkill = defineCommand("skills.audit", async (ctx, _actor, inpu
       .update(schema.companySkills)
       .set({ auditVerdict: audit.verdict, auditCodes: audit.codes, auditedAt: ctx.now })
       .where(and(eq(schema.companySkills.id, skill.row.id), eq(schema.companySkills.companyId, ctx.companyId))),
-    ctx.activity({ action: "company.skill_audited", entityType: "skill", entityId: skill.row.id, details: { key: skill.row.key, verdict: audit.verdict, codes: audit.codes } }),
+    ctx.activity({
+      action: "company.skill_audited",
+      entityType: "skill",
+      entityId: skill.row.id,
+      details: { key: skill.row.key, verdict: audit.verdict, codes: audit.codes },
+    }),
   ]);
   return { skillId: skill.row.id, ...audit, installedHash: skill.row.contentHash, originHash: skill.row.originHash };
 });
@@ -229,57 +304,82 @@ export interface ImportedPackage {
 /** Keys under `service/` belong to the shipped catalog. */
 const RESERVED_KEY_PREFIX = "service/";
 
-export const recordSkillImport = defineCommand("skills.recordImport", async (ctx, _actor, input: { packages: ImportedPackage[]; source: string; force?: boolean }) => {
-  // Decide everything first (any refusal leaves the library untouched), then write.
-  const library = await loadLibrary(ctx.db, ctx.companyId);
-  const skipped: Array<{ key: string; reason: string }> = [];
-  const conflicts: Array<{ key: string; reason: string; skillId: string }> = [];
-  const warnings: string[] = [];
-  const keys = new Set<string>();
-  const writes: Array<{ key: string; pkg: SkillPackage; spec: ImportedPackage; existing: LoadedSkill | null }> = [];
-  for (const spec of input.packages) {
-    const pkg = buildSkillPackage(spec.files);
-    const key = pkg.key ?? `${spec.keyPrefix}/${pkg.slug}`.toLowerCase();
-    if (keys.has(key)) throw unprocessable(`Two skills in the import have the key ${key}`, { key });
-    keys.add(key);
-    if (key.startsWith(RESERVED_KEY_PREFIX)) throw unprocessable(`Skill keys under ${RESERVED_KEY_PREFIX} belong to the service's catalog (got ${key})`, { key });
-    const audit = auditFiles(pkg.files);
-    if (audit.verdict === "fail") throw unprocessable(`Skill ${key} failed its audit and was not imported`, { key, audit });
-    warnings.push(...audit.findings.map((f) => `${key}: ${f.message}`));
-    const existing = library.find((s) => s.row.key === key) ?? null;
-    if (existing?.row.contentHash === pkg.contentHash) {
-      skipped.push({ key, reason: "unchanged" });
-      continue;
+export const recordSkillImport = defineCommand(
+  "skills.recordImport",
+  async (ctx, _actor, input: { packages: ImportedPackage[]; source: string; force?: boolean }) => {
+    // Decide everything first (any refusal leaves the library untouched), then write.
+    const library = await loadLibrary(ctx.db, ctx.companyId);
+    const skipped: Array<{ key: string; reason: string }> = [];
+    const conflicts: Array<{ key: string; reason: string; skillId: string }> = [];
+    const warnings: string[] = [];
+    const keys = new Set<string>();
+    const writes: Array<{ key: string; pkg: SkillPackage; spec: ImportedPackage; existing: LoadedSkill | null }> = [];
+    for (const spec of input.packages) {
+      const pkg = buildSkillPackage(spec.files);
+      const key = pkg.key ?? `${spec.keyPrefix}/${pkg.slug}`.toLowerCase();
+      if (keys.has(key)) throw unprocessable(`Two skills in the import have the key ${key}`, { key });
+      keys.add(key);
+      if (key.startsWith(RESERVED_KEY_PREFIX))
+        throw unprocessable(`Skill keys under ${RESERVED_KEY_PREFIX} belong to the service's catalog (got ${key})`, { key });
+      const audit = auditFiles(pkg.files);
+      if (audit.verdict === "fail") throw unprocessable(`Skill ${key} failed its audit and was not imported`, { key, audit });
+      warnings.push(...audit.findings.map((f) => `${key}: ${f.message}`));
+      const existing = library.find((s) => s.row.key === key) ?? null;
+      if (existing?.row.contentHash === pkg.contentHash) {
+        skipped.push({ key, reason: "unchanged" });
+        continue;
+      }
+      const sameOrigin = (a: SkillSourceType, b: SkillSourceType) =>
+        a === b || (["git_host", "registry", "project_scan"].includes(a) && ["git_host", "registry", "project_scan"].includes(b));
+      if (existing && !sameOrigin(existing.row.sourceType, spec.sourceType)) {
+        conflicts.push({ key, skillId: existing.row.id, reason: `a ${existing.row.sourceType} skill already has this key` });
+        continue;
+      }
+      if (existing && existing.row.originHash !== existing.row.contentHash && !input.force) {
+        conflicts.push({ key, skillId: existing.row.id, reason: "the installed skill was changed locally (send force: true to replace it)" });
+        continue;
+      }
+      writes.push({ key, pkg, spec, existing });
     }
-    const sameOrigin = (a: SkillSourceType, b: SkillSourceType) => a === b || (["git_host", "registry", "project_scan"].includes(a) && ["git_host", "registry", "project_scan"].includes(b));
-    if (existing && !sameOrigin(existing.row.sourceType, spec.sourceType)) {
-      conflicts.push({ key, skillId: existing.row.id, reason: `a ${existing.row.sourceType} skill already has this key` });
-      continue;
+    const imported: Array<ReturnType<typeof skillView> & { action: InstallAction }> = [];
+    const statements: Statement[] = [];
+    const stale: string[] = [];
+    for (const { key, pkg, spec, existing } of writes) {
+      const installed = await installPackage(
+        ctx,
+        { pkg, key, sourceType: spec.sourceType, sourceRef: spec.sourceRef, sourceCommit: spec.sourceCommit, originHash: pkg.contentHash },
+        existing,
+      );
+      statements.push(...installed.statements);
+      stale.push(...installed.staleObjects);
+      imported.push({ ...skillView(installed.row, installed.files), action: existing ? "updated" : "created" });
     }
-    if (existing && existing.row.originHash !== existing.row.contentHash && !input.force) {
-      conflicts.push({ key, skillId: existing.row.id, reason: "the installed skill was changed locally (send force: true to replace it)" });
-      continue;
+    if (imported.length) {
+      // One batch: the import lands whole or not at all.
+      await ctx.batch([
+        ...statements,
+        ctx.activity({
+          action: "company.skills_imported",
+          entityType: "company",
+          entityId: ctx.companyId,
+          details: { source: input.source, imported: imported.map((s) => ({ key: s.key, action: s.action })) },
+        }),
+      ]);
+      await deleteObjects(ctx.env, stale);
     }
-    writes.push({ key, pkg, spec, existing });
-  }
-  const imported: Array<ReturnType<typeof skillView> & { action: InstallAction }> = [];
-  const statements: Statement[] = [];
-  const stale: string[] = [];
-  for (const { key, pkg, spec, existing } of writes) {
-    const installed = await installPackage(ctx, { pkg, key, sourceType: spec.sourceType, sourceRef: spec.sourceRef, sourceCommit: spec.sourceCommit, originHash: pkg.contentHash }, existing);
-    statements.push(...installed.statements);
-    stale.push(...installed.staleObjects);
-    imported.push({ ...skillView(installed.row, installed.files), action: existing ? "updated" : "created" });
-  }
-  if (imported.length) {
-    // One batch: the import lands whole or not at all.
-    await ctx.batch([
-      ...statements,
-      ctx.activity({ action: "company.skills_imported", entityType: "company", entityId: ctx.companyId, details: { source: input.source, imported: imported.map((s) => ({ key: s.key, action: s.action })) } }),
-    ]);
-    await deleteObjects(ctx.env, stale);
-  }
-  return { imported, skipped, conflicts, warnings };
-});
+    return { imported, skipped, conflicts, warnings };
+  },
+);
 
-export const skillCommands = [applySourceUpdate, syncBundledSkills, createManagedSkill, patchSkillFile, deleteSkill, installCatalogSkill, installSkillUpdate, resetSkill, auditSkill, recordSkillImport];
+export const skillCommands = [
+  applySourceUpdate,
+  syncBundledSkills,
+  createManagedSkill,
+  patchSkillFile,
+  deleteSkill,
+  installCatalogSkill,
+  installSkillUpdate,
+  resetSkill,
+  auditSkill,
+  recordSkillImport,
+];

@@ -51,7 +51,13 @@ export async function skillsForRun(env: Env, db: Db, companyId: string, keys: st
     }
     const bundled = bundledCatalog().find((s) => s.entry.key === key);
     if (bundled) {
-      out.push({ key, name: bundled.pkg.name, slug: bundled.pkg.slug, contentHash: bundled.pkg.contentHash, files: bundled.pkg.files.map((f) => fileOut({ path: f.path, kind: f.kind, sha256: f.sha256 }, f.bytes)) });
+      out.push({
+        key,
+        name: bundled.pkg.name,
+        slug: bundled.pkg.slug,
+        contentHash: bundled.pkg.contentHash,
+        files: bundled.pkg.files.map((f) => fileOut({ path: f.path, kind: f.kind, sha256: f.sha256 }, f.bytes)),
+      });
     }
   }
   return out;

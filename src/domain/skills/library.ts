@@ -102,7 +102,12 @@ export async function installPackage(ctx: CommandContext, spec: InstallSpec, exi
   }));
   const t = schema.companySkills;
   const statements: Statement[] = [
-    existing ? ctx.db.update(t).set(row).where(and(eq(t.id, id), eq(t.companyId, ctx.companyId))) : ctx.db.insert(t).values(row),
+    existing
+      ? ctx.db
+          .update(t)
+          .set(row)
+          .where(and(eq(t.id, id), eq(t.companyId, ctx.companyId)))
+      : ctx.db.insert(t).values(row),
     ctx.db.delete(schema.companySkillFiles).where(eq(schema.companySkillFiles.skillId, id)),
     ...files.map((f) => ctx.db.insert(schema.companySkillFiles).values(f)),
   ];

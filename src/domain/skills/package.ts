@@ -81,7 +81,8 @@ export function fileKind(path: string): SkillFileKind {
 }
 
 /** Whether a file would run as code (scripts/, an executable extension or a shebang). */
-export const isExecutable = (file: Pick<SkillFile, "kind" | "path" | "text">) => file.kind === "script" || EXECUTABLE.test(file.path) || Boolean(file.text?.startsWith("#!"));
+export const isExecutable = (file: Pick<SkillFile, "kind" | "path" | "text">) =>
+  file.kind === "script" || EXECUTABLE.test(file.path) || Boolean(file.text?.startsWith("#!"));
 
 /** The highest of markdown_only < assets < scripts_executables over the files. */
 export function trustLevelOf(files: Array<Pick<SkillFile, "kind" | "path" | "text">>): TrustLevel {
@@ -124,10 +125,17 @@ export function parseSkillMarkdown(text: string, path = "SKILL.md"): { frontmatt
     throw unprocessable(`${path} frontmatter field "metadata" must be a mapping`, { path, field: "metadata" });
   }
   const key = str("key") ?? str("skillKey");
-  if (key && !/^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i.test(key)) throw unprocessable(`${path} frontmatter "key" must be path-like (letters, digits, . _ - and /)`, { path, key });
+  if (key && !/^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i.test(key))
+    throw unprocessable(`${path} frontmatter "key" must be path-like (letters, digits, . _ - and /)`, { path, key });
   const slug = str("slug");
   return {
-    frontmatter: { name, description: str("description"), slug: slugify(slug ?? name), key: key?.toLowerCase() ?? null, metadata: (metadata as Record<string, unknown>) ?? null },
+    frontmatter: {
+      name,
+      description: str("description"),
+      slug: slugify(slug ?? name),
+      key: key?.toLowerCase() ?? null,
+      metadata: (metadata as Record<string, unknown>) ?? null,
+    },
     body: text.slice(match[0].length),
   };
 }
@@ -142,11 +150,13 @@ export function buildSkillPackage(inputs: SkillFileInput[]): SkillPackage {
     const path = normalisePath(input.path);
     if (seen.has(path)) throw unprocessable(`File ${path} appears twice`, { path });
     seen.add(path);
-    if (input.bytes.byteLength > SKILL_LIMITS.maxFileBytes) throw unprocessable(`File ${path} is larger than ${SKILL_LIMITS.maxFileBytes} bytes`, { path, sizeBytes: input.bytes.byteLength });
+    if (input.bytes.byteLength > SKILL_LIMITS.maxFileBytes)
+      throw unprocessable(`File ${path} is larger than ${SKILL_LIMITS.maxFileBytes} bytes`, { path, sizeBytes: input.bytes.byteLength });
     total += input.bytes.byteLength;
     return { path, kind: fileKind(path), sizeBytes: input.bytes.byteLength, sha256: sha256Hex(input.bytes), bytes: input.bytes, text: textOf(input.bytes) };
   });
-  if (total > SKILL_LIMITS.maxTotalBytes) throw unprocessable(`A skill may hold at most ${SKILL_LIMITS.maxTotalBytes} bytes (got ${total})`, { totalBytes: total });
+  if (total > SKILL_LIMITS.maxTotalBytes)
+    throw unprocessable(`A skill may hold at most ${SKILL_LIMITS.maxTotalBytes} bytes (got ${total})`, { totalBytes: total });
   const skillMd = files.find((f) => f.path === "SKILL.md");
   if (!skillMd) throw unprocessable("The skill folder has no SKILL.md at its root", { paths: files.map((f) => f.path).slice(0, 20) });
   if (skillMd.text === null) throw unprocessable("SKILL.md must be UTF-8 text", { path: "SKILL.md" });
@@ -156,4 +166,5 @@ export function buildSkillPackage(inputs: SkillFileInput[]): SkillPackage {
 }
 
 /** A package from text files (the catalog, managed skills). */
-export const packageFromTexts = (texts: Record<string, string>) => buildSkillPackage(Object.entries(texts).map(([path, text]) => ({ path, bytes: utf8(text) })));
+export const packageFromTexts = (texts: Record<string, string>) =>
+  buildSkillPackage(Object.entries(texts).map(([path, text]) => ({ path, bytes: utf8(text) })));

@@ -25,8 +25,14 @@ export async function loadLibrary(db: Db, companyId: string): Promise<LoadedSkil
 /** One skill of the company with its files; 404 when the company has no such skill. */
 export async function requireSkill(db: Db, companyId: string, skillId: string): Promise<LoadedSkill> {
   const [rows, files] = await db.batch([
-    db.select().from(s).where(and(eq(s.id, skillId), eq(s.companyId, companyId))),
-    db.select().from(f).where(and(eq(f.skillId, skillId), eq(f.companyId, companyId))),
+    db
+      .select()
+      .from(s)
+      .where(and(eq(s.id, skillId), eq(s.companyId, companyId))),
+    db
+      .select()
+      .from(f)
+      .where(and(eq(f.skillId, skillId), eq(f.companyId, companyId))),
   ]);
   if (!rows[0]) throw notFound("Skill not found");
   return { row: rows[0], files };
@@ -54,7 +60,20 @@ export async function skillsWithKeys(db: Db, companyId: string, keys: string[]) 
     .select({ id: s.id, key: s.key, name: s.name, slug: s.slug, contentHash: s.contentHash })
     .from(s)
     .where(and(eq(s.companyId, companyId), inIds(s.key, keys)));
-  const files = rows.length ? await db.select().from(f).where(and(eq(f.companyId, companyId), inIds(f.skillId, rows.map((r) => r.id)))) : [];
+  const files = rows.length
+    ? await db
+        .select()
+        .from(f)
+        .where(
+          and(
+            eq(f.companyId, companyId),
+            inIds(
+              f.skillId,
+              rows.map((r) => r.id),
+            ),
+          ),
+        )
+    : [];
   return { rows, files };
 }
 

@@ -39,7 +39,15 @@ export function parseSkillSource(raw: string): SkillSource {
       const [owner, repo, mode, ref, ...rest] = parts;
       if (!owner || !repo) throw unprocessable("A GitHub source needs owner and repository", { source: raw });
       const path = rest.length ? rest.join("/").replace(/\/?SKILL\.md$/, "") || null : null;
-      return { kind: "github", owner, repo: repo.replace(/\.git$/, ""), ref: mode === "tree" || mode === "blob" ? (ref ?? null) : null, path, skillName: null, via: "git_host" };
+      return {
+        kind: "github",
+        owner,
+        repo: repo.replace(/\.git$/, ""),
+        ref: mode === "tree" || mode === "blob" ? (ref ?? null) : null,
+        path,
+        skillName: null,
+        via: "git_host",
+      };
     }
     if (url.hostname === "skills.sh" || url.hostname === "www.skills.sh") {
       const [owner, repo, skillName] = parts;
@@ -52,7 +60,9 @@ export function parseSkillSource(raw: string): SkillSource {
   if ((parts.length === 2 || parts.length === 3) && parts.every((p) => GITHUB_PART.test(p))) {
     return { kind: "github", owner: parts[0], repo: parts[1], ref: null, path: null, skillName: parts[2] ?? null, via: "git_host" };
   }
-  throw unprocessable("Unrecognised skill source: use a GitHub URL, owner/repo[/skill], a skills.sh URL, an install command or a SKILL.md URL", { source: raw });
+  throw unprocessable("Unrecognised skill source: use a GitHub URL, owner/repo[/skill], a skills.sh URL, an install command or a SKILL.md URL", {
+    source: raw,
+  });
 }
 
 const MAX_REDIRECTS = 3;
@@ -74,7 +84,10 @@ async function fetchWithLimits(url: string, what: string, check: UrlCheck): Prom
     try {
       res = await fetch(target, { redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { "user-agent": "agent-control-plane" } });
     } catch (err) {
-      throw unprocessable(`Could not fetch ${what}: ${(err as Error).name === "TimeoutError" ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s` : "network error"}`, { url: target });
+      throw unprocessable(
+        `Could not fetch ${what}: ${(err as Error).name === "TimeoutError" ? `no answer within ${FETCH_TIMEOUT_MS / 1000} s` : "network error"}`,
+        { url: target },
+      );
     }
     const location = res.headers.get("location");
     if (res.status >= 300 && res.status < 400 && location) {
@@ -151,17 +164,24 @@ async function fetchGithub(env: Env, src: Extract<SkillSource, { kind: "github" 
   const repoName = `${src.owner}/${src.repo}`;
   let ref = src.ref;
   if (!ref) {
-    const repo = await boundedJson<{ default_branch?: string }>(await fetchWithLimits(`${api}/repos/${repoName}`, `repository ${repoName}`, trusted), `repository ${repoName}`);
+    const repo = await boundedJson<{ default_branch?: string }>(
+      await fetchWithLimits(`${api}/repos/${repoName}`, `repository ${repoName}`, trusted),
+      `repository ${repoName}`,
+    );
     ref = repo.default_branch ?? "main";
   }
-  const commit = await boundedJson<{ sha?: string }>(await fetchWithLimits(`${api}/repos/${repoName}/commits/${encodeURIComponent(ref)}`, `${repoName}@${ref}`, trusted), `${repoName}@${ref}`);
+  const commit = await boundedJson<{ sha?: string }>(
+    await fetchWithLimits(`${api}/repos/${repoName}/commits/${encodeURIComponent(ref)}`, `${repoName}@${ref}`, trusted),
+    `${repoName}@${ref}`,
+  );
   if (!commit.sha) throw unprocessable(`${repoName}@${ref} did not resolve to a commit`);
   const tree = await boundedJson<{ tree?: Array<{ path: string; type: string; size?: number }>; truncated?: boolean }>(
     await fetchWithLimits(`${api}/repos/${repoName}/git/trees/${commit.sha}?recursive=1`, `the file tree of ${repoName}`, trusted),
     `the file tree of ${repoName}`,
   );
   const blobs = (tree.tree ?? []).filter((e) => e.type === "blob");
-  if (tree.truncated || blobs.length > MAX_TREE_FILES) throw unprocessable(`${repoName} is too large to import (more than ${MAX_TREE_FILES} files)`, { files: blobs.length });
+  if (tree.truncated || blobs.length > MAX_TREE_FILES)
+    throw unprocessable(`${repoName} is too large to import (more than ${MAX_TREE_FILES} files)`, { files: blobs.length });
   const inside = (path: string, dir: string) => dir === "" || path === dir || path.startsWith(`${dir}/`);
   let dirs = blobs.filter((b) => b.path === "SKILL.md" || b.path.endsWith("/SKILL.md")).map((b) => b.path.replace(/\/?SKILL\.md$/, ""));
   if (src.path) dirs = dirs.filter((d) => inside(d, src.path!));
@@ -169,25 +189,41 @@ async function fetchGithub(env: Env, src: Extract<SkillSource, { kind: "github" 
   // A skill folder inside another skill's folder belongs to that skill.
   dirs = dirs.filter((d) => !dirs.some((other) => other !== d && other !== "" && inside(d, other)));
   if (!dirs.length) {
-    throw unprocessable(`No skill found in ${repoName}${src.path ? `/${src.path}` : ""}${src.skillName ? ` named ${src.skillName}` : ""}: a skill is a folder with a SKILL.md`, { repository: repoName });
+    throw unprocessable(
+      `No skill found in ${repoName}${src.path ? `/${src.path}` : ""}${src.skillName ? ` named ${src.skillName}` : ""}: a skill is a folder with a SKILL.md`,
+      { repository: repoName },
+    );
   }
-  if (dirs.length > IMPORT_LIMITS.maxPackages) throw unprocessable(`${repoName} holds more than ${IMPORT_LIMITS.maxPackages} skills: import a folder of it`, { skills: dirs.length });
+  if (dirs.length > IMPORT_LIMITS.maxPackages)
+    throw unprocessable(`${repoName} holds more than ${IMPORT_LIMITS.maxPackages} skills: import a folder of it`, { skills: dirs.length });
   const packages: ImportedPackage[] = [];
   let importTotal = 0;
   for (const dir of dirs) {
     const files = blobs.filter((b) => inside(b.path, dir) && !dirs.some((o) => o !== dir && o.length > dir.length && inside(b.path, o)));
-    if (files.length > SKILL_LIMITS.maxFiles) throw unprocessable(`Skill ${dir || repoName} has more than ${SKILL_LIMITS.maxFiles} files`, { files: files.length });
+    if (files.length > SKILL_LIMITS.maxFiles)
+      throw unprocessable(`Skill ${dir || repoName} has more than ${SKILL_LIMITS.maxFiles} files`, { files: files.length });
     const total = files.reduce((n, f) => n + (f.size ?? 0), 0);
-    if (total > SKILL_LIMITS.maxTotalBytes) throw unprocessable(`Skill ${dir || repoName} is larger than ${SKILL_LIMITS.maxTotalBytes} bytes`, { totalBytes: total });
+    if (total > SKILL_LIMITS.maxTotalBytes)
+      throw unprocessable(`Skill ${dir || repoName} is larger than ${SKILL_LIMITS.maxTotalBytes} bytes`, { totalBytes: total });
     importTotal += total;
-    if (importTotal > IMPORT_LIMITS.maxTotalBytes) throw unprocessable(`The import is larger than ${IMPORT_LIMITS.maxTotalBytes} bytes in all`, { totalBytes: importTotal });
+    if (importTotal > IMPORT_LIMITS.maxTotalBytes)
+      throw unprocessable(`The import is larger than ${IMPORT_LIMITS.maxTotalBytes} bytes in all`, { totalBytes: importTotal });
     const fetched = await Promise.all(
       files.map(async (f) => ({
         path: dir ? f.path.slice(dir.length + 1) : f.path,
-        bytes: await boundedBytes(await fetchWithLimits(`${raw}/${repoName}/${commit.sha}/${f.path.split("/").map(encodeURIComponent).join("/")}`, f.path, trusted), f.path),
+        bytes: await boundedBytes(
+          await fetchWithLimits(`${raw}/${repoName}/${commit.sha}/${f.path.split("/").map(encodeURIComponent).join("/")}`, f.path, trusted),
+          f.path,
+        ),
       })),
     );
-    packages.push({ files: fetched, sourceType: src.via, sourceRef: `github:${repoName}${dir ? `/${dir}` : ""}@${ref}`, sourceCommit: commit.sha, keyPrefix: `github/${repoName}`.toLowerCase() });
+    packages.push({
+      files: fetched,
+      sourceType: src.via,
+      sourceRef: `github:${repoName}${dir ? `/${dir}` : ""}@${ref}`,
+      sourceCommit: commit.sha,
+      keyPrefix: `github/${repoName}`.toLowerCase(),
+    });
   }
   return { packages, source: { type: src.via, ref: `github:${repoName}${src.path ? `/${src.path}` : ""}@${ref}`, commit: commit.sha } };
 }
@@ -196,19 +232,28 @@ async function fetchGithub(env: Env, src: Extract<SkillSource, { kind: "github" 
 export async function resolveSkillSource(env: Env, source: string, checkUrl: UrlCheck): Promise<ResolvedImport> {
   const src = parseSkillSource(source);
   if (src.kind === "local_path") {
-    throw unprocessable("A local path cannot be read by the service: import the folder with the CLI (`skill import <path>`), which uploads its files (the `files` form of this route)", {
-      path: src.path,
-    });
+    throw unprocessable(
+      "A local path cannot be read by the service: import the folder with the CLI (`skill import <path>`), which uploads its files (the `files` form of this route)",
+      {
+        path: src.path,
+      },
+    );
   }
   if (src.kind === "github") return fetchGithub(env, src);
   const bytes = await boundedBytes(await fetchWithLimits(src.url, "the SKILL.md", checkUrl), "the SKILL.md");
   const hash = sha256Hex(bytes);
   const host = new URL(src.url).hostname;
-  return { packages: [{ files: [{ path: "SKILL.md", bytes }], sourceType: "url", sourceRef: src.url, sourceCommit: hash, keyPrefix: `url/${host}` }], source: { type: "url", ref: src.url, commit: hash } };
+  return {
+    packages: [{ files: [{ path: "SKILL.md", bytes }], sourceType: "url", sourceRef: src.url, sourceCommit: hash, keyPrefix: `url/${host}` }],
+    source: { type: "url", ref: src.url, commit: hash },
+  };
 }
 
 /** The upload form's files as packages: one SKILL.md at the root, or one skill per folder holding a SKILL.md. */
-export function packagesFromUpload(files: Array<{ path: string; content: string; encoding?: "utf8" | "base64" }>, rootPath: string | undefined): ResolvedImport {
+export function packagesFromUpload(
+  files: Array<{ path: string; content: string; encoding?: "utf8" | "base64" }>,
+  rootPath: string | undefined,
+): ResolvedImport {
   const decoded = files.map((f) => {
     let bytes: Uint8Array;
     if (f.encoding === "base64") {
@@ -227,7 +272,10 @@ export function packagesFromUpload(files: Array<{ path: string; content: string;
   if (decoded.some((f) => f.path === "SKILL.md")) return { packages: [{ ...base, files: decoded }], source: { type: "local_path", ref, commit: null } };
   const dirs = [...new Set(decoded.filter((f) => f.path.endsWith("/SKILL.md")).map((f) => f.path.slice(0, -"/SKILL.md".length)))];
   if (!dirs.length) throw unprocessable("The uploaded folder has no SKILL.md (at its root or in its sub-folders)");
-  const packages = dirs.map((dir) => ({ ...base, files: decoded.filter((f) => f.path.startsWith(`${dir}/`)).map((f) => ({ path: f.path.slice(dir.length + 1), bytes: f.bytes })) }));
+  const packages = dirs.map((dir) => ({
+    ...base,
+    files: decoded.filter((f) => f.path.startsWith(`${dir}/`)).map((f) => ({ path: f.path.slice(dir.length + 1), bytes: f.bytes })),
+  }));
   return { packages, source: { type: "local_path", ref, commit: null } };
 }
 
@@ -250,7 +298,10 @@ export async function latestSourceCommit(env: Env, sourceType: string, sourceRef
   if (src.kind === "github") {
     const { api } = githubHosts(env);
     const what = `${src.owner}/${src.repo}`;
-    const commit = await boundedJson<{ sha?: string }>(await fetchWithLimits(`${api}/repos/${src.owner}/${src.repo}/commits/${encodeURIComponent(src.ref ?? "HEAD")}`, what, trusted), what);
+    const commit = await boundedJson<{ sha?: string }>(
+      await fetchWithLimits(`${api}/repos/${src.owner}/${src.repo}/commits/${encodeURIComponent(src.ref ?? "HEAD")}`, what, trusted),
+      what,
+    );
     return commit.sha ?? null;
   }
   if (src.kind === "url") return sha256Hex(await boundedBytes(await fetchWithLimits(src.url, "the SKILL.md", checkUrl), "the SKILL.md"));

@@ -25,7 +25,6 @@ export interface WakeupRequestInput {
   context?: Record<string, unknown> | null;
 }
 
-
 /** What deciding the wake-ups needs, read beforehand (in the command's load batch). */
 export interface WakeFacts {
   companyActive: boolean;
@@ -40,7 +39,12 @@ export interface WakeFacts {
 }
 
 /** Insert statements for the wake-ups that may be queued; the others are dropped. Duplicate agent+issue+reason pairs collapse. */
-export function wakeupStatementsFrom(ctx: CommandContext, actor: Actor, requests: WakeupRequestInput[], facts: WakeFacts): { statements: Statement[]; queuedIds: string[] } {
+export function wakeupStatementsFrom(
+  ctx: CommandContext,
+  actor: Actor,
+  requests: WakeupRequestInput[],
+  facts: WakeFacts,
+): { statements: Statement[]; queuedIds: string[] } {
   if (!requests.length) return { statements: [], queuedIds: [] };
   const seen = new Set<string>();
   const { actorType, actorId } = actorRef(actor);
@@ -96,7 +100,10 @@ export async function wakeupStatements(
   const agentIds = [...new Set(requests.map((r) => r.agentId))];
   const issueIds = [...new Set(requests.map((r) => r.issueId).filter((x): x is string => Boolean(x)))];
   const [company, agents, held] = await ctx.db.batch([
-    ctx.db.select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason }).from(schema.companies).where(eq(schema.companies.id, ctx.companyId)),
+    ctx.db
+      .select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason })
+      .from(schema.companies)
+      .where(eq(schema.companies.id, ctx.companyId)),
     ctx.db
       .select({ id: schema.agents.id, status: schema.agents.status, pauseReason: schema.agents.pauseReason })
       .from(schema.agents)

@@ -7,13 +7,7 @@ import { requireInstanceAdmin } from "../../http/access";
 import { conflict } from "../../domain/errors";
 import { runCompanyCommand } from "../../company/client";
 import { errors, jsonBody, jsonContent } from "../../schemas/common";
-import {
-  AdminUserQuery,
-  AdminUserSchema,
-  CompanyAccessSchema,
-  PutCompanyAccessSchema,
-  UserIdParam,
-} from "../../schemas/access/members";
+import { AdminUserQuery, AdminUserSchema, CompanyAccessSchema, PutCompanyAccessSchema, UserIdParam } from "../../schemas/access/members";
 import { setUserCompanyAccess } from "../../domain/access/members";
 import { listAdminUsers, loadAdminUser, planCompanyAccessChanges, userCompanyAccess } from "../../domain/access/admin";
 import { demoteInstanceAdmin, promoteInstanceAdmin } from "../../domain/instance/admins";
@@ -118,4 +112,3 @@ adminRouter.openapi(
     return c.json(await userCompanyAccess(db, userId), 200);
   },
 );
-

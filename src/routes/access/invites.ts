@@ -40,13 +40,7 @@ export const invitesRouter = createRouter();
 type CreateInviteBody = z.infer<typeof CreateInviteSchema>;
 
 /** Mints the token, stores the invite through the company's command, returns it with the token and URLs (once). */
-export async function createInviteWithToken(
-  c: Context<AppEnv>,
-  companyId: string,
-  actor: Actor,
-  body: CreateInviteBody,
-  source: "api" | "remote-gateway",
-) {
+export async function createInviteWithToken(c: Context<AppEnv>, companyId: string, actor: Actor, body: CreateInviteBody, source: "api" | "remote-gateway") {
   const hours = body.expiresInHours ?? (await readSettings(dbOf(c), "general")).defaultInviteExpiryHours;
   const { token, hash } = mintSecret(INVITE_TOKEN_PREFIX);
   const invite = await runCompanyCommand(c.env, companyId, createInvite, actor, {
@@ -331,4 +325,3 @@ invitesRouter.openapi(
     return c.json(resolveUrlForm(c.req.valid("query").url), 200);
   },
 );
-

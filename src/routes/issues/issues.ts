@@ -10,15 +10,7 @@ import { ReadBatch } from "../../db/read-batch";
 import { badRequest } from "../../domain/errors";
 import { runCompanyCommand } from "../../company/client";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
-import {
-  CreateIssueSchema,
-  IssueDetailSchema,
-  IssueIdParam,
-  IssueListQuery,
-  IssueSchema,
-  IssueUserStateSchema,
-  UpdateIssueSchema,
-} from "../../schemas/issues";
+import { CreateIssueSchema, IssueDetailSchema, IssueIdParam, IssueListQuery, IssueSchema, IssueUserStateSchema, UpdateIssueSchema } from "../../schemas/issues";
 import { addIssueListRead } from "../../domain/issues/list";
 import { loadIssueDetail } from "../../domain/issues/detail";
 import { createIssue, setIssueUserState, updateIssue } from "../../domain/issues/commands";
@@ -151,9 +143,24 @@ issuesRouter.openapi(
 );
 
 const userStateRoutes = [
-  { method: "post" as const, path: "/api/issues/{issueId}/read", mark: "read" as const, summary: "Mark the issue read for the board caller (extra route; drives unreadForUserId and touchedByUserId)" },
-  { method: "post" as const, path: "/api/issues/{issueId}/inbox-archive", mark: "archive" as const, summary: "Archive the issue from the board caller's inbox (extra route; drives inboxArchivedByUserId)" },
-  { method: "delete" as const, path: "/api/issues/{issueId}/inbox-archive", mark: "unarchive" as const, summary: "Take the issue back into the board caller's inbox (extra route)" },
+  {
+    method: "post" as const,
+    path: "/api/issues/{issueId}/read",
+    mark: "read" as const,
+    summary: "Mark the issue read for the board caller (extra route; drives unreadForUserId and touchedByUserId)",
+  },
+  {
+    method: "post" as const,
+    path: "/api/issues/{issueId}/inbox-archive",
+    mark: "archive" as const,
+    summary: "Archive the issue from the board caller's inbox (extra route; drives inboxArchivedByUserId)",
+  },
+  {
+    method: "delete" as const,
+    path: "/api/issues/{issueId}/inbox-archive",
+    mark: "unarchive" as const,
+    summary: "Take the issue back into the board caller's inbox (extra route)",
+  },
 ];
 for (const route of userStateRoutes) {
   issuesRouter.openapi(

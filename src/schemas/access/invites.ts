@@ -4,9 +4,7 @@ import { INVITE_TYPES, JOIN_REQUEST_STATUSES, JOIN_REQUEST_TYPES, MEMBERSHIP_ROL
 import { Timestamp } from "../common";
 
 export const MembershipRole = z.enum(MEMBERSHIP_ROLES);
-export const AgentRoleLabel = z
-  .string()
-  .regex(/^[a-z][a-z0-9_-]{0,49}$/, "must be a lower-case role label such as engineer or general");
+export const AgentRoleLabel = z.string().regex(/^[a-z][a-z0-9_-]{0,49}$/, "must be a lower-case role label such as engineer or general");
 export const AdapterTypeName = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "must be an adapter type such as process or http");
 const Note = z.string().trim().max(2000);
 
@@ -26,13 +24,7 @@ export const CreateInviteSchema = z
     agentName: z.string().trim().min(1).max(200).optional().openapi({ description: "Agent invites: suggested agent name" }),
     agentRole: AgentRoleLabel.optional().openapi({ description: "Agent invites: the role label of the agent created on approval (default general)" }),
     adapterType: AdapterTypeName.optional().openapi({ description: "Agent invites: adapter type hint (default process on approval)" }),
-    expiresInHours: z
-      .number()
-      .int()
-      .min(1)
-      .max(720)
-      .optional()
-      .openapi({ description: "Default: instance setting defaultInviteExpiryHours (168 = 7 days)" }),
+    expiresInHours: z.number().int().min(1).max(720).optional().openapi({ description: "Default: instance setting defaultInviteExpiryHours (168 = 7 days)" }),
     note: Note.optional().openapi({ description: "Shown to the recipient" }),
   })
   .strict()
@@ -110,13 +102,24 @@ export const InviteSummarySchema = z
   .openapi("InviteSummary");
 
 export const InviteTokenParam = z.object({
-  token: z.string().min(1).max(200).openapi({ param: { name: "token", in: "path" } }),
+  token: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "token", in: "path" } }),
 });
 export const InviteIdParam = z.object({
-  inviteId: z.string().min(1).max(200).openapi({ param: { name: "inviteId", in: "path" } }),
+  inviteId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "inviteId", in: "path" } }),
 });
 export const SkillNameParam = InviteTokenParam.extend({
-  skillName: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}(\.md)?$/, "must be a skill name such as service-api").openapi({ param: { name: "skillName", in: "path" } }),
+  skillName: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,63}(\.md)?$/, "must be a skill name such as service-api")
+    .openapi({ param: { name: "skillName", in: "path" } }),
 });
 
 export const AcceptInviteSchema = z
@@ -159,9 +162,7 @@ export const AcceptInviteResultSchema = z
     inviteType: z.enum(INVITE_TYPES),
     outcome: z.enum(["joined", "pending_approval"]),
     companyId: z.string(),
-    membership: z
-      .object({ id: z.string(), membershipRole: MembershipRole, status: z.enum(MEMBERSHIP_STATUSES) })
-      .nullable(),
+    membership: z.object({ id: z.string(), membershipRole: MembershipRole, status: z.enum(MEMBERSHIP_STATUSES) }).nullable(),
     joinRequest: JoinRequestSchema.nullable(),
     claimSecret: z
       .string()
@@ -172,7 +173,11 @@ export const AcceptInviteResultSchema = z
   .openapi("AcceptInviteResult");
 
 export const TestResolutionQuery = z.object({
-  url: z.string().min(1, "url is required").max(2048).openapi({ param: { name: "url", in: "query" }, example: "https://gateway.example.com/api" }),
+  url: z
+    .string()
+    .min(1, "url is required")
+    .max(2048)
+    .openapi({ param: { name: "url", in: "query" }, example: "https://gateway.example.com/api" }),
 });
 
 export const TestResolutionSchema = z
@@ -201,7 +206,16 @@ export const OnboardingSchema = z
   .object({
     company: z.object({ id: z.string(), name: z.string() }),
     invite: InviteSummarySchema,
-    steps: z.array(z.object({ step: z.number().int(), title: z.string(), method: z.string().nullable(), url: z.string().nullable(), body: z.unknown().optional(), detail: z.string() })),
+    steps: z.array(
+      z.object({
+        step: z.number().int(),
+        title: z.string(),
+        method: z.string().nullable(),
+        url: z.string().nullable(),
+        body: z.unknown().optional(),
+        detail: z.string(),
+      }),
+    ),
     skills: z.array(z.object({ name: z.string(), title: z.string(), description: z.string(), url: z.string() })),
     auth: z.object({ header: z.string(), keyPrefix: z.string(), runIdHeader: z.string() }),
   })

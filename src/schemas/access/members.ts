@@ -47,7 +47,11 @@ export const MemberSchema = z
   .openapi("CompanyMember");
 
 export const MemberIdParam = CompanyIdParam.extend({
-  memberId: z.string().min(1).max(200).openapi({ param: { name: "memberId", in: "path" } }),
+  memberId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "memberId", in: "path" } }),
 });
 
 export const UserDirectoryEntrySchema = z
@@ -82,17 +86,31 @@ export const JoinRequestListQuery = z.object({
     .enum(["pending_approval", "pending", "approved", "rejected"])
     .optional()
     .openapi({ param: { name: "status", in: "query" }, description: "`pending` is an alias of pending_approval" }),
-  requestType: z.enum(JOIN_REQUEST_TYPES).optional().openapi({ param: { name: "requestType", in: "query" } }),
+  requestType: z
+    .enum(JOIN_REQUEST_TYPES)
+    .optional()
+    .openapi({ param: { name: "requestType", in: "query" } }),
 });
 
 export const JoinRequestIdParam = CompanyIdParam.extend({
-  requestId: z.string().min(1).max(200).openapi({ param: { name: "requestId", in: "path" } }),
+  requestId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "requestId", in: "path" } }),
 });
 export const ClaimRequestIdParam = z.object({
-  requestId: z.string().min(1).max(200).openapi({ param: { name: "requestId", in: "path" } }),
+  requestId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "requestId", in: "path" } }),
 });
 
-export const DecisionSchema = z.object({ note: z.string().trim().max(2000).optional() }).strict().openapi("JoinRequestDecision");
+export const DecisionSchema = z
+  .object({ note: z.string().trim().max(2000).optional() })
+  .strict()
+  .openapi("JoinRequestDecision");
 
 export const ClaimApiKeySchema = z
   .object({ claimSecret: z.string().min(1).max(200).openapi({ description: "The claimSecret returned once by the invite accept" }) })
@@ -111,8 +129,19 @@ export const ClaimedApiKeySchema = z
 
 // Admin
 export const AdminUserQuery = z.object({
-  query: z.string().trim().max(200).optional().openapi({ param: { name: "query", in: "query" }, description: "Matches name or email (case-insensitive substring)" }),
-  limit: z.coerce.number().int().min(1).max(500).default(100).openapi({ param: { name: "limit", in: "query" } }),
+  query: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .openapi({ param: { name: "query", in: "query" }, description: "Matches name or email (case-insensitive substring)" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(100)
+    .openapi({ param: { name: "limit", in: "query" } }),
 });
 
 export const AdminUserSchema = z
@@ -128,7 +157,11 @@ export const AdminUserSchema = z
   .openapi("AdminUser");
 
 export const UserIdParam = z.object({
-  userId: z.string().min(1).max(200).openapi({ param: { name: "userId", in: "path" } }),
+  userId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "userId", in: "path" } }),
 });
 
 export const CompanyAccessEntrySchema = z
@@ -157,7 +190,11 @@ export const PutCompanyAccessSchema = z
 
 // Board claim
 export const BoardClaimTokenParam = z.object({
-  token: z.string().min(1).max(200).openapi({ param: { name: "token", in: "path" } }),
+  token: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "token", in: "path" } }),
 });
 
 export const BoardClaimSchema = z

@@ -39,9 +39,7 @@ export const InboxItemKey = z
 
 export const DismissInboxItemSchema = z.object({ itemKey: InboxItemKey }).strict().openapi("DismissInboxItem");
 
-export const InboxDismissalSchema = z
-  .object({ itemKey: z.string(), dismissedAt: Timestamp })
-  .openapi("InboxDismissal");
+export const InboxDismissalSchema = z.object({ itemKey: z.string(), dismissedAt: Timestamp }).openapi("InboxDismissal");
 
 export const DismissResultSchema = InboxDismissalSchema.extend({
   created: z.boolean().openapi({ description: "false when the item was already dismissed" }),

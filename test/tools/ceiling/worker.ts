@@ -40,7 +40,9 @@ export default {
       return Response.json({ ok: true });
     }
     if (url.pathname === "/read") {
-      const row = await env.DB.prepare("SELECT id, title, created_at FROM items WHERE id = ?1").bind(url.searchParams.get("id") ?? "seed").first();
+      const row = await env.DB.prepare("SELECT id, title, created_at FROM items WHERE id = ?1")
+        .bind(url.searchParams.get("id") ?? "seed")
+        .first();
       return Response.json(row);
     }
     if (url.pathname === "/write" && request.method === "POST") {

@@ -26,9 +26,18 @@ const AgentSchema = z.object({
   adapterType: z.string().min(1).max(100),
   adapterConfig: record.nullish().transform((v) => v ?? {}),
   runtimeConfig: record.nullish().transform((v) => v ?? {}),
-  budgetMonthlyCents: z.number().int().min(0).nullish().transform((v) => v ?? 0),
+  budgetMonthlyCents: z
+    .number()
+    .int()
+    .min(0)
+    .nullish()
+    .transform((v) => v ?? 0),
   // Skill keys come from SKILL.md frontmatter or the source (github/<owner>/<repo>/<slug>): longer than a slug.
-  desiredSkills: z.array(z.string().max(2000)).max(1000).nullish().transform((v) => v ?? []),
+  desiredSkills: z
+    .array(z.string().max(2000))
+    .max(1000)
+    .nullish()
+    .transform((v) => v ?? []),
   metadata: record.nullish().transform((v) => v ?? null),
 });
 
@@ -40,7 +49,13 @@ export const agents = defineKind<PkgAgent[]>({
   references: [{ field: "reportsTo", to: "agents" }],
   parent: "reportsTo",
   exportPart({ db, companyId, batch }) {
-    const rows = batch.add(db.select().from(schema.agents).where(and(eq(schema.agents.companyId, companyId), ne(schema.agents.status, "terminated"))).orderBy(asc(schema.agents.createdAt)));
+    const rows = batch.add(
+      db
+        .select()
+        .from(schema.agents)
+        .where(and(eq(schema.agents.companyId, companyId), ne(schema.agents.status, "terminated")))
+        .orderBy(asc(schema.agents.createdAt)),
+    );
     return {
       ids: () => rows.value.map((a) => a.id),
       write(ctx) {
@@ -82,7 +97,10 @@ export const agents = defineKind<PkgAgent[]>({
     const { command, plan } = ctx;
     // URL keys are unique per company: the target's (already read for the plan) and the new ones.
     const urlKeys = new Set(ctx.target.agents.map((a) => a.urlKey));
-    for (const agent of parentsFirst(items.filter((a) => plan.create.agents.has(a.id)), (a) => a.reportsTo)) {
+    for (const agent of parentsFirst(
+      items.filter((a) => plan.create.agents.has(a.id)),
+      (a) => a.reportsTo,
+    )) {
       const name = plan.names.get(agent.id)!;
       // The same adapter rules as a create: an unknown adapter or a broken config is a 422 naming the file.
       let adapterConfig: Record<string, unknown>;

@@ -8,20 +8,34 @@ import { newId } from "../../../crypto/random";
 import type { IssuePart } from "./kind";
 import { MANY, nullableId } from "./fields";
 
-const CommentSchema = z.object({ authorAgentId: nullableId, authorUserId: nullableId, body: z.string().min(1).max(100_000), createdAt: z.string().max(40).nullish() });
+const CommentSchema = z.object({
+  authorAgentId: nullableId,
+  authorUserId: nullableId,
+  body: z.string().min(1).max(100_000),
+  createdAt: z.string().max(40).nullish(),
+});
 
 export type PkgComment = z.infer<typeof CommentSchema>;
 
 export const comments: IssuePart<PkgComment> = {
   key: "comments",
   exportPage({ db, batch, issueIds }) {
-    const rows = batch.add(db.select().from(schema.issueComments).where(inIds(schema.issueComments.issueId, issueIds)).orderBy(asc(schema.issueComments.createdAt)));
+    const rows = batch.add(
+      db.select().from(schema.issueComments).where(inIds(schema.issueComments.issueId, issueIds)).orderBy(asc(schema.issueComments.createdAt)),
+    );
     return {
       write(ctx, issueId, base) {
         const own = rows.value.filter((c) => c.issueId === issueId);
         if (!own.length) return;
         ctx.counts.comments += own.length;
-        ctx.put(`${base}/comments.json`, JSON.stringify(own.map((c) => ({ authorAgentId: c.authorAgentId, authorUserId: c.authorUserId, body: c.body, createdAt: c.createdAt })), null, 2));
+        ctx.put(
+          `${base}/comments.json`,
+          JSON.stringify(
+            own.map((c) => ({ authorAgentId: c.authorAgentId, authorUserId: c.authorUserId, body: c.body, createdAt: c.createdAt })),
+            null,
+            2,
+          ),
+        );
       },
     };
   },

@@ -23,7 +23,12 @@ export const company = defineKind<PkgCompany | null>({
       put(
         "company.md",
         markdownWith(
-          { name: row.name, brandColor: row.brandColor, budgetMonthlyCents: row.budgetMonthlyCents, requireBoardApprovalForNewAgents: row.requireBoardApprovalForNewAgents },
+          {
+            name: row.name,
+            brandColor: row.brandColor,
+            budgetMonthlyCents: row.budgetMonthlyCents,
+            requireBoardApprovalForNewAgents: row.requireBoardApprovalForNewAgents,
+          },
           row.description,
         ),
       );

@@ -24,7 +24,13 @@ export const documents: IssuePart<PkgDocument> = {
   exportPage({ db, batch, issueIds }) {
     const rows = batch.add(
       db
-        .select({ issueId: schema.issueDocuments.issueId, key: schema.issueDocuments.key, title: schema.issueDocumentRevisions.title, format: schema.issueDocumentRevisions.format, body: schema.issueDocumentRevisions.body })
+        .select({
+          issueId: schema.issueDocuments.issueId,
+          key: schema.issueDocuments.key,
+          title: schema.issueDocumentRevisions.title,
+          format: schema.issueDocumentRevisions.format,
+          body: schema.issueDocumentRevisions.body,
+        })
         .from(schema.issueDocuments)
         .innerJoin(schema.issueDocumentRevisions, eq(schema.issueDocumentRevisions.id, schema.issueDocuments.latestRevisionId))
         .where(inIds(schema.issueDocuments.issueId, issueIds)),
@@ -59,8 +65,28 @@ export const documents: IssuePart<PkgDocument> = {
       const documentId = newId();
       const revisionId = newId();
       return [
-        command.db.insert(schema.issueDocuments).values({ id: documentId, companyId: command.companyId, issueId, key: doc.key, title: doc.title, format: doc.format ?? "markdown", latestRevisionId: revisionId, latestRevisionNumber: 1, ...at }),
-        command.db.insert(schema.issueDocumentRevisions).values({ id: revisionId, companyId: command.companyId, issueId, documentId, revisionNumber: 1, title: doc.title, format: doc.format ?? "markdown", body: doc.body, createdAt: command.now }),
+        command.db.insert(schema.issueDocuments).values({
+          id: documentId,
+          companyId: command.companyId,
+          issueId,
+          key: doc.key,
+          title: doc.title,
+          format: doc.format ?? "markdown",
+          latestRevisionId: revisionId,
+          latestRevisionNumber: 1,
+          ...at,
+        }),
+        command.db.insert(schema.issueDocumentRevisions).values({
+          id: revisionId,
+          companyId: command.companyId,
+          issueId,
+          documentId,
+          revisionNumber: 1,
+          title: doc.title,
+          format: doc.format ?? "markdown",
+          body: doc.body,
+          createdAt: command.now,
+        }),
       ];
     });
   },

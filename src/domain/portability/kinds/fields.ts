@@ -5,7 +5,12 @@ import { z } from "zod";
 
 export const id = z.string().min(1).max(200);
 export const nullableId = id.nullish().transform((v) => v ?? null);
-export const text = (max: number) => z.string().max(max).nullish().transform((v) => v ?? null);
+export const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((v) => v ?? null);
 export const record = z.record(z.string(), z.unknown());
 /** Lists whose length no route bounds (labels of a company, comments of an issue, …). */
 export const MANY = 100_000;

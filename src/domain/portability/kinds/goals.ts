@@ -19,7 +19,10 @@ const GoalSchema = z.object({
   status: z.enum(GOAL_STATUSES),
   parentId: nullableId,
   ownerAgentId: nullableId,
-  isCompanyDefault: z.boolean().nullish().transform((v) => v ?? false),
+  isCompanyDefault: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? false),
 });
 
 export type PkgGoal = z.infer<typeof GoalSchema> & { path: string; description: string | null };
@@ -41,7 +44,18 @@ export const goals = defineKind<PkgGoal[]>({
         for (const goal of rows.value) {
           ctx.put(
             ctx.uniquePath("goals", goal.id, ".md"),
-            markdownWith({ id: goal.id, title: goal.title, level: goal.level, status: goal.status, parentId: goal.parentId, ownerAgentId: ctx.held("agents", goal.ownerAgentId), isCompanyDefault: goal.isCompanyDefault }, goal.description),
+            markdownWith(
+              {
+                id: goal.id,
+                title: goal.title,
+                level: goal.level,
+                status: goal.status,
+                parentId: goal.parentId,
+                ownerAgentId: ctx.held("agents", goal.ownerAgentId),
+                isCompanyDefault: goal.isCompanyDefault,
+              },
+              goal.description,
+            ),
           );
         }
       },
@@ -54,7 +68,10 @@ export const goals = defineKind<PkgGoal[]>({
     }),
   apply(ctx, items) {
     const { command, plan } = ctx;
-    for (const goal of parentsFirst(items.filter((g) => plan.create.goals.has(g.id)), (g) => g.parentId)) {
+    for (const goal of parentsFirst(
+      items.filter((g) => plan.create.goals.has(g.id)),
+      (g) => g.parentId,
+    )) {
       ctx.statements.push(
         command.db.insert(schema.goals).values({
           id: plan.ids.goals.get(goal.id)!,

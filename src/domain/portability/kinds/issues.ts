@@ -33,8 +33,16 @@ const IssueSchema = z.object({
   projectId: nullableId,
   goalId: nullableId,
   assigneeAgentId: nullableId,
-  blockedByIssueIds: z.array(id).max(MANY).nullish().transform((v) => v ?? []),
-  labelIds: z.array(id).max(MANY).nullish().transform((v) => v ?? []),
+  blockedByIssueIds: z
+    .array(id)
+    .max(MANY)
+    .nullish()
+    .transform((v) => v ?? []),
+  labelIds: z
+    .array(id)
+    .max(MANY)
+    .nullish()
+    .transform((v) => v ?? []),
   originKind: z.string().max(100).nullish(),
   originId: nullableId,
 });
@@ -92,7 +100,10 @@ export const issues = defineKind<PkgIssue[]>({
                 goalId: ctx.held("goals", issue.goalId),
                 assigneeAgentId: ctx.held("agents", issue.assigneeAgentId),
                 blockedByIssueIds: blockers.value.filter((b) => b.issueId === issue.id).map((b) => b.blockerIssueId),
-                labelIds: ctx.heldAll("labels", issueLabels.value.filter((l) => l.issueId === issue.id).map((l) => l.labelId)),
+                labelIds: ctx.heldAll(
+                  "labels",
+                  issueLabels.value.filter((l) => l.issueId === issue.id).map((l) => l.labelId),
+                ),
                 originKind: issue.originKind,
                 originId: issue.originId,
               },
@@ -124,24 +135,34 @@ export const issues = defineKind<PkgIssue[]>({
       number++;
       const issueId = plan.ids.issues.get(issue.id)!;
       const routineOrigin = issue.originKind === "routine_execution" ? ctx.map("routines", issue.originId) : null;
-      const row = newIssueRow(command, { type: "none", runId: null }, {
-        id: issueId,
-        number,
-        identifier: `${numbering.prefix}-${number}`,
-        title: issue.title,
-        description: issue.description,
-        status: issue.status,
-        priority: issue.priority,
-        projectId: ctx.map("projects", issue.projectId),
-        goalId: ctx.map("goals", issue.goalId),
-        parentId: ctx.map("issues", issue.parentId),
-        assigneeAgentId: ctx.map("agents", issue.assigneeAgentId),
-        originKind: routineOrigin ? "routine_execution" : issue.originKind && issue.originKind !== "routine_execution" ? issue.originKind : "manual",
-        originId: routineOrigin ?? (issue.originKind === "routine_execution" ? null : (issue.originId ?? null)),
-      });
+      const row = newIssueRow(
+        command,
+        { type: "none", runId: null },
+        {
+          id: issueId,
+          number,
+          identifier: `${numbering.prefix}-${number}`,
+          title: issue.title,
+          description: issue.description,
+          status: issue.status,
+          priority: issue.priority,
+          projectId: ctx.map("projects", issue.projectId),
+          goalId: ctx.map("goals", issue.goalId),
+          parentId: ctx.map("issues", issue.parentId),
+          assigneeAgentId: ctx.map("agents", issue.assigneeAgentId),
+          originKind: routineOrigin ? "routine_execution" : issue.originKind && issue.originKind !== "routine_execution" ? issue.originKind : "manual",
+          originId: routineOrigin ?? (issue.originKind === "routine_execution" ? null : (issue.originId ?? null)),
+        },
+      );
       ctx.statements.push(command.db.insert(schema.issues).values(row));
-      for (const blocker of issue.blockedByIssueIds) children.push(command.db.insert(schema.issueBlockers).values({ issueId, blockerIssueId: plan.ids.issues.get(blocker)!, companyId: command.companyId, createdAt: command.now }));
-      for (const label of issue.labelIds) children.push(command.db.insert(schema.issueLabels).values({ issueId, labelId: plan.ids.labels.get(label)!, companyId: command.companyId }));
+      for (const blocker of issue.blockedByIssueIds)
+        children.push(
+          command.db
+            .insert(schema.issueBlockers)
+            .values({ issueId, blockerIssueId: plan.ids.issues.get(blocker)!, companyId: command.companyId, createdAt: command.now }),
+        );
+      for (const label of issue.labelIds)
+        children.push(command.db.insert(schema.issueLabels).values({ issueId, labelId: plan.ids.labels.get(label)!, companyId: command.companyId }));
       children.push(...comments.apply(ctx, issueId, issue.comments), ...documents.apply(ctx, issueId, issue.documents));
     }
     ctx.statements.push(...children);

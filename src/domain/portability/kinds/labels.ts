@@ -22,7 +22,14 @@ export const labels = defineKind<PkgLabel[]>({
       ids: () => rows.value.map((l) => l.id),
       write(ctx) {
         ctx.counts.labels = rows.value.length;
-        ctx.put("labels.json", JSON.stringify(rows.value.map((l) => ({ id: l.id, name: l.name, color: l.color })), null, 2));
+        ctx.put(
+          "labels.json",
+          JSON.stringify(
+            rows.value.map((l) => ({ id: l.id, name: l.name, color: l.color })),
+            null,
+            2,
+          ),
+        );
       },
     };
   },
@@ -31,7 +38,11 @@ export const labels = defineKind<PkgLabel[]>({
     const { command, plan } = ctx;
     for (const label of items.filter((l) => plan.create.labels.has(l.id))) {
       const name = plan.names.get(label.id)!;
-      ctx.statements.push(command.db.insert(schema.labels).values({ id: plan.ids.labels.get(label.id)!, companyId: command.companyId, name, nameKey: name.toLowerCase(), color: label.color, ...ctx.at }));
+      ctx.statements.push(
+        command.db
+          .insert(schema.labels)
+          .values({ id: plan.ids.labels.get(label.id)!, companyId: command.companyId, name, nameKey: name.toLowerCase(), color: label.color, ...ctx.at }),
+      );
     }
   },
   undo: (ctx, plan) => ctx.db.delete(schema.labels).where(and(eq(schema.labels.companyId, ctx.companyId), inIds(schema.labels.id, createdIds(plan, "labels")))),

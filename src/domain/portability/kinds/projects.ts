@@ -24,18 +24,29 @@ const WorkspaceSchema = z.object({
   defaultRef: text(500),
   setupCommand: text(4000),
   cleanupCommand: text(4000),
-  isPrimary: z.boolean().nullish().transform((v) => v ?? false),
+  isPrimary: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? false),
 });
 const ProjectSchema = z.object({
   id,
   name: z.string().trim().min(1).max(PROJECT_NAME_MAX),
   status: z.enum(PROJECT_STATUSES),
-  goalIds: z.array(id).max(1000).nullish().transform((v) => v ?? []),
+  goalIds: z
+    .array(id)
+    .max(1000)
+    .nullish()
+    .transform((v) => v ?? []),
   leadAgentId: nullableId,
   targetDate: text(1000),
   color: text(20),
   env: record.nullish().transform((v) => v ?? null),
-  workspaces: z.array(WorkspaceSchema).max(1000).nullish().transform((v) => v ?? []),
+  workspaces: z
+    .array(WorkspaceSchema)
+    .max(1000)
+    .nullish()
+    .transform((v) => v ?? []),
 });
 
 export type PkgProject = z.infer<typeof ProjectSchema> & { path: string; description: string | null };
@@ -49,8 +60,12 @@ export const projects = defineKind<PkgProject[]>({
   ],
   exportPart({ db, companyId, batch }) {
     const rows = batch.add(db.select().from(schema.projects).where(eq(schema.projects.companyId, companyId)).orderBy(asc(schema.projects.createdAt)));
-    const projectGoals = batch.add(db.select().from(schema.projectGoals).where(eq(schema.projectGoals.companyId, companyId)).orderBy(asc(schema.projectGoals.position)));
-    const workspaces = batch.add(db.select().from(schema.projectWorkspaces).where(eq(schema.projectWorkspaces.companyId, companyId)).orderBy(asc(schema.projectWorkspaces.createdAt)));
+    const projectGoals = batch.add(
+      db.select().from(schema.projectGoals).where(eq(schema.projectGoals.companyId, companyId)).orderBy(asc(schema.projectGoals.position)),
+    );
+    const workspaces = batch.add(
+      db.select().from(schema.projectWorkspaces).where(eq(schema.projectWorkspaces.companyId, companyId)).orderBy(asc(schema.projectWorkspaces.createdAt)),
+    );
     return {
       ids: () => rows.value.map((p) => p.id),
       write(ctx) {
@@ -64,14 +79,27 @@ export const projects = defineKind<PkgProject[]>({
                 id: project.id,
                 name: project.name,
                 status: project.status,
-                goalIds: ctx.heldAll("goals", projectGoals.value.filter((g) => g.projectId === project.id).map((g) => g.goalId)),
+                goalIds: ctx.heldAll(
+                  "goals",
+                  projectGoals.value.filter((g) => g.projectId === project.id).map((g) => g.goalId),
+                ),
                 leadAgentId: ctx.held("agents", project.leadAgentId),
                 targetDate: project.targetDate,
                 color: project.color,
                 env: ctx.scrub(project.env, path),
                 workspaces: workspaces.value
                   .filter((w) => w.projectId === project.id)
-                  .map((w) => ({ name: w.name, sourceType: w.sourceType, cwd: w.cwd, repoUrl: w.repoUrl, repoRef: w.repoRef, defaultRef: w.defaultRef, setupCommand: w.setupCommand, cleanupCommand: w.cleanupCommand, isPrimary: w.isPrimary })),
+                  .map((w) => ({
+                    name: w.name,
+                    sourceType: w.sourceType,
+                    cwd: w.cwd,
+                    repoUrl: w.repoUrl,
+                    repoRef: w.repoRef,
+                    defaultRef: w.defaultRef,
+                    setupCommand: w.setupCommand,
+                    cleanupCommand: w.cleanupCommand,
+                    isPrimary: w.isPrimary,
+                  })),
               },
               project.description,
             ),
@@ -133,5 +161,6 @@ export const projects = defineKind<PkgProject[]>({
       );
     }
   },
-  undo: (ctx, plan) => ctx.db.delete(schema.projects).where(and(eq(schema.projects.companyId, ctx.companyId), inIds(schema.projects.id, createdIds(plan, "projects")))),
+  undo: (ctx, plan) =>
+    ctx.db.delete(schema.projects).where(and(eq(schema.projects.companyId, ctx.companyId), inIds(schema.projects.id, createdIds(plan, "projects")))),
 });

@@ -37,8 +37,24 @@ const RoutineSchema = z.object({
   status: z.enum(ROUTINE_STATUSES),
   concurrencyPolicy: z.enum(CONCURRENCY_POLICIES),
   catchUpPolicy: z.enum(CATCH_UP_POLICIES),
-  variables: z.array(z.object({ name: z.string(), label: z.string().nullish(), type: z.string(), required: z.boolean(), defaultValue: z.union([z.string(), z.number(), z.boolean()]).nullish() })).max(50).nullish().transform((v) => v ?? []),
-  triggers: z.array(TriggerSchema).max(1000).nullish().transform((v) => v ?? []),
+  variables: z
+    .array(
+      z.object({
+        name: z.string(),
+        label: z.string().nullish(),
+        type: z.string(),
+        required: z.boolean(),
+        defaultValue: z.union([z.string(), z.number(), z.boolean()]).nullish(),
+      }),
+    )
+    .max(50)
+    .nullish()
+    .transform((v) => v ?? []),
+  triggers: z
+    .array(TriggerSchema)
+    .max(1000)
+    .nullish()
+    .transform((v) => v ?? []),
 });
 
 export type PkgRoutine = z.infer<typeof RoutineSchema> & { path: string; description: string | null };
@@ -54,7 +70,9 @@ export const routines = defineKind<PkgRoutine[]>({
   ],
   exportPart({ db, companyId, batch }) {
     const rows = batch.add(db.select().from(schema.routines).where(eq(schema.routines.companyId, companyId)).orderBy(asc(schema.routines.createdAt)));
-    const triggers = batch.add(db.select().from(schema.routineTriggers).where(eq(schema.routineTriggers.companyId, companyId)).orderBy(asc(schema.routineTriggers.createdAt)));
+    const triggers = batch.add(
+      db.select().from(schema.routineTriggers).where(eq(schema.routineTriggers.companyId, companyId)).orderBy(asc(schema.routineTriggers.createdAt)),
+    );
     return {
       write(ctx) {
         ctx.counts.routines = rows.value.length;
@@ -77,7 +95,15 @@ export const routines = defineKind<PkgRoutine[]>({
                 // Webhook secrets and public ids are never exported: the importer gets new ones.
                 triggers: triggers.value
                   .filter((t) => t.routineId === routine.id)
-                  .map((t) => ({ kind: t.kind, label: t.label, enabled: t.enabled, cronExpression: t.cronExpression, timezone: t.timezone, signingMode: t.signingMode, replayWindowSec: t.replayWindowSec })),
+                  .map((t) => ({
+                    kind: t.kind,
+                    label: t.label,
+                    enabled: t.enabled,
+                    cronExpression: t.cronExpression,
+                    timezone: t.timezone,
+                    signingMode: t.signingMode,
+                    replayWindowSec: t.replayWindowSec,
+                  })),
               },
               routine.description,
             ),
@@ -121,7 +147,8 @@ export const routines = defineKind<PkgRoutine[]>({
       );
       for (const trigger of routine.triggers) {
         const triggerId = newId();
-        const schedule = trigger.kind === "schedule" && trigger.cronExpression ? compileSchedule(trigger.cronExpression, trigger.timezone ?? DEFAULT_TIMEZONE) : null;
+        const schedule =
+          trigger.kind === "schedule" && trigger.cronExpression ? compileSchedule(trigger.cronExpression, trigger.timezone ?? DEFAULT_TIMEZONE) : null;
         const row = {
           id: triggerId,
           companyId: command.companyId,
@@ -151,5 +178,6 @@ export const routines = defineKind<PkgRoutine[]>({
     }
     await Promise.all(sealed);
   },
-  undo: (ctx, plan) => ctx.db.delete(schema.routines).where(and(eq(schema.routines.companyId, ctx.companyId), inIds(schema.routines.id, createdIds(plan, "routines")))),
+  undo: (ctx, plan) =>
+    ctx.db.delete(schema.routines).where(and(eq(schema.routines.companyId, ctx.companyId), inIds(schema.routines.id, createdIds(plan, "routines")))),
 });

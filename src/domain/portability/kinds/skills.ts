@@ -28,7 +28,12 @@ export const skills = defineKind<PkgSkill[]>({
   key: "skills",
   noun: "skill",
   exportPart({ db, companyId, batch }) {
-    const rows = batch.add(db.select().from(schema.companySkills).where(and(eq(schema.companySkills.companyId, companyId), ne(schema.companySkills.sourceType, "bundled"))));
+    const rows = batch.add(
+      db
+        .select()
+        .from(schema.companySkills)
+        .where(and(eq(schema.companySkills.companyId, companyId), ne(schema.companySkills.sourceType, "bundled"))),
+    );
     const files = batch.add(db.select().from(schema.companySkillFiles).where(eq(schema.companySkillFiles.companyId, companyId)));
     return {
       async write(ctx) {
@@ -54,7 +59,11 @@ export const skills = defineKind<PkgSkill[]>({
     const dirs = paths.filter((p) => p.startsWith("skills/") && p.endsWith("/SKILL.md")).map((p) => p.slice("skills/".length, -"/SKILL.md".length));
     const found = dirs.map((key) => ({
       key,
-      files: Object.fromEntries(Object.entries(pkg.files).filter(([p]) => p.startsWith(`skills/${key}/`)).map(([p, t]) => [p.slice(`skills/${key}/`.length), t])),
+      files: Object.fromEntries(
+        Object.entries(pkg.files)
+          .filter(([p]) => p.startsWith(`skills/${key}/`))
+          .map(([p, t]) => [p.slice(`skills/${key}/`.length), t]),
+      ),
     }));
     const orphan = paths.find((p) => p.startsWith("skills/") && !dirs.some((d) => p.startsWith(`skills/${d}/`)));
     if (orphan) throw unprocessable(`${orphan}: not inside a skill folder (no SKILL.md)`, { path: orphan });
@@ -63,9 +72,14 @@ export const skills = defineKind<PkgSkill[]>({
   async apply(ctx, items) {
     for (const skill of items.filter((s) => ctx.plan.create.skills.has(s.key))) {
       const built = buildSkillPackage(Object.entries(skill.files).map(([path, text]) => ({ path, bytes: utf8(text) })));
-      const installed = await installPackage(ctx.command, { pkg: built, key: skill.key, sourceType: "managed_local", sourceRef: null, sourceCommit: null, originHash: null }, null);
+      const installed = await installPackage(
+        ctx.command,
+        { pkg: built, key: skill.key, sourceType: "managed_local", sourceRef: null, sourceCommit: null, originHash: null },
+        null,
+      );
       ctx.statements.push(...installed.statements);
     }
   },
-  undo: (ctx, plan) => ctx.db.delete(schema.companySkills).where(and(eq(schema.companySkills.companyId, ctx.companyId), inIds(schema.companySkills.key, [...plan.create.skills]))),
+  undo: (ctx, plan) =>
+    ctx.db.delete(schema.companySkills).where(and(eq(schema.companySkills.companyId, ctx.companyId), inIds(schema.companySkills.key, [...plan.create.skills]))),
 });
