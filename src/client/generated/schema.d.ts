@@ -3743,6 +3743,20 @@ export interface paths {
          *     - `budget.incident_resolved`: A budget incident was resolved. data: action, amountCents
          *     - `routine.run_created`: A routine fired. data: runId, source, status, linkedIssueId
          *     - `cost.recorded`: A cost event was recorded. data: agentId, provider, model, costCents, issueId, projectId
+         *     - `wiki.page_written`: A knowledge-wiki page was written (created or changed; also the index, the log and filed answers). data: wikiId, spaceSlug, path, title, hash, previousHash, revisionId, operationType, querySessionId
+         *     - `wiki.page_moved`: A knowledge-wiki page was renamed. data: wikiId, spaceSlug, path, previousPath, hash
+         *     - `wiki.page_deleted`: A knowledge-wiki page was deleted. data: wikiId, spaceSlug, path, previousHash
+         *     - `wiki.source_captured`: A raw source was captured into the knowledge wiki. data: wikiId, spaceSlug, rawPath, hash, title, sourceType, sizeChars
+         *     - `wiki.space_changed`: A knowledge-wiki space was created, updated or archived. data: wikiId, spaceSlug, change, status
+         *     - `wiki.bootstrapped`: A knowledge wiki was bootstrapped (missing control files written, managed agent, project, skills and routines ensured). data: wikiId, writtenFiles, preservedFiles, managedAgentId
+         *     - `wiki.query.started`: A wiki query session started: an operation issue assigned to the wiki maintainer. data: querySessionId, operationId, title, maintainerAgentId
+         *     - `wiki.query.blocked`: A wiki query session could not start (maintainer paused or missing); its operation is blocked. data: querySessionId, operationId, reason, maintainerAgentId
+         *     - `wiki.query.progress`: The maintainer's run for a wiki query session was queued or started. data: querySessionId, operationId, issueId, runId, runStatus
+         *     - `wiki.query.answered`: The maintainer's run answered a wiki query session. data: querySessionId, operationId, issueId, runId, answer (its first 4,000 characters)
+         *     - `wiki.query.failed`: The maintainer's run for a wiki query session ended without an answer. data: querySessionId, operationId, issueId, runId, runStatus, errorCode
+         *     - `plugin.installed`: A plugin was installed on the instance (announced to every company). data: pluginKey, version, status
+         *     - `plugin.status_changed`: A plugin's status changed (ready, disabled, error, upgrade_pending): its tools appear or go. data: pluginKey, version, from, to, lastError
+         *     - `plugin.uninstalled`: A plugin was uninstalled (its data kept unless purged). data: pluginKey, version, purged
          *     - `ping`: A test delivery (POST …/webhooks/{webhookId}/test). data: webhookId
          *
          *     Board only (agents get 403).
@@ -3892,6 +3906,20 @@ export interface paths {
          *     - `budget.incident_resolved`: A budget incident was resolved. data: action, amountCents
          *     - `routine.run_created`: A routine fired. data: runId, source, status, linkedIssueId
          *     - `cost.recorded`: A cost event was recorded. data: agentId, provider, model, costCents, issueId, projectId
+         *     - `wiki.page_written`: A knowledge-wiki page was written (created or changed; also the index, the log and filed answers). data: wikiId, spaceSlug, path, title, hash, previousHash, revisionId, operationType, querySessionId
+         *     - `wiki.page_moved`: A knowledge-wiki page was renamed. data: wikiId, spaceSlug, path, previousPath, hash
+         *     - `wiki.page_deleted`: A knowledge-wiki page was deleted. data: wikiId, spaceSlug, path, previousHash
+         *     - `wiki.source_captured`: A raw source was captured into the knowledge wiki. data: wikiId, spaceSlug, rawPath, hash, title, sourceType, sizeChars
+         *     - `wiki.space_changed`: A knowledge-wiki space was created, updated or archived. data: wikiId, spaceSlug, change, status
+         *     - `wiki.bootstrapped`: A knowledge wiki was bootstrapped (missing control files written, managed agent, project, skills and routines ensured). data: wikiId, writtenFiles, preservedFiles, managedAgentId
+         *     - `wiki.query.started`: A wiki query session started: an operation issue assigned to the wiki maintainer. data: querySessionId, operationId, title, maintainerAgentId
+         *     - `wiki.query.blocked`: A wiki query session could not start (maintainer paused or missing); its operation is blocked. data: querySessionId, operationId, reason, maintainerAgentId
+         *     - `wiki.query.progress`: The maintainer's run for a wiki query session was queued or started. data: querySessionId, operationId, issueId, runId, runStatus
+         *     - `wiki.query.answered`: The maintainer's run answered a wiki query session. data: querySessionId, operationId, issueId, runId, answer (its first 4,000 characters)
+         *     - `wiki.query.failed`: The maintainer's run for a wiki query session ended without an answer. data: querySessionId, operationId, issueId, runId, runStatus, errorCode
+         *     - `plugin.installed`: A plugin was installed on the instance (announced to every company). data: pluginKey, version, status
+         *     - `plugin.status_changed`: A plugin's status changed (ready, disabled, error, upgrade_pending): its tools appear or go. data: pluginKey, version, from, to, lastError
+         *     - `plugin.uninstalled`: A plugin was uninstalled (its data kept unless purged). data: pluginKey, version, purged
          *     - `ping`: A test delivery (POST …/webhooks/{webhookId}/test). data: webhookId
          */
         get: operations["getEventStream"];
@@ -3917,6 +3945,320 @@ export interface paths {
         get: operations["listEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Agent tools of the ready plugins, named <pluginKey>:<tool> (a disabled plugin's tools are gone) */
+        get: operations["listPluginTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/tools/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a plugin tool as the calling agent, in its run and company (runContext must be the caller's)
+         * @description Domain errors are 4xx with { error, details }: a stale expectedHash is 409 with details.currentHash, an unknown space 404, a bad path 400, a control file written by an agent 403.
+         */
+        post: operations["executePluginTool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Installed plugins with their status (board) */
+        get: operations["listPlugins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Install a plugin this build ships (instance admin): installed, then ready (or error with lastError) */
+        post: operations["installPlugin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One installed plugin, by id or key (board) */
+        get: operations["getPlugin"];
+        put?: never;
+        post?: never;
+        /** Uninstall a plugin (instance admin); its data stays unless ?purge=true */
+        delete: operations["uninstallPlugin"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a plugin (disabled, error or upgrade_pending → ready; instance admin): its routes and tools come back with its data */
+        post: operations["enablePlugin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disable a plugin (ready → disabled; instance admin): its scoped routes answer 503 and its tools go, also from /mcp */
+        post: operations["disablePlugin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/{pluginId}/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upgrade a plugin to the version this build ships (ready → upgrade_pending → ready; instance admin) */
+        post: operations["upgradePlugin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The wiki's state: bootstrapped or not, default space, managed agent, project and skills, operation count (board or agent) */
+        get: operations["getWikiOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/bootstrap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write the missing control files (AGENTS.md, IDEA.md, wiki/index.md, wiki/log.md) and ensure the paused Wiki Maintainer, its project, the wiki skills and paused maintenance routines (board; idempotent) */
+        post: operations["bootstrapWiki"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Capture a raw source under raw/ (board or agent); over its type's capture cap: 413 naming the cap */
+        post: operations["captureWikiSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The wiki's spaces, default first; archived ones hidden, board-only ones hidden from agents (board or agent) */
+        get: operations["listWikiSpaces"];
+        put?: never;
+        /** Create a space (board); a slug already taken is 409 */
+        post: operations["createWikiSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/spaces/{spaceSlug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename a space, change its settings, archive or restore it (board); archiving the default space is refused (409) */
+        patch: operations["updateWikiSpace"];
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/spaces/{spaceSlug}/bootstrap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write the space's missing control files (board; existing ones are preserved) */
+        post: operations["bootstrapWikiSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/spaces/{spaceSlug}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive a space: hidden and read-only (board); the default space cannot be archived (409) */
+        post: operations["archiveWikiSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The wiki's operations, newest first (board or agent) */
+        get: operations["listWikiOperations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/query-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the wiki maintainer a question (board): an operation issue assigned to it wakes it; progress and the answer arrive as wiki.query.* events
+         * @description A paused or missing maintainer: 409 saying so (details.operationId names the blocked operation left behind).
+         */
+        post: operations["startWikiQuerySession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/file-as-page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** File contents, an answer, or a query session's answer as a wiki page (board); expectedHash as for page writes */
+        post: operations["fileWikiPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8238,6 +8580,20 @@ export interface components {
              *     - `budget.incident_resolved`: A budget incident was resolved. data: action, amountCents
              *     - `routine.run_created`: A routine fired. data: runId, source, status, linkedIssueId
              *     - `cost.recorded`: A cost event was recorded. data: agentId, provider, model, costCents, issueId, projectId
+             *     - `wiki.page_written`: A knowledge-wiki page was written (created or changed; also the index, the log and filed answers). data: wikiId, spaceSlug, path, title, hash, previousHash, revisionId, operationType, querySessionId
+             *     - `wiki.page_moved`: A knowledge-wiki page was renamed. data: wikiId, spaceSlug, path, previousPath, hash
+             *     - `wiki.page_deleted`: A knowledge-wiki page was deleted. data: wikiId, spaceSlug, path, previousHash
+             *     - `wiki.source_captured`: A raw source was captured into the knowledge wiki. data: wikiId, spaceSlug, rawPath, hash, title, sourceType, sizeChars
+             *     - `wiki.space_changed`: A knowledge-wiki space was created, updated or archived. data: wikiId, spaceSlug, change, status
+             *     - `wiki.bootstrapped`: A knowledge wiki was bootstrapped (missing control files written, managed agent, project, skills and routines ensured). data: wikiId, writtenFiles, preservedFiles, managedAgentId
+             *     - `wiki.query.started`: A wiki query session started: an operation issue assigned to the wiki maintainer. data: querySessionId, operationId, title, maintainerAgentId
+             *     - `wiki.query.blocked`: A wiki query session could not start (maintainer paused or missing); its operation is blocked. data: querySessionId, operationId, reason, maintainerAgentId
+             *     - `wiki.query.progress`: The maintainer's run for a wiki query session was queued or started. data: querySessionId, operationId, issueId, runId, runStatus
+             *     - `wiki.query.answered`: The maintainer's run answered a wiki query session. data: querySessionId, operationId, issueId, runId, answer (its first 4,000 characters)
+             *     - `wiki.query.failed`: The maintainer's run for a wiki query session ended without an answer. data: querySessionId, operationId, issueId, runId, runStatus, errorCode
+             *     - `plugin.installed`: A plugin was installed on the instance (announced to every company). data: pluginKey, version, status
+             *     - `plugin.status_changed`: A plugin's status changed (ready, disabled, error, upgrade_pending): its tools appear or go. data: pluginKey, version, from, to, lastError
+             *     - `plugin.uninstalled`: A plugin was uninstalled (its data kept unless purged). data: pluginKey, version, purged
              *     - `ping`: A test delivery (POST …/webhooks/{webhookId}/test). data: webhookId
              */
             type: string;
@@ -8259,6 +8615,393 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+        };
+        PluginTool: {
+            /** @example knowledge-wiki:wiki_search */
+            name: string;
+            displayName: string;
+            description: string;
+            /** @description JSON Schema of `parameters` */
+            parametersSchema: {
+                [key: string]: unknown;
+            };
+            pluginId: string;
+        };
+        PluginToolExecution: {
+            pluginId: string;
+            toolName: string;
+            result: {
+                /** @description Text for the model */
+                content: string;
+                /** @description The structured result */
+                data?: unknown;
+            };
+        };
+        ExecutePluginTool: {
+            /** @example knowledge-wiki:wiki_search */
+            tool: string;
+            /** @description The tool's parameters (its parametersSchema); companyId must be runContext's */
+            parameters: {
+                [key: string]: unknown;
+            };
+            runContext: {
+                /**
+                 * Format: uuid
+                 * @description The calling agent
+                 * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+                 */
+                agentId: string;
+                /** @description The calling agent's current run (its JWT's or X-Service-Run-Id) */
+                runId: string;
+                /**
+                 * Format: uuid
+                 * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+                 */
+                companyId: string;
+                /**
+                 * Format: uuid
+                 * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+                 */
+                projectId?: string | null;
+            };
+        };
+        Plugin: {
+            /** Format: uuid */
+            id: string;
+            /** @example knowledge-wiki */
+            pluginKey: string;
+            packageName: string;
+            version: string;
+            /**
+             * @description installed → ready | error; ready → disabled | error | upgrade_pending; disabled | error | upgrade_pending → ready
+             * @enum {string}
+             */
+            status: "installed" | "ready" | "upgrade_pending" | "disabled" | "error";
+            /** @description Why the plugin is in `error` */
+            lastError: string | null;
+            /** @description The installed version's manifest: capabilities, scoped API routes, tools */
+            manifest: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            installedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        InstallPlugin: {
+            /**
+             * @description A plugin this build ships: its package name or key
+             * @example knowledge-wiki
+             */
+            packageName: string;
+        };
+        UninstalledPlugin: components["schemas"]["Plugin"] & {
+            /** @enum {boolean} */
+            uninstalled: true;
+            purged: boolean;
+            /** @description Without purge the plugin's data stays: installing it again brings it back */
+            dataKept: boolean;
+        };
+        WikiOverview: {
+            /** @enum {string} */
+            status: "ready" | "not_bootstrapped";
+            wikiId: string;
+            defaultSpace: components["schemas"]["WikiSpace"];
+            managedAgent: {
+                id: string;
+                name: string;
+                status: string;
+            } | null;
+            managedProject: {
+                id: string;
+                name: string;
+            } | null;
+            managedSkills: {
+                id: string;
+                key: string;
+                name: string;
+            }[];
+            operationCount: number;
+            capabilities: string[];
+        };
+        WikiSpace: {
+            id: string;
+            wikiId: string;
+            slug: string;
+            displayName: string;
+            /** @enum {string} */
+            accessScope: "company" | "board";
+            /** @enum {string} */
+            status: "active" | "archived";
+            settings: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        } | null;
+        WikiBootstrap: {
+            /** @enum {string} */
+            status: "ready";
+            wikiId: string;
+            space: components["schemas"]["WikiSpace"];
+            /** @description Control files that were missing and are now written */
+            writtenFiles: string[];
+            /** @description Control files that existed and were left as they are */
+            preservedFiles: string[];
+            managedAgent: {
+                id: string;
+                name: string;
+                status: string;
+            };
+            managedProject: {
+                id: string;
+                name: string;
+            };
+            managedSkills: {
+                id: string;
+                key: string;
+                name: string;
+            }[];
+            managedRoutineIds: string[];
+        };
+        WikiCompanyBody: {
+            /**
+             * Format: uuid
+             * @description The company (the caller must have access to it)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
+            companyId: string;
+            /**
+             * @description The wiki (default `default`)
+             * @example default
+             */
+            wikiId?: string;
+        };
+        CapturedWikiSource: {
+            sourceId: string;
+            rawPath: string;
+            hash: string;
+            title: string;
+            /** @description false: the same text was already captured at rawPath */
+            created: boolean;
+        };
+        CaptureWikiSource: {
+            /**
+             * Format: uuid
+             * @description The company (the caller must have access to it)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
+            companyId: string;
+            /**
+             * @description The wiki (default `default`)
+             * @example default
+             */
+            wikiId?: string;
+            /**
+             * @description The space (default `default`)
+             * @example default
+             */
+            spaceSlug?: string;
+            /**
+             * @description Default `manual`; decides the capture cap (issue, comment, document 12,000 characters; cursor_window 60,000; routine_run 120,000; manual, url 250,000)
+             * @enum {string}
+             */
+            sourceType?: "manual" | "url" | "issue" | "comment" | "document" | "cursor_window" | "routine_run";
+            title?: string | null;
+            /** Format: uri */
+            url?: string | null;
+            /** @description The source text (larger than its type's cap: 413 naming the cap) */
+            contents: string;
+            /** @description Under raw/; default raw/YYYY-MM-DD-<slug>-<hash8>.md */
+            rawPath?: string | null;
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        WikiSpaces: {
+            spaces: components["schemas"]["WikiSpace"][];
+        };
+        CreatedWikiSpace: {
+            /** @enum {string} */
+            status: "created";
+            space: components["schemas"]["WikiSpace"];
+        };
+        CreateWikiSpace: {
+            /**
+             * Format: uuid
+             * @description The company (the caller must have access to it)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
+            companyId: string;
+            /**
+             * @description The wiki (default `default`)
+             * @example default
+             */
+            wikiId?: string;
+            /**
+             * @description Default: derived from displayName
+             * @example default
+             */
+            slug?: string;
+            displayName?: string;
+            /**
+             * @description `company` (default: every caller of the company) or `board` (board users only)
+             * @enum {string}
+             */
+            accessScope?: "company" | "board";
+        };
+        WikiSpaceResponse: {
+            space: components["schemas"]["WikiSpace"];
+        };
+        UpdateWikiSpace: {
+            /**
+             * Format: uuid
+             * @description The company (the caller must have access to it)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
+            companyId: string;
+            /**
+             * @description The wiki (default `default`)
+             * @example default
+             */
+            wikiId?: string;
+            displayName?: string;
+            /**
+             * @description `archived` hides the space and makes it read-only (not the default space)
+             * @enum {string}
+             */
+            status?: "active" | "archived";
+            settings?: {
+                [key: string]: unknown;
+            };
+        };
+        WikiSpaceBootstrap: {
+            /** @enum {string} */
+            status: "ready";
+            space: components["schemas"]["WikiSpace"];
+            writtenFiles: string[];
+            preservedFiles: string[];
+        };
+        WikiOperations: {
+            operations: components["schemas"]["WikiOperation"][];
+        };
+        WikiOperation: {
+            id: string;
+            wikiId: string;
+            spaceSlug: string | null;
+            /** @enum {string} */
+            operationType: "bootstrap" | "space_create" | "space_update" | "space_archive" | "space_bootstrap" | "capture_source" | "write_page" | "move_page" | "delete_page" | "update_index" | "append_log" | "query" | "file_as_page";
+            /** @enum {string} */
+            status: "running" | "succeeded" | "failed" | "blocked";
+            summary: string | null;
+            details: {
+                [key: string]: unknown;
+            } | null;
+            issueId: string | null;
+            runId: string | null;
+            actor: {
+                /** @enum {string} */
+                type: "user" | "agent" | "system";
+                id: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        WikiQuerySessionStarted: {
+            /** @enum {string} */
+            status: "running";
+            operationId: string;
+            querySessionId: string;
+            issue: components["schemas"]["Issue"];
+            /** @description null: the maintainer's run is queued by the run engine; wiki.query.progress events carry its id */
+            runId: string | null;
+        };
+        StartWikiQuery: {
+            /**
+             * Format: uuid
+             * @description The company (the caller must have access to it)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
+            companyId: string;
+            /**
+             * @description The wiki (default `default`)
+             * @example default
+             */
+            wikiId?: string;
+            /**
+             * @description The space (default `default`)
+             * @example default
+             */
+            spaceSlug?: string;
+            question: string;
+            title?: string | null;
+        };
+        FiledWikiPage: {
+            path: string;
+            hash: string;
+            previousHash: string | null;
+            page: {
+                path: string;
+                title: string;
+                /** @enum {string} */
+                pageType: "control" | "index" | "log" | "source" | "project" | "area" | "entity" | "concept" | "synthesis" | "page";
+                revisionId: string;
+            };
+            operationId: string | null;
+        };
+        FileWikiPage: {
+            /**
+             * Format: uuid
+             * @description The company (the caller must have access to it)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
+            companyId: string;
+            /**
+             * @description The wiki (default `default`)
+             * @example default
+             */
+            wikiId?: string;
+            /**
+             * @description The space (default `default`)
+             * @example default
+             */
+            spaceSlug?: string;
+            /** @example wiki/synthesis/release-cadence.md */
+            path: string;
+            title?: string | null;
+            contents?: string | null;
+            /** @description Filed as the page when contents is absent (with querySessionId: instead of the session's answer) */
+            answer?: string | null;
+            /**
+             * Format: uuid
+             * @description Files the session's answer (when contents is absent) and marks the session filed
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
+            querySessionId?: string | null;
+            /** @description SHA-256 (hex) of the page's UTF-8 contents */
+            expectedHash?: string | null;
         };
     };
     responses: never;
@@ -23231,6 +23974,1469 @@ export interface operations {
             };
             /** @description Not found (or outside the caller's company) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPluginTools: {
+        parameters: {
+            query?: {
+                /** @description Only this plugin's tools (id or key) */
+                pluginId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tools */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginTool"][];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    executePluginTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExecutePluginTool"];
+            };
+        };
+        responses: {
+            /** @description The tool's result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginToolExecution"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPlugins: {
+        parameters: {
+            query?: {
+                /** @description installed → ready | error; ready → disabled | error | upgrade_pending; disabled | error | upgrade_pending → ready */
+                status?: "installed" | "ready" | "upgrade_pending" | "disabled" | "error";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Plugins */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plugin"][];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    installPlugin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstallPlugin"];
+            };
+        };
+        responses: {
+            /** @description The installed plugin */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plugin"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlugin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The plugin's id or key */
+                pluginId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plugin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plugin"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uninstallPlugin: {
+        parameters: {
+            query?: {
+                /** @description `true` deletes the plugin's data in every company */
+                purge?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The plugin's id or key */
+                pluginId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The uninstalled plugin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UninstalledPlugin"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enablePlugin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The plugin's id or key */
+                pluginId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plugin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plugin"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disablePlugin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The plugin's id or key */
+                pluginId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plugin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plugin"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    upgradePlugin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The plugin's id or key */
+                pluginId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plugin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plugin"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWikiOverview: {
+        parameters: {
+            query: {
+                /** @description The company (the caller must have access to it) */
+                companyId: string;
+                /** @description The wiki (default `default`) */
+                wikiId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Overview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiOverview"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bootstrapWiki: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WikiCompanyBody"];
+            };
+        };
+        responses: {
+            /** @description Bootstrapped */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiBootstrap"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: plugin routes take JSON bodies */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    captureWikiSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaptureWikiSource"];
+            };
+        };
+        responses: {
+            /** @description Captured */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CapturedWikiSource"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: plugin routes take JSON bodies */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWikiSpaces: {
+        parameters: {
+            query: {
+                /** @description The company (the caller must have access to it) */
+                companyId: string;
+                /** @description The wiki (default `default`) */
+                wikiId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spaces */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiSpaces"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWikiSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWikiSpace"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWikiSpace"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: plugin routes take JSON bodies */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWikiSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWikiSpace"];
+            };
+        };
+        responses: {
+            /** @description The space */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiSpaceResponse"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: plugin routes take JSON bodies */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bootstrapWikiSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WikiCompanyBody"];
+            };
+        };
+        responses: {
+            /** @description Bootstrapped */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiSpaceBootstrap"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: plugin routes take JSON bodies */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    archiveWikiSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WikiCompanyBody"];
+            };
+        };
+        responses: {
+            /** @description The space */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiSpaceResponse"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: plugin routes take JSON bodies */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWikiOperations: {
+        parameters: {
+            query: {
+                /** @description The company (the caller must have access to it) */
+                companyId: string;
+                /** @description The wiki (default `default`) */
+                wikiId?: string;
+                /** @description The space (default `default`) */
+                spaceSlug?: string;
+                operationType?: "bootstrap" | "space_create" | "space_update" | "space_archive" | "space_bootstrap" | "capture_source" | "write_page" | "move_page" | "delete_page" | "update_index" | "append_log" | "query" | "file_as_page";
+                status?: "running" | "succeeded" | "failed" | "blocked";
+                /** @description Default 50, at most 500 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Operations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiOperations"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startWikiQuerySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartWikiQuery"];
+            };
+        };
+        responses: {
+            /** @description Started */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiQuerySessionStarted"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: plugin routes take JSON bodies */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fileWikiPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileWikiPage"];
+            };
+        };
+        responses: {
+            /** @description Filed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiledWikiPage"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: plugin routes take JSON bodies */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
