@@ -1,26 +1,10 @@
 // Redaction of secret-looking values in responses, activity details and approval payloads.
+import { isSensitiveKey } from "./sensitive-keys";
+
 export const REDACTED = "***REDACTED***";
 
-const SENSITIVE_KEY_ENDINGS = [
-  "apikey",
-  "secret",
-  "password",
-  "passwd",
-  "passphrase",
-  "token",
-  "authorization",
-  "privatekey",
-  "credential",
-  "credentials",
-  "cookie",
-];
 const JWT_SHAPE = /^eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const SERVICE_KEY_SHAPE = /^svc_(board|agent)_[A-Za-z0-9_-]{16,}$/;
-
-export function isSensitiveKey(key: string): boolean {
-  const k = key.toLowerCase().replace(/[-_\s]/g, "");
-  return SENSITIVE_KEY_ENDINGS.some((ending) => k.endsWith(ending));
-}
 
 const looksLikeCredential = (value: string) => JWT_SHAPE.test(value) || SERVICE_KEY_SHAPE.test(value);
 

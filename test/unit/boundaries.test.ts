@@ -2,42 +2,11 @@
 // machines) and the Worker share only the typed client (src/client) and the protocol (src/protocol).
 // The CLI never imports Worker code (it would drag the Worker's dependencies into a Node binary),
 // the Worker never imports the CLI, and the shared parts import nothing of either.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { areaOf as area, importTable } from "../helpers/imports";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const src = path.join(root, "src");
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return files(full);
-    return /\.(ts|tsx|mjs)$/.test(name) && !name.endsWith(".d.ts") ? [full] : [];
-  });
-}
-
-/** Every module a file imports (static, re-exports and dynamic), relative ones resolved to `src:<path>`. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  const specs = [
-    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g),
-  ].map((m) => m[1] ?? m[2] ?? m[3]);
-  return specs.map((spec) =>
-    spec.startsWith(".")
-      ? `src:${path
-          .relative(src, path.resolve(path.dirname(file), spec))
-          .split(path.sep)
-          .join("/")}`
-      : spec,
-  );
-}
-
-/** The top folder under src/ of an import (`cli`, `domain`, …), or null for a package. */
-const area = (i: string) => (i.startsWith("src:") ? i.slice(4).split("/")[0] : null);
+const table = importTable();
 const SHARED = ["client", "protocol"];
-const table = files(src).map((file) => ({ rel: path.relative(src, file).split(path.sep).join("/"), imports: importsOf(file) }));
 
 describe("import boundaries", () => {
   it("sees the tree (a broken scan would pass vacuously)", () => {

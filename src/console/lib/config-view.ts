@@ -2,6 +2,7 @@
 // a `{ type: "secret_ref", secretId, version }` binding names its company secret, and a string under
 // a secret-looking key (the service stores those as references, but a response may carry a redacted
 // or unexpected value) is never shown.
+import { isSensitiveKey } from "../../domain/sensitive-keys";
 
 export type ConfigValue = { kind: "text"; text: string } | { kind: "secret"; secretId: string; version: string } | { kind: "hidden" } | { kind: "empty" };
 
@@ -10,25 +11,6 @@ export interface ConfigRow {
   path: string;
   value: ConfigValue;
 }
-
-// The same endings the service treats as secret-like (src/domain/redaction.ts).
-const SENSITIVE_ENDINGS = [
-  "apikey",
-  "secret",
-  "password",
-  "passwd",
-  "passphrase",
-  "token",
-  "authorization",
-  "privatekey",
-  "credential",
-  "credentials",
-  "cookie",
-];
-export const isSensitiveKey = (key: string) => {
-  const k = key.toLowerCase().replace(/[-_\s]/g, "");
-  return SENSITIVE_ENDINGS.some((ending) => k.endsWith(ending));
-};
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 

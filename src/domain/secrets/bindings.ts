@@ -8,7 +8,7 @@ import type { Actor } from "../actor";
 import type { Db } from "../../db/client";
 import { schema } from "../../db/client";
 import { badRequest, unprocessable } from "../errors";
-import { isSensitiveKey } from "../redaction";
+import { isSensitiveKey } from "../sensitive-keys";
 import { checkSecretValue, newSecretStatements, readSecretVersion, SECRET_NAME_PATTERN, type SecretRow } from "./store";
 import { defaultProvider } from "./providers";
 import { isRecord } from "../records";
