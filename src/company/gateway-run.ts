@@ -6,7 +6,6 @@
 // re-arms itself and carries on from storage. Events and the ending are recorded through the
 // company object (reportRemoteRun); a run that is no longer live there is stopped remotely.
 import { DurableObject } from "cloudflare:workers";
-import type { Actor } from "../domain/actor";
 import { resolveEnvBindings } from "../domain/secrets/bindings";
 import { createDb } from "../db/client";
 import { boundedEvent, reportRemoteRun, type RemoteRunReport } from "../domain/runs/remote";
@@ -27,6 +26,7 @@ import { companyObject } from "./client";
 import { isPrivateTarget } from "../adapters/targets";
 import type { CommandResult } from "./command";
 import { dispatchDelayMs } from "./runs/timing";
+import { SYSTEM_ACTOR } from "../domain/actor";
 
 /** Wall time one alarm spends on a run before handing over to the next alarm. */
 const ALARM_BUDGET_MS = 10 * 60_000;
@@ -39,7 +39,6 @@ const MAX_RECONNECT_MS = 30_000;
 const LOGGED_RECONNECTS = 10;
 /** A finished run's object forgets its state this long after the end. */
 const RETAIN_DONE_MS = 24 * 3600_000;
-const SYSTEM: Actor = { type: "none", runId: null };
 
 export interface GatewayRunSpec {
   companyId: string;
@@ -269,7 +268,7 @@ export class GatewayRunObject extends DurableObject<Env> {
   }
 
   private async toCompany(state: GatewayRunState, report: RemoteRunReport): Promise<{ live: boolean }> {
-    const result = (await companyObject(this.env, state.companyId).execute(state.companyId, reportRemoteRun.name, SYSTEM, report)) as CommandResult<{
+    const result = (await companyObject(this.env, state.companyId).execute(state.companyId, reportRemoteRun.name, SYSTEM_ACTOR, report)) as CommandResult<{
       live: boolean;
     }>;
     if (!result.ok) throw new Error(`Recording the gateway run failed: ${result.error}`);

@@ -35,7 +35,7 @@ import { agentsRouter } from "./agents";
 import { llmsRouter } from "./llms";
 import { environmentsRouter } from "./environments";
 import { executionWorkspacesRouter } from "./execution-workspaces";
-import { heartbeatRunsRouter } from "./heartbeat-runs";
+import { runsRouter } from "./runs";
 import { routinesRouter } from "./routines";
 import { skillsRouter } from "./skills";
 import { feedbackRouter } from "./feedback";
@@ -56,7 +56,7 @@ export const routeModules = [
   companiesRouter,
   activityRouter,
   issuesAgentViewsRouter,
-  heartbeatRunsRouter,
+  runsRouter,
   routinesRouter,
   skillsRouter,
   feedbackRouter,

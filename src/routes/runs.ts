@@ -19,7 +19,7 @@ import {
   RunPathParam,
   SkippedWakeupSchema,
   WakeupRequestSchema,
-} from "../schemas/heartbeat-runs";
+} from "../schemas/runs";
 import { appendRunEvents, cancelRun, completeRun, wakeAgent } from "../domain/runs/commands";
 import { findRunRow, listRunEvents, listRuns } from "../domain/runs/queries";
 import { runView } from "../domain/runs/view";
@@ -28,9 +28,9 @@ import { canManageAgents } from "../domain/authorization/agent-management";
 import { forbidden, HttpError } from "../domain/errors";
 
 const tags = ["Heartbeat runs"];
-export const heartbeatRunsRouter = createRouter();
+export const runsRouter = createRouter();
 
-heartbeatRunsRouter.openapi(
+runsRouter.openapi(
   createRoute({
     method: "post",
     path: "/api/agents/{agentId}/wakeup",
@@ -57,7 +57,7 @@ heartbeatRunsRouter.openapi(
   },
 );
 
-heartbeatRunsRouter.openapi(
+runsRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/companies/{companyId}/heartbeat-runs",
@@ -75,7 +75,7 @@ heartbeatRunsRouter.openapi(
   },
 );
 
-heartbeatRunsRouter.openapi(
+runsRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/heartbeat-runs/{runId}",
@@ -93,7 +93,7 @@ heartbeatRunsRouter.openapi(
   },
 );
 
-heartbeatRunsRouter.openapi(
+runsRouter.openapi(
   createRoute({
     method: "post",
     path: "/api/heartbeat-runs/{runId}/cancel",
@@ -112,7 +112,7 @@ heartbeatRunsRouter.openapi(
   },
 );
 
-heartbeatRunsRouter.openapi(
+runsRouter.openapi(
   createRoute({
     method: "get",
     path: "/api/heartbeat-runs/{runId}/events",
@@ -133,7 +133,7 @@ heartbeatRunsRouter.openapi(
   },
 );
 
-heartbeatRunsRouter.openapi(
+runsRouter.openapi(
   createRoute({
     method: "post",
     path: "/api/heartbeat-runs/{runId}/events",
@@ -156,7 +156,7 @@ heartbeatRunsRouter.openapi(
   },
 );
 
-heartbeatRunsRouter.openapi(
+runsRouter.openapi(
   createRoute({
     method: "post",
     path: "/api/heartbeat-runs/{runId}/complete",
