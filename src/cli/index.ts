@@ -9,13 +9,14 @@ import { portabilityCommands, skillCommands } from "./commands/files";
 import { runnerCommand } from "./commands/runner";
 import { eventCommands } from "./commands/events";
 import { webhookCommands } from "./commands/webhooks";
+import { pluginCommands } from "./commands/plugins";
 import { CliError } from "./output";
 import { cliVersion } from "./version";
 
 const program = new Command()
   .name("acp")
   .description(
-    "Agent control plane from the terminal: sign in, work with companies, agents, issues, approvals, costs, routines, runs and skills, follow events, manage webhooks, and run local agents",
+    "Agent control plane from the terminal: sign in, work with companies, agents, issues, approvals, costs, routines, runs and skills, follow events, manage webhooks and plugins, and run local agents",
   )
   .version(cliVersion)
   .addOption(new Option("--url <url>", "API base URL (saved by login)").env("ACP_URL"))
@@ -37,6 +38,7 @@ skillCommands(program);
 portabilityCommands(program);
 eventCommands(program);
 webhookCommands(program);
+pluginCommands(program);
 runnerCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

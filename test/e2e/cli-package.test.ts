@@ -74,6 +74,7 @@ describe("the standalone CLI package", () => {
         "import",
         "events",
         "webhooks",
+        "plugin",
         "runner",
       ]),
     );

@@ -1,7 +1,7 @@
 // The CLI in a scripted session against the real dev server: login through the device flow (the
 // test approves the code), daily commands in --json mode with their output parsed, a bad command's
 // exit code and message, and logout revoking the key; webhooks delivered to a receiver served by
-// the test and `acp events tail` following the live stream.
+// the test and `acp events tail` following the live stream; the knowledge wiki plugin's lifecycle.
 import { execFile, spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
@@ -150,6 +150,36 @@ describe("acp CLI (scripted session against the dev server)", () => {
     const local = await acp("whoami");
     expect(local.stdout).toMatch(/^Local Board <local-board@localhost> \(instance admin\)\n/);
     expect(local.stdout).toContain("auth: local mode (no sign-in needed)");
+  });
+
+  it("plugin list, install, disable, enable and tools: the knowledge wiki's lifecycle as the local instance admin", async () => {
+    const plugin = (...args: string[]) => json("plugin", ...args, "--url", base);
+    // Installed here, or already by an earlier run or test (then it is listed with its key).
+    let wiki = (await plugin("list")).find((p: any) => p.pluginKey === "knowledge-wiki");
+    if (!wiki) wiki = await plugin("install", "knowledge-wiki");
+    if (wiki.status !== "ready") wiki = await plugin("enable", "knowledge-wiki");
+    expect(wiki).toMatchObject({ pluginKey: "knowledge-wiki", status: "ready" });
+    const again = await acp("plugin", "install", "knowledge-wiki", "--url", base);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/HTTP 409/);
+    try {
+      const disabled = await acp("plugin", "disable", wiki.id, "--url", base);
+      expect(disabled.stdout).toMatch(new RegExp(`^Disabled knowledge-wiki \\S+ \\(${wiki.id}\\): disabled\n`));
+      const table = (await acp("plugin", "list", "--url", base)).stdout.split("\n");
+      expect(table[0]).toMatch(/^Id +Key +Version +Status +Last error +Updated$/);
+      expect(table.find((l) => l.startsWith(wiki.id))).toMatch(new RegExp(`^${wiki.id} +knowledge-wiki +\\S+ +disabled +\\d{4}-`));
+      expect((await plugin("list", "--status", "disabled")).map((p: any) => p.id)).toContain(wiki.id);
+      expect((await plugin("tools", "--plugin", "knowledge-wiki")).map((t: any) => t.name)).toEqual([]);
+    } finally {
+      expect((await plugin("enable", "knowledge-wiki")).status).toBe("ready");
+    }
+    expect((await plugin("list", "--status", "ready")).map((p: any) => p.id)).toContain(wiki.id);
+    const tools = await plugin("tools", "--plugin", wiki.id);
+    expect(tools.map((t: any) => t.name)).toContain("knowledge-wiki:wiki_search");
+    expect((await acp("plugin", "tools", "--url", base)).stdout).toMatch(/^knowledge-wiki:wiki_search +\S/m);
+    const unknown = await acp("plugin", "enable", "no-such-plugin", "--url", base);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/HTTP 404/);
   });
 
   it("webhooks deliver signed events to a local receiver and events tail prints them as they happen", async () => {
