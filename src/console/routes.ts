@@ -29,6 +29,7 @@ export interface PageRoute {
 const SignIn = lazy(() => import("./pages/sign-in"));
 const Companies = lazy(() => import("./pages/companies"));
 const CliAuth = lazy(() => import("./pages/cli-auth"));
+const Plugins = lazy(() => import("./pages/plugins"));
 const Dashboard = lazy(() => import("./pages/dashboard"));
 const Inbox = lazy(() => import("./pages/inbox"));
 const Issues = lazy(() => import("./pages/issues"));
@@ -57,6 +58,7 @@ export const routes: PageRoute[] = [
   { path: "/cli-auth/:challengeId", access: "board", page: CliAuth },
   { path: "/", access: "board", page: Companies },
   { path: "/companies", access: "board", page: Companies },
+  { path: "/plugins", access: "board", page: Plugins },
   { path: "/:company", access: "company", page: Dashboard },
   { path: "/:company/dashboard", access: "company", page: Dashboard, nav: { label: "Dashboard" } },
   { path: "/:company/inbox", access: "company", page: Inbox, nav: { label: "Waiting on you", badge: "inbox" } },

@@ -5,7 +5,7 @@
 // with their delivery log), the agent page (org chart, configuration with secret references,
 // budget, an API key shown once, hiring) and the issue page's documents (revisions and a diff),
 // attachments and the runs that touched it with their events; a cost and a routine run made
-// through the API appear without a reload. Every page gets axe-core and a screenshot, a 390 px
+// through the API appear without a reload; the instance's plugins (the wiki disabled and enabled). Every page gets axe-core and a screenshot, a 390 px
 // pass and its ready time.
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -434,6 +434,35 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     await expect.poll(async () => (await api.get(`/api/companies/${company.id}/webhooks/${webhookId}`)).enabled).toBe(true);
   });
 
+  it("plugins (instance-wide, from the header): the knowledge wiki installed if it is not, disabled (shown as disabled, its tools gone) and enabled again", async () => {
+    await visit(page, server.base, `${PREFIX()}/dashboard`, "dashboard-before-plugins");
+    await page.getByRole("banner").getByRole("link", { name: "Plugins" }).click();
+    await ready(page, "Plugins");
+    const wikiRow = page.locator(".plugin-list li").filter({ hasText: "knowledge-wiki" });
+    const install = page.getByRole("button", { name: "Install Knowledge wiki" });
+    await expect.poll(async () => (await wikiRow.count()) + (await install.count())).toBe(1);
+    if (await install.count()) {
+      await install.click();
+      await expect.poll(() => wikiRow.count()).toBe(1);
+    }
+    if ((await api.get("/api/plugins/knowledge-wiki")).status !== "ready") await wikiRow.getByRole("button", { name: "Enable knowledge-wiki" }).click();
+    await expect.poll(() => wikiRow.innerText()).toMatch(/Ready[\s\S]*version \S+/);
+    await checkPage(page, "plugins");
+    await wikiRow.getByRole("button", { name: "Disable knowledge-wiki" }).click();
+    try {
+      await expect.poll(() => wikiRow.innerText()).toContain("Disabled");
+      expect(await page.getByRole("status").innerText()).toContain("knowledge-wiki is disabled.");
+      expect((await api.get("/api/plugins/knowledge-wiki")).status).toBe("disabled");
+      expect(await api.get("/api/plugins/tools?pluginId=knowledge-wiki")).toEqual([]);
+      await checkPage(page, "plugins-disabled");
+    } finally {
+      await wikiRow.getByRole("button", { name: "Enable knowledge-wiki" }).click();
+    }
+    await expect.poll(() => wikiRow.innerText()).toContain("Ready");
+    expect((await api.get("/api/plugins/knowledge-wiki")).status).toBe("ready");
+    expect((await api.get("/api/plugins/tools?pluginId=knowledge-wiki")).map((t: any) => t.name)).toContain("knowledge-wiki:wiki_search");
+  });
+
   it("the issue page: a document edited into a second revision and the diff between them, an attachment uploaded, the runs that touched it with their events", async () => {
     const issue = await api.post(`/api/companies/${company.id}/issues`, { title: "Plan the launch", assigneeAgentId: runa.id, status: "todo" });
     planIssue = issue;
@@ -594,5 +623,6 @@ function newPages(): Array<[string, string]> {
     [`${PREFIX()}/agents?view=org`, "agents-org"],
     [`${PREFIX()}/agents/new`, "agent-hire"],
     [`${PREFIX()}/agents/${bea.id}`, "agent-config"],
+    ["/plugins", "plugins"],
   ];
 }

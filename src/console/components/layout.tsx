@@ -40,6 +40,9 @@ export function Layout({ company, children }: { company?: Company; children: Com
           </span>
         )}
         <span class="spacer" />
+        <a href="/plugins" aria-current={path === "/plugins" ? "page" : undefined}>
+          Plugins
+        </a>
         {company && liveMode.value !== "off" && (
           <span class={`live live-${liveMode.value}`} role="status" title="Updates from the company's event stream">
             {LIVE_LABEL[liveMode.value]}
