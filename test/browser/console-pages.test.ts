@@ -558,8 +558,10 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     await page.getByRole("link", { name: "Daily triage", exact: true }).click();
     await ready(page, "Daily triage");
     const history = page.getByRole("region", { name: "Run history", exact: true });
-    const before = await history.locator("li").count();
     await agent.completeAll();
+    // The runs so far, from the API (the page's list may still be loading when it is first read).
+    const before = (await api.get(`/api/routines/${routineId}/runs`)).length;
+    await expect.poll(() => history.locator("li").count(), { timeout: 10_000 }).toBe(before);
     const latest = (await api.get(`/api/routines/${routineId}/runs`))[0];
     if (latest.linkedIssueId) await api.patch(`/api/issues/${latest.linkedIssueId}`, { status: "done" });
     await api.post(`/api/routines/${routineId}/run`, { source: "api" });
