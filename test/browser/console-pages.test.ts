@@ -11,53 +11,12 @@ import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, checkPage, type DevServer, devServer, launchChromium, noHorizontalScroll, ready, visit } from "./harness";
+import { apiClient, checkPage, type DevServer, devServer, fakeAgent, hireHttpAgent, launchChromium, noHorizontalScroll, ready, visit } from "./harness";
 
 const READY_BUDGET_MS = 1000;
 // A 1×1 PNG.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 const OPENAI_KEY = "sk-live-4f9c2b7e1d8a6035b2c4e9f7a1d3b5c8";
-
-interface Wake {
-  runId: string;
-  apiUrl: string;
-  apiToken: string;
-  context: { issueId?: string | null; wakeReason?: string | null };
-}
-
-/** An http agent endpoint that accepts every wake-up and leaves the run to the test (or completes it). */
-async function agentEndpoint() {
-  const wakes: Wake[] = [];
-  const open: Wake[] = [];
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const wake = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Wake;
-    wakes.push(wake);
-    open.push(wake);
-    res.writeHead(202).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  const asRun = (wake: Wake) => ({ "content-type": "application/json", authorization: `Bearer ${wake.apiToken}` });
-  return {
-    url: `http://127.0.0.1:${port}/wake`,
-    wakes,
-    asRun,
-    async complete(wake: Wake) {
-      open.splice(open.indexOf(wake), 1);
-      await fetch(`${wake.apiUrl}/api/heartbeat-runs/${wake.runId}/complete`, {
-        method: "POST",
-        headers: asRun(wake),
-        body: JSON.stringify({ status: "succeeded", summary: "done" }),
-      });
-    },
-    async completeAll() {
-      for (const wake of [...open]) await this.complete(wake);
-    },
-    close: () => server.close(),
-  };
-}
 
 /** A webhook receiver: answers 200 and keeps what it was sent. */
 async function webhookReceiver() {
@@ -77,7 +36,7 @@ let server: DevServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let agent: Awaited<ReturnType<typeof agentEndpoint>>;
+let agent: Awaited<ReturnType<typeof fakeAgent>>;
 let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
 let api: ReturnType<typeof apiClient>;
 let company: any, ada: any, bea: any, runa: any, website: any, launch: any, beta: any, planIssue: any;
@@ -86,18 +45,10 @@ let webhookId: string;
 const PREFIX = () => `/${company.issuePrefix}`;
 
 beforeAll(async () => {
-  [server, agent, receiver, browser] = await Promise.all([devServer(), agentEndpoint(), webhookReceiver(), launchChromium()]);
+  [server, agent, receiver, browser] = await Promise.all([devServer(), fakeAgent(), webhookReceiver(), launchChromium()]);
   api = apiClient(server.base);
   company = await api.post("/api/companies", { name: "Globex", budgetMonthlyCents: 100_000 });
-  const hire = (name: string, extra: object = {}) =>
-    api.post(`/api/companies/${company.id}/agents`, {
-      name,
-      role: "engineer",
-      title: `${name} the engineer`,
-      adapterType: "http",
-      adapterConfig: { url: agent.url },
-      ...extra,
-    });
+  const hire = (name: string, extra: object = {}) => hireHttpAgent(api, company.id, agent.url, name, extra);
   ada = await hire("Ada");
   bea = await hire("Bea", {
     reportsTo: ada.id,

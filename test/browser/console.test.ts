@@ -7,7 +7,20 @@
 // polling when the stream is blocked). Every page gets axe-core and a screenshot, and a 390 px pass.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, checkPage, type DevServer, devServer, fakeAgent, launchChromium, loadedWeight, noHorizontalScroll, ready, sleep, visit } from "./harness";
+import {
+  apiClient,
+  checkPage,
+  type DevServer,
+  devServer,
+  fakeAgent,
+  hireHttpAgent,
+  launchChromium,
+  loadedWeight,
+  noHorizontalScroll,
+  ready,
+  sleep,
+  visit,
+} from "./harness";
 
 const FIRST_PAGE_BUDGET = 60 * 1024;
 const READY_BUDGET_MS = 1000;
@@ -26,15 +39,7 @@ beforeAll(async () => {
   [server, agentEndpoint, browser] = await Promise.all([devServer(), fakeAgent(), launchChromium()]);
   api = apiClient(server.base);
   company = await api.post("/api/companies", { name: "Acme Robotics", budgetMonthlyCents: 50_000 });
-  const hire = (name: string, extra: object = {}) =>
-    api.post(`/api/companies/${company.id}/agents`, {
-      name,
-      role: "engineer",
-      title: `${name} the engineer`,
-      adapterType: "http",
-      adapterConfig: { url: agentEndpoint.url },
-      ...extra,
-    });
+  const hire = (name: string, extra: object = {}) => hireHttpAgent(api, company.id, agentEndpoint.url, name, extra);
   ada = await hire("Ada");
   bea = await hire("Bea", { budgetMonthlyCents: 1000, reportsTo: ada.id });
   cy = await hire("Cy", { budgetMonthlyCents: 2000 });

@@ -99,33 +99,64 @@ export function apiClient(base: string, token?: string) {
   };
 }
 
-/** An agent endpoint for the http adapter that accepts every wake-up and completes its run when told. */
+/** A wake-up the fake agent received: what it needs to act as the run. */
+export interface Wake {
+  runId: string;
+  apiUrl: string;
+  apiToken: string;
+  context: { issueId?: string | null; wakeReason?: string | null };
+}
+
+/** An agent endpoint for the http adapter that accepts every wake-up (202) and completes its run when told. */
 export async function fakeAgent() {
-  const pending: Array<{ apiUrl: string; runId: string; apiToken: string }> = [];
+  const wakes: Wake[] = [];
+  const open: Wake[] = [];
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    pending.push(JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}"));
+    const wake = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Wake;
+    wakes.push(wake);
+    open.push(wake);
     res.writeHead(202).end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
+  /** Headers of a request made as the run (its token). */
+  const asRun = (wake: Wake) => ({ "content-type": "application/json", authorization: `Bearer ${wake.apiToken}` });
+  const complete = async (wake: Wake) => {
+    open.splice(open.indexOf(wake), 1);
+    await fetch(`${wake.apiUrl}/api/heartbeat-runs/${wake.runId}/complete`, {
+      method: "POST",
+      headers: asRun(wake),
+      body: JSON.stringify({ status: "succeeded", summary: "fake agent done" }),
+    });
+  };
   return {
     url: `http://127.0.0.1:${port}/wake`,
+    /** Every wake-up received. */
+    wakes,
     /** Wake-ups received and not completed yet. */
-    woken: () => pending.length,
+    woken: () => open.length,
+    asRun,
+    complete,
     /** Completes every run the agent was handed so far. */
     async completeAll() {
-      for (const run of pending.splice(0)) {
-        await fetch(`${run.apiUrl}/api/heartbeat-runs/${run.runId}/complete`, {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${run.apiToken}` },
-          body: JSON.stringify({ status: "succeeded", summary: "fake agent done" }),
-        });
-      }
+      for (const wake of [...open]) await complete(wake);
     },
     close: () => server.close(),
   };
+}
+
+/** Hires an http agent (an engineer) pointed at `url` in the company, through the API. */
+export function hireHttpAgent(api: ReturnType<typeof apiClient>, companyId: string, url: string, name: string, extra: object = {}) {
+  return api.post(`/api/companies/${companyId}/agents`, {
+    name,
+    role: "engineer",
+    title: `${name} the engineer`,
+    adapterType: "http",
+    adapterConfig: { url },
+    ...extra,
+  });
 }
 
 /** Waits until the page shows its content: a heading in <main> and nothing still loading. Returns ms since navigation start. */

@@ -12,6 +12,7 @@ import { companyPath } from "../lib/companies";
 import { ADAPTER_TYPES, type AdapterType } from "../lib/enums";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
+import { submittedForm } from "../lib/form";
 
 type Hired = Schemas["AgentHireResult"];
 
@@ -28,9 +29,7 @@ export default function HireAgentPage({ company }: CompanyPageProps) {
   const [pending, setPending] = useState<Hired | null>(null);
 
   const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const { text } = submittedForm(event);
     let adapterConfig: Record<string, unknown> = {};
     if (text("config")) {
       try {

@@ -14,6 +14,8 @@ import { type GoalNode, goalTree } from "../lib/goal-tree";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
+import { submittedForm } from "../lib/form";
+import { TitleWithCreate } from "../components/title-row";
 
 type Goal = Schemas["Goal"];
 
@@ -25,14 +27,7 @@ export default function GoalsPage({ company }: CompanyPageProps) {
   const [creating, setCreating] = useState(false);
   return (
     <>
-      <div class="title-row">
-        <h1 tabIndex={-1}>Goals</h1>
-        {!creating && (
-          <button type="button" class="primary" onClick={() => setCreating(true)}>
-            New goal
-          </button>
-        )}
-      </div>
+      <TitleWithCreate title="Goals" createLabel="New goal" creating={creating} onCreate={() => setCreating(true)} />
       {creating && (
         <NewGoal
           company={company}
@@ -79,9 +74,7 @@ function GoalBranch({ node, company }: { node: GoalNode<Goal>; company: Company 
 function NewGoal({ company, goals, onDone }: { company: Company; goals: Goal[]; onDone: (created: boolean) => void }) {
   const action = useAction();
   const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const { text } = submittedForm(event);
     const created = await action.run(() =>
       call(
         api.POST("/api/companies/{companyId}/goals", {

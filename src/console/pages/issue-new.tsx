@@ -10,6 +10,7 @@ import { ISSUE_PRIORITIES, ISSUE_STATUSES, type IssuePriority, type IssueStatus,
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
+import { submittedForm } from "../lib/form";
 
 export default function NewIssuePage({ company, query }: CompanyPageProps) {
   useTitle("New issue");
@@ -19,9 +20,7 @@ export default function NewIssuePage({ company, query }: CompanyPageProps) {
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const { text } = submittedForm(event);
     setBusy(true);
     setError(null);
     try {

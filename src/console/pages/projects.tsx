@@ -14,6 +14,8 @@ import { label, PROJECT_STATUSES, type ProjectStatus } from "../lib/enums";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
+import { submittedForm } from "../lib/form";
+import { TitleWithCreate } from "../components/title-row";
 
 export default function ProjectsPage({ company, query }: CompanyPageProps) {
   useTitle("Projects");
@@ -25,14 +27,7 @@ export default function ProjectsPage({ company, query }: CompanyPageProps) {
   const listHref = companyPath(company, "projects");
   return (
     <>
-      <div class="title-row">
-        <h1 tabIndex={-1}>Projects</h1>
-        {!creating && (
-          <button type="button" class="primary" onClick={() => setCreating(true)}>
-            New project
-          </button>
-        )}
-      </div>
+      <TitleWithCreate title="Projects" createLabel="New project" creating={creating} onCreate={() => setCreating(true)} />
       {creating && (
         <NewProject
           company={company}
@@ -87,9 +82,7 @@ export default function ProjectsPage({ company, query }: CompanyPageProps) {
 function NewProject({ company, goals, onDone }: { company: Company; goals: Array<{ id: string; title: string }>; onDone: (created: boolean) => void }) {
   const action = useAction();
   const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const { text } = submittedForm(event);
     const created = await action.run(() =>
       call(
         api.POST("/api/companies/{companyId}/projects", {

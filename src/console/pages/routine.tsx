@@ -18,6 +18,7 @@ import { useResource } from "../lib/resource";
 import { triggerText } from "../lib/routines";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
+import { submittedForm } from "../lib/form";
 
 type Routine = Schemas["RoutineDetail"];
 type Trigger = Schemas["RoutineTrigger"];
@@ -194,9 +195,7 @@ function Triggers({ routine, onChanged }: { routine: Routine; onChanged: () => v
   const [revealed, setRevealed] = useState<Revealed | null>(null);
   const [kind, setKind] = useState<TriggerKind>("schedule");
   const add = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const { text } = submittedForm(event);
     const triggerLabel = text("label") || null;
     const body: Schemas["CreateRoutineTrigger"] =
       kind === "schedule"

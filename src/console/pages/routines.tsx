@@ -16,6 +16,8 @@ import { useResource } from "../lib/resource";
 import { triggerText } from "../lib/routines";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
+import { submittedForm } from "../lib/form";
+import { TitleWithCreate } from "../components/title-row";
 
 export default function RoutinesPage({ company }: CompanyPageProps) {
   useTitle("Routines");
@@ -25,14 +27,7 @@ export default function RoutinesPage({ company }: CompanyPageProps) {
   const [creating, setCreating] = useState(false);
   return (
     <>
-      <div class="title-row">
-        <h1 tabIndex={-1}>Routines</h1>
-        {!creating && (
-          <button type="button" class="primary" onClick={() => setCreating(true)}>
-            New routine
-          </button>
-        )}
-      </div>
+      <TitleWithCreate title="Routines" createLabel="New routine" creating={creating} onCreate={() => setCreating(true)} />
       {creating && <NewRoutine company={company} onCancel={() => setCreating(false)} />}
       <Async resource={routines} what="routines" empty="No routines yet. Create the first with “New routine”.">
         {(list) => (
@@ -67,9 +62,7 @@ function NewRoutine({ company, onCancel }: { company: Company; onCancel: () => v
   const projects = useResource(() => call(api.GET("/api/companies/{companyId}/projects", { params: { path: { companyId: company.id } } })), [company.id]);
   const assignable = (agents.value?.list ?? []).filter((a) => a.status !== "pending_approval");
   const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const { text } = submittedForm(event);
     const created = await action.run(() =>
       call(
         api.POST("/api/companies/{companyId}/routines", {

@@ -15,6 +15,7 @@ import { ago, when } from "../lib/format";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
+import { submittedForm } from "../lib/form";
 
 type Member = Schemas["CompanyMember"];
 type Invite = Schemas["Invite"];
@@ -133,9 +134,7 @@ function NewInvite({ company, onCreated }: { company: Company; onCreated: () => 
   const [type, setType] = useState<"human" | "agent">("human");
   const [link, setLink] = useState<string | null>(null);
   const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const { form, text } = submittedForm(event);
     const created = await action.run(
       () =>
         call(

@@ -10,6 +10,7 @@ import { type Company, companyPath, loadCompanies } from "../lib/companies";
 import { bytes, money } from "../lib/format";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
+import { submittedForm } from "../lib/form";
 
 const LOGO_TYPES = "image/png,image/jpeg,image/webp,image/gif,image/svg+xml";
 const MAX_LOGO_BYTES = 5 * 1024 * 1024;
@@ -40,9 +41,7 @@ function CompanyForm({ company }: { company: Company }) {
   const action = useAction();
   const [color, setColor] = useState(company.brandColor ?? "");
   const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const { text } = submittedForm(event);
     const saved = await action.run(
       () =>
         call(

@@ -71,6 +71,16 @@ export const wikiSpaces = sqliteTable(
   (t) => [uniqueIndex("wiki_spaces_company_wiki_slug_uq").on(t.companyId, t.wikiId, t.slug)],
 );
 
+/** The columns of a row inside one wiki space of one company (fresh builders per table). */
+const inSpace = () => ({
+  companyId: text("company_id")
+    .notNull()
+    .references(() => companies.id, { onDelete: "cascade" }),
+  spaceId: text("space_id")
+    .notNull()
+    .references(() => wikiSpaces.id, { onDelete: "cascade" }),
+});
+
 export const WIKI_PAGE_TYPES = ["control", "index", "log", "source", "project", "area", "entity", "concept", "synthesis", "page"] as const;
 
 /** The current state of each page: its path, hash and latest revision (the body is the R2 object). */
@@ -78,12 +88,7 @@ export const wikiPages = sqliteTable(
   "wiki_pages",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id, { onDelete: "cascade" }),
-    spaceId: text("space_id")
-      .notNull()
-      .references(() => wikiSpaces.id, { onDelete: "cascade" }),
+    ...inSpace(),
     path: text("path").notNull(),
     title: text("title").notNull(),
     pageType: text("page_type", { enum: WIKI_PAGE_TYPES }).notNull(),
@@ -105,12 +110,7 @@ export const wikiPageRevisions = sqliteTable(
   "wiki_page_revisions",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id, { onDelete: "cascade" }),
-    spaceId: text("space_id")
-      .notNull()
-      .references(() => wikiSpaces.id, { onDelete: "cascade" }),
+    ...inSpace(),
     pageId: text("page_id").notNull(),
     path: text("path").notNull(),
     change: text("change", { enum: WIKI_REVISION_CHANGES }).notNull(),
@@ -132,12 +132,7 @@ export const wikiPageRevisions = sqliteTable(
 export const wikiLinks = sqliteTable(
   "wiki_links",
   {
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id, { onDelete: "cascade" }),
-    spaceId: text("space_id")
-      .notNull()
-      .references(() => wikiSpaces.id, { onDelete: "cascade" }),
+    ...inSpace(),
     sourcePageId: text("source_page_id")
       .notNull()
       .references(() => wikiPages.id, { onDelete: "cascade" }),
@@ -153,12 +148,7 @@ export const wikiSources = sqliteTable(
   "wiki_sources",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id, { onDelete: "cascade" }),
-    spaceId: text("space_id")
-      .notNull()
-      .references(() => wikiSpaces.id, { onDelete: "cascade" }),
+    ...inSpace(),
     rawPath: text("raw_path").notNull(),
     title: text("title").notNull(),
     sourceType: text("source_type", { enum: WIKI_SOURCE_TYPES }).notNull(),
@@ -228,12 +218,7 @@ export const wikiQuerySessions = sqliteTable(
   "wiki_query_sessions",
   {
     id: text("id").primaryKey(),
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id, { onDelete: "cascade" }),
-    spaceId: text("space_id")
-      .notNull()
-      .references(() => wikiSpaces.id, { onDelete: "cascade" }),
+    ...inSpace(),
     operationId: text("operation_id").notNull(),
     question: text("question").notNull(),
     title: text("title").notNull(),
