@@ -1,15 +1,14 @@
-// `/mcp`: the Model Context Protocol over streamable HTTP (the MCP TypeScript SDK's web-standard
-// transport, stateless: a server per request, JSON responses), authenticated with the same bearer
-// keys as the API. Tools (src/domain/mcp/tools.ts) call this API's own routes with the caller's
-// credentials, so they are authorised and company-scoped exactly like HTTP calls.
+// `/mcp`: the Model Context Protocol over streamable HTTP (stateless: a server per request, JSON
+// responses; src/domain/mcp/server.ts), authenticated with the same bearer keys as the API. Tools
+// (src/domain/mcp/tools.ts) call this API's own routes with the caller's credentials, so they are
+// authorised and company-scoped exactly like HTTP calls. The tools are imported on the first /mcp
+// request: no other request builds their schemas.
 import type { Context, Hono } from "hono";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { AppEnv } from "../env";
-import { buildMcpServer, type ApiCall } from "../domain/mcp/tools";
+import type { ApiCall } from "../domain/mcp/tools";
 import { errorBody } from "../http/errors";
 import { createDb } from "../db/client";
 import { readyPlugins } from "../domain/plugins/queries";
-import { registerPluginTools } from "../domain/plugins/mcp";
 
 type Fetcher = (request: Request) => Response | Promise<Response>;
 
@@ -43,7 +42,7 @@ export function mountMcp(app: Hono<AppEnv>, fetcher: (c: Context<AppEnv>) => Fet
       return c.json(errorBody("This MCP endpoint is stateless: POST JSON-RPC messages (no server-sent event stream or session to open or close)"), 405, {
         allow: "POST",
       });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const [{ buildMcpServer }, { registerPluginTools }] = await Promise.all([import("../domain/mcp/tools"), import("../domain/plugins/mcp")]);
     const api = apiAs(c, fetcher(c));
     const server = buildMcpServer(actor, api);
     // The ready plugins' tools, for agents (src/domain/plugins/mcp.ts).
@@ -56,10 +55,7 @@ export function mountMcp(app: Hono<AppEnv>, fetcher: (c: Context<AppEnv>) => Fet
         plugins.map((p) => p.plugin),
       );
     }
-    await server.connect(transport);
-    // Answers are JSON either way: a client that accepts only application/json is served too.
-    const headers = new Headers(c.req.raw.headers);
-    headers.set("accept", "application/json, text/event-stream");
-    return transport.handleRequest(new Request(c.req.raw, { headers }));
+    // Answers are JSON whatever the Accept header lists (a client accepting only application/json is served too).
+    return server.handle(c.req.raw);
   });
 }

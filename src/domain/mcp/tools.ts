@@ -2,9 +2,8 @@
 // this API's own HTTP route, made with the MCP caller's credentials — so authorization, company
 // scoping, validation and errors are exactly the routes' (an agent key reaches only its company;
 // board-only actions refuse agents; another company's ids are 403/404 as over HTTP).
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { McpToolServer, type ToolResult } from "./server";
 import type { Actor } from "../actor";
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from "../../db/schema/issues";
 
@@ -13,7 +12,7 @@ export type ApiCall = (method: string, path: string, body?: unknown, runId?: str
 
 const enc = encodeURIComponent;
 
-function result(response: { status: number; body: unknown }): CallToolResult {
+function result(response: { status: number; body: unknown }): ToolResult {
   const ok = response.status >= 200 && response.status < 300;
   const body = response.body as { error?: unknown; details?: unknown } | null;
   if (!ok) {
@@ -27,7 +26,7 @@ function result(response: { status: number; body: unknown }): CallToolResult {
 }
 
 /** The company a tool works in: the argument, else the agent's own company, else the board user's only company. */
-function companyOf(actor: Actor, companyId: string | undefined): string | CallToolResult {
+function companyOf(actor: Actor, companyId: string | undefined): string | ToolResult {
   if (companyId) return companyId;
   if (actor.type === "agent") return actor.companyId;
   if (actor.type === "board" && actor.companyIds.length === 1) return actor.companyIds[0];
@@ -38,8 +37,8 @@ const companyArg = { companyId: z.string().optional().describe("Company id (defa
 const issueArg = { issue: z.string().min(1).describe("Issue UUID or identifier such as ABC-12") };
 const runArg = { runId: z.string().optional().describe("The run id, for agent API keys acting inside a run (run JWTs carry it)") };
 
-export function buildMcpServer(actor: Actor, api: ApiCall): McpServer {
-  const server = new McpServer({ name: "agent-control-plane", version: "0.1.0" });
+export function buildMcpServer(actor: Actor, api: ApiCall): McpToolServer {
+  const server = new McpToolServer({ name: "agent-control-plane", version: "0.1.0" });
   const inCompany = async (companyId: string | undefined, call: (companyId: string) => Promise<{ status: number; body: unknown }>) => {
     const company = companyOf(actor, companyId);
     return typeof company === "string" ? result(await call(company)) : company;

@@ -1,14 +1,14 @@
 // The ready plugins' tools on /mcp, for agent callers: `<pluginKey>__<tool>` (MCP tool names take
 // no colon), each a call of POST /api/plugins/tools/execute as the caller, in its run and company
 // (companyId defaults to the agent's). A disabled plugin's tools are not registered at all.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpToolServer } from "../mcp/server";
 import type { AgentActor } from "../actor";
 import type { ApiCall } from "../mcp/tools";
 import type { PluginDefinition } from "./definition";
 
 export const mcpToolName = (pluginKey: string, tool: string) => `${pluginKey}__${tool}`;
 
-export function registerPluginTools(server: McpServer, actor: AgentActor, api: ApiCall, plugins: readonly PluginDefinition[]) {
+export function registerPluginTools(server: McpToolServer, actor: AgentActor, api: ApiCall, plugins: readonly PluginDefinition[]) {
   for (const plugin of plugins) {
     for (const tool of plugin.tools) {
       const shape = tool.parameters.partial({ companyId: true }).shape;
