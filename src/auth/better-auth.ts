@@ -1,7 +1,8 @@
 // Board web sessions (authenticated mode) through better-auth on D1 via drizzle.
 // better-auth owns /api/auth/* (sign-up, sign-in, sign-out, get-session, ...). Import it only
-// through ./session.ts (lazily).
-import { betterAuth } from "better-auth";
+// through ./session.ts (lazily). `better-auth/minimal` is the same betterAuth without its Kysely
+// query builder (~200 KB), which only its built-in SQL adapters need; sessions go through drizzle.
+import { betterAuth } from "better-auth/minimal";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { createDb, schema } from "../db/client";
 import type { DeploymentConfig } from "../config";
