@@ -1,5 +1,4 @@
 // Worker entry: HTTP, the per-minute cron, and the company Durable Object class.
-import { createApp } from "./app";
 import { runScheduledTick } from "./scheduler/tick";
 import { RoundTrips, withCountedD1, withRoundTrips } from "./db/round-trips";
 import { FAULT_HEADER, Faults, faultsEnabled, parseFaults } from "./db/faults";
@@ -9,7 +8,22 @@ export { GatewayRunObject } from "./company/gateway-run";
 export { AttemptLimiter } from "./auth/attempt-limiter";
 export { CompanyEventsHub } from "./company/events-hub";
 
-const app = createApp();
+/**
+ * The HTTP app (every route, its schemas, the OpenAPI registry) is built on an isolate's first HTTP
+ * request, not at startup: an isolate that only hosts Durable Objects, alarms or the cron never
+ * builds it.
+ */
+let app: Promise<ReturnType<typeof import("./app").createApp>> | undefined;
+function httpApp() {
+  app ??= import("./app").then(
+    (m) => m.createApp(),
+    (err) => {
+      app = undefined;
+      throw err;
+    },
+  );
+  return app;
+}
 
 export default {
   async fetch(request, env, ctx) {
@@ -22,7 +36,8 @@ export default {
         return Response.json({ error: (err as Error).message }, { status: 400 });
       }
     }
-    const response = await withRoundTrips(roundTrips, () => app.fetch(request, withCountedD1(env), ctx));
+    const http = await httpApp();
+    const response = await withRoundTrips(roundTrips, () => http.fetch(request, withCountedD1(env), ctx));
     return withServerTiming(response, roundTrips);
   },
   async scheduled(controller, env, ctx) {
