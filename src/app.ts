@@ -8,6 +8,7 @@ import { createRouter } from "./http/router";
 import { errorBody, renderError } from "./http/errors";
 import { bodyLimitMiddleware } from "./http/body-limit";
 import { resolveActorMiddleware } from "./http/actor";
+import { scopeAfterActorMiddleware, shardScopeMiddleware } from "./http/shard-scope";
 import { sameOriginForSessionsMiddleware } from "./http/origin-check";
 import { routeModules } from "./routes";
 import { mountMcp } from "./routes/mcp";
@@ -53,7 +54,9 @@ export function createApp() {
   const app = createRouter();
   app.use("*", configMiddleware);
   app.use("/api/*", bodyLimitMiddleware);
+  app.use("/api/*", shardScopeMiddleware);
   app.use("/api/*", resolveActorMiddleware);
+  app.use("/api/*", scopeAfterActorMiddleware);
   app.use("/api/*", sameOriginForSessionsMiddleware);
   app.use("/api/*", requireCredentialsMiddleware);
   app.use("/api/*", handlerPhaseMiddleware);
@@ -62,6 +65,7 @@ export function createApp() {
   for (const module of routeModules) app.route("/", module);
   // MCP: the same keys and the same routes, as tools (src/routes/mcp.ts).
   app.use("/mcp", bodyLimitMiddleware);
+  app.use("/mcp", shardScopeMiddleware);
   app.use("/mcp", resolveActorMiddleware);
   mountMcp(app, (c) => (request) => app.fetch(request, c.env, c.executionCtx));
 

@@ -1,6 +1,8 @@
 // Worker-side entry to a company's Durable Object: typed command calls.
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { HttpError } from "../domain/errors";
+import { HttpError, notFound } from "../domain/errors";
+import { placementOf } from "../db/placement";
+import { companyScope, currentShardScope, narrowShardScope, withShardScope } from "../db/shards";
 import type { Actor } from "../domain/actor";
 import type { CommandResult, CompanyCommand } from "./command";
 import { currentRoundTrips } from "../db/round-trips";
@@ -23,14 +25,20 @@ export async function runCompanyCommand<I, O, L>(
   input: I,
   loaded?: L,
 ): Promise<O> {
+  // The company's shard: the request's scope narrows to it (a cron or object caller gets a scope of its own).
+  const placement = await placementOf(createDb(env.DB), companyId);
+  if (!placement) throw notFound("Company not found");
+  const scope = currentShardScope();
+  if (scope) narrowShardScope(companyId, placement.shard);
+  else return withShardScope(companyScope(companyId, placement.shard), () => runCompanyCommand(env, companyId, command, actor, input, loaded));
   const snapshot =
     loaded === undefined && command.load ? await command.load(createDb(env.DB), { env, actor, now: new Date().toISOString(), companyId }, input) : loaded;
   const roundTrips = currentRoundTrips();
   // Test-only faults armed for this request go along (and their counts come back).
   const faults = roundTrips?.faults;
   const result = (await (faults
-    ? companyObject(env, companyId).execute(companyId, command.name, actor, input, snapshot, faults.rules)
-    : companyObject(env, companyId).execute(companyId, command.name, actor, input, snapshot))) as CommandResult<O>;
+    ? companyObject(env, companyId).execute(companyId, command.name, actor, input, snapshot, faults.rules, placement.shard)
+    : companyObject(env, companyId).execute(companyId, command.name, actor, input, snapshot, undefined, placement.shard))) as CommandResult<O>;
   faults?.absorb(result.faults);
   if (roundTrips) {
     roundTrips.companyObjectCalls += 1;

@@ -9,7 +9,7 @@
 // uncontended path costs one D1 round trip inside the object.
 import { sql, type SQL } from "drizzle-orm";
 import { schema, type Db } from "../db/client";
-import { hasFollowUps, runBatch, type BatchResults, type Statement } from "../db/batch";
+import { hasFollowUps, runBatch, type BatchResults, type Statement, type Trailing } from "../db/batch";
 import type { Actor } from "../domain/actor";
 import { activityInsert, type ActivityEntry } from "../domain/activity/record";
 import type { CompanyStorage } from "./storage";
@@ -104,8 +104,10 @@ export function defineCommand<I, O, L>(
 const isGuardFailure = (err: unknown) => /CHECK constraint failed: held/.test(`${(err as Error)?.message ?? ""} ${(err as { cause?: unknown })?.cause ?? ""}`);
 
 /** The context a command runs with. */
-export function commandContext(fields: Pick<CommandContext, "env" | "db" | "companyId" | "actor" | "storage" | "now">): CommandContext {
-  const { db } = fields;
+export function commandContext(
+  fields: Pick<CommandContext, "env" | "db" | "companyId" | "actor" | "storage" | "now"> & { trailing?: Trailing },
+): CommandContext {
+  const { db, trailing } = fields;
   let changedCredentials = false;
   let dispatchRequested = false;
   let runsEnded = false;
@@ -135,7 +137,7 @@ export function commandContext(fields: Pick<CommandContext, "env" | "db" | "comp
     },
     batch: async (statements) => {
       try {
-        const results = await runBatch(db, statements);
+        const results = await runBatch(db, statements, trailing);
         if (hasFollowUps(statements)) eventsWritten = true;
         return results;
       } catch (err) {

@@ -28,6 +28,9 @@ import { sweepRemoteRuns } from "./runs/remote-sweep";
 import { reportRemoteRun, type RemoteRunReport } from "../domain/runs/remote";
 import { eventsHub } from "./events-hub";
 import { SYSTEM_ACTOR } from "../domain/actor";
+import { placementOf } from "../db/placement";
+import { companyScope, withShardScope } from "../db/shards";
+import { DirectorySync } from "../db/directory-sync";
 
 /** Headers the Worker sets on a runner's upgrade after authenticating it (the object is reachable only from the Worker). */
 export const RUNNER_HEADERS = {
@@ -65,13 +68,46 @@ export class CompanyDurableObject extends DurableObject<Env> {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(JSON.stringify({ type: "ping" }), JSON.stringify({ type: "pong" })));
   }
 
-  /** Runs one named command for `companyId` after every earlier one has finished. */
-  async execute(companyId: string, name: string, actor: Actor, input: unknown, loaded?: unknown, faults?: FaultRule[]): Promise<CommandResult<unknown>> {
+  /**
+   * Runs one named command for `companyId` after every earlier one has finished. `shard` is where
+   * the Worker found the company (used until this object knows its own placement).
+   */
+  async execute(
+    companyId: string,
+    name: string,
+    actor: Actor,
+    input: unknown,
+    loaded?: unknown,
+    faults?: FaultRule[],
+    shard?: string,
+  ): Promise<CommandResult<unknown>> {
     const roundTrips = new RoundTrips();
     roundTrips.phase = "command";
     roundTrips.faults = this.faultsFor(faults);
-    const result = await withRoundTrips(roundTrips, () => this.executeSerially(companyId, name, actor, input, loaded));
+    const result = await withRoundTrips(roundTrips, () =>
+      this.inCompanyScope(companyId, shard, () => this.executeSerially(companyId, name, actor, input, loaded)),
+    );
     return { ...result, roundTrips: roundTrips.d1.command, ...(faults && this.faultsOn ? { faults } : {}) };
+  }
+
+  /**
+   * Runs `fn` with every company-table statement on this company's shard (src/db/shards.ts). The
+   * object remembers its placement; a move (moveTo) changes it while the company is fenced.
+   */
+  private async inCompanyScope<T>(companyId: string, hint: string | undefined, fn: () => Promise<T>): Promise<T> {
+    let shard = this.storage.facts.get("shard");
+    if (!shard) {
+      shard = hint ?? (await placementOf(createDb(this.countedEnv.DB), companyId))?.shard;
+      if (!shard) throw new HttpError(404, "Company not found");
+      this.storage.facts.set("shard", shard);
+    }
+    return withShardScope(companyScope(companyId, shard), fn);
+  }
+
+  /** This object's company and shard scope for work no caller names a company for (alarms, runner messages). */
+  private inOwnScope<T>(fn: () => Promise<T>): Promise<T> {
+    const companyId = this.storage.facts.get("companyId");
+    return companyId ? this.inCompanyScope(companyId, undefined, fn) : fn();
   }
 
   /** Test-only (TEST_FAULTS = "1"): arms fault rules on this object, for everything it does until each fired. */
@@ -113,14 +149,24 @@ export class CompanyDurableObject extends DurableObject<Env> {
       if (this.storage.facts.get("companyId") !== companyId) this.storage.facts.set("companyId", companyId);
       const command = commandRegistry.get(name);
       if (!command) return { ok: false, status: 400, error: `Unknown command ${name}` };
+      const fencedAt = this.storage.facts.get("fencedAt");
+      if (fencedAt)
+        return {
+          ok: false,
+          status: 503,
+          error: "The company is being moved to another database; try again shortly",
+          details: { retryAfterSeconds: 5, fencedAt },
+        };
       try {
+        const db = createDb(this.countedEnv.DB);
         const ctx = commandContext({
           env: this.countedEnv,
-          db: createDb(this.countedEnv.DB),
+          db,
           companyId,
           actor,
           storage: this.storage,
           now: new Date().toISOString(),
+          trailing: this.directorySync(db),
         });
         const run = command.run as CommandRule<unknown, unknown, unknown>;
         const reload = () => command.load!(ctx.db, { env: ctx.env, actor, now: ctx.now, companyId }, input);
@@ -150,8 +196,19 @@ export class CompanyDurableObject extends DurableObject<Env> {
     }
   }
 
+  private sync?: DirectorySync;
+  /** Applies what a command changed in directory-mirrored rows to the directory (src/db/directory-sync.ts). */
+  private directorySync(db: ReturnType<typeof createDb>): DirectorySync {
+    this.sync ??= new DirectorySync(db);
+    return this.sync;
+  }
+
   /** The dispatcher (src/company/runs/dispatcher.ts): queued wake-ups become runs, retries, deadlines. */
   async alarm(): Promise<void> {
+    return this.inOwnScope(() => this.dispatchAlarm());
+  }
+
+  private async dispatchAlarm(): Promise<void> {
     const companyId = this.storage.facts.get("companyId");
     if (!companyId) return;
     if (this.dispatching++ === 0) this.wakeAsked = null;
@@ -212,7 +269,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
   }
 
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    await this.withArmedFaults(() => onRunnerMessage(this.runnerHost(), ws, message));
+    await this.inOwnScope(() => this.withArmedFaults(() => onRunnerMessage(this.runnerHost(), ws, message)));
   }
 
   async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
@@ -240,7 +297,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
   /** Sweeps remote runs once the command queue has moved on (never delays the command's caller). */
   private async sweepAfter(): Promise<void> {
     await this.tail;
-    await sweepRemoteRuns({ env: this.countedEnv, db: createDb(this.countedEnv.DB), storage: this.storage, runners: this.runners });
+    await this.inOwnScope(() => sweepRemoteRuns({ env: this.countedEnv, db: createDb(this.countedEnv.DB), storage: this.storage, runners: this.runners }));
   }
 
   /** Connected runners and the agents they serve. */

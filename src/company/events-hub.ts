@@ -15,6 +15,7 @@ import { and, asc, eq, gt, gte, lte, min, sql } from "drizzle-orm";
 import { createDb, schema, type Db } from "../db/client";
 import { runBatch, type Statement } from "../db/batch";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
+import { inCompanyShard } from "../db/placement";
 import { Faults, faultsEnabled, parseFaults, type FaultRule } from "../db/faults";
 import { eventView, type EventRow, type ServiceEvent } from "../domain/events/outbox";
 import {
@@ -94,7 +95,12 @@ export class CompanyEventsHub extends DurableObject<Env> {
   async notify(companyId: string): Promise<void> {
     if (this.fact("companyId") !== companyId) this.setFact("companyId", companyId);
     await this.ctx.storage.setAlarm(Date.now());
-    await this.broadcast(companyId);
+    await this.inShard(companyId, () => this.broadcast(companyId));
+  }
+
+  /** Company-table statements go to the company's shard (src/db/shards.ts). */
+  private inShard<T>(companyId: string, fn: () => Promise<T>): Promise<T> {
+    return inCompanyShard(this.db, companyId, fn);
   }
 
   /** Test-only (TEST_FAULTS = "1"): fault rules for this hub's D1 batches. */
@@ -125,13 +131,13 @@ export class CompanyEventsHub extends DurableObject<Env> {
     const companyId = this.fact("companyId");
     if (!companyId) return;
     // An alarm that fails (a write, an eviction) is retried by the runtime; every step is safe to repeat.
-    await this.withFaults(() => this.deliverDue(companyId));
+    await this.inShard(companyId, () => this.withFaults(() => this.deliverDue(companyId)));
   }
 
   /** Runs the deliveries now (tests and the bench instead of waiting for the alarm). */
   async deliverNow(companyId: string): Promise<void> {
     if (this.fact("companyId") !== companyId) this.setFact("companyId", companyId);
-    await this.withFaults(() => this.deliverDue(companyId));
+    await this.inShard(companyId, () => this.withFaults(() => this.deliverDue(companyId)));
   }
 
   private deliverDue(companyId: string): Promise<void> {
@@ -371,6 +377,10 @@ export class CompanyEventsHub extends DurableObject<Env> {
   async fetch(request: Request): Promise<Response> {
     const companyId = request.headers.get(STREAM_HEADERS.company);
     if (!companyId) return new Response("Not found", { status: 404 });
+    return this.inShard(companyId, () => this.openStream(request, companyId));
+  }
+
+  private async openStream(request: Request, companyId: string): Promise<Response> {
     if (this.fact("companyId") !== companyId) this.setFact("companyId", companyId);
     const types = request.headers.get(STREAM_HEADERS.types);
     const lastEventId = request.headers.get(STREAM_HEADERS.lastEventId);

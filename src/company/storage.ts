@@ -85,7 +85,8 @@ export class Counters {
   }
 }
 
-export type CompanyFact = "issuePrefix" | "defaultGoalId" | "companyId";
+/** `shard`: the D1 binding holding the company's rows; `fencedAt`: set while a move copies the company (src/db/shards.ts). */
+export type CompanyFact = "issuePrefix" | "defaultGoalId" | "companyId" | "shard" | "fencedAt";
 
 /** Company facts cached in the object; every command that changes one runs here and updates it. */
 export class CompanyFacts {

@@ -23,9 +23,21 @@ export function writeWith<S extends Statement>(statement: S, more: Statement[]):
 /** Whether any of `statements` carries follow-ups (e.g. the batch writes outbound events). */
 export const hasFollowUps = (statements: readonly Statement[]) => statements.some((s) => followUps.has(s));
 
-export function runBatch<const T extends readonly Statement[]>(db: Db, statements: T): Promise<BatchResults<T>> {
+export function runBatch<const T extends readonly Statement[]>(db: Db, statements: T, trailing?: Trailing): Promise<BatchResults<T>> {
   if (!statements.length) return Promise.resolve([] as unknown as BatchResults<T>);
-  // Follow-ups go last, so every result keeps the position of its statement.
+  // Follow-ups go last, so every result keeps the position of its statement; then the trailing
+  // statements (their results go to `trailing.settle`, not to the caller).
   const all = [...statements, ...statements.flatMap((s) => followUps.get(s) ?? [])];
-  return db.batch(all as unknown as [Statement, ...Statement[]]) as unknown as Promise<BatchResults<T>>;
+  const extra = trailing?.statements() ?? [];
+  if (!extra.length) return db.batch(all as unknown as [Statement, ...Statement[]]) as unknown as Promise<BatchResults<T>>;
+  return (db.batch([...all, ...extra] as unknown as [Statement, ...Statement[]]) as Promise<unknown[]>).then(async (results) => {
+    await trailing!.settle(results.splice(all.length));
+    return results as unknown as BatchResults<T>;
+  });
+}
+
+/** Statements that end a batch after its follow-ups, and what to do with their results (src/db/directory-sync.ts). */
+export interface Trailing {
+  statements(): Statement[];
+  settle(results: unknown[]): Promise<void>;
 }

@@ -4,18 +4,22 @@
 // bench can see it. A round trip is one `batch()` / `exec()` or one statement's first/all/run/raw.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Faults } from "./faults";
+import { DIRECTORY, DIRECTORY_BINDING, routerOver, shardNames } from "./shards";
 
 export type Phase = "auth" | "handler" | "command";
 
 export class RoundTrips {
   phase: Phase = "auth";
   readonly d1: Record<Phase, number> = { auth: 0, handler: 0, command: 0 };
+  /** Of those, the directory's (src/db/shards.ts); the rest went to company shards. */
+  readonly directory: Record<Phase, number> = { auth: 0, handler: 0, command: 0 };
   companyObjectCalls = 0;
   /** Test-only faults armed for this request or command (src/db/faults.ts); absent unless TEST_FAULTS = "1". */
   faults?: Faults;
 
-  add(phase: Phase, n: number) {
+  add(phase: Phase, n: number, directory = false) {
     this.d1[phase] += n;
+    if (directory) this.directory[phase] += n;
   }
 
   /** `Server-Timing` metrics: d1-auth, d1-handler, d1-command (round trips) and do (object calls). */
@@ -25,6 +29,8 @@ export class RoundTrips {
       `d1-handler;desc=${this.d1.handler}`,
       `d1-command;desc=${this.d1.command}`,
       `do;desc=${this.companyObjectCalls}`,
+      `d1-directory-auth;desc=${this.directory.auth}`,
+      `d1-directory-handler;desc=${this.directory.handler}`,
     ].join(", ");
   }
 }
@@ -42,17 +48,17 @@ export const currentFaults = (): Faults | undefined => storage.getStore()?.fault
 export const afterResponse = <T>(fn: () => T): T => storage.exit(fn);
 
 /** Counts one round trip; with faults armed (tests only), fails it when a rule names it. */
-const count = (batch: boolean, sql: () => readonly string[]) => {
+const count = (batch: boolean, sql: () => readonly string[], directory: boolean) => {
   const counter = storage.getStore();
   if (!counter) return;
-  counter.add(counter.phase, 1);
+  counter.add(counter.phase, 1, directory);
   if (counter.faults) counter.faults.d1(batch, sql());
 };
 
 /** A round trip's call, counted first; an injected fault becomes its rejection (every D1 call answers a promise). */
-function roundTrip<T>(batch: boolean, sql: () => readonly string[], call: () => T): T {
+function roundTrip<T>(batch: boolean, sql: () => readonly string[], call: () => T, directory = false): T {
   try {
-    count(batch, sql);
+    count(batch, sql, directory);
   } catch (err) {
     return Promise.reject(err) as T;
   }
@@ -62,10 +68,10 @@ function roundTrip<T>(batch: boolean, sql: () => readonly string[], call: () => 
 const unwrapped = new WeakMap<object, { statement: D1PreparedStatement; query: string }>();
 const TERMINAL = new Set(["first", "all", "run", "raw"]);
 
-function countedStatement(statement: D1PreparedStatement, query: string): D1PreparedStatement {
+function countedStatement(statement: D1PreparedStatement, query: string, directory: boolean): D1PreparedStatement {
   const proxy = new Proxy(statement, {
     get(target, property) {
-      if (property === "bind") return (...values: unknown[]) => countedStatement(target.bind(...values), query);
+      if (property === "bind") return (...values: unknown[]) => countedStatement(target.bind(...values), query, directory);
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
       if (TERMINAL.has(property as string)) {
@@ -74,6 +80,7 @@ function countedStatement(statement: D1PreparedStatement, query: string): D1Prep
             false,
             () => [query],
             () => (value as (...a: unknown[]) => unknown).apply(target, args),
+            directory,
           );
       }
       return (value as (...a: unknown[]) => unknown).bind(target);
@@ -86,47 +93,61 @@ function countedStatement(statement: D1PreparedStatement, query: string): D1Prep
 const real = (statements: D1PreparedStatement[]) => statements.map((s) => unwrapped.get(s)?.statement ?? s);
 const queries = (statements: D1PreparedStatement[]) => () => statements.map((s) => unwrapped.get(s)?.query ?? "");
 
-function countedSession(session: D1DatabaseSession): D1DatabaseSession {
+function countedSession(session: D1DatabaseSession, directory: boolean): D1DatabaseSession {
   return {
-    prepare: (query: string) => countedStatement(session.prepare(query), query),
-    batch: <T>(statements: D1PreparedStatement[]) => roundTrip(true, queries(statements), () => session.batch<T>(real(statements))),
+    prepare: (query: string) => countedStatement(session.prepare(query), query, directory),
+    batch: <T>(statements: D1PreparedStatement[]) => roundTrip(true, queries(statements), () => session.batch<T>(real(statements)), directory),
     getBookmark: () => session.getBookmark(),
   };
 }
 
-const counted = new WeakMap<D1Database, D1Database>();
+const counted = [new WeakMap<D1Database, D1Database>(), new WeakMap<D1Database, D1Database>()];
 
-/** The binding with every round trip counted (one wrapper per binding per isolate). */
-export function countedD1(d1: D1Database): D1Database {
-  let wrapper = counted.get(d1);
+/** The binding with every round trip counted (one wrapper per binding and role per isolate); `directory` counts them as the directory's too. */
+export function countedD1(d1: D1Database, directory = false): D1Database {
+  const cache = counted[directory ? 1 : 0];
+  let wrapper = cache.get(d1);
   if (!wrapper) {
     wrapper = {
-      prepare: (query: string) => countedStatement(d1.prepare(query), query),
-      batch: <T>(statements: D1PreparedStatement[]) => roundTrip(true, queries(statements), () => d1.batch<T>(real(statements))),
+      prepare: (query: string) => countedStatement(d1.prepare(query), query, directory),
+      batch: <T>(statements: D1PreparedStatement[]) => roundTrip(true, queries(statements), () => d1.batch<T>(real(statements)), directory),
       exec: (query: string) =>
         roundTrip(
           true,
           () => [query],
           () => d1.exec(query),
+          directory,
         ),
-      withSession: (constraint?: string) => countedSession(d1.withSession(constraint as D1SessionConstraint)),
+      withSession: (constraint?: string) => countedSession(d1.withSession(constraint as D1SessionConstraint), directory),
       dump: () => d1.dump(),
     } as D1Database;
-    counted.set(d1, wrapper);
-    counted.set(wrapper, wrapper);
+    cache.set(d1, wrapper);
   }
   return wrapper;
 }
 
-const countedEnvs = new WeakMap<Env, Env>();
+const routedEnvs = new WeakMap<Env, Env>();
+const baseEnvs = new WeakMap<Env, Env>();
 
-/** `env` with its D1 binding counted (memoised per env object). */
+/**
+ * `env` with `DB` replaced by the shard router (src/db/shards.ts) over counted bindings: the
+ * directory, and each shard (memoised per env object).
+ */
 export function withCountedD1(env: Env): Env {
-  let wrapped = countedEnvs.get(env);
+  let wrapped = routedEnvs.get(env);
   if (!wrapped) {
-    wrapped = Object.assign(Object.create(Object.getPrototypeOf(env)), env, { DB: countedD1(env.DB) }) as Env;
-    countedEnvs.set(env, wrapped);
-    countedEnvs.set(wrapped, wrapped);
+    const bindings = env as unknown as Record<string, D1Database>;
+    const router = routerOver(shardNames(env), (name) => (name === DIRECTORY ? countedD1(env.DB, true) : countedD1(bindings[name])));
+    wrapped = Object.assign(Object.create(Object.getPrototypeOf(env)), env, { DB: router }) as Env;
+    routedEnvs.set(env, wrapped);
+    routedEnvs.set(wrapped, wrapped);
+    baseEnvs.set(wrapped, env);
   }
   return wrapped;
+}
+
+/** A database by its binding name, unrouted (moves, backups, migrations checks work on whole databases). */
+export function databaseNamed(env: Env, name: string): D1Database {
+  const base = baseEnvs.get(env) ?? env;
+  return countedD1((base as unknown as Record<string, D1Database>)[name], name === DIRECTORY_BINDING);
 }

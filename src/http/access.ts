@@ -6,6 +6,8 @@ import { createDb, schema } from "../db/client";
 import type { MembershipRole } from "../db/schema/access";
 import { ReadBatch } from "../db/read-batch";
 import { dbOf } from "./db";
+import { cachedPlacement, placementOf } from "../db/placement";
+import { narrowShardScope } from "../db/shards";
 import { forbidden, notFound, unauthorized } from "../domain/errors";
 import { hasInstanceWideAccess, type Actor, type AgentActor, type BoardActor } from "../domain/actor";
 
@@ -45,15 +47,12 @@ export function canAccessCompany(actor: Actor, companyId: string): boolean {
 
 /** The board user's active membership role in the company, or null. */
 export async function boardMembershipRole(env: Env, companyId: string, userId: string): Promise<MembershipRole | null> {
-  const row = await createDb(env.DB).query.companyMemberships.findFirst({
-    where: and(
-      eq(schema.companyMemberships.companyId, companyId),
-      eq(schema.companyMemberships.principalType, "user"),
-      eq(schema.companyMemberships.principalId, userId),
-      eq(schema.companyMemberships.status, "active"),
-    ),
-  });
-  return row?.membershipRole ?? null;
+  const m = schema.directoryMemberships;
+  const [row] = await createDb(env.DB)
+    .select({ role: m.membershipRole })
+    .from(m)
+    .where(and(eq(m.companyId, companyId), eq(m.userId, userId), eq(m.status, "active")));
+  return (row?.role as MembershipRole | undefined) ?? null;
 }
 
 export interface CompanyAccessOptions {
@@ -103,6 +102,9 @@ export function addCompanyAccessCheck(c: Context<AppEnv>, batch: ReadBatch, comp
 
 /** The company-path guard on its own (one round trip). */
 export async function requireCompanyAccess(c: Context<AppEnv>, companyId: string, options: CompanyAccessOptions = {}) {
+  // A company named outside the path (a body field): the rest of the request reads its shard.
+  const placement = await placementOf(dbOf(c), companyId);
+  if (placement) narrowShardScope(companyId, placement.shard);
   const batch = new ReadBatch(dbOf(c));
   const check = addCompanyAccessCheck(c, batch, companyId, options);
   await batch.run();
@@ -116,5 +118,8 @@ export async function requireCompanyAccess(c: Context<AppEnv>, companyId: string
 export function requireEntityAccess(c: Context<AppEnv>, companyId: string | undefined | null, what: string) {
   const actor = requireActor(c);
   if (!companyId || !canAccessCompany(actor, companyId)) throw notFound(`${what} not found`);
+  // The entity's company is known: the rest of the request reads its shard (src/db/shards.ts).
+  const placement = cachedPlacement(companyId);
+  if (placement) narrowShardScope(companyId, placement.shard);
   return actor;
 }

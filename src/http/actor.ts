@@ -13,6 +13,8 @@ import { loadSessionAuth } from "../auth/session";
 import { forbidden } from "../domain/errors";
 import { LOCAL_BOARD_USER_ID, type Actor, type BoardActor } from "../domain/actor";
 import { carriesOwnCredential } from "./public-routes";
+import { addPathPlacementRead, scopeToCompany } from "./shard-scope";
+import { rememberPlacement } from "../db/placement";
 
 const RUN_ID_HEADER = "x-service-run-id";
 const INACTIVE_AGENT_STATUSES = new Set(["terminated", "pending_approval"]);
@@ -63,7 +65,9 @@ export async function resolveActor(c: Context<AppEnv>): Promise<Actor> {
     if (!userId) return { type: "none", runId: runIdHeader };
     const batch = new ReadBatch(createDb(c.env.DB));
     const board = addBoardReads(batch, userId);
+    const pathPlacement = addPathPlacementRead(c, batch);
     await batch.run();
+    pathPlacement();
     return boardActorFrom(board(), userId, "session", null, runIdHeader);
   }
 
@@ -89,7 +93,9 @@ export async function resolveActor(c: Context<AppEnv>): Promise<Actor> {
         ? cached.userId
         : sql<string>`(SELECT ${schema.boardApiKeys.userId} FROM ${schema.boardApiKeys} WHERE ${schema.boardApiKeys.keyHash} = ${hash})`;
     const board = addBoardReads(batch, userOfKey);
+    const pathPlacement = addPathPlacementRead(c, batch);
     await batch.run();
+    pathPlacement();
     const row = cached?.kind === "board_key" ? { id: cached.keyId, userId: cached.userId, expiresAt: cached.expiresAt } : key!.value[0];
     if (!row || row.expiresAt <= now) return { type: "none", runId: runIdHeader };
     if (!cached) cacheCredential(hash, { kind: "board_key", keyId: row.id, userId: row.userId, expiresAt: row.expiresAt });
@@ -104,22 +110,35 @@ export async function resolveActor(c: Context<AppEnv>): Promise<Actor> {
         ? null
         : batch.add(
             db
-              // D1 batches return rows as objects keyed by column name: two `id`s must not share one.
               .select({
-                keyId: sql<string>`${schema.agentApiKeys.id}`.as("key_id"),
-                agentId: schema.agentApiKeys.agentId,
-                companyId: schema.agents.companyId,
-                agentStatus: schema.agents.status,
+                keyId: schema.directoryAgentKeys.keyId,
+                agentId: schema.directoryAgentKeys.agentId,
+                companyId: schema.directoryAgentKeys.companyId,
+                agentStatus: schema.directoryAgentKeys.agentStatus,
+                shard: schema.directoryCompanies.shard,
+                fencedAt: schema.directoryCompanies.fencedAt,
               })
-              .from(schema.agentApiKeys)
-              .innerJoin(schema.agents, eq(schema.agents.id, schema.agentApiKeys.agentId))
-              .where(and(eq(schema.agentApiKeys.keyHash, hash), isNull(schema.agentApiKeys.revokedAt))),
+              .from(schema.directoryAgentKeys)
+              .innerJoin(schema.directoryCompanies, eq(schema.directoryCompanies.id, schema.directoryAgentKeys.companyId))
+              .where(and(eq(schema.directoryAgentKeys.keyHash, hash), isNull(schema.directoryAgentKeys.revokedAt))),
           );
-    const run = addRunRead(batch, runIdHeader);
+    const pathPlacement = addPathPlacementRead(c, batch);
     await batch.run();
-    const row = cached?.kind === "agent_key" ? cached : key!.value[0];
+    pathPlacement();
+    const found = key?.value[0];
+    if (found) rememberPlacement({ companyId: found.companyId, shard: found.shard, fencedAt: found.fencedAt });
+    const row =
+      cached?.kind === "agent_key"
+        ? cached
+        : found
+          ? { keyId: found.keyId, agentId: found.agentId, companyId: found.companyId, agentStatus: found.agentStatus }
+          : undefined;
     if (!row || INACTIVE_AGENT_STATUSES.has(row.agentStatus)) return { type: "none", runId: runIdHeader };
     if (!cached) cacheCredential(hash, { kind: "agent_key", ...row });
+    // The agent's company is known now: everything after this reads its shard.
+    await scopeToCompany(db, row.companyId);
+    const run = addRunRead(new ReadBatch(db), runIdHeader);
+    await run?.batch.run();
     requireOwnRun(run, row.agentId, runIdHeader);
     touchLastUsed(c, row.keyId, () => db.update(schema.agentApiKeys).set({ lastUsedAt: now }).where(eq(schema.agentApiKeys.id, row.keyId)).run());
     return { type: "agent", source: "agent_key", agentId: row.agentId, companyId: row.companyId, keyId: row.keyId, runId: runIdHeader };
@@ -130,6 +149,8 @@ export async function resolveActor(c: Context<AppEnv>): Promise<Actor> {
   const runId = runIdHeader ?? claims.run_id;
   const cacheKey = `agent:${claims.sub}`;
   const cached = cachedCredential(cacheKey);
+  // The token names the company: its shard holds the agent and the run.
+  if (!(await scopeToCompany(db, claims.company_id))) return { type: "none", runId: runIdHeader };
   const agent =
     cached?.kind === "agent"
       ? null
@@ -157,10 +178,11 @@ function addRunRead(batch: ReadBatch, runId: string | null) {
   if (!runId) return null;
   if (runId.length > 200) throw forbidden("Run id too long (at most 200 characters)");
   const known = cachedRunAgent(runId);
-  if (known) return { runId, agentId: () => known };
+  if (known) return { runId, batch, agentId: () => known };
   const row = batch.add(batch.db.select({ agentId: schema.heartbeatRuns.agentId }).from(schema.heartbeatRuns).where(eq(schema.heartbeatRuns.id, runId)));
   return {
     runId,
+    batch,
     agentId: () => {
       const agentId = row.value[0]?.agentId;
       if (agentId) cacheRunAgent(runId, agentId);
@@ -180,25 +202,25 @@ function touchLastUsed(c: Context<AppEnv>, keyId: string, write: () => Promise<u
   c.executionCtx.waitUntil(afterResponse(write).catch((err) => console.error("lastUsedAt write failed", err)));
 }
 
-/** The board user's active memberships and instance-admin flag; `userId` may be SQL read in the same batch. */
+/** The board user's active memberships (with each company's shard) and instance-admin flag; `userId` may be SQL read in the same batch. */
 function addBoardReads(batch: ReadBatch, userId: string | SQL) {
   const db = batch.db;
+  const m = schema.directoryMemberships;
+  const d = schema.directoryCompanies;
   const memberships = batch.add(
     db
-      .select({ companyId: schema.companyMemberships.companyId })
-      .from(schema.companyMemberships)
-      .where(
-        and(
-          eq(schema.companyMemberships.principalType, "user"),
-          sql`${schema.companyMemberships.principalId} = ${userId}`,
-          eq(schema.companyMemberships.status, "active"),
-        ),
-      ),
+      .select({ companyId: m.companyId, shard: d.shard, fencedAt: d.fencedAt })
+      .from(m)
+      .innerJoin(d, eq(d.id, m.companyId))
+      .where(and(sql`${m.userId} = ${userId}`, eq(m.status, "active"))),
   );
   const admin = batch.add(
     db.select({ userId: schema.instanceAdmins.userId }).from(schema.instanceAdmins).where(sql`${schema.instanceAdmins.userId} = ${userId}`),
   );
-  return () => ({ companyIds: memberships.value.map((m) => m.companyId), isInstanceAdmin: admin.value.length > 0 });
+  return () => {
+    for (const row of memberships.value) rememberPlacement(row);
+    return { companyIds: memberships.value.map((row) => row.companyId), isInstanceAdmin: admin.value.length > 0 };
+  };
 }
 
 function boardActorFrom(

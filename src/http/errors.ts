@@ -23,7 +23,12 @@ export function describeZodError(error: ZodError, where?: string) {
 }
 
 export function renderError(err: unknown, c: Context) {
-  if (err instanceof HttpError) return c.json(errorBody(err.message, err.details), err.status);
+  if (err instanceof HttpError) {
+    // A fenced company (a move in progress) says when to come back.
+    const retryAfter = (err.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    if (err.status === 503 && typeof retryAfter === "number") c.header("Retry-After", String(retryAfter));
+    return c.json(errorBody(err.message, err.details), err.status);
+  }
   if (err instanceof ZodError) {
     const { message, details } = describeZodError(err);
     return c.json(errorBody(message, details), 400);

@@ -95,7 +95,7 @@ companiesRouter.openapi(
   async (c) => {
     const actor = requireBoard(c);
     const db = dbOf(c);
-    const id = await createCompany(db, actor, c.req.valid("json"));
+    const id = await createCompany(c.env, db, actor, c.req.valid("json"));
     return c.json((await findCompanyView(db, id))!, 201);
   },
 );

@@ -6,6 +6,8 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { eq, sql, type InferInsertModel } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createDb, schema } from "../../src/db/client";
+import { DIRECTORY, forEachShard, routerOver, shardNames } from "../../src/db/shards";
+import { drainDirectoryOutbox } from "../../src/db/directory-sync";
 import type { AGENT_STATUSES } from "../../src/db/schema/agents";
 import type { MEMBERSHIP_ROLES, MEMBERSHIP_STATUSES, PRINCIPAL_TYPES } from "../../src/db/schema/access";
 import type { ISSUE_PRIORITIES, ISSUE_STATUSES } from "../../src/db/schema/issues";
@@ -25,8 +27,42 @@ export async function createCompany(overrides: Record<string, unknown> = {}, opt
   return res.body as { id: string; issuePrefix: string; [k: string]: any };
 }
 
+/**
+ * The databases as the Worker sees them (src/db/shards.ts), for tests that read or write rows
+ * directly: directory tables in `DB`, company tables on whichever shard holds them — a read looks
+ * at every shard, a write outside a company goes to every shard and lands where its company is.
+ */
+const routed = routerOver(shardNames(env), (name) => (name === DIRECTORY ? env.DB : (env as unknown as Record<string, D1Database>)[name]), {
+  writesEverywhere: true,
+});
+/** After a direct write, what it changed in mirrored rows reaches the directory, as after a command (src/db/directory-sync.ts). */
+const synced = <T>(result: Promise<T>): Promise<T> =>
+  result.then(async (value) => {
+    await forEachShard(env, () => drainDirectoryOutbox(createDb(routed)));
+    return value;
+  });
+const WRITE = /^\s*(insert|update|delete|replace)\b/i;
+const TERMINAL = new Set(["run", "all", "first", "raw"]);
+const syncing = (statement: D1PreparedStatement): D1PreparedStatement =>
+  new Proxy(statement, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property === "bind") return (...values: unknown[]) => syncing(target.bind(...values));
+      if (typeof value !== "function") return value;
+      if (TERMINAL.has(property as string)) return (...args: unknown[]) => synced((value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+export const testD1: D1Database = {
+  prepare: (query: string) => (WRITE.test(query) ? syncing(routed.prepare(query)) : routed.prepare(query)),
+  batch: (statements) => synced(routed.batch(statements)),
+  exec: (query) => routed.exec(query),
+  withSession: (constraint) => routed.withSession(constraint),
+  dump: () => routed.dump(),
+} as D1Database;
+
 /** The test database through the app's own drizzle tables. */
-export const testDb = () => createDb(env.DB);
+export const testDb = () => createDb(testD1);
 export { schema };
 
 /** Inserts one row of `table`, typed by the table's columns. */

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertRow, schema, updateRow } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertRow, schema, updateRow, testD1 } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -281,9 +281,10 @@ describe("agent invites and join requests", () => {
     expect(approved.status).toBe(200);
     expect(approved.body.status).toBe("approved");
     const agentId = approved.body.agentId;
-    const agent = await env.DB.prepare("SELECT * FROM agents WHERE id = ?1").bind(agentId).first<any>();
+    const agent = await testD1.prepare("SELECT * FROM agents WHERE id = ?1").bind(agentId).first<any>();
     expect(agent).toMatchObject({ company_id: company.id, name: "Scout", url_key: "scout", role: "researcher", adapter_type: "http", status: "idle" });
-    const membership = await env.DB.prepare("SELECT * FROM company_memberships WHERE principal_type = 'agent' AND principal_id = ?1")
+    const membership = await testD1
+      .prepare("SELECT * FROM company_memberships WHERE principal_type = 'agent' AND principal_id = ?1")
       .bind(agentId)
       .first<any>();
     expect(membership).toMatchObject({ status: "active", membership_role: "member" });
@@ -312,7 +313,8 @@ describe("agent invites and join requests", () => {
     await post(`/api/companies/${company.id}/join-requests/${requestId}/approve`, {});
     const results = await Promise.all([1, 2, 3].map(() => post(`/api/join-requests/${requestId}/claim-api-key`, { claimSecret: accepted.body.claimSecret })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    const keys = await env.DB.prepare("SELECT COUNT(*) AS n FROM agent_api_keys WHERE agent_id = (SELECT agent_id FROM join_requests WHERE id = ?1)")
+    const keys = await testD1
+      .prepare("SELECT COUNT(*) AS n FROM agent_api_keys WHERE agent_id = (SELECT agent_id FROM join_requests WHERE id = ?1)")
       .bind(requestId)
       .first<{ n: number }>();
     expect(keys?.n).toBe(1);
@@ -333,7 +335,7 @@ describe("agent invites and join requests", () => {
     expect(claim.body.error).toMatch(/rejected/);
     expect((await post(`/api/companies/${company.id}/join-requests/${ra.body.joinRequest.id}/approve`, {})).status).toBe(409);
     const approved = await post(`/api/companies/${company.id}/join-requests/${rb.body.joinRequest.id}/approve`, {});
-    const agent = await env.DB.prepare("SELECT name, url_key, adapter_type, role FROM agents WHERE id = ?1").bind(approved.body.agentId).first<any>();
+    const agent = await testD1.prepare("SELECT name, url_key, adapter_type, role FROM agents WHERE id = ?1").bind(approved.body.agentId).first<any>();
     expect(agent).toEqual({ name: "Scout 2", url_key: "scout-2", adapter_type: "process", role: "general" });
     expect((await get(`/api/companies/${company.id}/join-requests?status=rejected`)).body).toHaveLength(1);
   });
@@ -361,7 +363,7 @@ describe("agent invites and join requests", () => {
     expect((await post(`/api/companies/${other.id}/join-requests/${requestId}/approve`, {})).status).toBe(404);
     expect((await post(approvePath, { note: 5 })).status).toBe(400);
     // An explicit joins:approve grant lets a member decide.
-    const memberRow = await env.DB.prepare("SELECT id FROM company_memberships WHERE principal_id = ?1").bind(member.id).first<{ id: string }>();
+    const memberRow = await testD1.prepare("SELECT id FROM company_memberships WHERE principal_id = ?1").bind(member.id).first<{ id: string }>();
     const granted = await patch(`/api/companies/${company.id}/members/${memberRow!.id}/permissions`, { grants: [{ permissionKey: "joins:approve" }] });
     expect(granted.status).toBe(200);
     expect((await get(`/api/companies/${company.id}/join-requests`, { token: member.token })).status).toBe(200);

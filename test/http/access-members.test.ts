@@ -1,12 +1,12 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
-import { addMembership, boardUser, createCompany, insertAgent, insertAgentKey, insertRow, insertUser, schema } from "../helpers/fixtures";
+import { addMembership, boardUser, createCompany, insertAgent, insertAgentKey, insertRow, insertUser, schema, testD1 } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
 async function memberIdOf(companyId: string, principalId: string) {
-  const row = await env.DB.prepare("SELECT id FROM company_memberships WHERE company_id = ?1 AND principal_id = ?2")
+  const row = await testD1
+    .prepare("SELECT id FROM company_memberships WHERE company_id = ?1 AND principal_id = ?2")
     .bind(companyId, principalId)
     .first<{ id: string }>();
   return row!.id;
@@ -87,7 +87,7 @@ describe("members: changes", () => {
       expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(409);
       expect(res.body.error).toMatch(/last active owner/);
     }
-    const row = await env.DB.prepare("SELECT membership_role, status FROM company_memberships WHERE id = ?1").bind(ownerMemberId).first();
+    const row = await testD1.prepare("SELECT membership_role, status FROM company_memberships WHERE id = ?1").bind(ownerMemberId).first();
     expect(row).toEqual({ membership_role: "owner", status: "active" });
     // With a second owner the demotion goes through.
     const second = await boardUser(company.id, "member");
@@ -105,9 +105,8 @@ describe("members: changes", () => {
       patch(`/api/companies/${company.id}/members/${secondId}`, { membershipRole: "admin" }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    const owners = await env.DB.prepare(
-      "SELECT COUNT(*) AS n FROM company_memberships WHERE company_id = ?1 AND membership_role = 'owner' AND status = 'active'",
-    )
+    const owners = await testD1
+      .prepare("SELECT COUNT(*) AS n FROM company_memberships WHERE company_id = ?1 AND membership_role = 'owner' AND status = 'active'")
       .bind(company.id)
       .first<{ n: number }>();
     expect(owners?.n).toBe(1);
@@ -135,13 +134,13 @@ describe("members: changes", () => {
     expect(second.status).toBe(200);
     expect(second.body).toMatchObject({ membershipRole: "viewer" });
     expect(second.body.grants.map((g: any) => g.permissionKey)).toEqual(["tasks:assign"]);
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM principal_permission_grants WHERE company_id = ?1 AND principal_id = ?2")
+    const rows = await testD1
+      .prepare("SELECT COUNT(*) AS n FROM principal_permission_grants WHERE company_id = ?1 AND principal_id = ?2")
       .bind(company.id, member.id)
       .first<{ n: number }>();
     expect(rows?.n).toBe(1);
-    const logged = await env.DB.prepare(
-      "SELECT details FROM activity_log WHERE company_id = ?1 AND action = 'company_member.updated' AND entity_id = ?2 ORDER BY created_at",
-    )
+    const logged = await testD1
+      .prepare("SELECT details FROM activity_log WHERE company_id = ?1 AND action = 'company_member.updated' AND entity_id = ?2 ORDER BY created_at")
       .bind(company.id, id)
       .all<{ details: string }>();
     expect(logged.results).toHaveLength(2);

@@ -1,8 +1,7 @@
 // Company activity log: filters, newest first, hidden issues, board-written entries with sanitised details.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue, testD1 } from "../helpers/fixtures";
 
 const entry = (companyId: string, extra: Record<string, unknown> = {}) => ({
   actorId: "ops-bot",
@@ -34,7 +33,7 @@ describe("POST /api/companies/{companyId}/activity", () => {
         bearer: "***REDACTED***",
       },
     });
-    const stored = await env.DB.prepare("SELECT details FROM activity_log WHERE id = ?").bind(res.body.id).first<any>();
+    const stored = await testD1.prepare("SELECT details FROM activity_log WHERE id = ?").bind(res.body.id).first<any>();
     expect(stored.details).not.toContain("hunter2");
     expect(stored.details).not.toContain("sk-live-123");
   });
@@ -57,7 +56,7 @@ describe("POST /api/companies/{companyId}/activity", () => {
     expect((await post(`/api/companies/${company.id}/activity`, entry(company.id), { token: outsider.token })).status).toBe(403);
     expect((await post(`/api/companies/${company.id}/activity`, entry(company.id), { token: "svc_agent_bogus" })).status).toBe(401);
     expect((await post(`/api/companies/${crypto.randomUUID()}/activity`, entry(company.id))).status).toBe(404);
-    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ? AND action = 'ops.checked'").bind(company.id).first<any>();
+    const count = await testD1.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ? AND action = 'ops.checked'").bind(company.id).first<any>();
     expect(count.n).toBe(0);
   });
 });

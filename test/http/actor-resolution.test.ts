@@ -1,9 +1,20 @@
 // Actor resolution, step by step: local implicit board, web session, board API key,
 // agent API key, local agent JWT, unauthenticated; run ids attached.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AUTHENTICATED, get, patch, post } from "../helpers/api";
-import { agentJwt, boardUser, createCompany, insertAgent, insertAgentKey, insertBoardKey, insertUser, schema, signUp, updateRow } from "../helpers/fixtures";
+import {
+  agentJwt,
+  boardUser,
+  createCompany,
+  insertAgent,
+  insertAgentKey,
+  insertBoardKey,
+  insertUser,
+  schema,
+  signUp,
+  updateRow,
+  testD1,
+} from "../helpers/fixtures";
 
 describe("1. local implicit board", () => {
   it("no bearer in local_trusted mode is a board actor with full local trust", async () => {
@@ -53,7 +64,7 @@ describe("3. board API key", () => {
     const me = await get("/api/cli-auth/me", { token: key.token, env: AUTHENTICATED });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ authSource: "board_key", keyId: key.id, user: { id: user.id } });
-    const row = await env.DB.prepare("SELECT last_used_at FROM board_api_keys WHERE id = ?").bind(key.id).first();
+    const row = await testD1.prepare("SELECT last_used_at FROM board_api_keys WHERE id = ?").bind(key.id).first();
     expect(row?.last_used_at).toBeTruthy();
   });
 
@@ -77,7 +88,7 @@ describe("4. agent API key", () => {
     expect((await get(`/api/companies/${company.id}`, { token: key.token })).status).toBe(200);
     const foreign = await get(`/api/companies/${other.id}`, { token: key.token });
     expect(foreign.status).toBe(403);
-    const row = await env.DB.prepare("SELECT last_used_at FROM agent_api_keys WHERE id = ?").bind(key.id).first();
+    const row = await testD1.prepare("SELECT last_used_at FROM agent_api_keys WHERE id = ?").bind(key.id).first();
     expect(row?.last_used_at).toBeTruthy();
     // Agents are not board callers.
     expect((await get("/api/cli-auth/me", { token: key.token })).status).toBe(403);

@@ -1,9 +1,20 @@
 // Agents through HTTP: create/hire, reads (redaction, shortnames, chain, access), updates,
 // permissions, lifecycle table, delete, budgets, keys, skills, adapters, company archive.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertGrant, insertIssue, insertRun, insertWakeup, schema, updateRow, agentWithKey } from "../helpers/fixtures";
+import {
+  boardUser,
+  createCompany,
+  insertAgent,
+  insertGrant,
+  insertIssue,
+  insertRun,
+  insertWakeup,
+  schema,
+  updateRow,
+  agentWithKey,
+  testD1,
+} from "../helpers/fixtures";
 import type { AgentStatus } from "../../src/db/schema/agents";
 import { createDb } from "../../src/db/client";
 import { decideTaskAssignment } from "../../src/domain/authorization/assignment";
@@ -22,7 +33,7 @@ async function createAgent(companyId: string, body: Record<string, unknown> = {}
 }
 
 async function dbAgent(id: string) {
-  return env.DB.prepare("SELECT * FROM agents WHERE id = ?1").bind(id).first<Record<string, any>>();
+  return testD1.prepare("SELECT * FROM agents WHERE id = ?1").bind(id).first<Record<string, any>>();
 }
 
 describe("create", () => {
@@ -81,10 +92,10 @@ describe("create", () => {
   it("creates a monthly agent budget policy when budget > 0", async () => {
     const company = await createCompany();
     const agent = await createAgent(company.id, { budgetMonthlyCents: 5000 });
-    const policy = await env.DB.prepare("SELECT * FROM budget_policies WHERE scope_type = 'agent' AND scope_id = ?1").bind(agent.id).first<any>();
+    const policy = await testD1.prepare("SELECT * FROM budget_policies WHERE scope_type = 'agent' AND scope_id = ?1").bind(agent.id).first<any>();
     expect(policy).toMatchObject({ amount_cents: 5000, window_kind: "calendar_month_utc", is_active: 1 });
     const none = await createAgent(company.id);
-    expect(await env.DB.prepare("SELECT * FROM budget_policies WHERE scope_id = ?1").bind(none.id).first()).toBeNull();
+    expect(await testD1.prepare("SELECT * FROM budget_policies WHERE scope_id = ?1").bind(none.id).first()).toBeNull();
   });
 
   it("rejects bad input, bad reportsTo, wrong actors and wrong companies", async () => {
@@ -151,7 +162,7 @@ describe("adapters", () => {
     expect(res.text).not.toContain("sk-live-123456");
     const row = await dbAgent(res.body.id);
     expect(row!.adapter_config).not.toContain("sk-live-123456");
-    const secret = await env.DB.prepare("SELECT company_id FROM company_secrets WHERE id = ?1").bind(res.body.adapterConfig.apiKey.secretId).first<any>();
+    const secret = await testD1.prepare("SELECT company_id FROM company_secrets WHERE id = ?1").bind(res.body.adapterConfig.apiKey.secretId).first<any>();
     expect(secret.company_id).toBe(company.id);
 
     const root = await post(path, {
@@ -323,10 +334,10 @@ describe("hire", () => {
       payload: { agentId: res.body.agent.id, role: "engineer", adapterType: "remote_gateway", budgetMonthlyCents: 1000, sourceIssueIds: [issueId] },
     });
     expect(res.text).not.toContain("sk-hire-secret-1");
-    const links = await env.DB.prepare("SELECT * FROM approval_issues WHERE approval_id = ?1").bind(res.body.approval.id).all();
+    const links = await testD1.prepare("SELECT * FROM approval_issues WHERE approval_id = ?1").bind(res.body.approval.id).all();
     expect(links.results.map((l: any) => l.issue_id)).toEqual([issueId]);
     // The budget policy waits for the approval.
-    expect(await env.DB.prepare("SELECT * FROM budget_policies WHERE scope_id = ?1").bind(res.body.agent.id).first()).toBeNull();
+    expect(await testD1.prepare("SELECT * FROM budget_policies WHERE scope_id = ?1").bind(res.body.agent.id).first()).toBeNull();
     // Keys cannot be minted for a pending agent, nor can it be resumed or activated.
     expect((await post(`/api/agents/${res.body.agent.id}/keys`, {})).status).toBe(409);
     expect((await post(`/api/agents/${res.body.agent.id}/resume`)).status).toBe(409);
@@ -344,7 +355,7 @@ describe("hire", () => {
     expect((await post(`/api/companies/${company.id}/agent-hires`, body, { token: outsider.token })).status).toBe(403);
     expect((await post(`/api/companies/${company.id}/agent-hires`, body, BOGUS)).status).toBe(401);
     expect((await post(`/api/companies/${company.id}/agent-hires`, { name: "" })).status).toBe(400);
-    const approvals = await env.DB.prepare("SELECT COUNT(*) AS n FROM approvals WHERE company_id = ?1").bind(company.id).first<any>();
+    const approvals = await testD1.prepare("SELECT COUNT(*) AS n FROM approvals WHERE company_id = ?1").bind(company.id).first<any>();
     expect(approvals.n).toBe(0);
   });
 });
@@ -448,7 +459,7 @@ describe("assignment policy on an agent", () => {
     const target = await createAgent(company.id);
     const assigner = await createAgent(company.id, { role: "ceo" });
     const actor = { type: "agent" as const, source: "agent_key" as const, agentId: assigner.id, companyId: company.id, keyId: null, runId: null };
-    const db = createDb(env.DB);
+    const db = createDb(testD1);
     expect((await decideTaskAssignment(db, { actor, companyId: company.id, assigneeAgentId: target.id })).reason).toBe("allow_legacy_agent_creator");
     const set = await patch(`/api/agents/${target.id}/permissions`, { authorizationPolicy: { assignmentPolicy: { mode: "protected" } } });
     expect(set.status).toBe(200);
@@ -546,12 +557,12 @@ describe("lifecycle state table", () => {
     await insertWakeup(company.id, agent.id, { reason: "manual", source: "manual" });
     const paused = await post(`/api/agents/${agent.id}/pause`);
     expect(paused.body).toMatchObject({ status: "paused", pauseReason: "manual" });
-    const wake = await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ?1").bind(agent.id).first<any>();
+    const wake = await testD1.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ?1").bind(agent.id).first<any>();
     expect(wake.status).toBe("cancelled");
     const term = await post(`/api/agents/${agent.id}/terminate`);
     expect(term.body.status).toBe("terminated");
     expect(term.body.terminatedAt).toBeTruthy();
-    const keys = await env.DB.prepare("SELECT revoked_at FROM agent_api_keys WHERE agent_id = ?1").bind(agent.id).all<any>();
+    const keys = await testD1.prepare("SELECT revoked_at FROM agent_api_keys WHERE agent_id = ?1").bind(agent.id).all<any>();
     expect(keys.results).toHaveLength(2);
     expect(keys.results.every((k) => k.revoked_at)).toBe(true);
     expect((await get("/api/agents/me", { token: k1.body.token })).status).toBe(401);
@@ -584,7 +595,7 @@ describe("races", () => {
       post(`/api/agents/${agent.id}/keys`, {}),
     ]);
     for (const r of results) expect([200, 201, 409]).toContain(r.status);
-    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM agent_api_keys WHERE agent_id = ?1 AND revoked_at IS NULL").bind(agent.id).first<any>();
+    const live = await testD1.prepare("SELECT COUNT(*) AS n FROM agent_api_keys WHERE agent_id = ?1 AND revoked_at IS NULL").bind(agent.id).first<any>();
     expect(live.n).toBe(0);
   });
 
@@ -626,10 +637,10 @@ describe("delete", () => {
       "company_memberships WHERE principal_id",
       "budget_policies WHERE scope_id",
     ]) {
-      const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} = ?1`).bind(agent.id).first<any>();
+      const row = await testD1.prepare(`SELECT COUNT(*) AS n FROM ${table} = ?1`).bind(agent.id).first<any>();
       expect(row.n, table).toBe(0);
     }
-    const issue = await env.DB.prepare("SELECT status, assignee_agent_id FROM issues WHERE company_id = ?1").bind(company.id).first<any>();
+    const issue = await testD1.prepare("SELECT status, assignee_agent_id FROM issues WHERE company_id = ?1").bind(company.id).first<any>();
     expect(issue).toEqual({ status: "todo", assignee_agent_id: null });
     expect((await get(`/api/agents/${report.id}`)).body.reportsTo).toBeNull();
     expect((await get(`/api/agents/${agent.id}`)).status).toBe(404);
@@ -644,7 +655,8 @@ describe("budgets", () => {
     const res = await patch(`/api/agents/${agent.id}/budgets`, { budgetMonthlyCents: 2500 });
     expect(res.status).toBe(200);
     expect(res.body.budgetMonthlyCents).toBe(2500);
-    const policy = await env.DB.prepare("SELECT amount_cents, is_active FROM budget_policies WHERE scope_type = 'agent' AND scope_id = ?1")
+    const policy = await testD1
+      .prepare("SELECT amount_cents, is_active FROM budget_policies WHERE scope_type = 'agent' AND scope_id = ?1")
       .bind(agent.id)
       .first<any>();
     expect(policy).toEqual({ amount_cents: 2500, is_active: 1 });
@@ -654,7 +666,7 @@ describe("budgets", () => {
     expect((await patch(`/api/agents/${agent.id}/budgets`, { budgetMonthlyCents: 3001 })).status).toBe(200);
     const zero = await patch(`/api/agents/${agent.id}/budgets`, { budgetMonthlyCents: 0 });
     expect(zero.status).toBe(200);
-    expect((await env.DB.prepare("SELECT is_active FROM budget_policies WHERE scope_id = ?1").bind(agent.id).first<any>()).is_active).toBe(0);
+    expect((await testD1.prepare("SELECT is_active FROM budget_policies WHERE scope_id = ?1").bind(agent.id).first<any>()).is_active).toBe(0);
     // Last month's spend does not count.
     await updateRow(schema.agents, agent.id, { spentMonth: "2000-01" });
     expect((await patch(`/api/agents/${agent.id}/budgets`, { budgetMonthlyCents: 10 })).status).toBe(200);
@@ -677,7 +689,7 @@ describe("keys", () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ agentId: agent.id, name: "ci" });
     expect(res.body.token).toMatch(/^svc_agent_/);
-    const row = await env.DB.prepare("SELECT key_hash FROM agent_api_keys WHERE id = ?1").bind(res.body.id).first<any>();
+    const row = await testD1.prepare("SELECT key_hash FROM agent_api_keys WHERE id = ?1").bind(res.body.id).first<any>();
     expect(row.key_hash).not.toContain(res.body.token);
     expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
     const me = await get("/api/agents/me", { token: res.body.token });
@@ -838,7 +850,7 @@ describe("company archive", () => {
     expect((await post(`/api/companies/${company.id}/archive`)).status).toBe(200);
     expect((await get(`/api/agents/${idle.id}`)).body).toMatchObject({ status: "paused", pauseReason: "company_archived" });
     expect((await get(`/api/agents/${pending.id}`)).body.status).toBe("pending_approval");
-    const wake = await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ?1").bind(idle.id).first<any>();
+    const wake = await testD1.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ?1").bind(idle.id).first<any>();
     expect(wake.status).toBe("cancelled");
     expect((await post(`/api/companies/${company.id}/agents`, { name: "Late", adapterType: "process", adapterConfig: processConfig })).status).toBe(409);
   });

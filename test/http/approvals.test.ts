@@ -1,7 +1,14 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertApproval as approvalFixture, insertIssue as issueFixture } from "../helpers/fixtures";
+import {
+  boardUser,
+  createCompany,
+  insertAgent,
+  insertAgentKey,
+  insertApproval as approvalFixture,
+  insertIssue as issueFixture,
+  testD1,
+} from "../helpers/fixtures";
 import type { APPROVAL_STATUSES, APPROVAL_TYPES } from "../../src/db/schema/approvals";
 import { APPROVAL_TRANSITIONS } from "../../src/domain/approvals/state-machine";
 
@@ -17,7 +24,7 @@ const insertApproval = (
 const insertIssue = async (companyId: string) => (await issueFixture(companyId, { title: "Issue" })).id;
 
 async function wakeups(agentId: string) {
-  return (await env.DB.prepare("SELECT * FROM agent_wakeup_requests WHERE agent_id = ? ORDER BY created_at, rowid").bind(agentId).all<any>()).results;
+  return (await testD1.prepare("SELECT * FROM agent_wakeup_requests WHERE agent_id = ? ORDER BY created_at, rowid").bind(agentId).all<any>()).results;
 }
 
 describe("approval state table", () => {
@@ -114,7 +121,7 @@ describe("approvals", () => {
     expect(linked.body[0]).toHaveProperty("identifier");
     expect((await post(base, { type: "request_board_approval", payload: {}, issueIds: [i1, foreign] })).status).toBe(422);
     expect((await post(base, { type: "request_board_approval", payload: {}, issueIds: [crypto.randomUUID()] })).status).toBe(404);
-    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM approvals WHERE company_id = ?").bind(company.id).first<{ n: number }>();
+    const count = await testD1.prepare("SELECT COUNT(*) AS n FROM approvals WHERE company_id = ?").bind(company.id).first<{ n: number }>();
     expect(count!.n).toBe(1);
   });
 
@@ -200,9 +207,10 @@ describe("approvals", () => {
       payload: { agentId: pending.id, budgetMonthlyCents: 5000 },
     });
     expect((await post(`/api/approvals/${id}/approve`, {})).status).toBe(200);
-    const agent = await env.DB.prepare("SELECT status, budget_monthly_cents FROM agents WHERE id = ?").bind(pending.id).first<any>();
+    const agent = await testD1.prepare("SELECT status, budget_monthly_cents FROM agents WHERE id = ?").bind(pending.id).first<any>();
     expect(agent).toEqual({ status: "idle", budget_monthly_cents: 5000 });
-    const policy = await env.DB.prepare("SELECT amount_cents, window_kind, is_active FROM budget_policies WHERE scope_type = 'agent' AND scope_id = ?")
+    const policy = await testD1
+      .prepare("SELECT amount_cents, window_kind, is_active FROM budget_policies WHERE scope_type = 'agent' AND scope_id = ?")
       .bind(pending.id)
       .first<any>();
     expect(policy).toEqual({ amount_cents: 5000, window_kind: "calendar_month_utc", is_active: 1 });
@@ -212,8 +220,8 @@ describe("approvals", () => {
     const key = await insertAgentKey(draft.id, company.id);
     const rejectId = await insertApproval(company.id, { type: "hire_agent", payload: { agentId: draft.id } });
     expect((await post(`/api/approvals/${rejectId}/reject`, {})).status).toBe(200);
-    expect((await env.DB.prepare("SELECT status FROM agents WHERE id = ?").bind(draft.id).first<any>()).status).toBe("terminated");
-    expect((await env.DB.prepare("SELECT revoked_at FROM agent_api_keys WHERE id = ?").bind(key.id).first<any>()).revoked_at).not.toBeNull();
+    expect((await testD1.prepare("SELECT status FROM agents WHERE id = ?").bind(draft.id).first<any>()).status).toBe("terminated");
+    expect((await testD1.prepare("SELECT revoked_at FROM agent_api_keys WHERE id = ?").bind(key.id).first<any>()).revoked_at).not.toBeNull();
   });
 
   it("hire_agent approval without a pending agent creates the agent from the payload", async () => {
@@ -237,7 +245,7 @@ describe("approvals", () => {
     expect(res.status).toBe(200);
     const newId = res.body.payload.agentId;
     expect(newId).toBeTruthy();
-    const row = await env.DB.prepare("SELECT * FROM agents WHERE id = ?").bind(newId).first<any>();
+    const row = await testD1.prepare("SELECT * FROM agents WHERE id = ?").bind(newId).first<any>();
     expect(row).toMatchObject({
       name: "Coder 2",
       url_key: "coder-2",
@@ -248,7 +256,7 @@ describe("approvals", () => {
       status: "idle",
       budget_monthly_cents: 1200,
     });
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM budget_policies WHERE scope_id = ?").bind(newId).first<any>()).toEqual({ n: 1 });
+    expect(await testD1.prepare("SELECT COUNT(*) AS n FROM budget_policies WHERE scope_id = ?").bind(newId).first<any>()).toEqual({ n: 1 });
 
     const bad = await insertApproval(company.id, { type: "hire_agent", payload: { role: "engineer" } });
     expect((await post(`/api/approvals/${bad}/approve`, {})).status).toBe(422);
@@ -256,7 +264,7 @@ describe("approvals", () => {
     // The payload goes through the agents' adapter validation: an http agent needs a url.
     const invalidConfig = await insertApproval(company.id, { type: "hire_agent", payload: { name: "Broken", adapterType: "http", adapterConfig: {} } });
     expect((await post(`/api/approvals/${invalidConfig}/approve`, {})).status).toBe(422);
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM agents WHERE company_id = ? AND name = 'Broken'").bind(company.id).first<any>()).n).toBe(0);
+    expect((await testD1.prepare("SELECT COUNT(*) AS n FROM agents WHERE company_id = ? AND name = 'Broken'").bind(company.id).first<any>()).n).toBe(0);
   });
 
   it("approving approve_ceo_strategy marks the goal active", async () => {

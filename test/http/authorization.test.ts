@@ -1,6 +1,5 @@
 // Task-assignment authorization: the pure rule as a table (every reason reachable), the
 // scope and policy helpers, and the D1 loader on a real company.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   assertCanAssign,
@@ -14,7 +13,7 @@ import { evaluatePolicyContainer } from "../../src/domain/authorization/policy";
 import { scopeCovers } from "../../src/domain/authorization/scope";
 import { createDb } from "../../src/db/client";
 import type { Actor } from "../../src/domain/actor";
-import { createCompany, insertAgent, insertGrant, insertUser, addMembership } from "../helpers/fixtures";
+import { createCompany, insertAgent, insertGrant, insertUser, addMembership, testD1 } from "../helpers/fixtures";
 
 const C = "company-1";
 const OTHER = "company-2";
@@ -277,7 +276,7 @@ describe("policy blocks and scopes", () => {
 
 describe("decideTaskAssignment (loaded from D1)", () => {
   it("loads memberships, grants, the org tree and project policies", async () => {
-    const db = createDb(env.DB);
+    const db = createDb(testD1);
     const company = await createCompany();
     const boss = await insertAgent(company.id, { name: "Boss" });
     const report = await insertAgent(company.id, { name: "Report", reportsTo: boss.id });
@@ -316,7 +315,7 @@ describe("decideTaskAssignment (loaded from D1)", () => {
   });
 
   it("assertCanAssign throws 403 with the reason, 401 when unauthenticated", async () => {
-    const db = createDb(env.DB);
+    const db = createDb(testD1);
     const company = await createCompany();
     const a = await insertAgent(company.id);
     const b = await insertAgent(company.id);

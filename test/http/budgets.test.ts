@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
 import {
@@ -9,6 +8,7 @@ import {
   insertIssue as issueFixture,
   insertProject as projectFixture,
   insertWakeup as wakeupFixture,
+  testD1,
 } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
@@ -32,10 +32,10 @@ const insertIssue = (companyId: string, projectId: string | null) => issueFixtur
 const insertWakeup = (companyId: string, agentId: string, issueId: string | null = null) =>
   wakeupFixture(companyId, agentId, { reason: "assignment", source: "manual", issueId });
 
-const wakeupStatus = async (id: string) => (await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE id = ?").bind(id).first<any>())?.status;
-const agentRow = (id: string) => env.DB.prepare("SELECT * FROM agents WHERE id = ?").bind(id).first<any>();
+const wakeupStatus = async (id: string) => (await testD1.prepare("SELECT status FROM agent_wakeup_requests WHERE id = ?").bind(id).first<any>())?.status;
+const agentRow = (id: string) => testD1.prepare("SELECT * FROM agents WHERE id = ?").bind(id).first<any>();
 const incidentsOf = async (companyId: string) =>
-  (await env.DB.prepare("SELECT * FROM budget_incidents WHERE company_id = ? ORDER BY created_at").bind(companyId).all<any>()).results;
+  (await testD1.prepare("SELECT * FROM budget_incidents WHERE company_id = ? ORDER BY created_at").bind(companyId).all<any>()).results;
 
 describe("POST /api/companies/{companyId}/budgets/policies", () => {
   it("creates with defaults (201), updates on the natural key (200) keeping omitted fields, and syncs budgetMonthlyCents", async () => {
@@ -75,7 +75,7 @@ describe("POST /api/companies/{companyId}/budgets/policies", () => {
     expect(companyPolicy.body.scopeId).toBe(company.id);
     expect((await get(`/api/companies/${company.id}`)).body.budgetMonthlyCents).toBe(7000);
 
-    const log = await env.DB.prepare("SELECT action FROM activity_log WHERE company_id = ? AND action LIKE 'budget_policy.%'").bind(company.id).all<any>();
+    const log = await testD1.prepare("SELECT action FROM activity_log WHERE company_id = ? AND action LIKE 'budget_policy.%'").bind(company.id).all<any>();
     expect(log.results.map((r) => r.action).sort()).toEqual([
       "budget_policy.created",
       "budget_policy.created",
@@ -161,7 +161,8 @@ describe("PATCH /api/companies/{companyId}/budgets", () => {
     overview = await get(`/api/companies/${company.id}/budgets/overview`);
     expect(overview.body.policies[0]).toMatchObject({ amountCents: 0, isActive: false, status: "inactive" });
 
-    const log = await env.DB.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ? AND action = 'company.budget_updated'")
+    const log = await testD1
+      .prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ? AND action = 'company.budget_updated'")
       .bind(company.id)
       .first<any>();
     expect(log.n).toBe(2);
@@ -209,7 +210,7 @@ describe("budget incidents", () => {
     expect(await wakeupStatus(wake)).toBe("cancelled");
     expect(await wakeupStatus(otherWake)).toBe("queued");
 
-    const approval = await env.DB.prepare("SELECT * FROM approvals WHERE id = ?").bind(hard.approval_id).first<any>();
+    const approval = await testD1.prepare("SELECT * FROM approvals WHERE id = ?").bind(hard.approval_id).first<any>();
     expect(approval).toMatchObject({ type: "budget_override_required", status: "pending" });
     expect(JSON.parse(approval.payload)).toEqual({
       scopeType: "agent",
@@ -224,7 +225,7 @@ describe("budget incidents", () => {
     // Further spend opens nothing new.
     await report(company.id, agent.id, 10);
     expect(await incidentsOf(company.id)).toHaveLength(2);
-    const actions = await env.DB.prepare("SELECT action FROM activity_log WHERE company_id = ? AND action LIKE 'budget.%'").bind(company.id).all<any>();
+    const actions = await testD1.prepare("SELECT action FROM activity_log WHERE company_id = ? AND action LIKE 'budget.%'").bind(company.id).all<any>();
     expect(actions.results.map((a) => a.action).sort()).toEqual(["budget.hard_stop", "budget.soft_threshold_reached"]);
 
     const overview = await get(`/api/companies/${company.id}/budgets/overview`);
@@ -246,7 +247,7 @@ describe("budget incidents", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: hard.id, status: "resolved", resolution: "keep_paused" });
     expect((await agentRow(agent.id)).status).toBe("paused");
-    const approval = await env.DB.prepare("SELECT status FROM approvals WHERE id = ?").bind(hard.approval_id).first<any>();
+    const approval = await testD1.prepare("SELECT status FROM approvals WHERE id = ?").bind(hard.approval_id).first<any>();
     expect(approval.status).toBe("rejected");
     const again = await post(path, { action: "raise_budget_and_resume", amountCents: 1000 });
     expect(again.status).toBe(409);
@@ -272,7 +273,7 @@ describe("budget incidents", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "resolved", resolution: "raise_budget_and_resume" });
     expect(await agentRow(agent.id)).toMatchObject({ status: "idle", pause_reason: null, budget_monthly_cents: 500 });
-    const approval = await env.DB.prepare("SELECT status FROM approvals WHERE id = ?").bind(hard.approval_id).first<any>();
+    const approval = await testD1.prepare("SELECT status FROM approvals WHERE id = ?").bind(hard.approval_id).first<any>();
     expect(approval.status).toBe("approved");
     const overview = await get(`/api/companies/${company.id}/budgets/overview`);
     expect(overview.body.activeIncidents).toEqual([]);
@@ -346,7 +347,7 @@ describe("budget incidents", () => {
     expect((await incidentsOf(company.id)).map((i) => i.kind)).toEqual(["soft"]);
     await report(company.id, agent.id, 10, { issueId: inProject.id });
 
-    const projectRow = await env.DB.prepare("SELECT paused_at, pause_reason FROM projects WHERE id = ?").bind(project.id).first<any>();
+    const projectRow = await testD1.prepare("SELECT paused_at, pause_reason FROM projects WHERE id = ?").bind(project.id).first<any>();
     expect(projectRow.pause_reason).toBe("budget");
     expect(projectRow.paused_at).toBeTruthy();
     expect(await wakeupStatus(w1)).toBe("cancelled");
@@ -363,7 +364,7 @@ describe("budget incidents", () => {
     expect(
       (await post(`/api/companies/${company.id}/budget-incidents/${hard.id}/resolve`, { action: "raise_budget_and_resume", amountCents: 43 })).status,
     ).toBe(200);
-    const resumed = await env.DB.prepare("SELECT paused_at, pause_reason FROM projects WHERE id = ?").bind(project.id).first<any>();
+    const resumed = await testD1.prepare("SELECT paused_at, pause_reason FROM projects WHERE id = ?").bind(project.id).first<any>();
     expect(resumed).toEqual({ paused_at: null, pause_reason: null });
   });
 
@@ -418,7 +419,7 @@ describe("RACE: concurrent cost events against a hard-stop budget", () => {
     expect(row.status).toBe("paused");
     expect(row.pause_reason).toBe("budget");
     expect((await get(`/api/companies/${company.id}`)).body.spentMonthlyCents).toBe(200);
-    const sum = await env.DB.prepare("SELECT SUM(cost_cents) AS s, COUNT(*) AS n FROM cost_events WHERE company_id = ?").bind(company.id).first<any>();
+    const sum = await testD1.prepare("SELECT SUM(cost_cents) AS s, COUNT(*) AS n FROM cost_events WHERE company_id = ?").bind(company.id).first<any>();
     expect(sum).toEqual({ s: 200, n: 200 });
 
     const incidents = await incidentsOf(company.id);
@@ -426,7 +427,8 @@ describe("RACE: concurrent cost events against a hard-stop budget", () => {
     expect(incidents.filter((i) => i.kind === "soft")).toHaveLength(1);
     expect(incidents.find((i) => i.kind === "hard").observed_cents).toBe(100);
     expect(incidents.find((i) => i.kind === "soft").observed_cents).toBe(80);
-    const approvals = await env.DB.prepare("SELECT COUNT(*) AS n FROM approvals WHERE company_id = ? AND type = 'budget_override_required'")
+    const approvals = await testD1
+      .prepare("SELECT COUNT(*) AS n FROM approvals WHERE company_id = ? AND type = 'budget_override_required'")
       .bind(company.id)
       .first<any>();
     expect(approvals.n).toBe(1);
@@ -457,7 +459,7 @@ describe("budget override approvals decided through the approvals routes", () =>
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: "approved", decisionNote: "raise it" });
     expect(await agentRow(agent.id)).toMatchObject({ status: "idle", budget_monthly_cents: 500 });
-    const incident = await env.DB.prepare("SELECT status, resolution FROM budget_incidents WHERE id = ?").bind(hard.id).first();
+    const incident = await testD1.prepare("SELECT status, resolution FROM budget_incidents WHERE id = ?").bind(hard.id).first();
     expect(incident).toEqual({ status: "resolved", resolution: "raise_budget_and_resume" });
   });
 
@@ -467,7 +469,7 @@ describe("budget override approvals decided through the approvals routes", () =>
     expect(rejected.status).toBe(200);
     expect(rejected.body.status).toBe("rejected");
     expect((await agentRow(agent.id)).status).toBe("paused");
-    const incident = await env.DB.prepare("SELECT status, resolution FROM budget_incidents WHERE id = ?").bind(hard.id).first();
+    const incident = await testD1.prepare("SELECT status, resolution FROM budget_incidents WHERE id = ?").bind(hard.id).first();
     expect(incident).toEqual({ status: "resolved", resolution: "keep_paused" });
   });
 });

@@ -1,7 +1,6 @@
 // Checkout, release and run ownership over HTTP: who may check out, expected statuses, paused
 // projects, idempotency, stale-lock adoption (finished, missing, lease-expired runs), ownership
 // conflicts on updates and comments, release rules, run listings, and races.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
 import { eq } from "drizzle-orm";
@@ -17,6 +16,7 @@ import {
   updateRow,
   agentWithKey,
   createIssue,
+  testD1,
 } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
@@ -27,7 +27,7 @@ const checkout = (issueId: string, agent: { id: string; token: string }, run: st
   post(`/api/issues/${issueId}/checkout`, { agentId: agent.id, expectedStatuses }, { token: agent.token, runId: run });
 
 async function runRow(id: string) {
-  return env.DB.prepare("SELECT * FROM heartbeat_runs WHERE id = ?").bind(id).first<any>();
+  return testD1.prepare("SELECT * FROM heartbeat_runs WHERE id = ?").bind(id).first<any>();
 }
 
 describe("POST /api/issues/{issueId}/checkout", () => {
@@ -209,7 +209,7 @@ describe("POST /api/issues/{issueId}/release", () => {
     const res = await post(`/api/issues/${i.id}/release`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "todo", assigneeAgentId: null, checkoutRunId: null, checkedOutAt: null, assigneeUserId: "local-board" });
-    const row = await env.DB.prepare("SELECT * FROM issues WHERE id = ?").bind(i.id).first<any>();
+    const row = await testD1.prepare("SELECT * FROM issues WHERE id = ?").bind(i.id).first<any>();
     expect(row).toMatchObject({ checkout_run_id: null, checked_out_at: null, execution_locked_at: null, assignee_agent_id: null });
     expect((await post(`/api/issues/${i.id}/release`)).status).toBe(409);
   });
@@ -244,7 +244,7 @@ describe("POST /api/issues/{issueId}/release", () => {
       const i = await issue(company.id);
       await checkout(i.id, holder, runId());
       await Promise.all([post(`/api/issues/${i.id}/release`), ...contenders.map((a) => checkout(i.id, a, runId(), ["todo"]))]);
-      const row = await env.DB.prepare("SELECT * FROM issues WHERE id = ?").bind(i.id).first<any>();
+      const row = await testD1.prepare("SELECT * FROM issues WHERE id = ?").bind(i.id).first<any>();
       if (row.status === "in_progress") {
         expect(row.checkout_run_id).toBeTruthy();
         expect(contenders.map((c) => c.id)).toContain(row.assignee_agent_id);

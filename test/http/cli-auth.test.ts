@@ -1,8 +1,7 @@
 // CLI auth: device-authorization challenge flow minting a board API key exactly once.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AUTHENTICATED, get, post } from "../helpers/api";
-import { createCompany, insertAgent, insertAgentKey, schema, signUp, updateRow } from "../helpers/fixtures";
+import { createCompany, insertAgent, insertAgentKey, schema, signUp, updateRow, testD1 } from "../helpers/fixtures";
 
 const poll = (id: string, secret?: string, extra: Record<string, unknown> = {}) =>
   get(`/api/cli-auth/challenges/${id}`, { headers: secret ? { "x-challenge-secret": secret } : {}, ...extra });
@@ -34,7 +33,7 @@ describe("CLI auth challenges", () => {
     const again = await poll(id, pollSecret, { env: AUTHENTICATED });
     expect(again.body.boardApiKey).toBeUndefined();
 
-    const stored = await env.DB.prepare("SELECT key_hash, expires_at FROM board_api_keys WHERE id = ?").bind(delivered.body.boardApiKey.id).first<any>();
+    const stored = await testD1.prepare("SELECT key_hash, expires_at FROM board_api_keys WHERE id = ?").bind(delivered.body.boardApiKey.id).first<any>();
     expect(stored.key_hash).not.toContain(token.slice(10));
     expect(new Date(stored.expires_at).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
 
@@ -52,7 +51,8 @@ describe("CLI auth challenges", () => {
     await post(`/api/cli-auth/challenges/${created.id}/approve`, { userCode: created.userCode });
     const polls = await Promise.all(Array.from({ length: 8 }, () => poll(created.id, created.pollSecret)));
     expect(polls.filter((p) => p.body.boardApiKey).length).toBe(1);
-    const keys = await env.DB.prepare("SELECT COUNT(*) AS n FROM board_api_keys b JOIN cli_auth_challenges c ON c.board_api_key_id = b.id WHERE c.id = ?")
+    const keys = await testD1
+      .prepare("SELECT COUNT(*) AS n FROM board_api_keys b JOIN cli_auth_challenges c ON c.board_api_key_id = b.id WHERE c.id = ?")
       .bind(created.id)
       .first<any>();
     expect(keys.n).toBe(1);

@@ -1,9 +1,8 @@
 // Comments, mentions and wake-ups over HTTP, plus the agent views (inbox-lite, heartbeat
 // context). The wake-up queue is read straight from D1: nothing exposes it yet.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get, patch, post, put } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, schema, updateRow, agentWithKey, createIssue } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, schema, updateRow, agentWithKey, createIssue, testD1 } from "../helpers/fixtures";
 import { nextMillisecond } from "../helpers/eventually";
 
 /** Issues here start in `todo` (checked out, commented on). */
@@ -12,10 +11,11 @@ const issue = (companyId: string, body: Record<string, unknown> = {}) => createI
 const BOGUS = { token: "svc_agent_bogus" };
 
 async function wakeups(companyId: string) {
-  const { results } = await env.DB.prepare(
-    // Assignment wake-ups (issue creation with an assignee) are not these tests' subject.
-    "SELECT agent_id, reason, source, issue_id, status, context, requested_by_actor_type, requested_by_actor_id FROM agent_wakeup_requests WHERE company_id = ? AND reason != 'assignment' ORDER BY created_at, rowid",
-  )
+  const { results } = await testD1
+    .prepare(
+      // Assignment wake-ups (issue creation with an assignee) are not these tests' subject.
+      "SELECT agent_id, reason, source, issue_id, status, context, requested_by_actor_type, requested_by_actor_id FROM agent_wakeup_requests WHERE company_id = ? AND reason != 'assignment' ORDER BY created_at, rowid",
+    )
     .bind(companyId)
     .all<any>();
   return results.map((r) => ({ ...r, context: r.context ? JSON.parse(r.context) : null }));
@@ -60,7 +60,7 @@ describe("POST /api/issues/{issueId}/comments", () => {
     expect(byAgent.status).toBe(403);
     const res = await post(`/api/issues/${i.id}/comments`, { body: "stop", interrupt: true });
     expect(res.status).toBe(201);
-    const row = await env.DB.prepare("SELECT status, finished_at FROM heartbeat_runs WHERE id = ?").bind(run).first<any>();
+    const row = await testD1.prepare("SELECT status, finished_at FROM heartbeat_runs WHERE id = ?").bind(run).first<any>();
     expect(row.status).toBe("cancelled");
     expect(row.finished_at).toBeTruthy();
     // the cancelled run's lock is stale: the agent adopts it from a new run
@@ -197,7 +197,7 @@ describe("wake-ups", () => {
         [helper.id, "mention", "deferred_issue_execution"],
       ].sort(),
     );
-    const coalesced = await env.DB.prepare("SELECT coalesced_into_run_id FROM agent_wakeup_requests WHERE agent_id = ?").bind(holder.id).first<any>();
+    const coalesced = await testD1.prepare("SELECT coalesced_into_run_id FROM agent_wakeup_requests WHERE agent_id = ?").bind(holder.id).first<any>();
     expect(coalesced.coalesced_into_run_id).toBe(run);
   });
 
@@ -208,13 +208,13 @@ describe("wake-ups", () => {
     await updateRow(schema.agents, agent.id, { status: "paused", pauseReason: "budget" });
     await post(`/api/issues/${i.id}/comments`, { body: "ping @Budgeted" });
     expect((await wakeups(company.id)).map((w) => w.status)).toEqual(["skipped"]);
-    const row = await env.DB.prepare("SELECT skip_reason FROM agent_wakeup_requests WHERE agent_id = ? AND reason = 'mention'").bind(agent.id).first<any>();
+    const row = await testD1.prepare("SELECT skip_reason FROM agent_wakeup_requests WHERE agent_id = ? AND reason = 'mention'").bind(agent.id).first<any>();
     expect(row.skip_reason).toBe("budget.blocked");
 
     // A paused (not budget) agent: agent.not_invokable.
     const paused = await insertAgent(company.id, { name: "Resting", status: "paused" });
     await post(`/api/issues/${i.id}/comments`, { body: "ping @Resting" });
-    const other = await env.DB.prepare("SELECT status, skip_reason FROM agent_wakeup_requests WHERE agent_id = ?").bind(paused.id).first<any>();
+    const other = await testD1.prepare("SELECT status, skip_reason FROM agent_wakeup_requests WHERE agent_id = ?").bind(paused.id).first<any>();
     expect(other).toMatchObject({ status: "skipped", skip_reason: "agent.not_invokable" });
   });
 

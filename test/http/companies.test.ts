@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post } from "../helpers/api";
-import { addMembership, boardUser, createCompany, insertAgent, insertAgentKey, insertRow, insertWakeup, schema } from "../helpers/fixtures";
+import { addMembership, boardUser, createCompany, insertAgent, insertAgentKey, insertRow, insertWakeup, schema, testD1 } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -24,11 +24,12 @@ describe("POST /api/companies", () => {
       logoUrl: null,
     });
     const id = res.body.id;
-    const membership = await env.DB.prepare("SELECT membership_role, status FROM company_memberships WHERE company_id = ? AND principal_id = ?")
+    const membership = await testD1
+      .prepare("SELECT membership_role, status FROM company_memberships WHERE company_id = ? AND principal_id = ?")
       .bind(id, owner.id)
       .first();
     expect(membership).toEqual({ membership_role: "owner", status: "active" });
-    const policy = await env.DB.prepare("SELECT scope_type, window_kind, amount_cents, is_active FROM budget_policies WHERE company_id = ?").bind(id).first();
+    const policy = await testD1.prepare("SELECT scope_type, window_kind, amount_cents, is_active FROM budget_policies WHERE company_id = ?").bind(id).first();
     expect(policy).toEqual({ scope_type: "company", window_kind: "calendar_month_utc", amount_cents: 5000, is_active: 1 });
     const activity = await get(`/api/companies/${id}/activity`);
     expect(activity.body.map((a: any) => a.action)).toContain("company.created");
@@ -39,7 +40,7 @@ describe("POST /api/companies", () => {
     let base = "";
     do {
       base = Array.from({ length: 3 }, () => String.fromCharCode(66 + Math.floor(Math.random() * 25))).join("");
-    } while (await env.DB.prepare("SELECT 1 FROM companies WHERE issue_prefix LIKE ?1 OR issue_prefix = ?2").bind(`${base}%`, `${base[0]}Q`).first());
+    } while (await testD1.prepare("SELECT 1 FROM companies WHERE issue_prefix LIKE ?1 OR issue_prefix = ?2").bind(`${base}%`, `${base[0]}Q`).first());
     const name = `${base.toLowerCase()}k quay`;
     const created: Array<{ id: string; issuePrefix: string }> = [];
     for (let i = 0; i < 30; i++) {
@@ -69,7 +70,7 @@ describe("POST /api/companies", () => {
 
   it("no budget: no active policy", async () => {
     const company = await createCompany();
-    const policy = await env.DB.prepare("SELECT COUNT(*) AS n FROM budget_policies WHERE company_id = ?").bind(company.id).first<any>();
+    const policy = await testD1.prepare("SELECT COUNT(*) AS n FROM budget_policies WHERE company_id = ?").bind(company.id).first<any>();
     expect(policy.n).toBe(0);
   });
 
@@ -166,7 +167,7 @@ describe("PATCH /api/companies/{companyId}", () => {
       status: "paused",
     });
     expect(res.body.issuePrefix).toBe(company.issuePrefix);
-    const policy = await env.DB.prepare("SELECT amount_cents FROM budget_policies WHERE company_id = ? AND scope_type = 'company'").bind(company.id).first();
+    const policy = await testD1.prepare("SELECT amount_cents FROM budget_policies WHERE company_id = ? AND scope_type = 'company'").bind(company.id).first();
     expect(policy).toEqual({ amount_cents: 1200 });
     const activity = await get(`/api/companies/${company.id}/activity?action=x&entityType=company`);
     const updated = activity.body.find((a: any) => a.action === "company.updated");
@@ -277,10 +278,10 @@ describe("POST /api/companies/{companyId}/archive", () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe("archived");
     expect(res.body.archivedAt).toBeTruthy();
-    const agents = await env.DB.prepare("SELECT id, status, pause_reason FROM agents WHERE company_id = ? ORDER BY id").bind(company.id).all<any>();
+    const agents = await testD1.prepare("SELECT id, status, pause_reason FROM agents WHERE company_id = ? ORDER BY id").bind(company.id).all<any>();
     expect(agents.results.find((a) => a.id === idle.id)).toMatchObject({ status: "paused", pause_reason: "company_archived" });
     expect(agents.results.find((a) => a.id === terminated.id)).toMatchObject({ status: "terminated" });
-    const wake = await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ?").bind(idle.id).first();
+    const wake = await testD1.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ?").bind(idle.id).first();
     expect(wake).toEqual({ status: "cancelled" });
     expect((await get("/api/companies")).body.map((c: any) => c.id)).not.toContain(company.id);
   });
@@ -308,7 +309,7 @@ describe("DELETE /api/companies/{companyId}", () => {
     expect(res.body).toEqual({ deleted: true, id: company.id });
     expect((await get(`/api/companies/${company.id}`)).status).toBe(404);
     for (const table of ["agents", "agent_api_keys", "activity_log", "company_memberships", "budget_policies"]) {
-      const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE company_id = ?`).bind(company.id).first<any>();
+      const row = await testD1.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE company_id = ?`).bind(company.id).first<any>();
       expect(row.n, table).toBe(0);
     }
     expect(await env.FILES.get(`companies/${company.id}/attachments/a1`)).toBeNull();
@@ -345,7 +346,7 @@ describe("company budget through PATCH", () => {
     const raised = await patch(`/api/companies/${company.id}`, { budgetMonthlyCents: 301 });
     expect(raised.status).toBe(200);
     expect(raised.body.budgetMonthlyCents).toBe(301);
-    const policy = await env.DB.prepare("SELECT amount_cents FROM budget_policies WHERE company_id = ? AND scope_type = 'company'").bind(company.id).first();
+    const policy = await testD1.prepare("SELECT amount_cents FROM budget_policies WHERE company_id = ? AND scope_type = 'company'").bind(company.id).first();
     expect(policy).toEqual({ amount_cents: 301 });
   });
 });

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, post, unique } from "../helpers/api";
 import {
@@ -10,6 +9,7 @@ import {
   insertProject as projectFixture,
   schema,
   updateRow,
+  testD1,
 } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
@@ -54,11 +54,12 @@ describe("POST /api/companies/{companyId}/cost-events", () => {
 
     const companyRes = await get(`/api/companies/${company.id}`);
     expect(companyRes.body.spentMonthlyCents).toBe(42);
-    const agentRow = await env.DB.prepare("SELECT spent_monthly_cents, spent_month FROM agents WHERE id = ?").bind(agent.id).first<any>();
+    const agentRow = await testD1.prepare("SELECT spent_monthly_cents, spent_month FROM agents WHERE id = ?").bind(agent.id).first<any>();
     expect(agentRow.spent_monthly_cents).toBe(42);
     expect(agentRow.spent_month).toBe(new Date().toISOString().slice(0, 7));
 
-    const activity = await env.DB.prepare("SELECT action, entity_id, agent_id FROM activity_log WHERE company_id = ? AND action = 'cost.reported'")
+    const activity = await testD1
+      .prepare("SELECT action, entity_id, agent_id FROM activity_log WHERE company_id = ? AND action = 'cost.reported'")
       .bind(company.id)
       .all<any>();
     expect(activity.results).toHaveLength(2);
@@ -83,7 +84,7 @@ describe("POST /api/companies/{companyId}/cost-events", () => {
     await updateRow(schema.agents, agent.id, { spentMonthlyCents: 999, spentMonth: "2000-01" });
     await updateRow(schema.companies, company.id, { spentMonthlyCents: 999, spentMonth: "2000-01" });
     await post(`/api/companies/${company.id}/cost-events`, costBody(agent.id, { costCents: 2 }));
-    const agentRow = await env.DB.prepare("SELECT spent_monthly_cents FROM agents WHERE id = ?").bind(agent.id).first<any>();
+    const agentRow = await testD1.prepare("SELECT spent_monthly_cents FROM agents WHERE id = ?").bind(agent.id).first<any>();
     expect(agentRow.spent_monthly_cents).toBe(42);
     expect((await get(`/api/companies/${company.id}`)).body.spentMonthlyCents).toBe(42);
   });
@@ -329,7 +330,8 @@ describe("finance events", () => {
     }
     expect((await get(`/api/companies/${company.id}/costs/finance-events?limit=500`)).status).toBe(200);
 
-    const activity = await env.DB.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ? AND action = 'finance_event.recorded'")
+    const activity = await testD1
+      .prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ? AND action = 'finance_event.recorded'")
       .bind(company.id)
       .first<any>();
     expect(activity.n).toBe(3);

@@ -1,9 +1,8 @@
 // Issue documents through HTTP: revisions, baseRevisionId concurrency, locks, delete,
 // restore, annotations (with server re-anchoring) and the issue-detail summaries.
 import { describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
 import { del, get, post, put } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, testD1 } from "../helpers/fixtures";
 import { insertIssue } from "../helpers/fixtures";
 import { createDb } from "../../src/db/client";
 import { documentSummariesForIssue, legacyPlanDocumentFromDescription, planDocumentForIssue } from "../../src/domain/documents/summaries";
@@ -270,7 +269,7 @@ describe("document DELETE", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ deleted: true, key: "plan" });
     expect((await get(docPath(issue.id))).status).toBe(404);
-    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM issue_document_revisions WHERE issue_id = ?1").bind(issue.id).first<{ n: number }>();
+    const left = await testD1.prepare("SELECT COUNT(*) AS n FROM issue_document_revisions WHERE issue_id = ?1").bind(issue.id).first<{ n: number }>();
     expect(left?.n).toBe(0);
     expect((await del(docPath(issue.id))).status).toBe(404);
     expect(await activityActions(company.id, issue.id)).toContain("issue.document_deleted");
@@ -409,7 +408,7 @@ describe("annotations", () => {
 describe("issue detail document fields", () => {
   it("summaries list every document without bodies; planDocument is the plan key", async () => {
     const { issue } = await setup();
-    const db = createDb(env.DB);
+    const db = createDb(testD1);
     expect(await planDocumentForIssue(db, issue.id)).toBeNull();
     expect(await documentSummariesForIssue(db, issue.id)).toEqual([]);
     await put(docPath(issue.id, "notes"), { body: "n" });

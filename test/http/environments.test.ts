@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique } from "../helpers/api";
 import { eq } from "drizzle-orm";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertGrant, schema, testDb } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertGrant, schema, testDb, testD1 } from "../helpers/fixtures";
 import { classifyHost } from "../../src/domain/environments/network";
 
 const BOGUS = { token: "svc_agent_bogus" };
@@ -168,7 +167,7 @@ describe("environments", () => {
     });
     expect(http.body.checks.find((c: any) => c.name === "reachability").ok).toBe(false);
 
-    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM environments WHERE company_id = ?").bind(company.id).first<{ n: number }>();
+    const count = await testD1.prepare("SELECT COUNT(*) AS n FROM environments WHERE company_id = ?").bind(company.id).first<{ n: number }>();
     expect(count!.n).toBe(0);
     expect((await post(url, { kind: "ssh" })).status).toBe(400);
     expect((await post(url, { kind: "zeppelin", config: {} })).status).toBe(400);

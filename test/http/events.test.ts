@@ -5,7 +5,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
-import { createCompany, dispatch, insertAgentKey, boardUser } from "../helpers/fixtures";
+import { createCompany, dispatch, insertAgentKey, boardUser, testD1 } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
 
 const FAKE = env.FAKE_AGENT_URL;
@@ -110,7 +110,7 @@ describe("the event catalogue", () => {
       costCents: 60,
       occurredAt: new Date().toISOString(),
     });
-    const incident = (await env.DB.prepare("SELECT id FROM budget_incidents WHERE company_id = ?").bind(company.id).first<{ id: string }>())!;
+    const incident = (await testD1.prepare("SELECT id FROM budget_incidents WHERE company_id = ?").bind(company.id).first<{ id: string }>())!;
     expect((await post(`/api/companies/${company.id}/budget-incidents/${incident.id}/resolve`, { action: "keep_paused" })).status).toBe(200);
     await post(`/api/agents/${agent.id}/pause`);
     const routine = (await post(`/api/companies/${company.id}/routines`, { title: "Daily", assigneeAgentId: agent.id })).body;

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, get, patch, post, unique } from "../helpers/api";
-import { createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, schema, updateRow } from "../helpers/fixtures";
+import { createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, schema, updateRow, testD1 } from "../helpers/fixtures";
 import type { ISSUE_STATUSES } from "../../src/db/schema/issues";
 import { executionWorkspaceBlocksCheckout } from "../../src/domain/execution-workspaces/checkout-guard";
 import { createDb } from "../../src/db/client";
@@ -65,7 +64,7 @@ describe("execution workspaces", () => {
       ["web", "stopped"],
       ["worker", "stopped"],
     ]);
-    const linked = await env.DB.prepare("SELECT execution_workspace_id FROM issues WHERE id = ?").bind(issue.id).first<any>();
+    const linked = await testD1.prepare("SELECT execution_workspace_id FROM issues WHERE id = ?").bind(issue.id).first<any>();
     expect(linked.execution_workspace_id).toBe(ws.id);
 
     const shared = await open(company.id, { cwd: "/tmp/shared" });
@@ -218,7 +217,7 @@ describe("execution workspaces", () => {
 
   it("a closed isolated workspace blocks checkout; shared or open ones do not", async () => {
     const company = await createCompany();
-    const db = createDb(env.DB);
+    const db = createDb(testD1);
     const isolated = await open(company.id, { mode: "isolated", cwd: "/w" });
     const shared = await open(company.id, { mode: "shared", cwd: "/w" });
     expect(await executionWorkspaceBlocksCheckout(db, isolated.id)).toBe(false);

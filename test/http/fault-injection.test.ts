@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique, type EnvOverrides } from "../helpers/api";
-import { createCompany, dispatch, insertAgentKey } from "../helpers/fixtures";
+import { createCompany, dispatch, insertAgentKey, testD1 } from "../helpers/fixtures";
 import { connect, processAgent } from "../helpers/runners";
 import { eventually } from "../helpers/eventually";
 
@@ -17,11 +17,13 @@ const object = (companyId: string) => env.COMPANY.getByName(companyId);
 
 /** Rows of every table with a company_id column that belong to the company, by table. */
 async function companyRows(companyId: string): Promise<Record<string, number>> {
-  const { results } = await env.DB.prepare(
-    "SELECT m.name AS name FROM sqlite_master m WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_cf_%' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) p WHERE p.name = 'company_id')",
-  ).all<{ name: string }>();
-  const counts = await env.DB.batch<{ n: number }>(
-    results.map((t) => env.DB.prepare(`SELECT COUNT(*) AS n FROM "${t.name}" WHERE company_id = ?`).bind(companyId)),
+  const { results } = await testD1
+    .prepare(
+      "SELECT m.name AS name FROM sqlite_master m WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_cf_%' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) p WHERE p.name = 'company_id')",
+    )
+    .all<{ name: string }>();
+  const counts = await testD1.batch<{ n: number }>(
+    results.map((t) => testD1.prepare(`SELECT COUNT(*) AS n FROM "${t.name}" WHERE company_id = ?`).bind(companyId)),
   );
   return Object.fromEntries(results.map((t, i) => [t.name, counts[i].results[0].n]));
 }
@@ -57,7 +59,8 @@ const received = async (endpoint: string): Promise<any[]> => (await fetch(`${FAK
 const agentRuns = async (companyId: string, agentId: string): Promise<any[]> =>
   (await get(`/api/companies/${companyId}/heartbeat-runs?agentId=${agentId}`)).body.runs;
 const wakeups = (companyId: string, agentId: string) =>
-  env.DB.prepare("SELECT status, run_id AS runId FROM agent_wakeup_requests WHERE company_id = ? AND agent_id = ?")
+  testD1
+    .prepare("SELECT status, run_id AS runId FROM agent_wakeup_requests WHERE company_id = ? AND agent_id = ?")
     .bind(companyId, agentId)
     .all<{ status: string; runId: string | null }>()
     .then((r) => r.results);

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, testD1 } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -127,7 +126,7 @@ describe("goals", () => {
     const { token } = await insertAgentKey(ceo.id, company.id);
     const g = await goal(company.id, { title: "Win the market", description: "Ship v1 by Q3", level: "company" }, { token });
     await patch(`/api/goals/${g.id}`, { description: "Ship v1 by Q2" }, { token });
-    const rows = await env.DB.prepare("SELECT * FROM approvals WHERE company_id = ? AND type = 'approve_ceo_strategy'").bind(company.id).all<any>();
+    const rows = await testD1.prepare("SELECT * FROM approvals WHERE company_id = ? AND type = 'approve_ceo_strategy'").bind(company.id).all<any>();
     expect(rows.results).toHaveLength(1);
     expect(rows.results[0]).toMatchObject({ status: "pending", requested_by_agent_id: ceo.id });
     expect(JSON.parse(rows.results[0].payload)).toMatchObject({ goalId: g.id, summary: "Ship v1 by Q3" });
@@ -137,7 +136,7 @@ describe("goals", () => {
     const eng = await insertAgentKey(engineer.id, company.id);
     await goal(company.id, { level: "company" }, { token: eng.token });
     await goal(company.id, { level: "task" }, { token });
-    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM approvals WHERE company_id = ?").bind(company.id).first<{ n: number }>();
+    const count = await testD1.prepare("SELECT COUNT(*) AS n FROM approvals WHERE company_id = ?").bind(company.id).first<{ n: number }>();
     expect(count!.n).toBe(1);
   });
 });

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgentKey, insertApproval, schema, updateRow, dispatch } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgentKey, insertApproval, schema, updateRow, dispatch, testD1 } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
 
 const FAKE = env.FAKE_AGENT_URL;
@@ -303,7 +303,7 @@ describe("automatic wake sources", () => {
     await dispatch(company.id);
     expect((await get(`/api/companies/${company.id}/heartbeat-runs?agentId=${agent.id}`)).body.runs).toHaveLength(2);
     const wakes = (
-      await env.DB.prepare("SELECT status, skip_reason FROM agent_wakeup_requests WHERE agent_id = ? ORDER BY created_at").bind(agent.id).all<any>()
+      await testD1.prepare("SELECT status, skip_reason FROM agent_wakeup_requests WHERE agent_id = ? ORDER BY created_at").bind(agent.id).all<any>()
     ).results;
     expect(wakes.map((w) => w.status)).toEqual(["completed", "failed", "skipped", "skipped"]);
     expect(wakes.filter((w) => w.status === "skipped").every((w) => w.skip_reason === "rate_limited")).toBe(true);
@@ -353,7 +353,7 @@ describe("more wake sources and what ends a run", () => {
     expect((await post(`/api/issues/${issue.id}/checkout`, { agentId: holder.id, expectedStatuses: ["todo"] }, { token })).status).toBe(200);
 
     await post(`/api/issues/${issue.id}/comments`, { body: `@${waiter.name} please review` });
-    const waiting = await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ?").bind(waiter.id).first<any>();
+    const waiting = await testD1.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ?").bind(waiter.id).first<any>();
     expect(waiting.status).toBe("deferred_issue_execution");
     await dispatch(company.id);
     expect(await received(waiter.endpoint)).toHaveLength(0);
@@ -387,7 +387,7 @@ describe("the storm", () => {
     expect(runs.length).toBe(30);
     expect(runs.every((r: any) => r.status === "succeeded")).toBe(true);
     const books = (
-      await env.DB.prepare("SELECT status, skip_reason, run_id, coalesced_into_run_id FROM agent_wakeup_requests WHERE agent_id = ?").bind(agent.id).all<any>()
+      await testD1.prepare("SELECT status, skip_reason, run_id, coalesced_into_run_id FROM agent_wakeup_requests WHERE agent_id = ?").bind(agent.id).all<any>()
     ).results;
     expect(books).toHaveLength(200);
     const byStatus = books.reduce((acc: Record<string, number>, w: any) => ((acc[w.status] = (acc[w.status] ?? 0) + 1), acc), {});
@@ -432,7 +432,7 @@ describe("the storm", () => {
     const issue = (await post(`/api/companies/${company.id}/issues`, { title: unique("After"), status: "todo", assigneeAgentId: agent.id })).body;
     await dispatch(company.id);
     expect(await received(agent.endpoint)).toHaveLength(1);
-    const wake = await env.DB.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ? AND issue_id = ?").bind(agent.id, issue.id).first<any>();
+    const wake = await testD1.prepare("SELECT status FROM agent_wakeup_requests WHERE agent_id = ? AND issue_id = ?").bind(agent.id, issue.id).first<any>();
     expect(wake.status).toBe("queued");
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { call, get, patch } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, testD1 } from "../helpers/fixtures";
 import { sanitizeSvg, SvgRejected } from "../../src/domain/svg/sanitize";
 
 const BOGUS = { token: "svc_agent_bogus" };
@@ -212,7 +212,7 @@ describe("company logoAssetId", () => {
     const replaced = await patch(`/api/companies/${company.id}`, { logoAssetId: second.assetId });
     expect(replaced.body.logoUrl).toBe(second.contentPath);
     expect((await get(first.contentPath)).status).toBe(404);
-    expect(await env.DB.prepare("SELECT id FROM assets WHERE id = ?1").bind(first.assetId).first()).toBeNull();
+    expect(await testD1.prepare("SELECT id FROM assets WHERE id = ?1").bind(first.assetId).first()).toBeNull();
     expect(await env.FILES.head(`companies/${company.id}/assets/${first.assetId}`)).toBeNull();
 
     const cleared = await patch(`/api/companies/${company.id}`, { logoAssetId: null });

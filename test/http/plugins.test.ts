@@ -8,7 +8,7 @@ import { env, exports } from "cloudflare:workers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { call, del, get, post, unique } from "../helpers/api";
-import { agentJwt, boardUser, createCompany, dispatch, insertAgentKey } from "../helpers/fixtures";
+import { agentJwt, boardUser, createCompany, dispatch, insertAgentKey, testD1 } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
 import { ensureWikiReady, toolData, WIKI, wikiCompany } from "../helpers/wiki";
 
@@ -164,7 +164,7 @@ describe("plugin host: lifecycle", () => {
     const upToDate = await post("/api/plugins/knowledge-wiki/upgrade");
     expect(upToDate.status).toBe(409);
     expect(upToDate.body.error).toMatch(/already at 1\.0\.0/);
-    await env.DB.prepare("UPDATE plugins SET version = '0.9.0', updated_at = ? WHERE plugin_key = 'knowledge-wiki'").bind(new Date().toISOString()).run();
+    await testD1.prepare("UPDATE plugins SET version = '0.9.0', updated_at = ? WHERE plugin_key = 'knowledge-wiki'").bind(new Date().toISOString()).run();
     const upgraded = await post("/api/plugins/knowledge-wiki/upgrade");
     expect(upgraded.status).toBe(200);
     expect(upgraded.body).toMatchObject({ status: "ready", version: "1.0.0", manifest: { version: "1.0.0" } });
@@ -177,7 +177,8 @@ describe("plugin host: lifecycle", () => {
 
   it("error: a plugin in error answers 503 with its lastError; enable brings it back", async () => {
     const w = await wikiCompany();
-    await env.DB.prepare("UPDATE plugins SET status = 'error', last_error = 'activation failed: test', updated_at = ? WHERE plugin_key = 'knowledge-wiki'")
+    await testD1
+      .prepare("UPDATE plugins SET status = 'error', last_error = 'activation failed: test', updated_at = ? WHERE plugin_key = 'knowledge-wiki'")
       .bind(new Date().toISOString())
       .run();
     try {
@@ -217,15 +218,16 @@ describe("plugin host: lifecycle", () => {
 
       const purged = await del("/api/plugins/knowledge-wiki?purge=true");
       expect(purged.body).toMatchObject({ purged: true, dataKept: false });
-      const rows = await env.DB.prepare(
-        "SELECT (SELECT count(*) FROM wiki_pages WHERE company_id = ?1) + (SELECT count(*) FROM wiki_sources WHERE company_id = ?1) + (SELECT count(*) FROM wiki_operations WHERE company_id = ?1) AS n",
-      )
+      const rows = await testD1
+        .prepare(
+          "SELECT (SELECT count(*) FROM wiki_pages WHERE company_id = ?1) + (SELECT count(*) FROM wiki_sources WHERE company_id = ?1) + (SELECT count(*) FROM wiki_operations WHERE company_id = ?1) AS n",
+        )
         .bind(w.company.id)
         .first<{ n: number }>();
       expect(rows!.n).toBe(0);
       expect((await env.FILES.list({ prefix: `companies/${w.company.id}/wiki/` })).objects).toEqual([]);
-      expect((await env.DB.prepare("SELECT count(*) AS n FROM wiki_page_search").first<{ n: number }>())!.n).toBe(
-        (await env.DB.prepare("SELECT count(*) AS n FROM wiki_pages").first<{ n: number }>())!.n,
+      expect((await testD1.prepare("SELECT count(*) AS n FROM wiki_page_search").first<{ n: number }>())!.n).toBe(
+        (await testD1.prepare("SELECT count(*) AS n FROM wiki_pages").first<{ n: number }>())!.n,
       );
     } finally {
       await ensureWikiReady();
@@ -278,9 +280,8 @@ describe("plugin tools", () => {
     try {
       await eventually(
         async () => {
-          const live = await env.DB.prepare(
-            "SELECT count(*) AS n FROM heartbeat_runs WHERE company_id = ? AND status IN ('queued', 'running', 'scheduled_retry')",
-          )
+          const live = await testD1
+            .prepare("SELECT count(*) AS n FROM heartbeat_runs WHERE company_id = ? AND status IN ('queued', 'running', 'scheduled_retry')")
             .bind(company.id)
             .first<{ n: number }>();
           return live!.n === 0;
@@ -303,7 +304,7 @@ describe("plugin events", () => {
     const described: string = doc.components.schemas.Event.properties.type.description;
     const pluginTypes = [...described.matchAll(/^- `(plugin\.[a-z_.]+)`/gm)].map((m) => m[1]);
     expect(pluginTypes).toEqual(["plugin.installed", "plugin.status_changed", "plugin.uninstalled"]);
-    const produced = await env.DB.prepare("SELECT DISTINCT type FROM company_events WHERE type LIKE 'plugin.%'").all<{ type: string }>();
+    const produced = await testD1.prepare("SELECT DISTINCT type FROM company_events WHERE type LIKE 'plugin.%'").all<{ type: string }>();
     expect(produced.results.map((r) => r.type).sort()).toEqual(pluginTypes);
   });
 });

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertProject, schema, updateRow } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertProject, schema, updateRow, testD1 } from "../helpers/fixtures";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -88,7 +87,7 @@ describe("projects", () => {
     expect(viaLegacy.body).toMatchObject({ goalId: g3.id, goalIds: [g3.id] });
     const viaList = await patch(`/api/projects/${p.id}`, { goalIds: [g1.id, g3.id] });
     expect(viaList.body).toMatchObject({ goalId: g1.id, goalIds: [g1.id, g3.id] });
-    const rows = await env.DB.prepare("SELECT goal_id, position FROM project_goals WHERE project_id = ? ORDER BY position").bind(p.id).all();
+    const rows = await testD1.prepare("SELECT goal_id, position FROM project_goals WHERE project_id = ? ORDER BY position").bind(p.id).all();
     expect(rows.results).toEqual([
       { goal_id: g1.id, position: 0 },
       { goal_id: g3.id, position: 1 },
@@ -142,7 +141,7 @@ describe("projects", () => {
     expect(p.env.DB_URL).toEqual({ type: "secret_ref", secretId: secret.body.id, version: "latest" });
     expect(p.env.API_KEY.type).toBe("secret_ref");
     expect(JSON.stringify(p)).not.toContain("raw-api-key-value");
-    const stored = await env.DB.prepare("SELECT env FROM projects WHERE id = ?").bind(p.id).first<{ env: string }>();
+    const stored = await testD1.prepare("SELECT env FROM projects WHERE id = ?").bind(p.id).first<{ env: string }>();
     expect(stored!.env).not.toContain("raw-api-key-value");
 
     const bad = await post(`/api/companies/${company.id}/projects`, { name: "z", env: { X: { type: "secret_ref", secretId: foreign.body.id } } });
@@ -162,12 +161,12 @@ describe("projects", () => {
     const bad = await post(`/api/companies/${company.id}/projects`, { name, workspace: { name: "nowhere" } });
     expect(bad.status).toBe(422);
     expect(bad.body.error).toMatch(/cwd or repoUrl/);
-    const rows = await env.DB.prepare("SELECT id FROM projects WHERE company_id = ? AND name = ?").bind(company.id, name).all();
+    const rows = await testD1.prepare("SELECT id FROM projects WHERE company_id = ? AND name = ?").bind(company.id, name).all();
     expect(rows.results).toHaveLength(0);
     const remote = await post(`/api/companies/${company.id}/projects`, { name, workspace: { sourceType: "remote_managed", cwd: "/srv" } });
     expect(remote.status).toBe(422);
     expect(remote.body.error).toMatch(/remoteWorkspaceRef/);
-    const wsRows = await env.DB.prepare("SELECT COUNT(*) AS n FROM project_workspaces WHERE company_id = ?").bind(company.id).first<{ n: number }>();
+    const wsRows = await testD1.prepare("SELECT COUNT(*) AS n FROM project_workspaces WHERE company_id = ?").bind(company.id).first<{ n: number }>();
     expect(wsRows!.n).toBe(1);
     // The name is still free.
     expect((await post(`/api/companies/${company.id}/projects`, { name })).status).toBe(201);
@@ -181,7 +180,7 @@ describe("projects", () => {
     expect(removed.body).toMatchObject({ id: p.id, name: p.name });
     expect(removed.body.workspaces).toHaveLength(1);
     expect((await get(`/api/projects/${p.id}`)).status).toBe(404);
-    const ws = await env.DB.prepare("SELECT COUNT(*) AS n FROM project_workspaces WHERE project_id = ?").bind(p.id).first<{ n: number }>();
+    const ws = await testD1.prepare("SELECT COUNT(*) AS n FROM project_workspaces WHERE project_id = ?").bind(p.id).first<{ n: number }>();
     expect(ws!.n).toBe(0);
   });
 
@@ -298,7 +297,7 @@ describe("project workspaces", () => {
     expect((await post(`${base}/${ws.id}/runtime-services/restart`)).body.workspace.desiredState).toBe("running");
     const stopped = await post(`${base}/${ws.id}/runtime-services/stop`);
     expect(stopped.body.workspace.desiredState).toBe("stopped");
-    const ops = await env.DB.prepare("SELECT action FROM workspace_operations WHERE project_workspace_id = ? ORDER BY created_at, rowid").bind(ws.id).all();
+    const ops = await testD1.prepare("SELECT action FROM workspace_operations WHERE project_workspace_id = ? ORDER BY created_at, rowid").bind(ws.id).all();
     expect(ops.results.map((r: any) => r.action)).toEqual(["start", "restart", "stop"]);
 
     const bare = (await post(base, { repoUrl: "https://git.example.com/x" })).body;

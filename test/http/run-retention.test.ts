@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { post, unique, get } from "../helpers/api";
-import { createCompany, insertAgent, insertRow, insertRun as runFixture, insertWakeup, schema } from "../helpers/fixtures";
+import { createCompany, insertAgent, insertRow, insertRun as runFixture, insertWakeup, schema, testD1 } from "../helpers/fixtures";
 import type { HEARTBEAT_RUN_STATUSES } from "../../src/db/schema/runs";
 import { runScheduledTick } from "../../src/scheduler/tick";
 
@@ -23,7 +23,7 @@ async function insertRun(companyId: string, agentId: string, status: (typeof HEA
   return id;
 }
 
-const count = async (sql: string, id: string) => (await env.DB.prepare(sql).bind(id).first<{ n: number }>())!.n;
+const count = async (sql: string, id: string) => (await testD1.prepare(sql).bind(id).first<{ n: number }>())!.n;
 
 describe("run retention", () => {
   it("prunes finished runs, their events, links and settled wake-ups past the retention window; keeps live and recent ones", async () => {

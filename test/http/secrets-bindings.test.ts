@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, post } from "../helpers/api";
-import { createCompany, schema, updateRow } from "../helpers/fixtures";
+import { createCompany, schema, updateRow, testD1 } from "../helpers/fixtures";
 import { createDb, type Db } from "../../src/db/client";
 import { commandContext, type CommandContext } from "../../src/company/command";
 import type { CompanyStorage } from "../../src/company/storage";
@@ -11,7 +11,7 @@ import { HttpError } from "../../src/domain/errors";
 import { normalizeEnvBindings, resolveEnvBindings } from "../../src/domain/secrets/bindings";
 
 const actor: Actor = { type: "board", source: "local_implicit", userId: "local-board", isInstanceAdmin: true, companyIds: [], keyId: null, runId: null };
-const db: Db = createDb(env.DB);
+const db: Db = createDb(testD1);
 const ctxFor = (companyId: string): CommandContext =>
   commandContext({ env, db, companyId, actor, storage: undefined as unknown as CompanyStorage, now: new Date().toISOString() });
 

@@ -1,8 +1,7 @@
 // Secrets over HTTP: providers, list, create, patch, rotate, delete; board-only access; values never leave.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique, type ApiResponse } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, testD1 } from "../helpers/fixtures";
 import { sha256Hex } from "../../src/crypto/hash";
 import { nextMillisecond } from "../helpers/eventually";
 
@@ -31,9 +30,8 @@ async function createSecret(companyId: string, body: Record<string, unknown> = {
 }
 
 async function versions(secretId: string) {
-  const { results } = await env.DB.prepare(
-    "SELECT version, material, value_sha256, external_ref FROM company_secret_versions WHERE secret_id = ? ORDER BY version",
-  )
+  const { results } = await testD1
+    .prepare("SELECT version, material, value_sha256, external_ref FROM company_secret_versions WHERE secret_id = ? ORDER BY version")
     .bind(secretId)
     .all<{ version: number; material: string; value_sha256: string; external_ref: string | null }>();
   return results;
@@ -377,7 +375,7 @@ describe("plaintext never leaves", () => {
 
     expect(responses.map((r) => r.status)).toEqual([201, 409, 400, 422, 200, 200, 200, 400, 200, 200, 200, 200, 200, 200]);
     for (const r of responses) for (const v of values) expect(r.text).not.toContain(v);
-    const { results } = await env.DB.prepare("SELECT details FROM activity_log WHERE company_id = ?").bind(company.id).all<{ details: string | null }>();
+    const { results } = await testD1.prepare("SELECT details FROM activity_log WHERE company_id = ?").bind(company.id).all<{ details: string | null }>();
     for (const row of results) for (const v of values) expect(row.details ?? "").not.toContain(v);
   });
 });

@@ -7,10 +7,9 @@
 //     every 4xx carries a JSON `{ error }` body;
 //  3. company A's rows (every table with a company_id column, and the company row itself) are the same
 //     after all of that as right after seeding.
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, get, post, put, unique, type ApiResponse, type CallOptions } from "../helpers/api";
-import { boardUser, createCompany, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgentKey, testD1 } from "../helpers/fixtures";
 
 type Json = any;
 interface Route {
@@ -374,17 +373,19 @@ function validBody(r: Route, m: Record<string, string> = ids): CallOptions {
 // Company A's rows
 // ---------------------------------------------------------------------------------------------
 async function snapshotCompany(companyId: string): Promise<Record<string, string>> {
-  const tables = await env.DB.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'd1\\_%' ESCAPE '\\'",
-  ).all<{ name: string }>();
+  const tables = await testD1
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'd1\\_%' ESCAPE '\\'",
+    )
+    .all<{ name: string }>();
   const out: Record<string, string> = {};
   for (const { name } of tables.results) {
-    const cols = await env.DB.prepare(`PRAGMA table_info("${name}")`).all<{ name: string }>();
+    const cols = await testD1.prepare(`PRAGMA table_info("${name}")`).all<{ name: string }>();
     if (!cols.results.some((c) => c.name === "company_id")) continue;
-    const rows = await env.DB.prepare(`SELECT * FROM "${name}" WHERE company_id = ?1 ORDER BY rowid`).bind(companyId).all();
+    const rows = await testD1.prepare(`SELECT * FROM "${name}" WHERE company_id = ?1 ORDER BY rowid`).bind(companyId).all();
     out[name] = JSON.stringify(rows.results);
   }
-  const company = await env.DB.prepare("SELECT * FROM companies WHERE id = ?1").bind(companyId).all();
+  const company = await testD1.prepare("SELECT * FROM companies WHERE id = ?1").bind(companyId).all();
   out.companies = JSON.stringify(company.results);
   return out;
 }
@@ -977,7 +978,7 @@ describe("surface: company A is untouched", () => {
     }
     expect(changed).toEqual([]);
     // The headline counts, explicitly.
-    const count = async (t: string) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${t} WHERE company_id = ?1`).bind(A.id).first<{ n: number }>())!.n;
+    const count = async (t: string) => (await testD1.prepare(`SELECT count(*) AS n FROM ${t} WHERE company_id = ?1`).bind(A.id).first<{ n: number }>())!.n;
     expect(await count("agents")).toBe(2);
     expect(await count("issues")).toBe(1);
     expect(await count("company_secrets")).toBe(1);

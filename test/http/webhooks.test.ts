@@ -7,7 +7,7 @@ import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { call, del, get, patch, post, unique } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, testD1 } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
 import { runScheduledTick } from "../../src/scheduler/tick";
 
@@ -38,7 +38,8 @@ function verify(call: Received, secret: string): boolean {
 const hub = (companyId: string) => env.EVENTS.getByName(companyId);
 /** Makes every pending delivery of the subscription due now and runs a delivery pass. */
 async function retryNow(companyId: string, webhookId: string) {
-  await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE subscription_id = ? AND status = 'pending'")
+  await testD1
+    .prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE subscription_id = ? AND status = 'pending'")
     .bind(new Date(Date.now() - 1000).toISOString(), webhookId)
     .run();
   await hub(companyId).deliverNow(companyId);
@@ -253,9 +254,10 @@ describe("delivery", () => {
     await hub(company.id).deliverNow(company.id);
     const hook = await subscribe(company.id, ["issue.created"]);
     const due = new Date(Date.now() - 5_000).toISOString();
-    await env.DB.prepare(
-      "INSERT INTO webhook_deliveries SELECT lower(hex(randomblob(16))), company_id, ?, id, seq, type, 'pending', 0, ?, NULL, NULL, NULL, NULL, ?, ? FROM company_events WHERE company_id = ? AND type = 'issue.created'",
-    )
+    await testD1
+      .prepare(
+        "INSERT INTO webhook_deliveries SELECT lower(hex(randomblob(16))), company_id, ?, id, seq, type, 'pending', 0, ?, NULL, NULL, NULL, NULL, ?, ? FROM company_events WHERE company_id = ? AND type = 'issue.created'",
+      )
       .bind(hook.id, due, due, due, company.id)
       .run();
     await hub(company.id).armFaults("d1-write/webhook_deliveries:1");
@@ -276,9 +278,10 @@ describe("delivery", () => {
     await hub(company.id).deliverNow(company.id);
     const hook = await subscribe(company.id, ["issue.created"]);
     const overdue = new Date(Date.now() - 120_000).toISOString();
-    await env.DB.prepare(
-      "INSERT INTO webhook_deliveries SELECT lower(hex(randomblob(16))), company_id, ?, id, seq, type, 'pending', 0, ?, NULL, NULL, NULL, NULL, ?, ? FROM company_events WHERE company_id = ? AND type = 'issue.created'",
-    )
+    await testD1
+      .prepare(
+        "INSERT INTO webhook_deliveries SELECT lower(hex(randomblob(16))), company_id, ?, id, seq, type, 'pending', 0, ?, NULL, NULL, NULL, NULL, ?, ? FROM company_events WHERE company_id = ? AND type = 'issue.created'",
+      )
       .bind(hook.id, overdue, overdue, overdue, company.id)
       .run();
     expect(await received(hook.endpoint)).toEqual([]);

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { call, get, patch, post, unique } from "../helpers/api";
-import { agentWithKey, boardUser, dispatch, insertRun, schema, updateRow } from "../helpers/fixtures";
+import { agentWithKey, boardUser, dispatch, insertRun, schema, updateRow, testD1 } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
 import { ensureWikiReady, toolData, WIKI, wikiCompany, type WikiCompany } from "../helpers/wiki";
 import { sha256Hex } from "../../src/crypto/hash";
@@ -77,9 +77,8 @@ describe("wiki tools: write, read, search", () => {
       actor: { type: "agent", id: w.agent.id },
       details: { hash: updated.hash },
     });
-    const revisions = await env.DB.prepare(
-      "SELECT change, hash, previous_hash AS previousHash, run_id AS runId FROM wiki_page_revisions WHERE company_id = ? ORDER BY created_at, rowid",
-    )
+    const revisions = await testD1
+      .prepare("SELECT change, hash, previous_hash AS previousHash, run_id AS runId FROM wiki_page_revisions WHERE company_id = ? ORDER BY created_at, rowid")
       .bind(w.company.id)
       .all();
     expect(revisions.results).toEqual([
@@ -213,7 +212,7 @@ describe("wiki: concurrency", () => {
     // The loser re-reads and writes with the current hash.
     expect((await w.tool("wiki_write_page", { path: "wiki/synthesis/plan.md", contents: "# Plan\n\nmerged\n", expectedHash: current.hash })).status).toBe(200);
     // One revision per successful write: v1, the winner, the merge.
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM wiki_page_revisions WHERE company_id = ?").bind(w.company.id).first<{ n: number }>();
+    const count = await testD1.prepare("SELECT count(*) AS n FROM wiki_page_revisions WHERE company_id = ?").bind(w.company.id).first<{ n: number }>();
     expect(count!.n).toBe(3);
   });
 
@@ -447,7 +446,7 @@ describe("wiki: callers and company scoping", () => {
     // Their own company works for both.
     expect((await get(`${WIKI}/overview?companyId=${w.company.id}`, { token: w.agent.token })).status).toBe(200);
     expect((await get(`${WIKI}/overview?companyId=${other.company.id}`, { token: otherOwner.token })).status).toBe(200);
-    const unchanged = await env.DB.prepare("SELECT count(*) AS n FROM wiki_sources WHERE company_id = ?").bind(w.company.id).first<{ n: number }>();
+    const unchanged = await testD1.prepare("SELECT count(*) AS n FROM wiki_sources WHERE company_id = ?").bind(w.company.id).first<{ n: number }>();
     expect(unchanged!.n).toBe(0);
   });
 
@@ -662,7 +661,7 @@ describe("wiki: query sessions", () => {
     const page = await toolData(w, "wiki_read_page", { path: "wiki/synthesis/deploy-days.md" });
     expect(page.contents).toBe(`# Deploy days\n\n> When do we deploy?\n\n${answer}\n`);
     expect(page.hash).toBe(filed.body.hash);
-    const session = await env.DB.prepare("SELECT status, filed_path AS filedPath, answer FROM wiki_query_sessions WHERE id = ?").bind(sessionId).first();
+    const session = await testD1.prepare("SELECT status, filed_path AS filedPath, answer FROM wiki_query_sessions WHERE id = ?").bind(sessionId).first();
     expect(session).toEqual({ status: "filed", filedPath: "wiki/synthesis/deploy-days.md", answer });
     const filedEvent = (await eventsOf(C)).filter((e) => e.type === "wiki.page_written").at(-1)!;
     expect(filedEvent.data).toMatchObject({ path: "wiki/synthesis/deploy-days.md", operationType: "file_as_page", querySessionId: sessionId });
@@ -690,7 +689,8 @@ describe("wiki: query sessions", () => {
     const otherRun = await insertRun(C, bystander.id, { issueId: started.issue.id, status: "running" });
     await updateRow(schema.heartbeatRuns, otherRun, { status: "succeeded", summary: "Not the maintainer's answer", updatedAt: new Date().toISOString() });
     const session = () =>
-      env.DB.prepare("SELECT status, run_id AS runId FROM wiki_query_sessions WHERE id = ?")
+      testD1
+        .prepare("SELECT status, run_id AS runId FROM wiki_query_sessions WHERE id = ?")
         .bind(started.querySessionId)
         .first<{ status: string; runId: string | null }>();
     expect(await session()).toEqual({ status: "running", runId: null });
@@ -718,7 +718,7 @@ describe("wiki: events", () => {
     const described: string = doc.components.schemas.Event.properties.type.description;
     const wikiTypes = [...described.matchAll(/^- `(wiki\.[a-z_.]+)`/gm)].map((m) => m[1]);
     expect(wikiTypes.length).toBeGreaterThanOrEqual(11);
-    const produced = await env.DB.prepare("SELECT DISTINCT type FROM company_events WHERE type LIKE 'wiki.%'").all<{ type: string }>();
+    const produced = await testD1.prepare("SELECT DISTINCT type FROM company_events WHERE type LIKE 'wiki.%'").all<{ type: string }>();
     expect(produced.results.map((r) => r.type).sort()).toEqual([...wikiTypes].sort());
   });
 });

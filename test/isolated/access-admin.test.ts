@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AUTHENTICATED, get, post, put, unique } from "../helpers/api";
-import { boardUser, clearTable, createCompany, insertAgent, insertAgentKey, insertUser, schema, signUp, updateRow } from "../helpers/fixtures";
+import { boardUser, clearTable, createCompany, insertAgent, insertAgentKey, insertUser, schema, signUp, updateRow, testD1 } from "../helpers/fixtures";
 import { mintBoardClaimTokenIfNeeded } from "../../src/domain/access/board-claim";
 import { runAccessMaintenance } from "../../src/domain/instance/maintenance";
 import { createDb } from "../../src/db/client";
@@ -42,7 +42,7 @@ describe("admin users", () => {
     // Two concurrent demotions of the only two admins: one stays.
     const both = await Promise.all([post(`/api/admin/users/${a.id}/demote-instance-admin`), post(`/api/admin/users/${b.id}/demote-instance-admin`)]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
-    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM instance_admins").first<{ n: number }>();
+    const left = await testD1.prepare("SELECT COUNT(*) AS n FROM instance_admins").first<{ n: number }>();
     expect(left?.n).toBe(1);
     const nonAdmin = both[0].status === 200 ? a : b;
     expect((await post(`/api/admin/users/${nonAdmin.id}/demote-instance-admin`)).body.isInstanceAdmin).toBe(false);
@@ -67,7 +67,8 @@ describe("admin users", () => {
     expect(byCompany[c2.id]).toMatchObject({ status: "active", membershipRole: "admin" });
     expect((await get(`/api/companies/${c1.id}`, { token: user.token })).status).toBe(403);
     expect((await get(`/api/companies/${c2.id}`, { token: user.token })).status).toBe(200);
-    const log = await env.DB.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE action = 'company_member.updated' AND company_id IN (?1, ?2)")
+    const log = await testD1
+      .prepare("SELECT COUNT(*) AS n FROM activity_log WHERE action = 'company_member.updated' AND company_id IN (?1, ?2)")
       .bind(c1.id, c2.id)
       .first<{ n: number }>();
     expect(log?.n).toBe(2);
@@ -107,10 +108,10 @@ describe("board claim", () => {
   it("a signed-in user claims the local board's companies once", async () => {
     const company = await createCompany(); // owned by the implicit local board
     await clearTable(schema.boardClaimTokens);
-    const minted = await mintBoardClaimTokenIfNeeded(createDb(env.DB));
+    const minted = await mintBoardClaimTokenIfNeeded(createDb(testD1));
     expect(minted?.token).toMatch(/^svc_boardclaim_/);
-    expect(await mintBoardClaimTokenIfNeeded(createDb(env.DB))).toBeNull(); // one live token at a time
-    const stored = await env.DB.prepare("SELECT token_hash FROM board_claim_tokens WHERE id = ?1").bind(minted!.id).first<{ token_hash: string }>();
+    expect(await mintBoardClaimTokenIfNeeded(createDb(testD1))).toBeNull(); // one live token at a time
+    const stored = await testD1.prepare("SELECT token_hash FROM board_claim_tokens WHERE id = ?1").bind(minted!.id).first<{ token_hash: string }>();
     expect(stored?.token_hash).not.toContain(minted!.token);
 
     const view = await get(`/api/board-claim/${minted!.token}`);
@@ -132,9 +133,8 @@ describe("board claim", () => {
     expect(claimed.status).toBe(200);
     expect(claimed.body.companies).toContainEqual({ id: company.id, name: company.name, claimed: true });
     expect((await get(`/api/companies/${company.id}`, { env: AUTHENTICATED, cookie: person.cookie })).status).toBe(200);
-    const rows = await env.DB.prepare(
-      "SELECT principal_id, membership_role, status FROM company_memberships WHERE company_id = ?1 ORDER BY principal_id = 'local-board'",
-    )
+    const rows = await testD1
+      .prepare("SELECT principal_id, membership_role, status FROM company_memberships WHERE company_id = ?1 ORDER BY principal_id = 'local-board'")
       .bind(company.id)
       .all();
     expect(rows.results).toEqual([
@@ -150,11 +150,11 @@ describe("board claim", () => {
     await createCompany();
     await clearTable(schema.boardClaimTokens);
     await runAccessMaintenance({ ...env } as Env, new Date());
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM board_claim_tokens").first<{ n: number }>())?.n).toBe(0);
+    expect((await testD1.prepare("SELECT COUNT(*) AS n FROM board_claim_tokens").first<{ n: number }>())?.n).toBe(0);
     await runAccessMaintenance({ ...env, DEPLOYMENT_MODE: "authenticated" } as Env, new Date());
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM board_claim_tokens").first<{ n: number }>())?.n).toBe(1);
+    expect((await testD1.prepare("SELECT COUNT(*) AS n FROM board_claim_tokens").first<{ n: number }>())?.n).toBe(1);
 
-    const minted = await mintBoardClaimTokenIfNeeded(createDb(env.DB), new Date(Date.now() + 2 * 3_600_000));
+    const minted = await mintBoardClaimTokenIfNeeded(createDb(testD1), new Date(Date.now() + 2 * 3_600_000));
     expect(minted).not.toBeNull();
     await updateRow(schema.boardClaimTokens, minted!.id, { expiresAt: new Date(Date.now() - 1000).toISOString() });
     expect((await get(`/api/board-claim/${minted!.token}`)).body.status).toBe("expired");

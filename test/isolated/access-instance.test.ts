@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, patch, post } from "../helpers/api";
-import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, insertRun as runFixture } from "../helpers/fixtures";
+import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue as issueFixture, insertRun as runFixture, testD1 } from "../helpers/fixtures";
 import type { ISSUE_STATUSES } from "../../src/db/schema/issues";
 import type { HEARTBEAT_RUN_STATUSES } from "../../src/db/schema/runs";
 import { runScheduledTick } from "../../src/scheduler/tick";
@@ -93,7 +93,7 @@ describe("instance", () => {
     expect(preview.body).toMatchObject({ dryRun: true, staleAfterMinutes: 60, recoveredCount: 0 });
     const reasons = Object.fromEntries(preview.body.issues.map((i: any) => [i.issueId, i.reason]));
     expect(reasons).toEqual({ [finished]: "run_finished", [missing]: "run_missing", [idle]: "run_idle" });
-    expect((await env.DB.prepare("SELECT status FROM issues WHERE id = ?1").bind(finished).first())?.status).toBe("in_progress");
+    expect((await testD1.prepare("SELECT status FROM issues WHERE id = ?1").bind(finished).first())?.status).toBe("in_progress");
     // A larger threshold keeps the idle run alive.
     const lenient = await post(`${base}/preview`, { companyId: company.id, staleAfterMinutes: 600 });
     expect(lenient.body.issues.map((i: any) => i.issueId).sort()).toEqual([finished, missing].sort());
@@ -102,12 +102,13 @@ describe("instance", () => {
     expect(run.status).toBe(200);
     expect(run.body).toMatchObject({ dryRun: false, recoveredCount: 3 });
     for (const id of [finished, missing, idle]) {
-      const row = await env.DB.prepare("SELECT status, assignee_agent_id, checkout_run_id FROM issues WHERE id = ?1").bind(id).first();
+      const row = await testD1.prepare("SELECT status, assignee_agent_id, checkout_run_id FROM issues WHERE id = ?1").bind(id).first();
       expect(row).toEqual({ status: "todo", assignee_agent_id: null, checkout_run_id: null });
     }
-    expect((await env.DB.prepare("SELECT status FROM issues WHERE id = ?1").bind(alive).first())?.status).toBe("in_progress");
-    expect((await env.DB.prepare("SELECT status FROM issues WHERE id = ?1").bind(unlocked).first())?.status).toBe("todo");
-    const logged = await env.DB.prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ?1 AND action = 'issue.liveness_recovered'")
+    expect((await testD1.prepare("SELECT status FROM issues WHERE id = ?1").bind(alive).first())?.status).toBe("in_progress");
+    expect((await testD1.prepare("SELECT status FROM issues WHERE id = ?1").bind(unlocked).first())?.status).toBe("todo");
+    const logged = await testD1
+      .prepare("SELECT COUNT(*) AS n FROM activity_log WHERE company_id = ?1 AND action = 'issue.liveness_recovered'")
       .bind(company.id)
       .first<{ n: number }>();
     expect(logged?.n).toBe(3);
@@ -134,10 +135,10 @@ describe("instance", () => {
     const agent = await insertAgent(company.id);
     const stuck = await insertIssue(company.id, { assigneeAgentId: agent.id, checkoutRunId: crypto.randomUUID() });
     await runScheduledTick(env, new Date());
-    expect((await env.DB.prepare("SELECT status FROM issues WHERE id = ?1").bind(stuck).first())?.status).toBe("in_progress");
+    expect((await testD1.prepare("SELECT status FROM issues WHERE id = ?1").bind(stuck).first())?.status).toBe("in_progress");
     await patch("/api/instance/settings/experimental", { issueGraphLivenessAutoRecovery: true });
     await runScheduledTick(env, new Date());
-    expect((await env.DB.prepare("SELECT status FROM issues WHERE id = ?1").bind(stuck).first())?.status).toBe("todo");
+    expect((await testD1.prepare("SELECT status FROM issues WHERE id = ?1").bind(stuck).first())?.status).toBe("todo");
     await patch("/api/instance/settings/experimental", { issueGraphLivenessAutoRecovery: false });
   });
 
@@ -153,7 +154,7 @@ describe("instance", () => {
     expect(first.body.retentionPolicy.keepLast).toBe(2);
     expect(first.body.durationMs).toBeGreaterThanOrEqual(0);
     const companies = first.body.tables.find((t: any) => t.name === "companies");
-    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM companies").first<{ n: number }>();
+    const count = await testD1.prepare("SELECT COUNT(*) AS n FROM companies").first<{ n: number }>();
     expect(companies.rows).toBe(count?.n);
     const object = await env.FILES.get(companies.objectKey);
     const lines = (await object!.text()).trim().split("\n");

@@ -1,9 +1,8 @@
 // Id lists past D1's 100-parameter limit: a board claim covering 150 companies is shown and
 // claimed whole (the id list is bound as one JSON parameter, not one parameter per id).
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AUTHENTICATED, get, post } from "../helpers/api";
-import { clearTable, createCompany, schema, signUp } from "../helpers/fixtures";
+import { clearTable, createCompany, schema, signUp, testD1 } from "../helpers/fixtures";
 import { mintBoardClaimTokenIfNeeded } from "../../src/domain/access/board-claim";
 import { createDb } from "../../src/db/client";
 
@@ -15,7 +14,7 @@ describe("board claim over 150 companies", () => {
       ids.push(...batch.map((c) => c.id));
     }
     await clearTable(schema.boardClaimTokens);
-    const minted = await mintBoardClaimTokenIfNeeded(createDb(env.DB));
+    const minted = await mintBoardClaimTokenIfNeeded(createDb(testD1));
     expect(minted!.companies.length).toBeGreaterThanOrEqual(150);
 
     const view = await get(`/api/board-claim/${minted!.token}`);

@@ -1,8 +1,7 @@
 // A concurrent double bootstrap claim yields exactly one winner (own file: fresh instance state).
-import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { AUTHENTICATED, post } from "../helpers/api";
-import { signUp } from "../helpers/fixtures";
+import { signUp, testD1 } from "../helpers/fixtures";
 
 it("two concurrent claims: exactly one 200 and one 409", async () => {
   const a = await signUp();
@@ -12,7 +11,7 @@ it("two concurrent claims: exactly one 200 and one 409", async () => {
     post("/api/bootstrap/claim", undefined, { env: AUTHENTICATED, cookie: b.cookie }),
   ]);
   expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-  const admins = await env.DB.prepare("SELECT user_id FROM instance_admins").all();
+  const admins = await testD1.prepare("SELECT user_id FROM instance_admins").all();
   expect(admins.results).toHaveLength(1);
   const winner = results.find((r) => r.status === 200)!;
   expect(admins.results[0].user_id).toBe(winner.body.userId);

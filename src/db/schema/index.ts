@@ -26,3 +26,4 @@ export * from "./feedback";
 export * from "./portability";
 export * from "./events";
 export * from "./plugins";
+export * from "./directory";

@@ -36,7 +36,9 @@ export async function saveGlobalSidebarPreferences(db: Db, userId: string, prefe
 export const putCompanySidebarPreferences = defineCommand(
   "access.sidebar.putCompanyPreferences",
   async (ctx, _actor, input: { userId: string; preferences: Record<string, unknown> }) => {
-    await upsertSidebarPreferences(ctx.db, { ...input, scopeKey: ctx.companyId, companyId: ctx.companyId, now: ctx.now }).run();
+    // Preferences live in the directory (src/db/shards.ts), which holds no company rows to reference:
+    // the scope key names the company, and the company's deletion removes them (src/db/directory-sync.ts).
+    await upsertSidebarPreferences(ctx.db, { ...input, scopeKey: ctx.companyId, companyId: null, now: ctx.now }).run();
     return { updatedAt: ctx.now };
   },
 );

@@ -1,6 +1,9 @@
 // Company creation: a unique issue prefix across the instance, the creator as owner,
 // a calendar-month budget policy when a budget is given, and the activity entry, in one batch.
-import { and, inArray, like, or, sql } from "drizzle-orm";
+import { and, eq, inArray, like, or, sql } from "drizzle-orm";
+import { chooseShard, forgetPlacement, rememberPlacement } from "../../db/placement";
+import { narrowShardScope } from "../../db/shards";
+import { drainDirectoryOutbox } from "../../db/directory-sync";
 import { runBatch, type Statement } from "../../db/batch";
 import { schema, type Db } from "../../db/client";
 import { newId } from "../../crypto/random";
@@ -17,7 +20,7 @@ export interface CreateCompanyInput {
   brandColor?: string | null;
 }
 
-const isPrefixClash = (err: unknown) => String((err as Error)?.message ?? err).includes("companies.issue_prefix");
+const isPrefixClash = (err: unknown) => /companies\.issue_prefix/.test(`${(err as Error)?.message ?? err} ${(err as { cause?: unknown })?.cause ?? ""}`);
 
 /**
  * The issue prefix a company of this name would get now (src/domain/companies/issue-prefix.ts), in one
@@ -26,21 +29,32 @@ const isPrefixClash = (err: unknown) => String((err as Error)?.message ?? err).i
  */
 export async function freeIssuePrefix(db: Db, name: string): Promise<string> {
   const candidates = issuePrefixCandidates(name);
-  const prefix = schema.companies.issuePrefix;
+  // The directory holds every company's prefix (the shards only their own companies').
+  const prefix = schema.directoryCompanies.issuePrefix;
   const taken = await db
     .select({ prefix })
-    .from(schema.companies)
+    .from(schema.directoryCompanies)
     .where(or(inArray(prefix, candidates.letters), and(like(prefix, `${candidates.stem}%`), sql`length(${prefix}) <= ${ISSUE_PREFIX_MAX_LENGTH}`)));
   return firstFreePrefix(candidates, new Set(taken.map((t) => t.prefix)));
 }
 
-export async function createCompany(db: Db, actor: BoardActor, input: CreateCompanyInput) {
+export async function createCompany(env: Env, db: Db, actor: BoardActor, input: CreateCompanyInput) {
   // Another create may take the same prefix between our read and our write: the unique index refuses it and we retry.
   for (let attempt = 0; attempt < 8; attempt++) {
     const issuePrefix = await freeIssuePrefix(db, input.name);
+    const shard = await chooseShard(env, db);
     const now = new Date().toISOString();
     const id = newId();
     const budget = input.budgetMonthlyCents ?? 0;
+    // The directory entry first: it claims the prefix across the instance and places the company.
+    try {
+      await db.insert(schema.directoryCompanies).values({ id, shard, name: input.name, issuePrefix, status: "active", createdAt: now, updatedAt: now });
+    } catch (err) {
+      if (isPrefixClash(err)) continue;
+      throw err;
+    }
+    rememberPlacement({ companyId: id, shard, fencedAt: null });
+    narrowShardScope(id, shard);
     const statements: Statement[] = [
       db.insert(schema.companies).values({
         id,
@@ -83,10 +97,14 @@ export async function createCompany(db: Db, actor: BoardActor, input: CreateComp
     );
     try {
       await runBatch(db, statements);
-      return id;
     } catch (err) {
-      if (!isPrefixClash(err)) throw err;
+      await db.delete(schema.directoryCompanies).where(eq(schema.directoryCompanies.id, id));
+      forgetPlacement(id);
+      throw err;
     }
+    // The owner's membership reaches the directory (src/db/directory-sync.ts) before the answer.
+    await drainDirectoryOutbox(db);
+    return id;
   }
   throw new Error("could not allocate a unique issue prefix");
 }

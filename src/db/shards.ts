@@ -1,0 +1,333 @@
+// Shards: every company's rows live in one D1 database of several (`DB_SHARD_0 … DB_SHARD_{N-1}`,
+// or `DB` itself when no shard is bound); `DB` is also the directory: users, sessions, keys, instance
+// settings, plugins and the tables of src/db/schema/directory.ts. Every database runs the same
+// migrations.
+//
+// Code keeps using `createDb(env.DB)`: `env.DB` is a router (withRoutedD1) that sends each statement
+// by the tables it names — directory tables to `DB`, every other table to the current company's
+// shard. The current company is the request's (or the company object's) shard scope: set once the
+// company is known (the path's company, an agent's company, the entity an entity route loaded);
+// before that, a company-table read goes to every candidate shard (the caller's companies' shards)
+// and the rows are concatenated — ids are unique across shards, so a lookup by id finds its one row.
+// A write outside a scope, or one batch writing to two databases, is a programming error (thrown).
+import { AsyncLocalStorage } from "node:async_hooks";
+
+export const DIRECTORY_BINDING = "DB";
+/** The router's name for the directory (in a single-database deployment `DB` is also the only shard, counted apart). */
+export const DIRECTORY = "@directory";
+const SHARD_BINDING = /^DB_SHARD_(\d+)$/;
+
+/** Tables of the directory (`DB`); every other table is company-scoped and lives on a shard. */
+export const DIRECTORY_TABLES: ReadonlySet<string> = new Set([
+  "users",
+  "sessions",
+  "accounts",
+  "verifications",
+  "cli_auth_challenges",
+  "board_api_keys",
+  "board_claim_tokens",
+  "sidebar_preferences",
+  "instance_settings",
+  "instance_admins",
+  "scheduler_heartbeats",
+  "plugins",
+  "directory_companies",
+  "directory_memberships",
+  "directory_agent_keys",
+  "directory_public_ids",
+  "d1_migrations",
+]);
+
+const namesByEnv = new WeakMap<object, string[]>();
+
+/** This deployment's shard bindings, in order (`DB_SHARD_0`, `DB_SHARD_1`, …), or `["DB"]` when none is bound. */
+export function shardNames(env: object): string[] {
+  let names = namesByEnv.get(env);
+  if (!names) {
+    const bound = Object.keys(env)
+      .map((key) => SHARD_BINDING.exec(key))
+      .filter((m): m is RegExpExecArray => !!m)
+      .sort((a, b) => Number(a[1]) - Number(b[1]))
+      .map((m) => m[0]);
+    names = bound.length ? bound : [DIRECTORY_BINDING];
+    namesByEnv.set(env, names);
+  }
+  return names;
+}
+
+/** Whether `name` is a database a company can live on here (a shard binding, or `DB` for companies placed before shards). */
+export const isShardName = (env: object, name: string) => name === DIRECTORY_BINDING || shardNames(env).includes(name);
+
+// ---- the scope: which company's shard company-table statements go to -------------------------
+
+export interface ShardScope {
+  /** The shard every company-table statement goes to, once known. */
+  shard: string | null;
+  companyId: string | null;
+  /** Before the shard is known: the shards a company-table read may find its rows on (null: all). */
+  candidates: readonly string[] | null;
+}
+
+const scopes = new AsyncLocalStorage<ShardScope>();
+
+export const withShardScope = <T>(scope: ShardScope, fn: () => T): T => scopes.run(scope, fn);
+export const currentShardScope = (): ShardScope | undefined => scopes.getStore();
+/** A scope fixed on one company's shard (the company's object, per-company work of the cron). */
+export const companyScope = (companyId: string, shard: string): ShardScope => ({ shard, companyId, candidates: null });
+
+/** From here on, this request's company-table statements go to `shard` (the company is known now). */
+export function narrowShardScope(companyId: string, shard: string) {
+  const scope = scopes.getStore();
+  if (!scope) return;
+  scope.shard = shard;
+  scope.companyId = companyId;
+  scope.candidates = null;
+}
+
+// ---- statement homes -------------------------------------------------------------------------
+
+type Home = "directory" | "company";
+const TABLE_REFERENCE = /\b(?:from|join|into|update|table)\s+[`"[]?([A-Za-z_][A-Za-z0-9_]*)/gi;
+const homes = new Map<string, Home>();
+/** Words after FROM/UPDATE/… that are not tables (`ON CONFLICT … DO UPDATE SET`, table-valued functions). */
+const NOT_TABLES = new Set(["set", "select", "json_each", "json_tree", "values"]);
+
+/** Where a statement's tables live; one naming tables of both kinds is refused (it would read an empty copy). */
+export function statementHome(query: string): Home {
+  let home = homes.get(query);
+  if (home) return home;
+  let directory = 0;
+  let company = 0;
+  for (const match of query.matchAll(TABLE_REFERENCE)) {
+    const name = match[1].toLowerCase();
+    if (NOT_TABLES.has(name)) continue;
+    if (DIRECTORY_TABLES.has(name)) directory++;
+    else company++;
+  }
+  if (directory && company) throw new Error(`A statement names directory and company tables (they live in different databases): ${query.slice(0, 200)}`);
+  home = directory ? "directory" : "company";
+  if (homes.size > 5000) homes.clear();
+  homes.set(query, home);
+  return home;
+}
+
+const WRITE = /^\s*(?:with\b[\s\S]*?\)\s*)?(insert|update|delete|replace)\b/i;
+const isWrite = (query: string) => WRITE.test(query);
+
+// ---- the router --------------------------------------------------------------------------------
+
+type Target = D1Database | D1DatabaseSession;
+
+/** A statement bound for one database (`target`), or for several (a read before the scope is known). */
+class RoutedStatement {
+  constructor(
+    readonly query: string,
+    readonly parts: { target: string; statement: D1PreparedStatement }[],
+    private readonly writesEverywhere = false,
+  ) {}
+
+  bind(...values: unknown[]): RoutedStatement {
+    return new RoutedStatement(
+      this.query,
+      this.parts.map((p) => ({ target: p.target, statement: p.statement.bind(...values) })),
+      this.writesEverywhere,
+    );
+  }
+
+  private single(): D1PreparedStatement | null {
+    return this.parts.length === 1 ? this.parts[0].statement : null;
+  }
+
+  private refuseWrite() {
+    if (isWrite(this.query) && !this.writesEverywhere) throw new Error(`A company-table write outside a company's scope: ${this.query.slice(0, 200)}`);
+  }
+
+  first<T>(column?: string): Promise<T | null> {
+    const one = this.single();
+    if (one) return column === undefined ? one.first<T>() : one.first<T>(column);
+    this.refuseWrite();
+    if (column !== undefined) return this.first<Record<string, T>>().then((row) => row?.[column] ?? null);
+    return this.all<T>().then((result) => result.results[0] ?? null);
+  }
+
+  run<T>(): Promise<D1Result<T>> {
+    const one = this.single();
+    if (one) return one.run<T>();
+    this.refuseWrite();
+    return this.all<T>();
+  }
+
+  all<T>(): Promise<D1Result<T>> {
+    const one = this.single();
+    if (one) return one.all<T>();
+    this.refuseWrite();
+    if (this.writesEverywhere && isWrite(this.query)) return everywhere(this.parts.map((p) => () => p.statement.all<T>())).then(mergeResults);
+    return Promise.all(this.parts.map((p) => p.statement.all<T>())).then((results) => mergeResults(results, this.query));
+  }
+
+  raw<T>(options?: { columnNames?: boolean }): Promise<T[]> {
+    const one = this.single();
+    if (one) return (options?.columnNames ? one.raw<T>({ columnNames: true }) : one.raw<T>()) as Promise<T[]>;
+    this.refuseWrite();
+    return Promise.all(this.parts.map((p) => (options?.columnNames ? p.statement.raw<T>({ columnNames: true }) : p.statement.raw<T>()))).then((sets) => {
+      const header = options?.columnNames ? (sets[0] as T[]).slice(0, 1) : [];
+      const rows = sets.flatMap((set) => (set as T[]).slice(header.length));
+      const merged =
+        AGGREGATE.test(this.query) && !GROUPED.test(this.query) && rows.length > 1 ? [sumRows(rows as Record<string, unknown>[], true) as T] : rows;
+      return [...header, ...merged];
+    }) as Promise<T[]>;
+  }
+}
+
+function mergeResults<T>(results: D1Result<T>[], query = ""): D1Result<T> {
+  const changes = results.reduce((sum, r) => sum + (r.meta?.changes ?? 0), 0);
+  const rows = results.flatMap((r) => r.results ?? []);
+  const merged = AGGREGATE.test(query) && !GROUPED.test(query) && rows.length > 1 ? [sumRows(rows as Record<string, unknown>[]) as T] : rows;
+  return { ...results[0], meta: { ...results[0].meta, changes }, results: merged };
+}
+
+const AGGREGATE = /^\s*select\s+(?:count|sum|total)\s*\(/i;
+const GROUPED = /\bgroup\s+by\b/i;
+
+function sumRows(rows: Record<string, unknown>[], array = false): Record<string, unknown> | unknown[] {
+  const out: Record<string, unknown> = array ? ([...(rows[0] as unknown as unknown[])] as unknown as Record<string, unknown>) : { ...rows[0] };
+  for (const key of Object.keys(out))
+    if (rows.every((r) => typeof r[key] === "number" || r[key] === null)) out[key] = rows.reduce((sum, r) => sum + ((r[key] as number) ?? 0), 0);
+  return out;
+}
+
+/** Test tooling only (writesEverywhere): a write tried on every shard succeeds where its rows belong (elsewhere a foreign key refuses it). */
+async function everywhere<R>(calls: (() => Promise<R>)[]): Promise<R[]> {
+  const settled = await Promise.allSettled(calls.map((call) => call()));
+  const ok = settled.filter((s): s is PromiseFulfilledResult<Awaited<R>> => s.status === "fulfilled").map((s) => s.value);
+  if (!ok.length) throw (settled[0] as PromiseRejectedResult).reason;
+  return ok;
+}
+
+interface RouterSource {
+  /** The real (counted) binding or session for a database name. */
+  target(name: string): Target;
+  allShards: readonly string[];
+  /** Test tooling only: a write outside a scope goes to every shard (see `everywhere`). */
+  writesEverywhere?: boolean;
+}
+
+/** Sends each statement to the database of its tables and the current scope (see the top of this file). */
+export class D1Router {
+  constructor(
+    private readonly source: RouterSource,
+    private readonly bindings: (name: string) => D1Database,
+    private readonly opened?: Map<string, D1DatabaseSession>,
+  ) {}
+
+  /** The databases a statement goes to now. */
+  targetsOf(query: string): readonly string[] {
+    if (statementHome(query) === "directory") return [DIRECTORY];
+    const scope = scopes.getStore();
+    if (scope?.shard) return [scope.shard];
+    return scope?.candidates?.length ? scope.candidates : this.source.allShards;
+  }
+
+  prepare(query: string): D1PreparedStatement {
+    const targets = this.targetsOf(query);
+    return new RoutedStatement(
+      query,
+      targets.map((target) => ({ target, statement: this.source.target(target).prepare(query) })),
+      this.source.writesEverywhere,
+    ) as unknown as D1PreparedStatement;
+  }
+
+  async batch<T>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
+    const routed = statements as unknown as RoutedStatement[];
+    const groups = new Map<string, { index: number; statement: D1PreparedStatement }[]>();
+    for (const [index, s] of routed.entries()) {
+      for (const part of s.parts) {
+        const group = groups.get(part.target) ?? [];
+        group.push({ index, statement: part.statement });
+        groups.set(part.target, group);
+      }
+    }
+    if (groups.size === 1) {
+      const [[name, group]] = groups;
+      return this.source.target(name).batch<T>(group.map((g) => g.statement));
+    }
+    const writes = routed.filter((s) => isWrite(s.query));
+    if (writes.length && !this.source.writesEverywhere)
+      throw new Error(`A batch writing to more than one database (one transaction cannot span them): ${writes[0].query.slice(0, 200)}`);
+    const runGroup = async ([name, group]: [string, { index: number; statement: D1PreparedStatement }[]]) => ({
+      group,
+      results: await this.source.target(name).batch<T>(group.map((g) => g.statement)),
+    });
+    const perGroup = writes.length ? await everywhere([...groups].map((entry) => () => runGroup(entry))) : await Promise.all([...groups].map(runGroup));
+    const merged: D1Result<T>[][] = routed.map(() => []);
+    for (const { group, results } of perGroup) group.forEach((g, i) => merged[g.index].push(results[i]));
+    return merged.map((parts, i) => (parts.length === 1 ? parts[0] : mergeResults(parts, routed[i].query)));
+  }
+
+  exec(query: string): Promise<D1ExecResult> {
+    const targets = this.targetsOf(query);
+    if (targets.length !== 1) throw new Error("exec outside a company's scope");
+    const target = this.source.target(targets[0]);
+    if (!("exec" in target)) throw new Error("exec is not available in a D1 session");
+    return target.exec(query);
+  }
+
+  /**
+   * A session per database, opened on first use with `constraint`; a bookmark names its database
+   * (`<binding>:<bookmark>`, see src/db/sessions.ts) and constrains only that one.
+   */
+  withSession(constraint?: string): D1Router & { getBookmark(): string | null } {
+    const opened = new Map<string, D1DatabaseSession>();
+    const named = /^(DB(?:_SHARD_\d+)?):(.+)$/.exec(constraint ?? "");
+    const constraintFor = (name: string): string => {
+      const database = name === DIRECTORY ? DIRECTORY_BINDING : name;
+      if (!named) return constraint ?? "first-unconstrained";
+      return named[1] === database ? named[2] : "first-unconstrained";
+    };
+    const session = (name: string) => {
+      let s = opened.get(name);
+      if (!s) opened.set(name, (s = this.bindings(name).withSession(constraintFor(name) as D1SessionConstraint)));
+      return s;
+    };
+    const router = new D1Router({ target: session, allShards: this.source.allShards, writesEverywhere: this.source.writesEverywhere }, this.bindings, opened);
+    return Object.assign(router, { getBookmark: () => router.bookmark() });
+  }
+
+  /** The bookmark of the session this request's company used (else the directory's), naming its database when shards are bound. */
+  bookmark(): string | null {
+    if (!this.opened) return null;
+    const scope = scopes.getStore();
+    const name = scope?.shard && this.opened.has(scope.shard) ? scope.shard : this.opened.has(DIRECTORY) ? DIRECTORY : [...this.opened.keys()][0];
+    const bookmark = name ? this.opened.get(name)?.getBookmark() : null;
+    if (!bookmark) return null;
+    const single = this.source.allShards.length === 1 && this.source.allShards[0] === DIRECTORY_BINDING;
+    return single ? bookmark : `${name === DIRECTORY ? DIRECTORY_BINDING : name}:${bookmark}`;
+  }
+
+  dump(): Promise<ArrayBuffer> {
+    throw new Error("dump is not available through the shard router");
+  }
+}
+
+/** Builds the router over `binding(name)` (`DIRECTORY` or a shard name; each already counted, see round-trips.ts). */
+export function routerOver(allShards: readonly string[], binding: (name: string) => D1Database, options: { writesEverywhere?: boolean } = {}): D1Database {
+  return new D1Router({ target: binding, allShards, writesEverywhere: options.writesEverywhere }, binding) as unknown as D1Database;
+}
+
+/**
+ * Runs `fn` once per shard, each with its statements scoped to that shard, at most `concurrency`
+ * at a time (cross-company work: the cron, retention, backups, instance statistics).
+ */
+export async function forEachShard<T>(env: object, fn: (shard: string) => Promise<T>, concurrency = 4): Promise<T[]> {
+  const names = shardNames(env);
+  const results: T[] = new Array(names.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < names.length) {
+      const i = next++;
+      results[i] = await withShardScope({ shard: names[i], companyId: null, candidates: null }, () => fn(names[i]));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, names.length) }, worker));
+  return results;
+}

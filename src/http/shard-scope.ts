@@ -1,0 +1,49 @@
+// The request's shard scope (src/db/shards.ts): which company database its company-table
+// statements go to. Opened before the caller is resolved; the caller's resolution narrows it for
+// agents (their company), the path's company narrows it for `/api/companies/{id}/…`, a board
+// caller's companies' shards are the candidates of entity routes until the entity's company is
+// known (src/http/access.ts narrows then), and instance-wide callers start with every shard.
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { createDb, type Db } from "../db/client";
+import type { ReadBatch } from "../db/read-batch";
+import { addPlacementReads, cachedPlacement, placementOf, type Placement } from "../db/placement";
+import { currentShardScope, narrowShardScope, withShardScope } from "../db/shards";
+import { hasInstanceWideAccess } from "../domain/actor";
+
+export const shardScopeMiddleware: MiddlewareHandler<AppEnv> = (c, next) => withShardScope({ shard: null, companyId: null, candidates: null }, () => next());
+
+const COMPANY_PATH = /^\/api\/companies\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:\/|$)/i;
+
+/** The company a `/api/companies/{companyId}/…` path names. */
+export const companyIdInPath = (path: string): string | null => COMPANY_PATH.exec(path)?.[1].toLowerCase() ?? null;
+
+/** Adds the path company's placement to the caller's directory read, so the directory is read once before the handler. */
+export function addPathPlacementRead(c: Context<AppEnv>, batch: ReadBatch): () => void {
+  const companyId = companyIdInPath(c.req.path);
+  if (!companyId) return () => {};
+  const answer = addPlacementReads(batch, [companyId]);
+  return () => void answer();
+}
+
+/** Narrows the current scope to the company's shard (a directory read unless cached); null when the company does not exist. */
+export async function scopeToCompany(db: Db, companyId: string): Promise<Placement | null> {
+  const placement = await placementOf(db, companyId);
+  if (placement) narrowShardScope(companyId, placement.shard);
+  return placement;
+}
+
+/** After the caller is known: the path's company, else the board caller's candidate shards. */
+export const scopeAfterActorMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const scope = currentShardScope();
+  const pathCompany = companyIdInPath(c.req.path);
+  if (scope && pathCompany && scope.companyId !== pathCompany) await scopeToCompany(createDb(c.env.DB), pathCompany);
+  else if (scope && !scope.shard) {
+    const actor = c.get("actor");
+    if (actor.type === "board" && !hasInstanceWideAccess(actor)) {
+      const shards = actor.companyIds.map((id) => cachedPlacement(id)?.shard).filter((s): s is string => !!s);
+      scope.candidates = [...new Set(shards)];
+    }
+  }
+  await next();
+};
