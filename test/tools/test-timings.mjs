@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Prints the suite's per-project breakdown from vitest's JSON report (files, tests, summed file
 // time, slowest file) and the closing `N passed, N failed` line.
-// Usage: test-timings.mjs <report.json> [wall seconds] [smoke exit status] [name=status …] (more checks, e.g. lint=0 typecheck=0)
+// Usage: test-timings.mjs <report.json> [wall seconds] [smoke exit status] [name=status …] (more checks, e.g. lint=0 typecheck=0 budget=0)
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -29,7 +29,7 @@ if (wall) console.log(`npm test wall time: ${wall} s`);
 // The end-to-end smoke (npm run smoke) counts as one more test when its status is given.
 const smoke = smokeStatus === undefined ? null : smokeStatus === "0";
 if (smoke !== null) console.log(`smoke (wrangler dev end to end): ${smoke ? "passed" : "FAILED"}`);
-// Each further check (lint, typecheck) counts as one test too.
+// Each further check (lint, typecheck, budget) counts as one test too.
 const extra = checks.map((c) => c.split("=")).map(([name, status]) => ({ name, ok: status === "0" }));
 for (const c of extra) console.log(`${c.name}: ${c.ok ? "passed" : "FAILED"}`);
 const passed = report.numPassedTests + (smoke === true ? 1 : 0) + extra.filter((c) => c.ok).length;
