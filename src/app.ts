@@ -13,7 +13,7 @@ import { sameOriginForSessionsMiddleware } from "./http/origin-check";
 import { routeModules } from "./routes";
 import { mountMcp } from "./routes/mcp";
 import { currentRoundTrips } from "./db/round-trips";
-import { BOOKMARK_HEADER, validBookmark, withD1Session, type RequestSession } from "./db/sessions";
+import { BOOKMARK_HEADER, openSession, validBookmark, withD1Session, type RequestSession } from "./db/sessions";
 import { assignOperationIds, OWN_CREDENTIAL_SCHEME, registerPublicRoutes, requireCredentialsMiddleware } from "./http/public-routes";
 
 const configMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -38,7 +38,7 @@ const handlerPhaseMiddleware: MiddlewareHandler<AppEnv> = async (_c, next) => {
 const d1SessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   const tolerant = c.req.method === "GET" || c.req.method === "HEAD";
   const constraint = tolerant ? (validBookmark(c.req.header(BOOKMARK_HEADER)) ?? "first-unconstrained") : "first-primary";
-  const store: RequestSession = { session: c.env.DB.withSession(constraint) };
+  const store: RequestSession = openSession(c.env.DB, constraint);
   await withD1Session(store, () => next());
   const bookmark = store.writeBookmark ?? store.session.getBookmark();
   if (bookmark) {

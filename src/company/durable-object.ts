@@ -2,7 +2,7 @@
 // mutation runs here, one at a time (see src/README.md).
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
-import { withD1Session, type RequestSession } from "../db/sessions";
+import { openSession, withD1Session, type RequestSession } from "../db/sessions";
 import { HttpError } from "../domain/errors";
 import type { Actor } from "../domain/actor";
 import { commandContext, StaleRead, type CommandResult, type CommandRule } from "./command";
@@ -136,7 +136,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
   private executeSerially(companyId: string, name: string, actor: Actor, input: unknown, loaded: unknown): Promise<CommandResult<unknown>> {
     // Commands read and write the primary; the session's bookmark goes back to the caller, whose
     // next reads (sending it) then see this write even from a replica.
-    const session: RequestSession = { session: this.countedEnv.DB.withSession("first-primary") };
+    const session: RequestSession = openSession(this.countedEnv.DB, "first-primary");
     const bookmarked = (result: CommandResult<unknown>): CommandResult<unknown> => ({ ...result, bookmark: session.session.getBookmark() });
     return this.serialise(() => withD1Session(session, () => this.executeInSession(companyId, name, actor, input, loaded).then(bookmarked)));
   }
@@ -239,7 +239,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
       env: this.countedEnv,
       db: createDb(this.countedEnv.DB),
       storage: this.storage,
-      serialise: (fn) => this.serialise(() => withD1Session({ session: this.countedEnv.DB.withSession("first-primary") }, fn)),
+      serialise: (fn) => this.serialise(() => withD1Session(openSession(this.countedEnv.DB, "first-primary"), fn)),
       settleAlarm: (at) => this.settleAlarm(at),
       runners: this.runners,
       handingOut: this.handingOut,

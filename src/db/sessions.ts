@@ -14,8 +14,13 @@ export const BOOKMARK_HEADER = "x-d1-bookmark";
 /** The request's read session and the newest bookmark a write in this request produced. */
 export interface RequestSession {
   session: D1DatabaseSession;
+  /** The binding the session was opened on: only its statements go to the session. */
+  source: D1Database;
   writeBookmark?: string | null;
 }
+
+/** Opens a session on `d1` for the current request (or command). */
+export const openSession = (d1: D1Database, constraint: string): RequestSession => ({ session: d1.withSession(constraint as D1SessionConstraint), source: d1 });
 
 const current = new AsyncLocalStorage<RequestSession>();
 
@@ -24,12 +29,16 @@ export const withD1Session = <T>(session: RequestSession, fn: () => T): T => cur
 export const currentD1Session = (): RequestSession | undefined => current.getStore();
 
 /** Bookmarks are `<hex>-<hex>-…` strings; one we did not hand out is ignored, not an error. */
-const BOOKMARK = /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){1,6}$/i;
+/** With shards the bookmark names its database first (`DB_SHARD_0:<bookmark>`, src/db/shards.ts). */
+const BOOKMARK = /^(?:DB(?:_SHARD_\d{1,4})?:)?[0-9a-f]{1,64}(-[0-9a-f]{1,64}){1,6}$/i;
 export const validBookmark = (value: string | undefined | null): string | null => (value && value.length <= 512 && BOOKMARK.test(value) ? value : null);
 
 /** The binding with every statement routed to the current request's session (if any). */
 export function sessionRouted(d1: D1Database): D1Database {
-  const target = () => current.getStore()?.session ?? d1;
+  const target = () => {
+    const store = current.getStore();
+    return store && store.source === d1 ? store.session : d1;
+  };
   return {
     prepare: (query: string) => target().prepare(query),
     batch: <T>(statements: D1PreparedStatement[]) => target().batch<T>(statements),

@@ -89,8 +89,12 @@ export function narrowShardScope(companyId: string, shard: string) {
 type Home = "directory" | "company";
 const TABLE_REFERENCE = /\b(?:from|join|into|update|table)\s+[`"[]?([A-Za-z_][A-Za-z0-9_]*)/gi;
 const homes = new Map<string, Home>();
-/** Words after FROM/UPDATE/… that are not tables (`ON CONFLICT … DO UPDATE SET`, table-valued functions). */
-const NOT_TABLES = new Set(["set", "select", "json_each", "json_tree", "values"]);
+/**
+ * Words after FROM/UPDATE/… that are not tables (`ON CONFLICT … DO UPDATE SET`, table-valued
+ * functions), and `command_guards`, the one-row scratch table every database has for a batch's
+ * guard (src/db/guards.ts): a guard goes where the tables of its condition live.
+ */
+const NOT_TABLES = new Set(["set", "select", "json_each", "json_tree", "values", "command_guards"]);
 
 /** Where a statement's tables live; one naming tables of both kinds is refused (it would read an empty copy). */
 export function statementHome(query: string): Home {
@@ -331,3 +335,9 @@ export async function forEachShard<T>(env: object, fn: (shard: string) => Promis
   await Promise.all(Array.from({ length: Math.min(concurrency, names.length) }, worker));
   return results;
 }
+
+/**
+ * Runs `fn` with company-table reads on every shard (rows concatenated): for telling "another
+ * company's" from "missing" when an id is not on the caller's shard (a rare, failing path).
+ */
+export const onEveryShard = <T>(fn: () => Promise<T>): Promise<T> => scopes.run({ shard: null, companyId: null, candidates: null }, fn);

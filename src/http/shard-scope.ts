@@ -5,9 +5,11 @@
 // known (src/http/access.ts narrows then), and instance-wide callers start with every shard.
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { createDb, type Db } from "../db/client";
+import { and, eq } from "drizzle-orm";
+import { createDb, schema, type Db } from "../db/client";
+import type { PUBLIC_ID_KINDS } from "../db/schema/directory";
 import type { ReadBatch } from "../db/read-batch";
-import { addPlacementReads, cachedPlacement, placementOf, type Placement } from "../db/placement";
+import { addPlacementReads, cachedPlacement, placementOf, rememberPlacement, type Placement } from "../db/placement";
 import { currentShardScope, narrowShardScope, withShardScope } from "../db/shards";
 import { hasInstanceWideAccess } from "../domain/actor";
 
@@ -33,11 +35,27 @@ export async function scopeToCompany(db: Db, companyId: string): Promise<Placeme
   return placement;
 }
 
-/** After the caller is known: the path's company, else the board caller's candidate shards. */
+const PUBLIC_TRIGGER_PATH = /^\/api\/routine-triggers\/public\/([^/]{1,200})\/fire\/?$/;
+
+/** A public id's company and shard, from the directory (one read): a public webhook names no company. */
+async function scopeToPublicId(db: Db, kind: (typeof PUBLIC_ID_KINDS)[number], publicId: string) {
+  const [row] = await db
+    .select({ companyId: schema.directoryPublicIds.companyId, shard: schema.directoryCompanies.shard, fencedAt: schema.directoryCompanies.fencedAt })
+    .from(schema.directoryPublicIds)
+    .innerJoin(schema.directoryCompanies, eq(schema.directoryCompanies.id, schema.directoryPublicIds.companyId))
+    .where(and(eq(schema.directoryPublicIds.kind, kind), eq(schema.directoryPublicIds.publicId, publicId)));
+  if (!row) return;
+  rememberPlacement(row);
+  narrowShardScope(row.companyId, row.shard);
+}
+
+/** After the caller is known: the path's company (or the public id's), else the board caller's candidate shards. */
 export const scopeAfterActorMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   const scope = currentShardScope();
   const pathCompany = companyIdInPath(c.req.path);
+  const publicTrigger = PUBLIC_TRIGGER_PATH.exec(c.req.path)?.[1];
   if (scope && pathCompany && scope.companyId !== pathCompany) await scopeToCompany(createDb(c.env.DB), pathCompany);
+  else if (scope && publicTrigger) await scopeToPublicId(createDb(c.env.DB), "routine_trigger", decodeURIComponent(publicTrigger));
   else if (scope && !scope.shard) {
     const actor = c.get("actor");
     if (actor.type === "board" && !hasInstanceWideAccess(actor)) {

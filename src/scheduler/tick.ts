@@ -1,14 +1,20 @@
-// Cron tick (every minute): records the scheduler heartbeat, runs access maintenance and prunes
-// aged-out runs, fires due routine schedule triggers (each company's in its own object), and wakes
-// event hubs whose webhook deliveries are overdue.
+// Cron tick (every minute): records the scheduler heartbeat, runs access maintenance and, on each
+// shard, prunes aged-out runs and applies directory rows left behind; fires due routine schedule
+// triggers (found on every shard, each company's fired in its own object), and wakes event hubs
+// whose webhook deliveries are overdue.
 import { runAccessMaintenance } from "../domain/instance/maintenance";
 import { pruneRuns } from "../domain/runs/retention";
 import { fireDueRoutines } from "../domain/routines/tick";
 import { sql } from "drizzle-orm";
 import { createDb, schema } from "../db/client";
+import { forEachShard } from "../db/shards";
+import { withCountedD1 } from "../db/round-trips";
+import { drainDirectoryOutbox } from "../db/directory-sync";
 import { companiesWithDueDeliveries, eventsHub } from "../company/events-hub";
 
-export async function runScheduledTick(env: Env, at: Date): Promise<void> {
+export async function runScheduledTick(given: Env, at: Date): Promise<void> {
+  // The routed, counted databases (src/db/shards.ts); a no-op when the caller already passed them.
+  const env = withCountedD1(given);
   const db = createDb(env.DB);
   const beats = schema.schedulerHeartbeats;
   await db
@@ -19,7 +25,11 @@ export async function runScheduledTick(env: Env, at: Date): Promise<void> {
   // Board-claim tokens and liveness auto-recovery; a failure there must not stop the tick.
   await runAccessMaintenance(env, at).catch((err) => console.error("access maintenance failed", err));
   await fireDueRoutines(env, db, at).catch((err) => console.error("routine schedules failed", err));
-  await pruneRuns(db, env, at).catch((err) => console.error("run retention failed", err));
+  // Per shard (src/db/shards.ts): retention deletes, and directory rows a writer left behind.
+  await forEachShard(env, async (shard) => {
+    await pruneRuns(db, env, at).catch((err) => console.error(`run retention failed on ${shard}`, err));
+    await drainDirectoryOutbox(db).catch((err) => console.error(`directory sync failed on ${shard}`, err));
+  });
   await pokeEventHubs(env, db, at).catch((err) => console.error("event hub safety net failed", err));
 }
 

@@ -114,6 +114,14 @@ export const DatabaseBackupSchema = z
     startedAt: Timestamp,
     finishedAt: Timestamp,
     durationMs: z.number().int(),
-    tables: z.array(z.object({ name: z.string(), rows: z.number().int(), objectKey: z.string() })),
+    tables: z.array(
+      z.object({
+        name: z.string(),
+        /** The database the table was read from: the directory `DB` or a company shard `DB_SHARD_<n>`. */
+        database: z.string(),
+        rows: z.number().int(),
+        objectKey: z.string(),
+      }),
+    ),
   })
   .openapi("DatabaseBackup");

@@ -82,3 +82,10 @@ export function roundTrips(res: ApiResponse): { auth: number; handler: number; c
   );
   return { auth: metrics.get("d1-auth")!, handler: metrics.get("d1-handler")!, command: metrics.get("d1-command")!, objectCalls: metrics.get("do")! };
 }
+
+/** Of a request's round trips, the directory's (DB) before and in the handler; the rest went to company shards (src/db/shards.ts). */
+export function directoryRoundTrips(res: ApiResponse): { auth: number; handler: number } {
+  const timing = res.headers.get("server-timing") ?? "";
+  const read = (name: string) => Number(new RegExp(`${name};desc=(\\d+)`).exec(timing)?.[1] ?? NaN);
+  return { auth: read("d1-directory-auth"), handler: read("d1-directory-handler") };
+}

@@ -11,7 +11,7 @@ describe("D1 sessions and bookmarks", () => {
     const created = await post(`/api/companies/${company.id}/issues`, { title: unique("Bm") });
     expect(created.status).toBe(201);
     const afterCreate = created.headers.get("x-d1-bookmark");
-    expect(afterCreate).toMatch(/^[0-9a-f]+(-[0-9a-f]+)+$/i);
+    expect(afterCreate).toMatch(/^(DB(_SHARD_\d+)?:)?[0-9a-f]+(-[0-9a-f]+)+$/i);
 
     const updated = await patch(`/api/issues/${created.body.id}`, { title: "Renamed" }, { headers: { "x-d1-bookmark": afterCreate! } });
     const afterUpdate = updated.headers.get("x-d1-bookmark");

@@ -5,10 +5,10 @@ import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import { noRowExists, rowExists, rowMatches, sameVersion } from "../../src/db/guards";
 import { createCompany, insertAgent, insertIssue, insertProject, schema, testDb, updateRow } from "../helpers/fixtures";
 
-/** Whether `condition` holds now, as a guard evaluates it. */
+/** Whether `condition` holds now, as a guard evaluates it (on the shard holding the rows: one answer per shard). */
 async function holds(condition: SQL) {
-  const [row] = await testDb().all<{ held: number }>(sql`SELECT CASE WHEN ${condition} THEN 1 ELSE 0 END AS held`);
-  return row.held === 1;
+  const rows = await testDb().all<{ held: number }>(sql`SELECT CASE WHEN ${condition} THEN 1 ELSE 0 END AS held`);
+  return rows.some((row) => row.held === 1);
 }
 
 describe("guards", () => {

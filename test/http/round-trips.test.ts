@@ -4,7 +4,7 @@
 // and document writes (the issue allows two for documents; we make one); one for issue get,
 // detail and lists.
 import { describe, expect, it } from "vitest";
-import { get, patch, post, put, roundTrips, unique, type CallOptions } from "../helpers/api";
+import { directoryRoundTrips, get, patch, post, put, roundTrips, unique, type CallOptions } from "../helpers/api";
 import { agentJwt, boardUser, createCompany, insertAgent, insertAgentKey } from "../helpers/fixtures";
 
 async function setup() {
@@ -65,12 +65,27 @@ describe("round trips per operation and caller", () => {
     });
   }
 
-  it("a fresh credential costs exactly one round trip before the handler (key, run and memberships in one batch)", async () => {
+  it("a fresh credential reads the directory at most once before the handler (key, memberships, the path's shard in one batch)", async () => {
     const { company, callers } = await setup();
     for (const caller of Object.keys(callers)) {
       const res = await get(`/api/companies/${company.id}/issues`, callers[caller]);
       expect(res.status).toBe(200);
-      expect(roundTrips(res).auth, caller).toBe(1);
+      expect(directoryRoundTrips(res).auth, caller).toBeLessThanOrEqual(1);
+      // A board key is all directory; an agent key naming a run also reads the run on its company's shard; a
+      // JWT names its company, so the agent and the run are one shard read.
+      expect(roundTrips(res).auth, caller).toBe(caller === "agent key" ? 2 : 1);
+      expect(roundTrips(res).handler, caller).toBe(1);
+      expect(directoryRoundTrips(res).handler, caller).toBe(0);
+    }
+  });
+
+  it("with companies on both shards, each request reaches one shard: the directory before the handler, the company's shard in it", async () => {
+    const companies = await Promise.all([0, 1, 2, 3].map(() => setup()));
+    for (const { company, callers } of companies) {
+      const res = await get(`/api/companies/${company.id}/issues`, callers["board key"]);
+      expect(res.status).toBe(200);
+      expect(directoryRoundTrips(res)).toEqual({ auth: 1, handler: 0 });
+      expect(roundTrips(res).handler).toBe(1);
     }
   });
 

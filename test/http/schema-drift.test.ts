@@ -4,11 +4,19 @@ import { describe, expect, it } from "vitest";
 import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
 import * as schema from "../../src/db/schema";
 import { databaseShapes, drizzleShapes, schemaDrift } from "../helpers/schema-drift";
+import { shardNames } from "../../src/db/shards";
 
 describe("schema drift", () => {
-  it("the migrations and the drizzle tables describe the same tables, columns and indexes", async () => {
-    const drift = schemaDrift(drizzleShapes(schema), await databaseShapes(env.DB));
-    expect(drift).toEqual([]);
+  // The directory and every company shard run the same migrations (src/db/shards.ts).
+  for (const name of ["DB", ...shardNames(env)]) {
+    it(`the migrations and the drizzle tables describe the same tables, columns and indexes (${name})`, async () => {
+      const drift = schemaDrift(drizzleShapes(schema), await databaseShapes((env as unknown as Record<string, D1Database>)[name]));
+      expect(drift).toEqual([]);
+    });
+  }
+
+  it("dev and tests run with two shards, so the routed path is always exercised", () => {
+    expect(shardNames(env)).toEqual(["DB_SHARD_0", "DB_SHARD_1"]);
   });
 
   it("a deliberate mismatch is reported", async () => {

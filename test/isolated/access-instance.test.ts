@@ -153,9 +153,13 @@ describe("instance", () => {
     expect(first.body.backupDirectory).toMatch(/^backups\/\d{4}-\d\d-\d\dT/);
     expect(first.body.retentionPolicy.keepLast).toBe(2);
     expect(first.body.durationMs).toBeGreaterThanOrEqual(0);
-    const companies = first.body.tables.find((t: any) => t.name === "companies");
+    // Every database is backed up: the directory and each company shard, each table in its own object.
+    expect(new Set(first.body.tables.map((t: any) => t.database))).toEqual(new Set(["DB", "DB_SHARD_0", "DB_SHARD_1"]));
+    const companyTables = first.body.tables.filter((t: any) => t.name === "companies" && t.rows > 0);
     const count = await testD1.prepare("SELECT COUNT(*) AS n FROM companies").first<{ n: number }>();
-    expect(companies.rows).toBe(count?.n);
+    expect(companyTables.reduce((sum: number, t: any) => sum + t.rows, 0)).toBe(count?.n);
+    const companies = companyTables[0];
+    expect(companies.objectKey).toBe(`${first.body.backupDirectory}${companies.database}/companies.jsonl`);
     const object = await env.FILES.get(companies.objectKey);
     const lines = (await object!.text()).trim().split("\n");
     expect(lines).toHaveLength(companies.rows);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run dev`: creates .dev.vars with random secrets if missing, applies local D1
-// migrations, then serves the Worker with wrangler dev on 127.0.0.1:$PORT (default 8787).
+// migrations to the directory and every shard, then serves the Worker with wrangler dev on 127.0.0.1:$PORT (default 8787).
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { spawn, spawnSync } from "node:child_process";
@@ -27,7 +27,8 @@ if (!existsSync(devVars)) {
 
 const wrangler = path.join(root, "node_modules", ".bin", "wrangler");
 const persist = process.env.WRANGLER_PERSIST_DIR ? ["--persist-to", process.env.WRANGLER_PERSIST_DIR] : [];
-const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", ...persist], {
+// The directory and every company shard (src/db/shards.ts): `npm run migrate -- --local`.
+const migrate = spawnSync(process.execPath, [path.join(root, "test/tools/migrate.mjs"), "--local", ...persist], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, CI: "true" },

@@ -19,9 +19,10 @@ const adminUserColumns = (db: Db) => ({
   isInstanceAdmin: exists(
     db.select({ userId: schema.instanceAdmins.userId }).from(schema.instanceAdmins).where(eq(schema.instanceAdmins.userId, users.id)),
   ).mapWith(Boolean),
+  // The directory's copy of users' memberships (users and company rows live in different databases: src/db/shards.ts).
   activeCompanyCount: db.$count(
-    memberships,
-    and(eq(memberships.principalType, "user"), eq(memberships.principalId, users.id), eq(memberships.status, "active")),
+    schema.directoryMemberships,
+    and(eq(schema.directoryMemberships.userId, users.id), eq(schema.directoryMemberships.status, "active")),
   ),
 });
 
@@ -67,6 +68,8 @@ export async function userCompanyAccess(db: Db, userId: string) {
     .innerJoin(schema.companies, eq(schema.companies.id, memberships.companyId))
     .where(and(eq(memberships.principalType, "user"), eq(memberships.principalId, userId)))
     .orderBy(schema.companies.name);
+  // Read from every shard at once: sorted again as a whole.
+  rows.sort((a, b) => (a.companyName < b.companyName ? -1 : a.companyName > b.companyName ? 1 : 0));
   return {
     userId,
     isInstanceAdmin: user.isInstanceAdmin,

@@ -4,6 +4,7 @@
 import type { Statement } from "../../db/batch";
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
+import { usersById } from "../users/queries";
 import type { MembershipStatus } from "../../db/schema/access";
 import { defineCommand, type CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
@@ -20,27 +21,31 @@ export interface GrantInput {
 
 /** Every membership of the company (or one), with the user's or agent's name and the explicit grants. */
 export async function listMembers(db: Db, companyId: string, options: { memberId?: string; includeEmail?: boolean } = {}) {
+  // Users live in the directory, memberships and agents on the company's shard (src/db/shards.ts):
+  // the users are read by id after the memberships.
   const rows = await db
     .select({
       membership: schema.companyMemberships,
-      userName: schema.users.name,
-      userEmail: schema.users.email,
-      userImage: schema.users.image,
       agentName: schema.agents.name,
       agentRole: schema.agents.role,
       agentStatus: schema.agents.status,
     })
     .from(schema.companyMemberships)
-    .leftJoin(schema.users, and(eq(schema.companyMemberships.principalType, "user"), eq(schema.users.id, schema.companyMemberships.principalId)))
     .leftJoin(schema.agents, and(eq(schema.companyMemberships.principalType, "agent"), eq(schema.agents.id, schema.companyMemberships.principalId)))
     .where(and(eq(schema.companyMemberships.companyId, companyId), options.memberId ? eq(schema.companyMemberships.id, options.memberId) : undefined))
     .orderBy(schema.companyMemberships.createdAt, schema.companyMemberships.id);
+  const people = await usersById(
+    db,
+    rows.filter((r) => r.membership.principalType === "user").map((r) => r.membership.principalId),
+  );
   const grants = await db
     .select()
     .from(schema.principalPermissionGrants)
     .where(eq(schema.principalPermissionGrants.companyId, companyId))
     .orderBy(schema.principalPermissionGrants.createdAt);
-  return rows.map((r) => {
+  return rows.map((row) => {
+    const person = row.membership.principalType === "user" ? people.get(row.membership.principalId) : undefined;
+    const r = { ...row, userName: person?.name ?? null, userEmail: person?.email ?? null, userImage: person?.image ?? null };
     const m = r.membership;
     const own = grants.filter((g) => g.principalType === m.principalType && g.principalId === m.principalId);
     const effective = new Set<string>(m.status === "active" && m.principalType === "user" ? defaultGrantsForRole(m.membershipRole) : []);

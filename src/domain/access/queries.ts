@@ -4,6 +4,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { notFound } from "../errors";
 import { slugify } from "../users/slug";
+import { usersById } from "../users/queries";
 import { hashSecret } from "./tokens";
 import { inviteView } from "./invites";
 import { joinRequestView } from "./join-requests";
@@ -12,13 +13,21 @@ const memberships = schema.companyMemberships;
 
 /** The company's active users for pickers, by name. */
 export async function userDirectory(db: Db, companyId: string) {
+  // Memberships on the company's shard, users in the directory (src/db/shards.ts).
   const rows = await db
-    .select({ user: schema.users, role: memberships.membershipRole })
+    .select({ userId: memberships.principalId, role: memberships.membershipRole })
     .from(memberships)
-    .innerJoin(schema.users, eq(schema.users.id, memberships.principalId))
-    .where(and(eq(memberships.companyId, companyId), eq(memberships.principalType, "user"), eq(memberships.status, "active")))
-    .orderBy(schema.users.name);
-  return rows.map((r) => ({ id: r.user.id, name: r.user.name, slug: slugify(r.user.name) || r.user.id, image: r.user.image ?? null, role: r.role }));
+    .where(and(eq(memberships.companyId, companyId), eq(memberships.principalType, "user"), eq(memberships.status, "active")));
+  const users = await usersById(
+    db,
+    rows.map((r) => r.userId),
+  );
+  return rows
+    .flatMap((r) => {
+      const user = users.get(r.userId);
+      return user ? [{ id: user.id, name: user.name, slug: slugify(user.name) || user.id, image: user.image ?? null, role: r.role }] : [];
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 type JoinRequestRow = typeof schema.joinRequests.$inferSelect;

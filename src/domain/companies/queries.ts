@@ -1,4 +1,5 @@
-// Company reads answered at the edge: the companies a board caller can see and their counts.
+// Company reads answered at the edge: the companies a board caller can see and their counts. These
+// are cross-company reads: they run on every shard holding one of the caller's companies.
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { hasInstanceWideAccess, type Actor } from "../actor";
@@ -20,6 +21,8 @@ export async function listVisibleCompanies(db: Db, actor: Actor, includeArchived
     .from(companies)
     .where(and(visibleCompanyFilter(actor), includeArchived ? undefined : ne(companies.status, "archived")))
     .orderBy(companies.createdAt);
+  // Read from the caller's shards at once (src/db/shards.ts): each shard's rows come sorted, the whole is sorted here.
+  rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   return rows.map(companyView);
 }
 

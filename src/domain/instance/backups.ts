@@ -1,9 +1,12 @@
-// Database backup: every D1 table exported as JSON lines into R2 under backups/<timestamp>/,
-// read page by page (SELECT * ... LIMIT/OFFSET by rowid), with a manifest; afterwards only the
-// newest `keepLast` backup folders are kept.
+// Database backup: every table of every D1 database (the directory `DB` and each company shard,
+// src/db/shards.ts) exported as JSON lines into R2 under backups/<timestamp>/<database>/, read page
+// by page (SELECT * ... LIMIT/OFFSET by rowid), with a manifest; afterwards only the newest
+// `keepLast` backup folders are kept.
 import { and, asc, eq, notLike, sql } from "drizzle-orm";
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createDb, type Db } from "../../db/client";
+import { databaseNamed } from "../../db/round-trips";
+import { DIRECTORY_BINDING, shardNames } from "../../db/shards";
 
 const PAGE_SIZE = 200;
 const BACKUP_ROOT = "backups/";
@@ -14,7 +17,7 @@ export interface BackupResult {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  tables: Array<{ name: string; rows: number; objectKey: string }>;
+  tables: Array<{ name: string; database: string; rows: number; objectKey: string }>;
 }
 
 /** SQLite's catalogue, declared here only to read it (not part of the app schema, so no migration knows it). */
@@ -72,12 +75,16 @@ export async function runDatabaseBackup(env: Env, options: { keepLast: number; r
   const stamp = started.toISOString().replace(/[:.]/g, "-");
   const backupDirectory = `${BACKUP_ROOT}${stamp}-${crypto.randomUUID().slice(0, 8)}/`;
   const tables: BackupResult["tables"] = [];
-  const db = createDb(env.DB);
-  for (const table of await listTables(db)) {
-    const { body, rows } = await exportTable(db, table.name, table.withoutRowid);
-    const objectKey = `${backupDirectory}${table.name}.jsonl`;
-    await env.FILES.put(objectKey, body, { httpMetadata: { contentType: "application/x-ndjson" } });
-    tables.push({ name: table.name, rows, objectKey });
+  const databases = [...new Set([DIRECTORY_BINDING, ...shardNames(env)])];
+  for (const database of databases) {
+    // Each database whole, unrouted: a restore loads each folder back into its own database.
+    const db = createDb(databaseNamed(env, database));
+    for (const table of await listTables(db)) {
+      const { body, rows } = await exportTable(db, table.name, table.withoutRowid);
+      const objectKey = `${backupDirectory}${database}/${table.name}.jsonl`;
+      await env.FILES.put(objectKey, body, { httpMetadata: { contentType: "application/x-ndjson" } });
+      tables.push({ name: table.name, database, rows, objectKey });
+    }
   }
   const finished = new Date();
   await env.FILES.put(
@@ -88,6 +95,7 @@ export async function runDatabaseBackup(env: Env, options: { keepLast: number; r
         startedAt: started.toISOString(),
         finishedAt: finished.toISOString(),
         requestedByUserId: options.requestedByUserId,
+        databases,
         tables,
       },
       null,

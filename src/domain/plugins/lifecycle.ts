@@ -8,6 +8,7 @@ import { eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { schema, type Db } from "../../db/client";
 import { runBatch, type Statement } from "../../db/batch";
+import { forEachShard, statementHome } from "../../db/shards";
 import { rowExists } from "../../db/guards";
 import { actorRef, type BoardActor } from "../actor";
 import { badRequest, conflict } from "../errors";
@@ -105,13 +106,23 @@ function notifyHubs(host: PluginHost) {
   );
 }
 
+/**
+ * The plugin row (guarded) in the directory, then its announcements to every company on each
+ * shard (src/db/shards.ts): a plugin is instance-wide, its activity and events company-scoped.
+ */
 async function commit(host: PluginHost, statements: Statement[]) {
+  const home = (s: Statement) => statementHome((s as unknown as { toSQL(): { sql: string } }).toSQL().sql);
   try {
-    await runBatch(host.db, statements);
+    await runBatch(
+      host.db,
+      statements.filter((s) => home(s) === "directory"),
+    );
   } catch (err) {
     if (isGuardFailure(err)) throw conflict("The plugin changed concurrently; try again");
     throw err;
   }
+  const announcements = statements.filter((s) => home(s) === "company");
+  await forEachShard(host.env, () => runBatch(host.db, announcements));
   notifyHubs(host);
 }
 

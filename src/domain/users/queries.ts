@@ -1,5 +1,5 @@
 // User reads: the board caller's profile and a company member's profile with its counts.
-import { and, eq, notInArray } from "drizzle-orm";
+import { and, eq, inArray, notInArray } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import type { BoardActor } from "../actor";
 import { notFound } from "../errors";
@@ -10,6 +10,20 @@ const users = schema.users;
 const memberships = schema.companyMemberships;
 
 export const findUser = (db: Db, userId: string) => db.query.users.findFirst({ where: eq(users.id, userId) });
+
+/** Users by id (the directory holds users, a company's shard its memberships: src/db/shards.ts). */
+export async function usersById(db: Db, ids: readonly string[]): Promise<Map<string, typeof users.$inferSelect>> {
+  const found = new Map<string, typeof users.$inferSelect>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 90) {
+    for (const user of await db
+      .select()
+      .from(users)
+      .where(inArray(users.id, unique.slice(i, i + 90))))
+      found.set(user.id, user);
+  }
+  return found;
+}
 
 /** The board caller's profile; 404 when its user row is gone. */
 export async function boardProfile(db: Db, actor: BoardActor) {
@@ -34,11 +48,18 @@ export async function boardProfile(db: Db, actor: BoardActor) {
  * and open assigned issue counts; the email only when `includeEmail`. 404 when none matches.
  */
 export async function companyMemberProfile(db: Db, companyId: string, userSlug: string, options: { includeEmail: boolean }) {
-  const members = await db
-    .select({ user: users, membership: memberships })
+  const rows = await db
+    .select({ membership: memberships })
     .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.principalId))
     .where(and(eq(memberships.companyId, companyId), eq(memberships.principalType, "user")));
+  const people = await usersById(
+    db,
+    rows.map((r) => r.membership.principalId),
+  );
+  const members = rows.flatMap((r) => {
+    const user = people.get(r.membership.principalId);
+    return user ? [{ user, membership: r.membership }] : [];
+  });
   const wanted = userSlug.toLowerCase();
   const match =
     members.find((m) => m.user.id === userSlug) ??
