@@ -12,6 +12,7 @@ import { schema, type Db } from "../db/client";
 import { hasFollowUps, runBatch, type BatchResults, type Statement, type Trailing } from "../db/batch";
 import type { Actor } from "../domain/actor";
 import { activityInsert, type ActivityEntry } from "../domain/activity/record";
+import { pendingDeliveriesRead } from "../domain/events/outbox";
 import type { CompanyStorage } from "./storage";
 import type { FaultRule } from "../db/faults";
 
@@ -48,6 +49,12 @@ export interface CommandContext {
   readonly runsEnded: boolean;
   /** Whether a batch of this command wrote outbound events (the company's event hub is then told). */
   readonly eventsWritten: boolean;
+  /**
+   * Whether the company had webhook deliveries pending when the command's last batch committed (read
+   * at the end of every batch that writes events); undefined when the last batch did not look. The
+   * event hub needs no delivery pass when it is false.
+   */
+  readonly deliveriesPending: boolean | undefined;
 }
 
 /** What a loader sees: no company yet for entity routes (the loaded entity names it). */
@@ -112,6 +119,15 @@ export function commandContext(
   let dispatchRequested = false;
   let runsEnded = false;
   let eventsWritten = false;
+  let deliveriesPending: boolean | undefined;
+  /** A batch that writes events also reads, after them, whether deliveries are pending (no extra round trip). */
+  const withDeliveriesRead = (): Trailing => ({
+    statements: () => [...(trailing?.statements() ?? []), pendingDeliveriesRead(db, fields.companyId)],
+    settle: async (results) => {
+      deliveriesPending = (results.pop() as unknown[]).length > 0;
+      await trailing?.settle(results);
+    },
+  });
   return {
     ...fields,
     noteRunsEnded: () => {
@@ -135,10 +151,15 @@ export function commandContext(
     get eventsWritten() {
       return eventsWritten;
     },
+    get deliveriesPending() {
+      return deliveriesPending;
+    },
     batch: async (statements) => {
       try {
-        const results = await runBatch(db, statements, trailing);
-        if (hasFollowUps(statements)) eventsWritten = true;
+        const events = hasFollowUps(statements);
+        deliveriesPending = undefined;
+        const results = await runBatch(db, statements, events ? withDeliveriesRead() : trailing);
+        if (events) eventsWritten = true;
         return results;
       } catch (err) {
         if (isGuardFailure(err)) throw new StaleRead();

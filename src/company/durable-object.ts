@@ -183,7 +183,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
         if (ctx.dispatchRequested) await this.wakeAt(Date.now() + dispatchDelayMs(this.env));
         // Events written (by the command's batch, or by the run triggers when runs were queued or
         // ended): the company's hub streams and delivers them (not awaited: never delays the caller).
-        if (ctx.eventsWritten || ctx.dispatchRequested || ctx.runsEnded) this.ctx.waitUntil(this.notifyEvents(companyId));
+        if (ctx.eventsWritten || ctx.dispatchRequested || ctx.runsEnded) this.ctx.waitUntil(this.notifyEvents(companyId, ctx.deliveriesPending));
         // Stopping runs where they execute (remote calls) happens after the serialised section.
         if (ctx.runsEnded) this.ctx.waitUntil(this.sweepAfter());
         return { ok: true, value, credentialsChanged: ctx.changedCredentials || undefined };
@@ -285,10 +285,13 @@ export class CompanyDurableObject extends DurableObject<Env> {
     this.runnerGone(ws);
   }
 
-  /** Tells the company's event hub that events were written (the minute cron covers a lost notification). */
-  private async notifyEvents(companyId: string): Promise<void> {
+  /**
+   * Tells the company's event hub that events were written (the minute cron covers a lost
+   * notification), and whether deliveries were pending after the command (see CommandContext).
+   */
+  private async notifyEvents(companyId: string, deliveriesPending?: boolean): Promise<void> {
     try {
-      await eventsHub(this.env, companyId).notify(companyId);
+      await eventsHub(this.env, companyId).notify(companyId, deliveriesPending);
     } catch (err) {
       console.error("event hub notification failed", err);
     }

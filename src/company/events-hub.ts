@@ -78,24 +78,34 @@ export class CompanyEventsHub extends DurableObject<Env> {
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   }
 
+  /** Facts read once per instance: only this object writes them. */
+  private readonly facts = new Map<string, string | null>();
+
   private fact(key: string): string | null {
+    if (this.facts.has(key)) return this.facts.get(key) ?? null;
     const row = this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM facts WHERE key = ?", key).toArray()[0];
+    this.facts.set(key, row?.value ?? null);
     return row?.value ?? null;
   }
 
   private setFact(key: string, value: string) {
     this.ctx.storage.sql.exec("INSERT INTO facts (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
+    this.facts.set(key, value);
   }
 
   private get db(): Db {
     return createDb(this.countedEnv.DB);
   }
 
-  /** New events were written for `companyId`: stream them, and deliver what is due. */
-  async notify(companyId: string): Promise<void> {
+  /**
+   * New events were written for `companyId`: stream them, and deliver what is due. A writer that
+   * read, at the end of its transaction, that the company has no delivery pending says so
+   * (`deliveriesPending: false`): no delivery pass is needed then (but the hourly pruning still runs).
+   */
+  async notify(companyId: string, deliveriesPending?: boolean): Promise<void> {
     if (this.fact("companyId") !== companyId) this.setFact("companyId", companyId);
-    await this.ctx.storage.setAlarm(Date.now());
-    await this.inShard(companyId, () => this.broadcast(companyId));
+    if (deliveriesPending !== false || this.pruneDue()) await this.ctx.storage.setAlarm(Date.now());
+    if (this.clients.size) await this.inShard(companyId, () => this.broadcast(companyId));
   }
 
   /** Company-table statements go to the company's shard (src/db/shards.ts). */
@@ -364,9 +374,12 @@ export class CompanyEventsHub extends DurableObject<Env> {
     else await this.ctx.storage.deleteAlarm();
   }
 
+  private pruneDue(): boolean {
+    return Date.now() - Number(this.fact("prunedAt") ?? 0) >= PRUNE_EVERY_MS;
+  }
+
   private async pruneNow(db: Db, companyId: string): Promise<void> {
-    const last = Number(this.fact("prunedAt") ?? 0);
-    if (Date.now() - last < PRUNE_EVERY_MS) return;
+    if (!this.pruneDue()) return;
     await runBatch(db, pruneEventsStatements(db, companyId, new Date()));
     this.setFact("prunedAt", String(Date.now()));
   }

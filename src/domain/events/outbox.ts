@@ -1,5 +1,6 @@
 // The event outbox: the statement that records an event inside the batch of the change that
 // causes it (its webhook deliveries are queued by a trigger in the same transaction).
+import { and, eq, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import type { Statement } from "../../db/batch";
 import { newId } from "../../crypto/random";
@@ -65,4 +66,18 @@ export function draftStatements(db: Db, companyId: string, actor: Actor, now: st
       data: draft.data,
     }),
   );
+}
+
+/**
+ * Whether the company has webhook deliveries pending (a row when it has): read at the end of a batch
+ * that writes events, after the trigger queued theirs, so the company's event hub is told whether a
+ * delivery pass has anything to send.
+ */
+export function pendingDeliveriesRead(db: Db, companyId: string) {
+  const d = schema.webhookDeliveries;
+  return db
+    .select({ one: sql<number>`1` })
+    .from(d)
+    .where(and(eq(d.companyId, companyId), eq(d.status, "pending")))
+    .limit(1);
 }
