@@ -106,6 +106,7 @@ export const checkoutIssue = defineCommand("issue.checkout", {
 
     const statements: Statement[] = [lockUnchanged(ctx, issue)];
     let adoptedFromRunId: string | null = null;
+    let holderTimedOut = false;
     if (issue.status === "in_progress" || issue.checkoutRunId) {
       // A held lock: adoptable only by the same agent when the holding run is over (or lease-expired).
       if (issue.assigneeAgentId && issue.assigneeAgentId !== agentId) throw conflict(CHECKOUT_CONFLICT, conflictDetails(issue));
@@ -120,6 +121,7 @@ export const checkoutIssue = defineCommand("issue.checkout", {
               .set({ status: "timed_out", finishedAt: ctx.now, updatedAt: ctx.now, error: "run lease expired; lock adopted" })
               .where(and(eq(schema.heartbeatRuns.id, holder.id), eq(schema.heartbeatRuns.status, holder.status))),
           );
+          holderTimedOut = true;
         }
       }
     } else if (issue.assigneeAgentId && issue.assigneeAgentId !== agentId) {
@@ -153,7 +155,8 @@ export const checkoutIssue = defineCommand("issue.checkout", {
       }),
     );
     await ctx.batch(statements);
-    ctx.requestDispatch();
+    // A run that timed out frees its agent's slot: the dispatcher hands out what waited for it.
+    if (holderTimedOut) ctx.requestDispatch();
     return issueView({ ...issue, ...set }, relations);
   },
 });
@@ -190,13 +193,14 @@ export const releaseIssue = defineCommand("issue.release", {
     }
     // One statement clears the assignee agent and every lock field; assigneeUserId stays.
     const set = { ...RELEASED_ISSUE_FIELDS, updatedAt: ctx.now };
+    // Wake-ups that waited for this issue's holder are queued again (and dispatched now).
+    const requeueDeferred = ctx.db
+      .update(schema.agentWakeupRequests)
+      .set({ status: "queued", updatedAt: ctx.now })
+      .where(and(eq(schema.agentWakeupRequests.issueId, issue.id), eq(schema.agentWakeupRequests.status, "deferred_issue_execution")));
     statements.push(
       ctx.db.update(schema.issues).set(set).where(eq(schema.issues.id, issue.id)),
-      // Wake-ups that waited for this issue's holder are dispatched now.
-      ctx.db
-        .update(schema.agentWakeupRequests)
-        .set({ status: "queued", updatedAt: ctx.now })
-        .where(and(eq(schema.agentWakeupRequests.issueId, issue.id), eq(schema.agentWakeupRequests.status, "deferred_issue_execution"))),
+      requeueDeferred,
       ctx.activity({
         action: "issue.released",
         entityType: "issue",
@@ -204,11 +208,15 @@ export const releaseIssue = defineCommand("issue.release", {
         details: { identifier: issue.identifier, fromStatus: issue.status, releasedRunId: issue.checkoutRunId, previousAssigneeAgentId: issue.assigneeAgentId },
       }),
     );
-    await ctx.batch(statements);
-    ctx.requestDispatch();
+    const results = await ctx.batch(statements);
+    // Releasing ends no run: the dispatcher has work only when deferred wake-ups were queued again.
+    if (changedRows(results[statements.indexOf(requeueDeferred)]) > 0) ctx.requestDispatch();
     return issueView({ ...issue, ...set }, relations);
   },
 });
+
+/** Rows an UPDATE of a batch changed (its D1 result's meta). */
+const changedRows = (result: unknown) => (result as { meta?: { changes?: number } } | undefined)?.meta?.changes ?? 0;
 
 type SQLColumn = AnySQLiteColumn;
 
