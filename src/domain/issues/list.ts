@@ -1,19 +1,15 @@
 // The company issue list: every filter of GET /api/companies/{id}/issues in one SQL statement,
-// ordered by priority (critical, high, medium, low) then latest update, or by match rank with `q`.
-//
-// `q` rank (lower is better), computed in SQL with a CASE:
-//   0 title starts with q · 1 title contains q · 2 identifier starts with q · 3 identifier contains q
-//   4 a comment contains q · 5 description contains q — issues matching none are left out.
-//   Ties: priority, then latest activity (updatedAt; comments bump it), then id.
-// Matching is case-insensitive (SQLite LIKE on ASCII); %, _ and \ in q are matched literally.
-// Candidates come from the FTS5 trigram index `issue_search` (migration 0010) when q has at least
-// three characters, so the cost follows the number of matches, not the size of the company; the
-// rank above is then computed on the candidates only. Shorter q falls back to scanning the company.
+// ordered by priority (critical, high, medium, low) then latest update, or by match rank with `q`
+// (the ranking and how its first page is found: ./search.ts).
 // Labels and blockers come back in the same statement (JSON subqueries): one round trip per list.
 import type { ReadBatch } from "../../db/read-batch";
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
+import { PRIORITY_RANK } from "./order";
+import { rankExpression, searchable, searchPage } from "./search";
 import { issueView, type IssueRelations, type IssueRow } from "./view";
+
+export { PRIORITY_RANK };
 
 export const MAX_ISSUE_LIST_LIMIT = 500;
 
@@ -37,9 +33,6 @@ export interface IssueListFilters {
 }
 
 const t = schema.issues;
-export const PRIORITY_RANK = sql`CASE ${t.priority} WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END`;
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Touched: created by, assigned to, commented on, or read by the user. */
 const touchedBy = (userId: string) => sql`(
@@ -48,34 +41,8 @@ const touchedBy = (userId: string) => sql`(
   OR EXISTS (SELECT 1 FROM issue_user_states s WHERE s.issue_id = ${t.id} AND s.user_id = ${userId} AND s.last_read_at IS NOT NULL)
 )`;
 
-/**
- * FTS5 phrase query: issues containing q in any text column (trigram: substrings); the list's own
- * `company_id =` condition keeps the company's. (Matching company_id inside the FTS query made
- * every search intersect the posting lists of a 36-character id — every row of the company.)
- */
-function searchCandidates(q: string): SQL {
-  const phrase = (value: string) => `"${value.replace(/"/g, '""')}"`;
-  const match = `{title identifier description comments} : ${phrase(q)}`;
-  return sql`${t}.rowid IN (SELECT rowid FROM issue_search WHERE issue_search MATCH ${match})`;
-}
-
-/** Trigram search needs at least three characters. */
-const searchable = (q: string) => [...q].length >= 3;
-
-export function rankExpression(q: string): SQL {
-  const starts = `${escapeLike(q)}%`;
-  const contains = `%${escapeLike(q)}%`;
-  return sql`CASE
-    WHEN ${t.title} LIKE ${starts} ESCAPE '\\' THEN 0
-    WHEN ${t.title} LIKE ${contains} ESCAPE '\\' THEN 1
-    WHEN ${t.identifier} LIKE ${starts} ESCAPE '\\' THEN 2
-    WHEN ${t.identifier} LIKE ${contains} ESCAPE '\\' THEN 3
-    WHEN EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = ${t.id} AND c.body LIKE ${contains} ESCAPE '\\') THEN 4
-    WHEN ${t.description} LIKE ${contains} ESCAPE '\\' THEN 5
-  END`;
-}
-
-function listIssueRows(db: Db, companyId: string, f: IssueListFilters) {
+/** The list statement (exported for the search plan test). */
+export function listIssueRows(db: Db, companyId: string, f: IssueListFilters) {
   const conditions: Array<SQL | undefined> = [eq(t.companyId, companyId), isNull(t.hiddenAt)];
   if (f.statuses?.length) conditions.push(inArray(t.status, f.statuses as IssueRow["status"][]));
   if (f.assigneeAgentId) conditions.push(eq(t.assigneeAgentId, f.assigneeAgentId));
@@ -114,11 +81,11 @@ function listIssueRows(db: Db, companyId: string, f: IssueListFilters) {
   const query = db.select({ issue: t, labelsJson: LABELS_JSON, blockersJson: BLOCKERS_JSON }).from(t);
   if (f.q) {
     const rank = rankExpression(f.q);
-    if (searchable(f.q)) conditions.push(searchCandidates(f.q));
-    return query
-      .where(and(...conditions, sql`(${rank}) IS NOT NULL`))
-      .orderBy(rank, PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id)
-      .limit(limit);
+    // The page's rowids come from the company's own search index; a q under three bytes scans the company.
+    const where = searchable(f.q)
+      ? sql`${t}.rowid IN (${searchPage(companyId, f.q, and(...conditions) as SQL, limit)})`
+      : and(...conditions, sql`(${rank}) IS NOT NULL`);
+    return query.where(where).orderBy(rank, PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id).limit(limit);
   }
   return query
     .where(and(...conditions))

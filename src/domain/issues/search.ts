@@ -1,0 +1,176 @@
+// Issue search (`q`): the company's own trigram postings (migration 0019) and the first page of the
+// documented ranking, computed without ranking every match.
+//
+// Rank (lower is better), ties by priority, latest activity (updatedAt), id:
+//   0 title starts with q · 1 title contains q · 2 identifier starts with q · 3 identifier contains q
+//   4 a comment contains q · 5 description contains q — issues matching none are left out.
+// Matching is case-insensitive (SQLite LIKE on ASCII); %, _ and \ in q are matched literally.
+//
+// The index: every 3-byte window of a field's lowercased text is the term
+// <company id without dashes><field letter><6 hex digits>, so a term's postings hold one company's
+// rows of one field. q's windows asked for as one phrase (adjacent windows) find exactly the rows
+// whose field contains q; a search reads its own company's postings only.
+//
+// The page (one statement), for each field (title, identifier, comments, description):
+//   · its hits, at most `hitsCap` issues, are counted;
+//   · a field with fewer than `few` hits: those hits are ranked outright (`few`);
+//   · otherwise, for each of the field's tiers, the company's issues are walked in the tie order
+//     (the priority index) keeping the first `limit` of that tier, so a common term stops after a
+//     page's worth instead of ranking every match:
+//       - fewer than `hitsCap` hits: the walk tests membership in the hits from the index alone and
+//         fetches only hits (`member_<tier>`);
+//       - a dense field (`hitsCap` or more hits): the first `walk` issues are fetched and ranked
+//         (`walk_<tier>`); only if that finds fewer than `limit` does the member walk run over all
+//         the field's hits;
+//       - a field's second tier is skipped when its first tier alone filled the page.
+// Every part yields the exact first rows of its tier in the tie order (or all of them), so the first
+// `limit` of their union in (rank, tie order) is the first page of the full ranking. Costs: a
+// selective term pays for its hits; a common one for about `limit` ÷ its density rows; the worst
+// case (many hits, none near the top of the priority order, or filters that leave few) stays within
+// this company's own hits and index.
+import { sql, type SQL } from "drizzle-orm";
+import { schema } from "../../db/client";
+import { PRIORITY_RANK } from "./order";
+
+const t = schema.issues;
+
+export interface SearchTuning {
+  /** Hits counted per field; a field with this many is dense. */
+  hitsCap: number;
+  /** Below this many hits a field's hits are ranked outright. */
+  few: number;
+  /** Issues a dense field's walk fetches before it falls back to the member walk. */
+  walk: (limit: number) => number;
+}
+export const SEARCH_TUNING: SearchTuning = {
+  hitsCap: 10_000,
+  few: 2_000,
+  walk: (limit) => Math.min(Math.max(20 * limit, 1_000), 10_000),
+};
+
+/** Index fields: title, identifier, comments, description (migration 0019). */
+export type SearchField = "t" | "i" | "c" | "d";
+const FIELDS: SearchField[] = ["t", "i", "c", "d"];
+/** The field each rank tier is about. */
+const TIER_FIELD: SearchField[] = ["t", "t", "i", "i", "c", "d"];
+
+const encoder = new TextEncoder();
+
+/** q's bytes as SQLite's lower() leaves them (ASCII letters folded, like LIKE). */
+const searchBytes = (q: string) => encoder.encode(q.replace(/[A-Z]+/g, (s) => s.toLowerCase()));
+
+/** The index is used when q has at least one 3-byte window; shorter q scans the company. */
+export const searchable = (q: string) => searchBytes(q).length >= 3;
+
+/** The index terms of q's windows in one field, in order (the migration's triggers write the same). */
+export function searchTerms(companyId: string, field: SearchField, q: string): string[] {
+  const prefix = companyId.replaceAll("-", "") + field;
+  const bytes = searchBytes(q);
+  const terms: string[] = [];
+  for (let i = 0; i + 3 <= bytes.length; i++) {
+    let hex = "";
+    for (const b of bytes.subarray(i, i + 3)) hex += b.toString(16).toUpperCase().padStart(2, "0");
+    terms.push(prefix + hex);
+  }
+  return terms;
+}
+
+/** FTS5 phrase query: rows whose field contains q. */
+export const searchPhrase = (companyId: string, field: SearchField, q: string) => `"${searchTerms(companyId, field, q).join(" ")}"`;
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The rank of the issue row in scope (`issues`), NULL when it does not match. */
+export function rankExpression(q: string): SQL {
+  const starts = `${escapeLike(q)}%`;
+  const contains = `%${escapeLike(q)}%`;
+  return sql`CASE
+    WHEN ${t.title} LIKE ${starts} ESCAPE '\\' THEN 0
+    WHEN ${t.title} LIKE ${contains} ESCAPE '\\' THEN 1
+    WHEN ${t.identifier} LIKE ${starts} ESCAPE '\\' THEN 2
+    WHEN ${t.identifier} LIKE ${contains} ESCAPE '\\' THEN 3
+    WHEN EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = ${t.id} AND c.body LIKE ${contains} ESCAPE '\\') THEN 4
+    WHEN ${t.description} LIKE ${contains} ESCAPE '\\' THEN 5
+  END`;
+}
+
+/** Issue rowids whose field contains the phrase (comments: the comment's issue). */
+function hitsOf(field: SearchField, phrase: SQL): SQL {
+  if (field === "c") {
+    return sql`SELECT ci.rowid AS r FROM issue_comment_search s JOIN issue_comments cc ON cc.rowid = s.rowid JOIN issues ci ON ci.id = cc.issue_id
+      WHERE issue_comment_search MATCH ${phrase}`;
+  }
+  return sql`SELECT rowid >> 2 AS r FROM issue_search WHERE issue_search MATCH ${phrase}`;
+}
+
+/**
+ * The rowids of the first `limit` issues of the ranking for q (q must be `searchable`), among the
+ * company's issues that satisfy `conditions` (which must include the company). A subquery.
+ */
+export function searchPage(companyId: string, q: string, conditions: SQL, limit: number, tuning = SEARCH_TUNING): SQL {
+  const n = (value: number) => sql.raw(String(Math.trunc(value)));
+  const L = n(limit);
+  const W = tuning.walk(limit);
+  const cap = n(tuning.hitsCap);
+  const few = n(tuning.few);
+  const tieOrder = sql`${PRIORITY_RANK}, ${t.updatedAt} DESC, ${t.id}`;
+  const ctes: SQL[] = [
+    sql`params(company, t, i, c, d) AS (SELECT ${companyId}, ${searchPhrase(companyId, "t", q)}, ${searchPhrase(companyId, "i", q)}, ${searchPhrase(companyId, "c", q)}, ${searchPhrase(companyId, "d", q)})`,
+    // Rank of one issue under the list's conditions (inlined where it is used: one fetch by rowid).
+    sql`ranked(r, tier) AS NOT MATERIALIZED (SELECT ${t}.rowid, CASE WHEN ${conditions} THEN ${rankExpression(q)} END FROM ${t})`,
+  ];
+  for (const f of FIELDS) ctes.push(sql`capped_${sql.raw(f)}(r) AS MATERIALIZED (${hitsOf(f, sql`(SELECT ${sql.raw(f)} FROM params)`)} LIMIT ${cap})`);
+  ctes.push(
+    sql`counts AS MATERIALIZED (SELECT ${sql.join(
+      FIELDS.map((f) => sql`(SELECT count(*) FROM capped_${sql.raw(f)}) AS ${sql.raw(f)}`),
+      sql`, `,
+    )}, (SELECT count(*) FROM (SELECT 1 FROM ${t} WHERE ${t.companyId} = (SELECT company FROM params) LIMIT ${n(W)})) AS size)`,
+  );
+  ctes.push(
+    sql`few AS MATERIALIZED (SELECT r, tier FROM (
+      SELECT ${t}.rowid AS r, (SELECT tier FROM ranked WHERE ranked.r = ${t}.rowid) AS tier, ${PRIORITY_RANK} AS p, ${t.updatedAt} AS u, ${t.id} AS id
+      FROM ${t} WHERE ${t}.rowid IN (${sql.join(
+        FIELDS.map((f) => sql`SELECT r FROM capped_${sql.raw(f)} WHERE (SELECT ${sql.raw(f)} FROM counts) < ${few}`),
+        sql` UNION `,
+      )})
+    ) WHERE tier IS NOT NULL ORDER BY tier, p, u DESC, id LIMIT ${L})`,
+  );
+  // All of a field's hits: the capped set when complete, else the index again (only when asked).
+  for (const f of FIELDS) {
+    const x = sql.raw(f);
+    ctes.push(
+      sql`hits_${x}(r) AS MATERIALIZED (SELECT r FROM capped_${x} WHERE (SELECT ${x} FROM counts) < ${cap}
+        UNION ALL ${hitsOf(f, sql`(SELECT CASE WHEN counts.${x} >= ${cap} THEN params.${x} ELSE '""' END FROM counts, params)`)})`,
+    );
+  }
+  const parts: SQL[] = [sql`SELECT r FROM few`];
+  for (let k = 0; k < 6; k++) {
+    const f = sql.raw(TIER_FIELD[k]);
+    const tier = n(k);
+    const filled = k === 1 || k === 3 ? sql` AND (SELECT count(*) FROM (SELECT r FROM walk_${n(k - 1)} UNION SELECT r FROM member_${n(k - 1)})) < ${L}` : sql``;
+    const open = sql`(SELECT ${f} FROM counts) >= ${few}${filled}`;
+    // A guard that fails turns the walk's company into NULL: the index seek then finds nothing.
+    const companyIf = (condition: SQL) => sql`(SELECT CASE WHEN ${condition} THEN company END FROM params)`;
+    ctes.push(
+      sql`walk_${tier}(r) AS MATERIALIZED (SELECT w.r FROM (
+        SELECT ${t}.rowid AS r FROM ${t} WHERE ${t.companyId} = ${companyIf(sql`${open} AND (SELECT ${f} FROM counts) >= ${cap}`)}
+        ORDER BY ${tieOrder} LIMIT ${n(W)}) w
+        WHERE (SELECT tier FROM ranked WHERE ranked.r = w.r) = ${tier} LIMIT ${L})`,
+    );
+    const memberWalk = sql`(SELECT ${f} FROM counts) < ${cap} OR ((SELECT count(*) FROM walk_${tier}) < ${L} AND (SELECT size FROM counts) >= ${n(W)})`;
+    ctes.push(
+      sql`member_${tier}(r) AS MATERIALIZED (SELECT ${t}.rowid FROM ${t} INDEXED BY issues_company_priority_idx
+        WHERE ${t.companyId} = ${companyIf(sql`${open} AND (${memberWalk})`)}
+          AND ${t}.rowid IN (SELECT r FROM hits_${f})
+          AND (SELECT tier FROM ranked WHERE ranked.r = ${t}.rowid) = ${tier}
+        ORDER BY ${tieOrder} LIMIT ${L})`,
+    );
+    parts.push(sql`SELECT r FROM walk_${tier}`, sql`SELECT r FROM member_${tier}`);
+  }
+  // D1 allows five terms per compound SELECT: the thirteen parts go in groups.
+  const groups: SQL[] = [];
+  for (let i = 0; i < parts.length; i += 4) groups.push(sql`SELECT r FROM (${sql.join(parts.slice(i, i + 4), sql` UNION ALL `)})`);
+  return sql`WITH ${sql.join(ctes, sql`,\n`)}
+    SELECT DISTINCT page.r FROM (${sql.join(groups, sql` UNION ALL `)}) page JOIN ${t} ON ${t}.rowid = page.r
+    ORDER BY (SELECT tier FROM ranked WHERE ranked.r = page.r), ${tieOrder} LIMIT ${L}`;
+}
