@@ -32,6 +32,10 @@ import { placementOf } from "../db/placement";
 import { companyScope, withShardScope } from "../db/shards";
 import { DirectorySync } from "../db/directory-sync";
 
+/** While fenced: the Retry-After commands answer with, and how long fence() waits for a running dispatch. */
+export const FENCE_RETRY_SECONDS = 5;
+const FENCE_DRAIN_MS = 30_000;
+
 /** Headers the Worker sets on a runner's upgrade after authenticating it (the object is reachable only from the Worker). */
 export const RUNNER_HEADERS = {
   principal: "x-runner-principal",
@@ -155,7 +159,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
           ok: false,
           status: 503,
           error: "The company is being moved to another database; try again shortly",
-          details: { retryAfterSeconds: 5, fencedAt },
+          details: { retryAfterSeconds: FENCE_RETRY_SECONDS, fencedAt },
         };
       try {
         const db = createDb(this.countedEnv.DB);
@@ -211,6 +215,9 @@ export class CompanyDurableObject extends DurableObject<Env> {
   private async dispatchAlarm(): Promise<void> {
     const companyId = this.storage.facts.get("companyId");
     if (!companyId) return;
+    // Fenced (a move copies the company): no dispatch starts; look again after the fence's retry time.
+    // Checked in the same synchronous step as the count fence() waits on.
+    if (this.storage.facts.get("fencedAt")) return this.ctx.storage.setAlarm(Date.now() + FENCE_RETRY_SECONDS * 1000 + dispatchDelayMs(this.env));
     if (this.dispatching++ === 0) this.wakeAsked = null;
     try {
       await this.withArmedFaults(async () => {
@@ -351,6 +358,42 @@ export class CompanyDurableObject extends DurableObject<Env> {
     const wanted = at === null ? this.wakeAsked : this.wakeAsked === null ? at : Math.min(at, this.wakeAsked);
     if (wanted === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(Math.max(wanted, Date.now()));
+  }
+
+  /**
+   * Fences the company for a move (src/domain/shards/move.ts): once every command queued before it
+   * and any dispatch already running have finished, commands answer 503 + Retry-After and no
+   * dispatch starts, until unfence. `fencedAt` is the move's token.
+   */
+  async fence(companyId: string, fencedAt: string): Promise<{ ok: true } | { ok: false; error: string }> {
+    await this.serialise(async () => {
+      if (this.storage.facts.get("companyId") !== companyId) this.storage.facts.set("companyId", companyId);
+      this.storage.facts.set("fencedAt", fencedAt);
+    });
+    // A dispatch that began before the fence records its attempts (serialised, but not refused): wait for it.
+    const deadline = Date.now() + FENCE_DRAIN_MS;
+    while (this.dispatching > 0) {
+      if (Date.now() > deadline) {
+        await this.unfence(fencedAt);
+        return { ok: false, error: "A run dispatch of the company is still recording its attempts; try again shortly" };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return { ok: true };
+  }
+
+  /** Lifts the fence `fencedAt` (another move's fence stays); `shard` is where the company lives now. */
+  async unfence(fencedAt: string, shard?: string): Promise<{ ok: boolean }> {
+    return this.serialise(async () => {
+      if (this.storage.facts.get("fencedAt") !== fencedAt) return { ok: false };
+      if (shard && this.storage.facts.get("shard") !== shard) {
+        this.storage.facts.set("shard", shard);
+        // What it read from the old shard's outbox is not the new shard's to delete.
+        this.sync = undefined;
+      }
+      this.storage.facts.forget("fencedAt");
+      return { ok: true };
+    });
   }
 
   /** Forgets everything this object stored (the company was deleted). */
