@@ -23,6 +23,7 @@ import { joinRequestsRouter } from "./access/join-requests";
 import { membersRouter } from "./access/members";
 import { adminRouter } from "./access/admin";
 import { instanceRouter } from "./instance";
+import { shardsRouter } from "./shards";
 import { sidebarRouter } from "./access/sidebar";
 import { boardClaimRouter } from "./access/board-claim";
 import { dashboardRouter } from "./dashboard";
@@ -78,6 +79,7 @@ export const routeModules = [
   membersRouter,
   adminRouter,
   instanceRouter,
+  shardsRouter,
   sidebarRouter,
   boardClaimRouter,
   dashboardRouter,
