@@ -29,7 +29,7 @@ CREATE TABLE `directory_memberships` (
 	`membership_role` text NOT NULL,
 	`status` text NOT NULL,
 	PRIMARY KEY (`company_id`, `user_id`)
-) WITHOUT ROWID;
+);
 --> statement-breakpoint
 CREATE INDEX `directory_memberships_user_idx` ON `directory_memberships` (`user_id`, `status`);
 --> statement-breakpoint
@@ -55,7 +55,7 @@ CREATE TABLE `directory_public_ids` (
 	`public_id` text NOT NULL,
 	`company_id` text NOT NULL,
 	PRIMARY KEY (`kind`, `public_id`)
-) WITHOUT ROWID;
+);
 --> statement-breakpoint
 CREATE INDEX `directory_public_ids_company_idx` ON `directory_public_ids` (`company_id`);
 --> statement-breakpoint

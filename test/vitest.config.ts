@@ -8,13 +8,13 @@ import { startFakeAgentServer } from "./setup/fake-agent-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-async function workersProject(name: string, isolate: boolean, fakeAgentUrl: string) {
+async function workersProject(name: string, isolate: boolean, fakeAgentUrl: string, configPath = path.join(root, "wrangler.toml")) {
   const migrations = await readD1Migrations(path.join(root, "migrations"));
   return defineProject({
     root,
     plugins: [
       cloudflareTest({
-        wrangler: { configPath: path.join(root, "wrangler.toml") },
+        wrangler: { configPath },
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: migrations,
@@ -76,6 +76,8 @@ export default defineConfig(async () => {
         },
         // Instance-wide singletons (bootstrap, board claim, instance admins and settings): fresh storage per file.
         await workersProject("isolated", true, fakeAgent.url),
+        // The Worker with two company shards (src/db/shards.ts): placement, routing, the directory, moves.
+        await workersProject("sharding", false, fakeAgent.url, path.join(root, "test/sharding/wrangler.toml")),
       ],
     },
   };

@@ -175,7 +175,10 @@ class RoutedStatement {
     this.refuseWrite();
     return Promise.all(this.parts.map((p) => (options?.columnNames ? p.statement.raw<T>({ columnNames: true }) : p.statement.raw<T>()))).then((sets) => {
       const header = options?.columnNames ? (sets[0] as T[]).slice(0, 1) : [];
-      const rows = sets.flatMap((set) => (set as T[]).slice(header.length));
+      const rows = distinctIfAsked(
+        this.query,
+        sets.flatMap((set) => (set as T[]).slice(header.length)),
+      );
       const merged =
         AGGREGATE.test(this.query) && !GROUPED.test(this.query) && rows.length > 1 ? [sumRows(rows as Record<string, unknown>[], true) as T] : rows;
       return [...header, ...merged];
@@ -185,12 +188,28 @@ class RoutedStatement {
 
 function mergeResults<T>(results: D1Result<T>[], query = ""): D1Result<T> {
   const changes = results.reduce((sum, r) => sum + (r.meta?.changes ?? 0), 0);
-  const rows = results.flatMap((r) => r.results ?? []);
+  const rows = distinctIfAsked(
+    query,
+    results.flatMap((r) => r.results ?? []),
+  );
   const merged = AGGREGATE.test(query) && !GROUPED.test(query) && rows.length > 1 ? [sumRows(rows as Record<string, unknown>[]) as T] : rows;
   return { ...results[0], meta: { ...results[0].meta, changes }, results: merged };
 }
 
 const AGGREGATE = /^\s*select\s+(?:count|sum|total)\s*\(/i;
+const DISTINCT = /^\s*select\s+distinct\b/i;
+
+/** SELECT DISTINCT over several shards: each row once. */
+function distinctIfAsked<T>(query: string, rows: T[]): T[] {
+  if (!DISTINCT.test(query)) return rows;
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const key = JSON.stringify(row);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
 const GROUPED = /\bgroup\s+by\b/i;
 
 function sumRows(rows: Record<string, unknown>[], array = false): Record<string, unknown> | unknown[] {

@@ -3,6 +3,7 @@
 import { and, eq, exists, or, sql } from "drizzle-orm";
 import { inIds } from "../../db/id-list";
 import { schema, type Db } from "../../db/client";
+import { onEveryShard } from "../../db/shards";
 import { badRequest, conflict, notFound, unprocessable } from "../errors";
 
 type MembershipRole = (typeof schema.companyMemberships.$inferSelect)["membershipRole"];
@@ -62,12 +63,15 @@ export async function listAdminUsers(db: Db, query: string | undefined, limit: n
 /** The user's company memberships (active and inactive), by company name. */
 export async function userCompanyAccess(db: Db, userId: string) {
   const user = await loadAdminUser(db, userId);
-  const rows = await db
-    .select({ membership: memberships, companyName: schema.companies.name })
-    .from(memberships)
-    .innerJoin(schema.companies, eq(schema.companies.id, memberships.companyId))
-    .where(and(eq(memberships.principalType, "user"), eq(memberships.principalId, userId)))
-    .orderBy(schema.companies.name);
+  // The user's companies may be on any shard (src/db/shards.ts), whatever company the request touched last.
+  const rows = await onEveryShard(() =>
+    db
+      .select({ membership: memberships, companyName: schema.companies.name })
+      .from(memberships)
+      .innerJoin(schema.companies, eq(schema.companies.id, memberships.companyId))
+      .where(and(eq(memberships.principalType, "user"), eq(memberships.principalId, userId)))
+      .orderBy(schema.companies.name),
+  );
   // Read from every shard at once: sorted again as a whole.
   rows.sort((a, b) => (a.companyName < b.companyName ? -1 : a.companyName > b.companyName ? 1 : 0));
   return {

@@ -2,6 +2,7 @@
 // experimental issue-graph liveness auto-recovery when it is switched on (or asked for by an admin).
 import { eq } from "drizzle-orm";
 import { createDb, schema, type Db } from "../../db/client";
+import { withCountedD1 } from "../../db/round-trips";
 import { readDeploymentConfig } from "../../config";
 import { runCompanyCommand } from "../../company/client";
 import { SYSTEM_ACTOR, type Actor } from "../actor";
@@ -50,7 +51,9 @@ export async function livenessRecoveryRequest(env: Env, actor: Actor, body: { co
 /** What the per-minute cron wrote about its ticks, by scheduler name. */
 export const listSchedulerHeartbeats = (db: Db) => db.select().from(schema.schedulerHeartbeats).orderBy(schema.schedulerHeartbeats.name);
 
-export async function runAccessMaintenance(env: Env, at: Date): Promise<void> {
+export async function runAccessMaintenance(given: Env, at: Date): Promise<void> {
+  // The routed databases (src/db/shards.ts): the local board's companies are on the shards, the token in the directory.
+  const env = withCountedD1(given);
   const db = createDb(env.DB);
   const config = readDeploymentConfig(env);
   if (config.ok && config.config.mode === "authenticated") {
