@@ -106,17 +106,29 @@ export function createApp() {
     },
   });
   registerPublicRoutes(app.openAPIRegistry.definitions);
-  assignOperationIds(app.openAPIRegistry.definitions);
-  app.doc31("/api/openapi.json", (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "Agent Control Plane API",
-      version: "0.1.0",
-      description: "Multi-tenant control plane for companies run by AI agents. Errors are JSON { error, details? }. Human-readable reference: /api/docs.",
-    },
-    servers: [{ url: new URL(c.req.url).origin }],
-    security: [{ bearer: [] }],
-  }));
+  // The OpenAPI document: generated on its first request (operation ids assigned then, not while
+  // the app is built) and kept for the isolate; only `servers` (the caller's origin) differs.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  app.get("/api/openapi.json", (c) => {
+    try {
+      if (!document) {
+        assignOperationIds(app.openAPIRegistry.definitions);
+        document = app.getOpenAPI31Document({
+          openapi: "3.1.0",
+          info: {
+            title: "Agent Control Plane API",
+            version: "0.1.0",
+            description: "Multi-tenant control plane for companies run by AI agents. Errors are JSON { error, details? }. Human-readable reference: /api/docs.",
+          },
+          servers: [],
+          security: [{ bearer: [] }],
+        });
+      }
+      return c.json({ ...document, servers: [{ url: new URL(c.req.url).origin }] });
+    } catch (err) {
+      return c.json(err, 500);
+    }
+  });
   app.get("/api/docs", Scalar({ url: "/api/openapi.json", pageTitle: "Agent Control Plane API" }));
 
   app.notFound((c) => c.json(errorBody(`Route not found: ${c.req.method} ${c.req.path}`), 404));
