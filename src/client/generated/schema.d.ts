@@ -2649,6 +2649,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/instance/shards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The databases companies live on, with their company counts (board) */
+        get: operations["listInstanceShards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instance/companies/{companyId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a company to another shard, keeping every id (instance admin)
+         * @description Fences the company (its writes answer 503 with Retry-After), copies its rows, verifies each table's count and hash on both shards, points the directory at the new shard and lifts the fence, then deletes the old copy. A failure before the directory changes deletes the partial copy and lifts the fence: the company stays where it was (503 with the failed stage in details).
+         */
+        post: operations["moveCompany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sidebar-preferences/me": {
         parameters: {
             query?: never;
@@ -7279,9 +7316,40 @@ export interface components {
             durationMs: number;
             tables: {
                 name: string;
+                database: string;
                 rows: number;
                 objectKey: string;
             }[];
+        };
+        Shard: {
+            /**
+             * @description The D1 binding (`DB_SHARD_<n>`, or `DB` for companies placed before shards)
+             * @example DB_SHARD_0
+             */
+            shard: string;
+            companies: number;
+            /** @description Companies being moved off it now (their writes answer 503) */
+            fencedCompanies: number;
+        };
+        MoveResult: {
+            companyId: string;
+            from: string;
+            to: string;
+            tables: {
+                table: string;
+                rows: number;
+                /** @description Sum of the rows' SHA-256 modulo 2^256 (hex), the same on both shards */
+                hash: string;
+            }[];
+            /** @description False when deleting the old shard's copy failed (the rows stay there unused until a move to that shard clears them) */
+            oldCopyDeleted: boolean;
+        };
+        MoveCompany: {
+            /**
+             * @description The shard binding to move the company to
+             * @example DB_SHARD_1
+             */
+            shard: string;
         };
         SidebarPreferencesView: {
             /** @enum {string} */
@@ -19167,6 +19235,124 @@ export interface operations {
             };
             /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInstanceShards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Shards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shard"][];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moveCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveCompany"];
+            };
+        };
+        responses: {
+            /** @description The move */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoveResult"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
