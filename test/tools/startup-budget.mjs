@@ -3,8 +3,10 @@
 // - size: `wrangler deploy --dry-run --env production --outdir <tmp>` (the minified upload wrangler
 //   would send; its "Total Upload … / gzip: … KiB" line);
 // - startup: `wrangler check startup --worker <that bundle>` (the production bundle's module
-//   evaluation profiled in workerd, locally and offline: no Cloudflare account or network), its
-//   "Profile window" — the best of several runs, since a busy machine only ever makes it slower.
+//   evaluation profiled in workerd, locally and offline: no Cloudflare account or network). The
+//   budgeted figure is its "Active" time (the CPU the startup used: what Cloudflare's startup limit
+//   counts), the best of several runs since a busy machine only ever makes it slower; the "Profile
+//   window" (wall time, with the script's parse) is printed too but swings with the machine's load.
 // Fails when either is more than 20 % over test/tools/startup-baseline.json. `npm run budget --
 // --update` measures and writes the baseline (commit it with the change that moved it).
 import { spawn } from "node:child_process";
@@ -58,20 +60,20 @@ try {
   await profile(STARTUP_RUNS);
   const baseline = update ? null : JSON.parse(readFileSync(baselinePath, "utf8"));
   // Over the limit on a busy machine: as many runs again before calling it a regression.
-  if (baseline && Math.min(...windows) > baseline.startupMs * TOLERANCE) await profile(STARTUP_RUNS);
-  const startupMs = Math.min(...windows);
-  const activeMs = Math.min(...active);
+  if (baseline && Math.min(...active) > baseline.startupMs * TOLERANCE) await profile(STARTUP_RUNS);
+  const startupMs = Math.min(...active);
+  const windowMs = Math.min(...windows);
   console.log(`bundle: ${uploadKiB} KiB, ${gzipKiB} KiB gzipped (production, minified)`);
-  console.log(`startup: ${startupMs} ms profile window (best of ${windows.join(", ")}), ${activeMs} ms active`);
+  console.log(`startup: ${startupMs} ms active (best of ${active.join(", ")}); profile window ${windowMs} ms (best of ${windows.join(", ")})`);
 
   if (update) {
-    const measured = { gzipKiB, uploadKiB, startupMs, activeMs, measured: new Date().toISOString().slice(0, 10) };
+    const measured = { gzipKiB, uploadKiB, startupMs, windowMs, measured: new Date().toISOString().slice(0, 10) };
     writeFileSync(baselinePath, `${JSON.stringify(measured, null, 2)}\n`);
     console.log(`baseline written: ${path.relative(root, baselinePath)}`);
   } else {
     const checks = [
       { name: "gzip size", value: gzipKiB, limit: baseline.gzipKiB * TOLERANCE, unit: "KiB", base: baseline.gzipKiB },
-      { name: "startup", value: startupMs, limit: baseline.startupMs * TOLERANCE, unit: "ms", base: baseline.startupMs },
+      { name: "startup (active)", value: startupMs, limit: baseline.startupMs * TOLERANCE, unit: "ms", base: baseline.startupMs },
     ];
     let over = false;
     for (const c of checks) {
