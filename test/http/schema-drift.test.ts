@@ -15,7 +15,6 @@ describe("schema drift", () => {
     });
   }
 
-
   it("a deliberate mismatch is reported", async () => {
     // companies as drizzle would see it with one extra column, one nullable flip and an extra index.
     const drifted = sqliteTable("companies", { id: text("id").primaryKey(), name: text("name"), surprise: integer("surprise").notNull() }, (t) => [

@@ -9,7 +9,8 @@ import { notFound, unprocessable } from "../errors";
 
 export async function checkLinkedIssues(ctx: CommandContext, issueIds: string[]) {
   if (!issueIds.length) return;
-  const read = (ids: string[]) => ctx.db.select({ id: schema.issues.id, companyId: schema.issues.companyId }).from(schema.issues).where(inIds(schema.issues.id, ids));
+  const read = (ids: string[]) =>
+    ctx.db.select({ id: schema.issues.id, companyId: schema.issues.companyId }).from(schema.issues).where(inIds(schema.issues.id, ids));
   const rows = await read(issueIds);
   // Not on this company's shard: another company's on another shard (422), or missing (404).
   const elsewhere = issueIds.filter((id) => !rows.some((r) => r.id === id));
