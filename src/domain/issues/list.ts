@@ -81,11 +81,19 @@ export function listIssueRows(db: Db, companyId: string, f: IssueListFilters) {
   const query = db.select({ issue: t, labelsJson: LABELS_JSON, blockersJson: BLOCKERS_JSON }).from(t);
   if (f.q) {
     const rank = rankExpression(f.q);
-    // The page's rowids come from the company's own search index; a q under three bytes scans the company.
-    const where = searchable(f.q)
-      ? sql`${t}.rowid IN (${searchPage(companyId, f.q, and(...conditions) as SQL, limit)})`
-      : and(...conditions, sql`(${rank}) IS NOT NULL`);
-    return query.where(where).orderBy(rank, PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id).limit(limit);
+    if (!searchable(f.q)) {
+      // Under three bytes there are no index terms: the company is scanned and ranked.
+      return query
+        .where(and(...conditions, sql`(${rank}) IS NOT NULL`))
+        .orderBy(rank, PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id)
+        .limit(limit);
+    }
+    // The page (at most `limit` rows, each with its rank) comes from the company's own search index
+    // (./search.ts). No LIMIT here: a bound LIMIT over that subquery costs SQLite ~10 ms to prepare.
+    const page = searchPage(companyId, f.q, and(...conditions) as SQL, limit);
+    return query
+      .innerJoin(sql`(${page}) AS search_page`, sql`search_page.r = ${t}.rowid`)
+      .orderBy(sql`search_page.tier`, PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id);
   }
   return query
     .where(and(...conditions))

@@ -80,10 +80,11 @@ export const searchPhrase = (companyId: string, field: SearchField, q: string) =
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** The rank of the issue row in scope (`issues`), NULL when it does not match. */
-export function rankExpression(q: string): SQL {
-  const starts = `${escapeLike(q)}%`;
-  const contains = `%${escapeLike(q)}%`;
+/** The LIKE patterns of q: starts with, contains (%, _ and \ escaped). */
+const likePatterns = (q: string) => ({ starts: `${escapeLike(q)}%`, contains: `%${escapeLike(q)}%` });
+
+/** The rank of the issue row in scope (`issues`) for these LIKE patterns, NULL when it does not match. */
+function rankCase(starts: SQL | string, contains: SQL | string): SQL {
   return sql`CASE
     WHEN ${t.title} LIKE ${starts} ESCAPE '\\' THEN 0
     WHEN ${t.title} LIKE ${contains} ESCAPE '\\' THEN 1
@@ -92,6 +93,12 @@ export function rankExpression(q: string): SQL {
     WHEN EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = ${t.id} AND c.body LIKE ${contains} ESCAPE '\\') THEN 4
     WHEN ${t.description} LIKE ${contains} ESCAPE '\\' THEN 5
   END`;
+}
+
+/** The rank of the issue row in scope (`issues`), NULL when it does not match (patterns bound as parameters). */
+export function rankExpression(q: string): SQL {
+  const { starts, contains } = likePatterns(q);
+  return rankCase(starts, contains);
 }
 
 /** Issue rowids whose field contains the phrase (comments: the comment's issue). */
@@ -104,8 +111,11 @@ function hitsOf(field: SearchField, phrase: SQL): SQL {
 }
 
 /**
- * The rowids of the first `limit` issues of the ranking for q (q must be `searchable`), among the
- * company's issues that satisfy `conditions` (which must include the company). A subquery.
+ * The first `limit` issues of the ranking for q (q must be `searchable`) among the company's issues
+ * that satisfy `conditions` (which must include the company): a subquery of rows (r = the issue's
+ * rowid, tier = its rank), to join and order by (tier, priority, latest update, id).
+ * The LIKE patterns are read from the `params` row, not bound into the LIKEs: a bound LIKE pattern
+ * makes SQLite prepare the statement again once its value is known, which costs more than the search.
  */
 export function searchPage(companyId: string, q: string, conditions: SQL, limit: number, tuning = SEARCH_TUNING): SQL {
   const n = (value: number) => sql.raw(String(Math.trunc(value)));
@@ -114,10 +124,12 @@ export function searchPage(companyId: string, q: string, conditions: SQL, limit:
   const cap = n(tuning.hitsCap);
   const few = n(tuning.few);
   const tieOrder = sql`${PRIORITY_RANK}, ${t.updatedAt} DESC, ${t.id}`;
+  const { starts, contains } = likePatterns(q);
+  const phrases = FIELDS.map((f) => sql`${searchPhrase(companyId, f, q)}`);
   const ctes: SQL[] = [
-    sql`params(company, t, i, c, d) AS (SELECT ${companyId}, ${searchPhrase(companyId, "t", q)}, ${searchPhrase(companyId, "i", q)}, ${searchPhrase(companyId, "c", q)}, ${searchPhrase(companyId, "d", q)})`,
+    sql`params(company, t, i, c, d, starts, contains) AS (SELECT ${companyId}, ${sql.join(phrases, sql`, `)}, ${starts}, ${contains})`,
     // Rank of one issue under the list's conditions (inlined where it is used: one fetch by rowid).
-    sql`ranked(r, tier) AS NOT MATERIALIZED (SELECT ${t}.rowid, CASE WHEN ${conditions} THEN ${rankExpression(q)} END FROM ${t})`,
+    sql`ranked(r, tier) AS NOT MATERIALIZED (SELECT ${t}.rowid, CASE WHEN ${conditions} THEN ${rankCase(sql`(SELECT starts FROM params)`, sql`(SELECT contains FROM params)`)} END FROM ${t})`,
   ];
   for (const f of FIELDS) ctes.push(sql`capped_${sql.raw(f)}(r) AS MATERIALIZED (${hitsOf(f, sql`(SELECT ${sql.raw(f)} FROM params)`)} LIMIT ${cap})`);
   ctes.push(
@@ -171,6 +183,7 @@ export function searchPage(companyId: string, q: string, conditions: SQL, limit:
   const groups: SQL[] = [];
   for (let i = 0; i < parts.length; i += 4) groups.push(sql`SELECT r FROM (${sql.join(parts.slice(i, i + 4), sql` UNION ALL `)})`);
   return sql`WITH ${sql.join(ctes, sql`,\n`)}
-    SELECT DISTINCT page.r FROM (${sql.join(groups, sql` UNION ALL `)}) page JOIN ${t} ON ${t}.rowid = page.r
-    ORDER BY (SELECT tier FROM ranked WHERE ranked.r = page.r), ${tieOrder} LIMIT ${L}`;
+    SELECT page.r AS r, (SELECT tier FROM ranked WHERE ranked.r = page.r) AS tier
+    FROM (SELECT DISTINCT r FROM (${sql.join(groups, sql` UNION ALL `)})) page JOIN ${t} ON ${t}.rowid = page.r
+    ORDER BY tier, ${tieOrder} LIMIT ${L}`;
 }
