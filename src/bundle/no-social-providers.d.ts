@@ -1,0 +1,2 @@
+// The types of ./no-social-providers.js (the Worker bundle's "@better-auth/core/social-providers").
+export { socialProviders, socialProviderList, SocialProviderListEnum } from "@better-auth/core/social-providers";
