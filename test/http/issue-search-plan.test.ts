@@ -125,9 +125,9 @@ describe("issue search index", () => {
       if (q === "ab") expect(phrases).toEqual([]);
       else {
         expect(phrases).toHaveLength(4);
-        // No bound LIMIT or LIKE pattern around the page: SQLite would prepare the statement twice.
+        // No bound LIMIT around the page (SQLite would prepare the statement twice); q bound once.
         expect(statement.params.filter((p) => typeof p === "number")).toEqual([]);
-        expect(statement.params.filter((p) => p === "%shared details%")).toHaveLength(1);
+        expect(statement.params.filter((p) => p === "shared details")).toHaveLength(1);
       }
       for (const p of phrases) for (const term of p.slice(1, -1).split(" ")) expect(term.startsWith(mine)).toBe(true);
       expect(JSON.stringify(statement.params)).not.toContain(b.id.replaceAll("-", ""));

@@ -95,8 +95,12 @@ describe("issue search", () => {
     expect(await find("éu")).toEqual(sorted(accent));
     expect(await find("🚀")).toEqual(sorted(emoji));
     expect(await find("t 🚀 n")).toEqual(sorted(emoji));
+    // The longest q (200 characters, 400 bytes: a phrase of 398 terms per field) is a normal search.
+    const long = await createIssue(company.id, { title: "é".repeat(240) });
+    expect(await find("é".repeat(200))).toEqual(sorted(long));
     // Under three bytes the company is scanned: same answers.
     expect(await find("É")).toEqual(sorted(accent));
+    expect(await find("é")).toEqual(sorted(accent, long));
     expect(await find("ke")).toEqual(sorted(underscore, noUnderscore));
   });
 

@@ -4,7 +4,7 @@
 // Rank (lower is better), ties by priority, latest activity (updatedAt), id:
 //   0 title starts with q · 1 title contains q · 2 identifier starts with q · 3 identifier contains q
 //   4 a comment contains q · 5 description contains q — issues matching none are left out.
-// Matching is case-insensitive (SQLite LIKE on ASCII); %, _ and \ in q are matched literally.
+// Matching is case-insensitive for ASCII letters (as SQLite's LIKE); %, _ and \ in q are literal.
 //
 // The index: every 3-byte window of a field's lowercased text is the term
 // <company id without dashes><field letter><6 hex digits>, so a term's postings hold one company's
@@ -78,28 +78,25 @@ export function searchTerms(companyId: string, field: SearchField, q: string): s
 /** FTS5 phrase query: rows whose field contains q. */
 export const searchPhrase = (companyId: string, field: SearchField, q: string) => `"${searchTerms(companyId, field, q).join(" ")}"`;
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** The LIKE patterns of q: starts with, contains (%, _ and \ escaped). */
-const likePatterns = (q: string) => ({ starts: `${escapeLike(q)}%`, contains: `%${escapeLike(q)}%` });
-
-/** The rank of the issue row in scope (`issues`) for these LIKE patterns, NULL when it does not match. */
-function rankCase(starts: SQL | string, contains: SQL | string): SQL {
+/**
+ * The rank of the issue row in scope (`issues`), NULL when it does not match, for a needle that is
+ * q passed through lower(). instr() on lower()ed text is LIKE's matching — ASCII letters folded,
+ * every other character (%, _ and \ too) literal — without LIKE's 50-byte pattern limit in D1.
+ */
+function rankCase(needle: SQL): SQL {
+  const has = (column: SQL) => sql`instr(lower(${column}), ${needle})`;
   return sql`CASE
-    WHEN ${t.title} LIKE ${starts} ESCAPE '\\' THEN 0
-    WHEN ${t.title} LIKE ${contains} ESCAPE '\\' THEN 1
-    WHEN ${t.identifier} LIKE ${starts} ESCAPE '\\' THEN 2
-    WHEN ${t.identifier} LIKE ${contains} ESCAPE '\\' THEN 3
-    WHEN EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = ${t.id} AND c.body LIKE ${contains} ESCAPE '\\') THEN 4
-    WHEN ${t.description} LIKE ${contains} ESCAPE '\\' THEN 5
+    WHEN ${has(sql`${t.title}`)} = 1 THEN 0
+    WHEN ${has(sql`${t.title}`)} > 0 THEN 1
+    WHEN ${has(sql`${t.identifier}`)} = 1 THEN 2
+    WHEN ${has(sql`${t.identifier}`)} > 0 THEN 3
+    WHEN EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = ${t.id} AND ${has(sql`c.body`)} > 0) THEN 4
+    WHEN ${has(sql`${t.description}`)} > 0 THEN 5
   END`;
 }
 
-/** The rank of the issue row in scope (`issues`), NULL when it does not match (patterns bound as parameters). */
-export function rankExpression(q: string): SQL {
-  const { starts, contains } = likePatterns(q);
-  return rankCase(starts, contains);
-}
+/** The rank of the issue row in scope (`issues`), NULL when it does not match (q bound as a parameter). */
+export const rankExpression = (q: string): SQL => rankCase(sql`lower(${q})`);
 
 /** Issue rowids whose field contains the phrase (comments: the comment's issue). */
 function hitsOf(field: SearchField, phrase: SQL): SQL {
@@ -114,8 +111,7 @@ function hitsOf(field: SearchField, phrase: SQL): SQL {
  * The first `limit` issues of the ranking for q (q must be `searchable`) among the company's issues
  * that satisfy `conditions` (which must include the company): a subquery of rows (r = the issue's
  * rowid, tier = its rank), to join and order by (tier, priority, latest update, id).
- * The LIKE patterns are read from the `params` row, not bound into the LIKEs: a bound LIKE pattern
- * makes SQLite prepare the statement again once its value is known, which costs more than the search.
+ * q is read from the `params` row wherever it is used, so each value is bound once.
  */
 export function searchPage(companyId: string, q: string, conditions: SQL, limit: number, tuning = SEARCH_TUNING): SQL {
   const n = (value: number) => sql.raw(String(Math.trunc(value)));
@@ -124,12 +120,11 @@ export function searchPage(companyId: string, q: string, conditions: SQL, limit:
   const cap = n(tuning.hitsCap);
   const few = n(tuning.few);
   const tieOrder = sql`${PRIORITY_RANK}, ${t.updatedAt} DESC, ${t.id}`;
-  const { starts, contains } = likePatterns(q);
   const phrases = FIELDS.map((f) => sql`${searchPhrase(companyId, f, q)}`);
   const ctes: SQL[] = [
-    sql`params(company, t, i, c, d, starts, contains) AS (SELECT ${companyId}, ${sql.join(phrases, sql`, `)}, ${starts}, ${contains})`,
+    sql`params(company, t, i, c, d, needle) AS (SELECT ${companyId}, ${sql.join(phrases, sql`, `)}, lower(${q}))`,
     // Rank of one issue under the list's conditions (inlined where it is used: one fetch by rowid).
-    sql`ranked(r, tier) AS NOT MATERIALIZED (SELECT ${t}.rowid, CASE WHEN ${conditions} THEN ${rankCase(sql`(SELECT starts FROM params)`, sql`(SELECT contains FROM params)`)} END FROM ${t})`,
+    sql`ranked(r, tier) AS NOT MATERIALIZED (SELECT ${t}.rowid, CASE WHEN ${conditions} THEN ${rankCase(sql`(SELECT needle FROM params)`)} END FROM ${t})`,
   ];
   for (const f of FIELDS) ctes.push(sql`capped_${sql.raw(f)}(r) AS MATERIALIZED (${hitsOf(f, sql`(SELECT ${sql.raw(f)} FROM params)`)} LIMIT ${cap})`);
   ctes.push(
