@@ -95,7 +95,7 @@ describe("issue search", () => {
     expect(await find("éu")).toEqual(sorted(accent));
     expect(await find("🚀")).toEqual(sorted(emoji));
     expect(await find("t 🚀 n")).toEqual(sorted(emoji));
-    // The longest q (200 characters, 400 bytes: a phrase of 398 terms per field) is a normal search.
+    // The longest q (200 characters, 400 bytes: 398 windows per field) is a normal search.
     const long = await createIssue(company.id, { title: "é".repeat(240) });
     expect(await find("é".repeat(200))).toEqual(sorted(long));
     // Under three bytes the company is scanned: same answers.
@@ -136,24 +136,24 @@ describe("issue search", () => {
     expect(ids(await search(company.id, "flywheel"))).toEqual([issue.id]);
 
     // Deleting the company deletes its index rows (the issues and comments go by ON DELETE CASCADE).
-    const terms = (field: string, text: string) =>
+    const indexed = (field: string, text: string) =>
       testD1
         .prepare(
           `SELECT count(*) AS n FROM ${field === "c" ? "issue_comment_search" : "issue_search"} WHERE ${field === "c" ? "issue_comment_search" : "issue_search"} MATCH ?`,
         )
-        .bind(`"${phrase(copy.id, field, text)}"`)
+        .bind(terms(copy.id, field, text))
         .first<{ n: number }>("n");
-    expect(await terms("t", "flywheel")).toBe(1);
-    expect(await terms("c", "clutch")).toBe(1);
+    expect(await indexed("t", "flywheel")).toBe(1);
+    expect(await indexed("c", "clutch")).toBe(1);
     expect((await del(`/api/companies/${copy.id}`)).status).toBe(200);
-    expect(await terms("t", "flywheel")).toBe(0);
-    expect(await terms("c", "clutch")).toBe(0);
+    expect(await indexed("t", "flywheel")).toBe(0);
+    expect(await indexed("c", "clutch")).toBe(0);
     expect(ids(await search(company.id, "clutch"))).toEqual([issue.id]);
   });
 });
 
-/** The index terms of `text` in one field (migration 0019), written out independently of the app. */
-function phrase(companyId: string, field: string, text: string): string {
+/** An FTS query for the index terms of `text` in one field (migration 0019), written out independently of the app. */
+function terms(companyId: string, field: string, text: string): string {
   const bytes = new TextEncoder().encode(text.toLowerCase());
   const out: string[] = [];
   for (let i = 0; i + 3 <= bytes.length; i++) out.push(companyId.replaceAll("-", "") + field + Buffer.from(bytes.subarray(i, i + 3)).toString("hex"));

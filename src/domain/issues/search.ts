@@ -8,8 +8,9 @@
 //
 // The index: every 3-byte window of a field's lowercased text is the term
 // <company id without dashes><field letter><6 hex digits>, so a term's postings hold one company's
-// rows of one field. q's windows asked for as one phrase (adjacent windows) find exactly the rows
-// whose field contains q; a search reads its own company's postings only.
+// rows of one field, and a search reads its own company's postings only. Rows holding every window
+// of q are a superset of the rows containing q (the index keeps no positions); the rank, computed
+// on the text itself, decides.
 //
 // The page (one statement), for each field (title, identifier, comments, description):
 //   · its hits, at most `hitsCap` issues, are counted;
@@ -75,8 +76,8 @@ export function searchTerms(companyId: string, field: SearchField, q: string): s
   return terms;
 }
 
-/** FTS5 phrase query: rows whose field contains q. */
-export const searchPhrase = (companyId: string, field: SearchField, q: string) => `"${searchTerms(companyId, field, q).join(" ")}"`;
+/** FTS5 query: rows of the field holding every window of q (each term once; terms are barewords). */
+export const searchQuery = (companyId: string, field: SearchField, q: string) => [...new Set(searchTerms(companyId, field, q))].join(" ");
 
 /**
  * The rank of the issue row in scope (`issues`), NULL when it does not match, for a needle that is
@@ -98,13 +99,13 @@ function rankCase(needle: SQL): SQL {
 /** The rank of the issue row in scope (`issues`), NULL when it does not match (q bound as a parameter). */
 export const rankExpression = (q: string): SQL => rankCase(sql`lower(${q})`);
 
-/** Issue rowids whose field contains the phrase (comments: the comment's issue). */
-function hitsOf(field: SearchField, phrase: SQL): SQL {
+/** Issue rowids whose field holds every term of the query (comments: the comment's issue). */
+function hitsOf(field: SearchField, query: SQL): SQL {
   if (field === "c") {
     return sql`SELECT ci.rowid AS r FROM issue_comment_search s JOIN issue_comments cc ON cc.rowid = s.rowid JOIN issues ci ON ci.id = cc.issue_id
-      WHERE issue_comment_search MATCH ${phrase}`;
+      WHERE issue_comment_search MATCH ${query}`;
   }
-  return sql`SELECT rowid >> 2 AS r FROM issue_search WHERE issue_search MATCH ${phrase}`;
+  return sql`SELECT rowid >> 2 AS r FROM issue_search WHERE issue_search MATCH ${query}`;
 }
 
 /**
@@ -120,9 +121,9 @@ export function searchPage(companyId: string, q: string, conditions: SQL, limit:
   const cap = n(tuning.hitsCap);
   const few = n(tuning.few);
   const tieOrder = sql`${PRIORITY_RANK}, ${t.updatedAt} DESC, ${t.id}`;
-  const phrases = FIELDS.map((f) => sql`${searchPhrase(companyId, f, q)}`);
+  const queries = FIELDS.map((f) => sql`${searchQuery(companyId, f, q)}`);
   const ctes: SQL[] = [
-    sql`params(company, t, i, c, d, needle) AS (SELECT ${companyId}, ${sql.join(phrases, sql`, `)}, lower(${q}))`,
+    sql`params(company, t, i, c, d, needle) AS (SELECT ${companyId}, ${sql.join(queries, sql`, `)}, lower(${q}))`,
     // Rank of one issue under the list's conditions (inlined where it is used: one fetch by rowid).
     sql`ranked(r, tier) AS NOT MATERIALIZED (SELECT ${t}.rowid, CASE WHEN ${conditions} THEN ${rankCase(sql`(SELECT needle FROM params)`)} END FROM ${t})`,
   ];
