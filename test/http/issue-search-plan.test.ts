@@ -120,6 +120,9 @@ describe("issue search index", () => {
         if (/issue_search|issue_comment_search/.test(d)) expect(d, d).toMatch(/VIRTUAL TABLE INDEX \d+:M/);
         else expect(d, d).toMatch(/^SEARCH .*(\(company_id=\?|\(rowid=\?\)|\(issue_id=\?)/);
       }
+      // The twelve walks (six plain, six member) follow the priority index: no sort of the company's issues.
+      if (q !== "ab")
+        expect(plan.filter((d) => /^SEARCH issues USING (COVERING )?INDEX issues_company_priority_idx \(company_id=\?\)$/.test(d))).toHaveLength(12);
       // The index is asked for A's terms only.
       const queries = statement.params.filter((p): p is string => typeof p === "string" && /^[0-9a-f]{32}[ticd][0-9A-F]{6}/.test(p));
       const mine = aPrefix(a.id);

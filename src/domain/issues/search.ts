@@ -134,14 +134,15 @@ export function searchPage(companyId: string, q: string, conditions: SQL, limit:
       sql`, `,
     )}, (SELECT count(*) FROM (SELECT 1 FROM ${t} WHERE ${t.companyId} = (SELECT company FROM params) LIMIT ${n(W)})) AS size)`,
   );
+  // Fields with few hits: their hits ranked outright (the rank computed once per hit).
   ctes.push(
-    sql`few AS MATERIALIZED (SELECT r, tier FROM (
+    sql`few_ranked AS MATERIALIZED (
       SELECT ${t}.rowid AS r, (SELECT tier FROM ranked WHERE ranked.r = ${t}.rowid) AS tier, ${PRIORITY_RANK} AS p, ${t.updatedAt} AS u, ${t.id} AS id
       FROM ${t} WHERE ${t}.rowid IN (${sql.join(
         FIELDS.map((f) => sql`SELECT r FROM capped_${sql.raw(f)} WHERE (SELECT ${sql.raw(f)} FROM counts) < ${few}`),
         sql` UNION `,
-      )})
-    ) WHERE tier IS NOT NULL ORDER BY tier, p, u DESC, id LIMIT ${L})`,
+      )}))`,
+    sql`few AS MATERIALIZED (SELECT r, tier FROM few_ranked WHERE tier IS NOT NULL ORDER BY tier, p, u DESC, id LIMIT ${L})`,
   );
   // All of a field's hits: the capped set when complete, else the index again (only when asked).
   for (const f of FIELDS) {
