@@ -89,6 +89,28 @@ describe("round trips per operation and caller", () => {
     }
   });
 
+  it("a mutation's guard and its command's loader share one round trip in the handler (agents: their company's database is known)", async () => {
+    const { company, agent, callers } = await setup();
+    for (const caller of ["agent key", "agent JWT"]) {
+      const as = callers[caller];
+      const created = await post(`/api/companies/${company.id}/issues`, { title: unique("RT"), status: "todo", assigneeAgentId: agent.id }, as);
+      expect(created.status, created.text).toBe(201);
+      expect(roundTrips(created).handler, `${caller}: issue create`).toBe(1);
+      const issue = created.body;
+      const steps: Array<[string, () => ReturnType<typeof post>]> = [
+        ["issue patch", () => patch(`/api/issues/${issue.id}`, { priority: "high" }, as)],
+        ["comment create", () => post(`/api/issues/${issue.id}/comments`, { body: "progress" }, as)],
+        ["checkout", () => post(`/api/issues/${issue.identifier}/checkout`, { agentId: agent.id, expectedStatuses: ["todo"] }, as)],
+        ["release", () => post(`/api/issues/${issue.id}/release`, {}, as)],
+      ];
+      for (const [label, call] of steps) {
+        const res = await call();
+        expect(res.status, `${caller}: ${label}: ${res.text}`).toBeLessThan(300);
+        expect(roundTrips(res), `${caller}: ${label}`).toMatchObject({ handler: 1, command: 1, objectCalls: 1 });
+      }
+    }
+  });
+
   it("an agent key seen a moment ago with a known run costs no round trip before the handler", async () => {
     const { company, agent, callers } = await setup();
     const as = callers["agent key"];

@@ -5,7 +5,7 @@ import { runCompanyCommand } from "../../company/client";
 import { errors, jsonBody, jsonContent } from "../../schemas/common";
 import { CheckoutSchema, IssueIdParam, IssueSchema } from "../../schemas/issues";
 import { checkoutIssue, releaseIssue } from "../../domain/issues/checkout";
-import { issueFor } from "./guard";
+import { loadForIssue } from "./guard";
 
 const tags = ["Issues"];
 export const issueCheckoutRouter = createRouter();
@@ -26,9 +26,9 @@ issueCheckoutRouter.openapi(
   }),
 
   async (c) => {
-    const issue = await issueFor(c, c.req.valid("param").issueId);
     const body = c.req.valid("json");
-    const result = await runCompanyCommand(c.env, issue.companyId, checkoutIssue, c.get("actor"), { issueId: issue.id, ...body });
+    const { issue, input, loaded } = await loadForIssue(c, checkoutIssue, c.req.valid("param").issueId, (issueId) => ({ issueId, ...body }));
+    const result = await runCompanyCommand(c.env, issue.companyId, checkoutIssue, c.get("actor"), input, loaded);
     return c.json(result, 200);
   },
 );
@@ -48,8 +48,8 @@ issueCheckoutRouter.openapi(
   }),
 
   async (c) => {
-    const issue = await issueFor(c, c.req.valid("param").issueId);
-    const result = await runCompanyCommand(c.env, issue.companyId, releaseIssue, c.get("actor"), { issueId: issue.id });
+    const { issue, input, loaded } = await loadForIssue(c, releaseIssue, c.req.valid("param").issueId, (issueId) => ({ issueId }));
+    const result = await runCompanyCommand(c.env, issue.companyId, releaseIssue, c.get("actor"), input, loaded);
     return c.json(result, 200);
   },
 );

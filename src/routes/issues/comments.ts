@@ -7,7 +7,7 @@ import { errors, jsonBody, jsonContent } from "../../schemas/common";
 import { CommentIdParam, CommentListQuery, CommentSchema, CreateCommentSchema, IssueIdParam } from "../../schemas/issues";
 import { getComment, listComments } from "../../domain/issues/queries";
 import { addComment } from "../../domain/issues/commands";
-import { issueFor } from "./guard";
+import { issueFor, loadForIssue } from "./guard";
 
 const tags = ["Issues"];
 export const issueCommentsRouter = createRouter();
@@ -62,11 +62,9 @@ issueCommentsRouter.openapi(
   }),
 
   async (c) => {
-    const issue = await issueFor(c, c.req.valid("param").issueId);
-    const comment = await runCompanyCommand(c.env, issue.companyId, addComment, c.get("actor"), {
-      issueId: issue.id,
-      ...c.req.valid("json"),
-    });
+    const body = c.req.valid("json");
+    const { issue, input, loaded } = await loadForIssue(c, addComment, c.req.valid("param").issueId, (issueId) => ({ issueId, ...body }));
+    const comment = await runCompanyCommand(c.env, issue.companyId, addComment, c.get("actor"), input, loaded);
     return c.json(comment, 201);
   },
 );

@@ -1,13 +1,19 @@
 // The `{issueId}` guards: 401 without a caller, 404 when the issue is missing or belongs to a
 // company the caller cannot reach. Issue routes look the issue up as domain/issues/load does;
 // document, attachment and artifact routes with the stricter domain/documents/issue-lookup.
+// A command's guard and its loader share one read batch where they can (loadForIssue, loadInCompany).
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { dbOf } from "../../http/db";
-import { requireActor, requireEntityAccess } from "../../http/access";
+import { addCompanyAccessCheck, requireActor, requireCompanyAccess, requireEntityAccess } from "../../http/access";
 import { notFound } from "../../domain/errors";
 import { findIssue } from "../../domain/issues/load";
+import { issueRefCondition } from "../../domain/issues/references";
 import { findIssue as findIssueByRef } from "../../domain/documents/issue-lookup";
+import { schema } from "../../db/client";
+import { withJoinedReads } from "../../db/read-batch";
+import { currentShardScope } from "../../db/shards";
+import type { CompanyCommand } from "../../company/command";
 
 /** The issue if the caller may reach its company: 401 without a caller, then 404. */
 export async function issueFor(c: Context<AppEnv>, issueId: string) {
@@ -24,4 +30,55 @@ export async function requireIssue(c: Context<AppEnv>, issueIdOrIdentifier: stri
   if (!issue) throw notFound("Issue not found");
   requireEntityAccess(c, issue.companyId, "Issue");
   return { issue, actor };
+}
+
+/**
+ * For a command on the issue `ref` names: the issue (guarded as issueFor: 401, then 404), the
+ * command's input for it (`inputFor(issue.id)`) and its loaded facts, the guard's read and the
+ * loader's in one round trip (the guard decides before the loader looks at its rows). Where the
+ * request's company database is not known yet (a board caller's entity route, src/db/shards.ts)
+ * the guard reads first and runCompanyCommand loads, as before.
+ */
+export async function loadForIssue<I, L>(
+  c: Context<AppEnv>,
+  command: CompanyCommand<I, unknown, L>,
+  ref: string,
+  inputFor: (issueId: string) => I,
+): Promise<{ issue: { id: string; companyId: string }; input: I; loaded: L | undefined }> {
+  const actor = requireActor(c);
+  const load = command.load;
+  if (!load || !currentShardScope()?.shard) {
+    const issue = await issueFor(c, ref);
+    return { issue, input: inputFor(issue.id), loaded: undefined };
+  }
+  const db = dbOf(c);
+  let issue: { id: string; companyId: string } | undefined;
+  const loaded = await withJoinedReads(
+    db,
+    (batch) => {
+      const row = batch.add(db.select({ id: schema.issues.id, companyId: schema.issues.companyId }).from(schema.issues).where(issueRefCondition(ref)));
+      return () => {
+        issue = row.value[0];
+        requireEntityAccess(c, issue?.companyId, "Issue");
+      };
+    },
+    () => load(db, { env: c.env, actor, now: new Date().toISOString() }, inputFor(ref)),
+  );
+  return { issue: issue!, input: inputFor(issue!.id), loaded };
+}
+
+/** A command's loaded facts on a company path, read in one round trip with requireCompanyAccess's check (which decides first). */
+export async function loadInCompany<I, L>(c: Context<AppEnv>, companyId: string, command: CompanyCommand<I, unknown, L>, input: I): Promise<L | undefined> {
+  const actor = requireActor(c);
+  const load = command.load;
+  if (!load) {
+    await requireCompanyAccess(c, companyId);
+    return undefined;
+  }
+  const db = dbOf(c);
+  return withJoinedReads(
+    db,
+    (batch) => addCompanyAccessCheck(c, batch, companyId),
+    () => load(db, { env: c.env, actor, now: new Date().toISOString(), companyId }, input),
+  );
 }

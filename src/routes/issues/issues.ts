@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { createRouter } from "../../http/router";
 import { dbOf } from "../../http/db";
-import { addCompanyAccessCheck, requireActor, requireBoard, requireCompanyAccess, requireEntityAccess } from "../../http/access";
+import { addCompanyAccessCheck, requireActor, requireBoard, requireEntityAccess } from "../../http/access";
 import { ReadBatch } from "../../db/read-batch";
 import { badRequest } from "../../domain/errors";
 import { runCompanyCommand } from "../../company/client";
@@ -14,7 +14,7 @@ import { CreateIssueSchema, IssueDetailSchema, IssueIdParam, IssueListQuery, Iss
 import { addIssueListRead } from "../../domain/issues/list";
 import { loadIssueDetail } from "../../domain/issues/detail";
 import { createIssue, setIssueUserState, updateIssue } from "../../domain/issues/commands";
-import { issueFor } from "./guard";
+import { issueFor, loadForIssue, loadInCompany } from "./guard";
 
 const tags = ["Issues"];
 export const issuesRouter = createRouter();
@@ -89,8 +89,9 @@ issuesRouter.openapi(
 
   async (c) => {
     const { companyId } = c.req.valid("param");
-    await requireCompanyAccess(c, companyId);
-    const issue = await runCompanyCommand(c.env, companyId, createIssue, c.get("actor"), c.req.valid("json"));
+    const input = c.req.valid("json");
+    const loaded = await loadInCompany(c, companyId, createIssue, input);
+    const issue = await runCompanyCommand(c.env, companyId, createIssue, c.get("actor"), input, loaded);
     return c.json(issue, 201);
   },
 );
@@ -133,11 +134,9 @@ issuesRouter.openapi(
   }),
 
   async (c) => {
-    const issue = await issueFor(c, c.req.valid("param").issueId);
-    const updated = await runCompanyCommand(c.env, issue.companyId, updateIssue, c.get("actor"), {
-      issueId: issue.id,
-      body: c.req.valid("json"),
-    });
+    const body = c.req.valid("json");
+    const { issue, input, loaded } = await loadForIssue(c, updateIssue, c.req.valid("param").issueId, (issueId) => ({ issueId, body }));
+    const updated = await runCompanyCommand(c.env, issue.companyId, updateIssue, c.get("actor"), input, loaded);
     return c.json(updated, 200);
   },
 );
