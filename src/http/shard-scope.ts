@@ -35,6 +35,15 @@ export async function scopeToCompany(db: Db, companyId: string): Promise<Placeme
   return placement;
 }
 
+/** A path segment decoded, or null when it is no valid percent-encoding (the route answers it). */
+function decodedSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 const PUBLIC_TRIGGER_PATH = /^\/api\/routine-triggers\/public\/([^/]{1,200})\/fire\/?$/;
 
 /** A public id's company and shard, from the directory (one read): a public webhook names no company. */
@@ -55,7 +64,10 @@ export const scopeAfterActorMiddleware: MiddlewareHandler<AppEnv> = async (c, ne
   const pathCompany = companyIdInPath(c.req.path);
   const publicTrigger = PUBLIC_TRIGGER_PATH.exec(c.req.path)?.[1];
   if (scope && pathCompany && scope.companyId !== pathCompany) await scopeToCompany(createDb(c.env.DB), pathCompany);
-  else if (scope && publicTrigger) await scopeToPublicId(createDb(c.env.DB), "routine_trigger", decodeURIComponent(publicTrigger));
+  else if (scope && publicTrigger) {
+    const publicId = decodedSegment(publicTrigger);
+    if (publicId) await scopeToPublicId(createDb(c.env.DB), "routine_trigger", publicId);
+  }
   else if (scope && !scope.shard) {
     const actor = c.get("actor");
     if (actor.type === "board" && !hasInstanceWideAccess(actor)) {

@@ -5,6 +5,7 @@ import { boardUser, createCompany, insertAgent, insertAgentKey, insertIssue as i
 import type { ISSUE_STATUSES } from "../../src/db/schema/issues";
 import type { HEARTBEAT_RUN_STATUSES } from "../../src/db/schema/runs";
 import { runScheduledTick } from "../../src/scheduler/tick";
+import { shardNames } from "../../src/db/shards";
 
 const BOGUS = { token: "svc_agent_bogus" };
 
@@ -154,7 +155,7 @@ describe("instance", () => {
     expect(first.body.retentionPolicy.keepLast).toBe(2);
     expect(first.body.durationMs).toBeGreaterThanOrEqual(0);
     // Every database is backed up: the directory and each company shard, each table in its own object.
-    expect(new Set(first.body.tables.map((t: any) => t.database))).toEqual(new Set(["DB", "DB_SHARD_0", "DB_SHARD_1"]));
+    expect(new Set(first.body.tables.map((t: any) => t.database))).toEqual(new Set(["DB", ...shardNames(env)]));
     const companyTables = first.body.tables.filter((t: any) => t.name === "companies" && t.rows > 0);
     const count = await testD1.prepare("SELECT COUNT(*) AS n FROM companies").first<{ n: number }>();
     expect(companyTables.reduce((sum: number, t: any) => sum + t.rows, 0)).toBe(count?.n);
