@@ -12,7 +12,7 @@ import { issueRefCondition } from "../../domain/issues/references";
 import { findIssue as findIssueByRef } from "../../domain/documents/issue-lookup";
 import { schema } from "../../db/client";
 import { withJoinedReads } from "../../db/read-batch";
-import { currentShardScope } from "../../db/shards";
+import { currentShardScope, shardNames } from "../../db/shards";
 import type { CompanyCommand } from "../../company/command";
 
 /** The issue if the caller may reach its company: 401 without a caller, then 404. */
@@ -36,8 +36,8 @@ export async function requireIssue(c: Context<AppEnv>, issueIdOrIdentifier: stri
  * For a command on the issue `ref` names: the issue (guarded as issueFor: 401, then 404), the
  * command's input for it (`inputFor(issue.id)`) and its loaded facts, the guard's read and the
  * loader's in one round trip (the guard decides before the loader looks at its rows). Where the
- * request's company database is not known yet (a board caller's entity route, src/db/shards.ts)
- * the guard reads first and runCompanyCommand loads, as before.
+ * request's company database is not known yet (a board caller's entity route with several shards,
+ * src/db/shards.ts) the guard reads first and runCompanyCommand loads, as before.
  */
 export async function loadForIssue<I, L>(
   c: Context<AppEnv>,
@@ -47,7 +47,7 @@ export async function loadForIssue<I, L>(
 ): Promise<{ issue: { id: string; companyId: string }; input: I; loaded: L | undefined }> {
   const actor = requireActor(c);
   const load = command.load;
-  if (!load || !currentShardScope()?.shard) {
+  if (!load || (!currentShardScope()?.shard && shardNames(c.env).length > 1)) {
     const issue = await issueFor(c, ref);
     return { issue, input: inputFor(issue.id), loaded: undefined };
   }
