@@ -6,7 +6,7 @@ import { dbOf } from "../http/db";
 import { requireBoard } from "../http/access";
 import { HttpError, notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
-import { requireIssue } from "./issues/guard";
+import { loadForIssueDocument, requireIssue } from "./issues/guard";
 import { DOCUMENT_BODY_MAX_BYTES, utf8Length } from "../domain/documents/keys";
 import { getDocument, listDocuments, listRevisions, requireDocumentRow } from "../domain/documents/queries";
 import { ErrorSchema, errors, jsonBody, jsonContent } from "../schemas/common";
@@ -92,9 +92,9 @@ documentsRouter.openapi(
   }),
   async (c) => {
     const { issueId, key } = c.req.valid("param");
-    const input = c.req.valid("json");
-    const { issue, actor } = await requireIssue(c, issueId);
-    const bytes = utf8Length(input.body);
+    const body = c.req.valid("json");
+    const { issue, input, loaded } = await loadForIssueDocument(c, putDocument, issueId, (id) => ({ ...body, issueId: id, key }));
+    const bytes = utf8Length(body.body);
     if (bytes > DOCUMENT_BODY_MAX_BYTES) {
       throw new HttpError(413, `Document body is ${bytes} bytes; the limit is ${DOCUMENT_BODY_MAX_BYTES} bytes (512 KiB)`, {
         limitBytes: DOCUMENT_BODY_MAX_BYTES,
@@ -102,7 +102,7 @@ documentsRouter.openapi(
       });
     }
     try {
-      const result = await runCompanyCommand(c.env, issue.companyId, putDocument, actor, { ...input, issueId: issue.id, key });
+      const result = await runCompanyCommand(c.env, issue.companyId, putDocument, c.get("actor"), input, loaded);
       const body = {
         ...result.document,
         ...(result.redirectedFromLockedDocument ? { redirectedFromLockedDocument: result.redirectedFromLockedDocument } : {}),

@@ -100,10 +100,11 @@ describe("round trips per operation and caller", () => {
       const steps: Array<[string, () => ReturnType<typeof post>]> = [
         ["issue patch", () => patch(`/api/issues/${issue.id}`, { priority: "high" }, as)],
         ["comment create", () => post(`/api/issues/${issue.id}/comments`, { body: "progress" }, as)],
+        ["document write", () => put(`/api/issues/${issue.id}/documents/notes`, { body: "# Notes" }, as)],
         ["checkout", () => post(`/api/issues/${issue.identifier}/checkout`, { agentId: agent.id, expectedStatuses: ["todo"] }, as)],
         ["release", () => post(`/api/issues/${issue.id}/release`, {}, as)],
       ];
-      for (const [label, call] of caller === "local board" ? steps.slice(0, 2) : steps) {
+      for (const [label, call] of caller === "local board" ? steps.slice(0, 3) : steps) {
         const res = await call();
         expect(res.status, `${caller}: ${label}: ${res.text}`).toBeLessThan(300);
         expect(roundTrips(res), `${caller}: ${label}`).toMatchObject({ handler: 1, command: 1, objectCalls: 1 });

@@ -10,6 +10,7 @@ import { notFound } from "../../domain/errors";
 import { findIssue } from "../../domain/issues/load";
 import { issueRefCondition } from "../../domain/issues/references";
 import { findIssue as findIssueByRef } from "../../domain/documents/issue-lookup";
+import { eq, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
 import { withJoinedReads } from "../../db/read-batch";
 import { currentShardScope, shardNames } from "../../db/shards";
@@ -32,6 +33,8 @@ export async function requireIssue(c: Context<AppEnv>, issueIdOrIdentifier: stri
   return { issue, actor };
 }
 
+type GuardedIssue = { id: string; companyId: string };
+
 /**
  * For a command on the issue `ref` names: the issue (guarded as issueFor: 401, then 404), the
  * command's input for it (`inputFor(issue.id)`) and its loaded facts, the guard's read and the
@@ -39,24 +42,44 @@ export async function requireIssue(c: Context<AppEnv>, issueIdOrIdentifier: stri
  * request's company database is not known yet (a board caller's entity route with several shards,
  * src/db/shards.ts) the guard reads first and runCompanyCommand loads, as before.
  */
-export async function loadForIssue<I, L>(
+export function loadForIssue<I, L>(c: Context<AppEnv>, command: CompanyCommand<I, unknown, L>, ref: string, inputFor: (issueId: string) => I) {
+  return loadGuarded(c, command, ref, inputFor, issueRefCondition(ref), () => issueFor(c, ref));
+}
+
+const LOWERCASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * loadForIssue for document, attachment and artifact routes (guarded as requireIssue). Their
+ * loaders key on the issue's id, so only a ref that is already one (a lowercase UUID) joins the
+ * loader's batch; an identifier is looked up first.
+ */
+export function loadForIssueDocument<I, L>(c: Context<AppEnv>, command: CompanyCommand<I, unknown, L>, ref: string, inputFor: (issueId: string) => I) {
+  const twoStep = async () => (await requireIssue(c, ref)).issue;
+  return LOWERCASE_UUID.test(ref)
+    ? loadGuarded(c, command, ref, inputFor, eq(schema.issues.id, ref), twoStep)
+    : loadGuarded(c, command, ref, inputFor, null, twoStep);
+}
+
+async function loadGuarded<I, L>(
   c: Context<AppEnv>,
   command: CompanyCommand<I, unknown, L>,
   ref: string,
   inputFor: (issueId: string) => I,
-): Promise<{ issue: { id: string; companyId: string }; input: I; loaded: L | undefined }> {
+  where: SQL | null,
+  twoStep: () => Promise<GuardedIssue>,
+): Promise<{ issue: GuardedIssue; input: I; loaded: L | undefined }> {
   const actor = requireActor(c);
   const load = command.load;
-  if (!load || (!currentShardScope()?.shard && shardNames(c.env).length > 1)) {
-    const issue = await issueFor(c, ref);
+  if (!load || !where || (!currentShardScope()?.shard && shardNames(c.env).length > 1)) {
+    const issue = await twoStep();
     return { issue, input: inputFor(issue.id), loaded: undefined };
   }
   const db = dbOf(c);
-  let issue: { id: string; companyId: string } | undefined;
+  let issue: GuardedIssue | undefined;
   const loaded = await withJoinedReads(
     db,
     (batch) => {
-      const row = batch.add(db.select({ id: schema.issues.id, companyId: schema.issues.companyId }).from(schema.issues).where(issueRefCondition(ref)));
+      const row = batch.add(db.select({ id: schema.issues.id, companyId: schema.issues.companyId }).from(schema.issues).where(where));
       return () => {
         issue = row.value[0];
         requireEntityAccess(c, issue?.companyId, "Issue");
