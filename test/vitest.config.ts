@@ -8,7 +8,10 @@ import { startFakeAgentServer } from "./setup/fake-agent-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-async function workersProject(name: string, isolate: boolean, fakeAgentUrl: string, configPath = path.join(root, "wrangler.toml")) {
+// TEST_SHARDS=2 runs every Workers project with two company shards (test/sharding/wrangler.toml).
+const defaultConfig = process.env.TEST_SHARDS === "2" ? path.join(root, "test/sharding/wrangler.toml") : path.join(root, "wrangler.toml");
+
+async function workersProject(name: string, isolate: boolean, fakeAgentUrl: string, configPath = defaultConfig) {
   const migrations = await readD1Migrations(path.join(root, "migrations"));
   return defineProject({
     root,

@@ -88,5 +88,5 @@ export async function inCompanyShard<T>(db: Db, companyId: string, fn: () => Pro
   if (scope?.companyId === companyId && scope.shard) return fn();
   const placement = await placementOf(db, companyId);
   if (!placement) throw new Error(`Company ${companyId} has no placement in the directory`);
-  return withShardScope(companyScope(companyId, placement.shard), fn);
+  return withShardScope(companyScope(companyId, placement.shard), async () => await fn());
 }

@@ -348,7 +348,7 @@ export async function forEachShard<T>(env: object, fn: (shard: string) => Promis
   const worker = async () => {
     while (next < names.length) {
       const i = next++;
-      results[i] = await withShardScope({ shard: names[i], companyId: null, candidates: null }, () => fn(names[i]));
+      results[i] = await withShardScope({ shard: names[i], companyId: null, candidates: null }, async () => await fn(names[i]));
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, names.length) }, worker));
@@ -359,4 +359,17 @@ export async function forEachShard<T>(env: object, fn: (shard: string) => Promis
  * Runs `fn` with company-table reads on every shard (rows concatenated): for telling "another
  * company's" from "missing" when an id is not on the caller's shard (a rare, failing path).
  */
-export const onEveryShard = <T>(fn: () => Promise<T>): Promise<T> => scopes.run({ shard: null, companyId: null, candidates: null }, fn);
+export const onEveryShard = <T>(fn: () => PromiseLike<T>): Promise<T> =>
+  // Awaited inside the scope: a drizzle query is a thenable that runs only when awaited.
+  scopes.run({ shard: null, companyId: null, candidates: null }, async () => await fn());
+
+/**
+ * `read()` on the current scope, and when it finds nothing, on every shard: an id that is not on
+ * the company's shard may be another company's on another (refused as such, not taken as unknown).
+ * One database: the first answer is the only one.
+ */
+export async function onThisOrAnyShard<T>(env: object, read: () => PromiseLike<T | undefined | null>): Promise<T | undefined | null> {
+  const here = await read();
+  if (here || shardNames(env).length === 1) return here;
+  return onEveryShard(read);
+}

@@ -6,7 +6,8 @@ import { ReadBatch } from "../db/read-batch";
 import { afterResponse } from "../db/round-trips";
 import { cacheCredential, cachedCredential, cachedRunAgent, cacheRunAgent, lastUsedWriteDue } from "./credential-cache";
 import type { AppEnv } from "../env";
-import { createDb, schema } from "../db/client";
+import { createDb, schema, type Db } from "../db/client";
+import { onEveryShard, shardNames } from "../db/shards";
 import { AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashApiKey } from "../crypto/api-keys";
 import { verifyAgentJwt } from "../crypto/agent-jwt";
 import { loadSessionAuth } from "../auth/session";
@@ -139,7 +140,7 @@ export async function resolveActor(c: Context<AppEnv>): Promise<Actor> {
     await scopeToCompany(db, row.companyId);
     const run = addRunRead(new ReadBatch(db), runIdHeader);
     await run?.batch.run();
-    requireOwnRun(run, row.agentId, runIdHeader);
+    await requireOwnRun(c.env, db, run, row.agentId, runIdHeader);
     touchLastUsed(c, row.keyId, () => db.update(schema.agentApiKeys).set({ lastUsedAt: now }).where(eq(schema.agentApiKeys.id, row.keyId)).run());
     return { type: "agent", source: "agent_key", agentId: row.agentId, companyId: row.companyId, keyId: row.keyId, runId: runIdHeader };
   }
@@ -165,7 +166,7 @@ export async function resolveActor(c: Context<AppEnv>): Promise<Actor> {
   const row = cached?.kind === "agent" ? cached : agent!.value[0];
   if (!row || row.companyId !== claims.company_id || INACTIVE_AGENT_STATUSES.has(row.agentStatus)) return { type: "none", runId: runIdHeader };
   if (!cached) cacheCredential(cacheKey, { kind: "agent", ...row });
-  requireOwnRun(run, row.agentId, runId);
+  await requireOwnRun(c.env, db, run, row.agentId, runId);
   return { type: "agent", source: "agent_jwt", agentId: row.agentId, companyId: row.companyId, keyId: null, runId };
 }
 
@@ -191,8 +192,21 @@ function addRunRead(batch: ReadBatch, runId: string | null) {
   };
 }
 
-function requireOwnRun(run: ReturnType<typeof addRunRead>, agentId: string, runId: string | null) {
-  const owner = run?.agentId();
+/**
+ * Refuses another agent's run. A run unknown on the caller's shard may be another company's on
+ * another shard (src/db/shards.ts): every shard is asked once; a run unknown everywhere becomes the
+ * caller's (its routes record it as the caller's external run).
+ */
+async function requireOwnRun(env: Env, db: Db, run: ReturnType<typeof addRunRead>, agentId: string, runId: string | null) {
+  if (!run) return;
+  let owner = run.agentId();
+  if (!owner && shardNames(env).length > 1) {
+    const [elsewhere] = await onEveryShard(() =>
+      db.select({ agentId: schema.heartbeatRuns.agentId }).from(schema.heartbeatRuns).where(eq(schema.heartbeatRuns.id, run.runId)),
+    );
+    owner = elsewhere?.agentId ?? agentId;
+    cacheRunAgent(run.runId, owner);
+  }
   if (owner && owner !== agentId) throw forbidden("Run belongs to another agent", { runId });
 }
 

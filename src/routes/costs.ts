@@ -94,7 +94,7 @@ costsRouter.openapi(
     await requireCompanyAccess(c, companyId);
     const actor = c.get("actor");
     if (actor.type === "agent" && actor.agentId !== body.agentId) throw forbidden("Agents may only report their own costs");
-    const input = await resolveCostEventRefs(dbOf(c), companyId, body);
+    const input = await resolveCostEventRefs(c.env, dbOf(c), companyId, body);
     const event = await runCompanyCommand(c.env, companyId, reportCostEvent, actor, input);
     return c.json(event, 201);
   },

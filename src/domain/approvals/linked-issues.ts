@@ -3,7 +3,7 @@
 import { inIds } from "../../db/id-list";
 
 import { schema } from "../../db/client";
-import { onEveryShard } from "../../db/shards";
+import { onEveryShard, shardNames } from "../../db/shards";
 import type { CommandContext } from "../../company/command";
 import { notFound, unprocessable } from "../errors";
 
@@ -14,7 +14,7 @@ export async function checkLinkedIssues(ctx: CommandContext, issueIds: string[])
   const rows = await read(issueIds);
   // Not on this company's shard: another company's on another shard (422), or missing (404).
   const elsewhere = issueIds.filter((id) => !rows.some((r) => r.id === id));
-  if (elsewhere.length) rows.push(...(await onEveryShard(() => read(elsewhere))));
+  if (elsewhere.length && shardNames(ctx.env).length > 1) rows.push(...(await onEveryShard(() => read(elsewhere))));
   const missing = issueIds.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length) throw notFound(`Issue not found: ${missing.join(", ")}`);
   const foreign = rows.filter((r) => r.companyId !== ctx.companyId).map((r) => r.id);

@@ -2,6 +2,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { unprocessable } from "../errors";
+import { onThisOrAnyShard } from "../../db/shards";
 import type { CostEventInput } from "./commands";
 
 /**
@@ -9,7 +10,7 @@ import type { CostEventInput } from "./commands";
  * the company (422 otherwise), and attributes an event for an issue to the issue's project unless
  * a project is given. Companies never change owners of these rows, so this needs no serialisation.
  */
-export async function resolveCostEventRefs(db: Db, companyId: string, input: CostEventInput): Promise<CostEventInput> {
+export async function resolveCostEventRefs(env: Env, db: Db, companyId: string, input: CostEventInput): Promise<CostEventInput> {
   const none = db.select({ id: schema.companies.id, projectId: sql<string | null>`NULL` }).from(schema.companies).where(eq(schema.companies.id, "-"));
   const [agents, issues, projects, goals] = (await db.batch([
     db
@@ -42,7 +43,8 @@ export async function resolveCostEventRefs(db: Db, companyId: string, input: Cos
   }
   if (input.goalId && !goals.length) throw unprocessable("goalId must reference a goal of this company", { goalId: input.goalId });
   // A run the service has not seen yet (an external run) is accepted; a known run must be this agent's, in this company.
-  const run = input.heartbeatRunId ? await db.query.heartbeatRuns.findFirst({ where: eq(schema.heartbeatRuns.id, input.heartbeatRunId) }) : undefined;
+  const runId = input.heartbeatRunId;
+  const run = runId ? await onThisOrAnyShard(env, () => db.query.heartbeatRuns.findFirst({ where: eq(schema.heartbeatRuns.id, runId) })) : undefined;
   if (run && (run.companyId !== companyId || run.agentId !== input.agentId)) {
     throw unprocessable("heartbeatRunId must reference a run of this agent in this company", { heartbeatRunId: input.heartbeatRunId });
   }

@@ -2,7 +2,7 @@
 // run touched), and the context an agent's heartbeat needs about it.
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../http/router";
-import { onEveryShard } from "../../db/shards";
+import { onThisOrAnyShard } from "../../db/shards";
 import { dbOf } from "../../http/db";
 import { requireActor, requireEntityAccess } from "../../http/access";
 import { ActivitySchema } from "../../schemas/activity";
@@ -66,7 +66,7 @@ issueActivityRouter.openapi(
     const db = dbOf(c);
     const runId = c.req.valid("param").runId;
     // A run on another shard than the caller's is another company's (404), not a missing one.
-    const run = (await findRun(db, runId)) ?? (await onEveryShard(() => findRun(db, runId)));
+    const run = await onThisOrAnyShard(c.env, () => findRun(db, runId));
     if (!run) return c.json([], 200);
     requireEntityAccess(c, run.companyId, "Run");
     return c.json(await issuesOfRun(db, run), 200);
