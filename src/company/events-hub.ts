@@ -17,7 +17,7 @@ import { runBatch, type Statement } from "../db/batch";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
 import { inCompanyShard } from "../db/placement";
 import { Faults, faultsEnabled, parseFaults, type FaultRule } from "../db/faults";
-import { eventView, type EventRow, type ServiceEvent } from "../domain/events/outbox";
+import { eventView, pendingDeliveriesRead, type EventRow, type ServiceEvent } from "../domain/events/outbox";
 import {
   decideDelivery,
   decideSubscription,
@@ -99,13 +99,24 @@ export class CompanyEventsHub extends DurableObject<Env> {
 
   /**
    * New events were written for `companyId`: stream them, and deliver what is due. A writer that
-   * read, at the end of its transaction, that the company has no delivery pending says so
-   * (`deliveriesPending: false`): no delivery pass is needed then (but the hourly pruning still runs).
+   * read, at the end of its transaction, whether the company has deliveries pending says so; one
+   * that did not (the run dispatcher) has the hub read it (one D1 read instead of a delivery pass).
+   * No pending delivery: no delivery pass (but the hourly pruning still runs in one).
    */
   async notify(companyId: string, deliveriesPending?: boolean): Promise<void> {
     if (this.fact("companyId") !== companyId) this.setFact("companyId", companyId);
-    if (deliveriesPending !== false || this.pruneDue()) await this.ctx.storage.setAlarm(Date.now());
+    if (this.pruneDue() || (deliveriesPending ?? (await this.deliveriesPending(companyId)))) await this.ctx.storage.setAlarm(Date.now());
     if (this.clients.size) await this.inShard(companyId, () => this.broadcast(companyId));
+  }
+
+  /** Whether the company has deliveries pending; true when that cannot be read (the delivery pass finds out). */
+  private async deliveriesPending(companyId: string): Promise<boolean> {
+    try {
+      return (await this.inShard(companyId, () => pendingDeliveriesRead(this.db, companyId))).length > 0;
+    } catch (err) {
+      console.error("event hub: pending deliveries read failed", err);
+      return true;
+    }
   }
 
   /** Company-table statements go to the company's shard (src/db/shards.ts). */

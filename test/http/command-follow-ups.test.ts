@@ -1,7 +1,8 @@
 // What a command sets off after its batch, and only when there is something to do: the company's
 // event hub runs a delivery pass when webhook deliveries are pending (read at the end of the
 // batch that wrote the events) or its hourly pruning is due; checkout and release ask for a run
-// dispatch only when they freed a slot or re-queued deferred wake-ups.
+// dispatch only when they freed a slot or re-queued deferred wake-ups. A notifier that did not read
+// whether deliveries are pending (the run dispatcher) has the hub read it.
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
@@ -14,7 +15,7 @@ import { companyScope, withShardScope } from "../../src/db/shards";
 import { SYSTEM_ACTOR } from "../../src/domain/actor";
 import { post, unique } from "../helpers/api";
 import { eventually } from "../helpers/eventually";
-import { createCompany, insertAgent, insertAgentKey, insertIssue, insertRow, insertWakeup, testDb } from "../helpers/fixtures";
+import { createCompany, insertAgent, insertAgentKey, insertIssue, insertWakeup, testDb } from "../helpers/fixtures";
 
 /** A command context for `companyId` in its shard, as the company object makes one. */
 async function inCommand<T>(companyId: string, fn: (ctx: ReturnType<typeof commandContext>) => Promise<T>): Promise<T> {
@@ -22,6 +23,12 @@ async function inCommand<T>(companyId: string, fn: (ctx: ReturnType<typeof comma
   const placement = await placementOf(db, companyId);
   const ctx = commandContext({ env, db, companyId, actor: SYSTEM_ACTOR, storage: undefined as unknown as CompanyStorage, now: new Date().toISOString() });
   return withShardScope(companyScope(companyId, placement!.shard), () => fn(ctx));
+}
+
+/** A webhook subscription to every issue event, delivered to the local fake receiver (its deliveries are queued by the outbox trigger). */
+async function subscribe(companyId: string) {
+  const res = await post(`/api/companies/${companyId}/webhooks`, { url: `${env.FAKE_AGENT_URL}/agent/${crypto.randomUUID()}`, events: ["issue.*"] });
+  expect(res.status, res.text).toBe(201);
 }
 
 const issueCreated = (ctx: ReturnType<typeof commandContext>) =>
@@ -39,16 +46,7 @@ describe("event hub notifications", () => {
       await ctx.batch([ctx.db.update(schema.companies).set({ updatedAt: ctx.now }).where(eq(schema.companies.id, company.id))]);
       expect(ctx.deliveriesPending).toBeUndefined();
     });
-    await insertRow(schema.webhookSubscriptions, {
-      id: crypto.randomUUID(),
-      companyId: company.id,
-      url: "https://example.invalid/hook",
-      events: ["issue.*"],
-      enabled: true,
-      secretCiphertext: "x",
-      createdAt: new Date().toISOString(),
-      updatedAt: new Date().toISOString(),
-    });
+    await subscribe(company.id);
     await inCommand(company.id, async (ctx) => {
       await ctx.batch([issueCreated(ctx)]);
       expect(ctx.deliveriesPending).toBe(true);
@@ -76,8 +74,13 @@ describe("event hub notifications", () => {
     expect(armed, "nothing pending, pruned within the hour").toHaveLength(1);
     await hub.notify(company.id, true);
     expect(armed, "deliveries pending").toHaveLength(2);
+    // A writer that did not look (the run dispatcher): the hub reads whether deliveries are pending.
     await hub.notify(company.id);
-    expect(armed, "a writer that did not look").toHaveLength(3);
+    expect(armed, "did not look, nothing pending").toHaveLength(2);
+    await subscribe(company.id);
+    await inCommand(company.id, (ctx) => ctx.batch([issueCreated(ctx)]));
+    await hub.notify(company.id);
+    expect(armed, "did not look, a delivery pending").toHaveLength(3);
   });
 });
 
