@@ -12,10 +12,12 @@
 // test/tools/bench-wiki.mjs (export benchWiki) wiki_write_page throughput and wiki_search p50/p99 over 10,000 pages.
 // Each operation is also compared with a ceiling — a minimal Worker with the same bindings doing one
 // D1 read, or one serialised Durable Object command with one D1 batch (test/tools/ceiling) — driven
-// by the same client in the same run; with the server's CPU per request (/proc) and the previous
+// by the same client in the same run (throughput and CPU per request as ratios of the ceiling's);
+// with the server's CPU per request (/proc) and the previous
 // run's figures (.bench/last.json). Scale: list/get/q over 1k/10k/100k issues seeded straight into
 // local D1 (test/tools/bench-scale.mjs, BENCH_SCALE). The end is a markdown table for the README.
-// Env: BENCH_SEED (issues in the big company), BENCH_CONCURRENCY (default 16), BENCH_CYCLES (default 300), BENCH_RUNS (default 300).
+// Env: BENCH_SEED (issues in the big company), BENCH_CONCURRENCY (default 16), BENCH_CYCLES (default 300), BENCH_RUNS (default 300),
+// BENCH_PLUGINS (comma list of plug-ins to run, e.g. "documents"; default all), BENCH_SCALE ("" skips the scale companies).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -109,10 +111,12 @@ function ceilingOf(row) {
 
 function printTable(rawRows, ceilings, previous) {
   const rows = rawRows.map((r) => ({ ...normaliseRow(r), kind: r.kind, commands: r.commands, cpuMsPerReq: r.cpuMsPerReq }));
-  const header = ["operation", "count", "err", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "× ceiling", "× previous"];
+  const header = ["operation", "count", "err", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "CPU × ceiling", "× ceiling", "× previous"];
   const lines = rows.map((r) => {
     const c = ceilingOf(r);
     const ceiling = c && ceilings[c.ceiling] ? (r.rps * c.per) / ceilings[c.ceiling] : NaN;
+    // CPU per request against the matching ceiling's (per command: checkout+release is two).
+    const ceilingCpu = c ? ceilings[`${c.ceiling}Cpu`] * c.per : NaN;
     const prev = previous[r.name];
     return [
       r.name,
@@ -122,6 +126,7 @@ function printTable(rawRows, ceilings, previous) {
       r.p50.toFixed(1),
       r.p99.toFixed(1),
       Number.isFinite(r.cpuMsPerReq) ? r.cpuMsPerReq.toFixed(2) : "–",
+      Number.isFinite(r.cpuMsPerReq / ceilingCpu) ? (r.cpuMsPerReq / ceilingCpu).toFixed(2) : "–",
       Number.isFinite(ceiling) ? ceiling.toFixed(2) : "–",
       prev ? (r.rps / prev).toFixed(2) : "–",
     ];
@@ -185,6 +190,8 @@ async function main() {
       const write = await withCpu(() => measure("ceiling: DO command + one D1 batch", 1000, CONCURRENCY, () => cReq("POST", "/write?co=one")), {}, ceiling.pid);
       ceilings.read = read.rps;
       ceilings.write = write.rps;
+      ceilings.readCpu = read.cpuMsPerReq;
+      ceilings.writeCpu = write.cpuMsPerReq;
       rows.push(read, write);
     } finally {
       ceiling.stop();
@@ -300,9 +307,11 @@ async function main() {
       ["bench-events.mjs", "benchEvents"],
       ["bench-wiki.mjs", "benchWiki"],
     ];
+    // BENCH_PLUGINS: a comma list of plug-in names (costs, documents, runs, …) to run only those.
+    const only = process.env.BENCH_PLUGINS?.split(",").map((s) => s.trim());
     for (const [file, exportName] of plugins) {
       const full = path.join(here, file);
-      if (!existsSync(full)) continue;
+      if (!existsSync(full) || (only && !only.includes(file.replace(/^bench-|\.mjs$/g, "")))) continue;
       const mod = await import(pathToFileURL(full).href);
       if (typeof mod[exportName] !== "function") {
         console.log(`note: ${file} does not export ${exportName}; skipped`);
