@@ -2,14 +2,28 @@
 // module graph and one storage across files (each test makes its own company); the few
 // tests of instance-wide singletons in isolated storage.
 import path from "node:path";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig, defineProject } from "vitest/config";
 import { startFakeAgentServer } from "./setup/fake-agent-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-// TEST_SHARDS=2 runs every Workers project with two company shards (test/sharding/wrangler.toml).
-const defaultConfig = process.env.TEST_SHARDS === "2" ? path.join(root, "test/sharding/wrangler.toml") : path.join(root, "wrangler.toml");
+// wrangler.toml binds two company shards; TEST_SHARDS=1 runs the Workers projects with DB as the only
+// database, as a deployment that has not added shards (the same configuration without DB_SHARD_n).
+const defaultConfig = process.env.TEST_SHARDS === "1" ? singleDatabaseConfig() : path.join(root, "wrangler.toml");
+
+/** wrangler.toml without its shard bindings (paths made absolute), written to a temporary file. */
+function singleDatabaseConfig(): string {
+  const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8")
+    .replace(/\[\[d1_databases\]\]\nbinding = "DB_SHARD_\d+"\n(?:[^[\n][^\n]*\n)*/g, "")
+    .replace(/^(main|directory|migrations_dir|watch_dir) = "(?:\.\/)?([^"]+)"/gm, (_, key, value) => `${key} = "${path.join(root, value)}"`)
+    .replace(/= "\.\/src\//g, `= "${path.join(root, "src")}/`);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "acp-single-db-")), "wrangler.toml");
+  writeFileSync(file, toml);
+  return file;
+}
 
 async function workersProject(name: string, isolate: boolean, fakeAgentUrl: string, configPath = defaultConfig) {
   const migrations = await readD1Migrations(path.join(root, "migrations"));
@@ -79,8 +93,8 @@ export default defineConfig(async () => {
         },
         // Instance-wide singletons (bootstrap, board claim, instance admins and settings): fresh storage per file.
         await workersProject("isolated", true, fakeAgent.url),
-        // The Worker with two company shards (src/db/shards.ts): placement, routing, the directory, moves.
-        await workersProject("sharding", false, fakeAgent.url, path.join(root, "test/sharding/wrangler.toml")),
+        // Shards (src/db/shards.ts): placement, routing, the directory, moves (they need two shards).
+        ...(process.env.TEST_SHARDS === "1" ? [] : [await workersProject("sharding", false, fakeAgent.url)]),
       ],
     },
   };

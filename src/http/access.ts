@@ -100,11 +100,15 @@ export function addCompanyAccessCheck(c: Context<AppEnv>, batch: ReadBatch, comp
   };
 }
 
-/** The company-path guard on its own (one round trip). */
-export async function requireCompanyAccess(c: Context<AppEnv>, companyId: string, options: CompanyAccessOptions = {}) {
-  // A company named outside the path (a body field): the rest of the request reads its shard.
+/** A company named outside the path (a query or body field): the rest of the request reads its shard (src/db/shards.ts). */
+export async function scopeRequestToCompany(c: Context<AppEnv>, companyId: string): Promise<void> {
   const placement = await placementOf(dbOf(c), companyId);
   if (placement) narrowShardScope(companyId, placement.shard);
+}
+
+/** The company-path guard on its own (one round trip). */
+export async function requireCompanyAccess(c: Context<AppEnv>, companyId: string, options: CompanyAccessOptions = {}) {
+  await scopeRequestToCompany(c, companyId);
   const batch = new ReadBatch(dbOf(c));
   const check = addCompanyAccessCheck(c, batch, companyId, options);
   await batch.run();

@@ -194,8 +194,8 @@ function addRunRead(batch: ReadBatch, runId: string | null) {
 
 /**
  * Refuses another agent's run. A run unknown on the caller's shard may be another company's on
- * another shard (src/db/shards.ts): every shard is asked once; a run unknown everywhere becomes the
- * caller's (its routes record it as the caller's external run).
+ * another shard (src/db/shards.ts): then every shard is asked (a run unknown everywhere is allowed:
+ * routes that need it record it as the caller's external run).
  */
 async function requireOwnRun(env: Env, db: Db, run: ReturnType<typeof addRunRead>, agentId: string, runId: string | null) {
   if (!run) return;
@@ -204,8 +204,8 @@ async function requireOwnRun(env: Env, db: Db, run: ReturnType<typeof addRunRead
     const [elsewhere] = await onEveryShard(() =>
       db.select({ agentId: schema.heartbeatRuns.agentId }).from(schema.heartbeatRuns).where(eq(schema.heartbeatRuns.id, run.runId)),
     );
-    owner = elsewhere?.agentId ?? agentId;
-    cacheRunAgent(run.runId, owner);
+    owner = elsewhere?.agentId;
+    if (owner) cacheRunAgent(run.runId, owner);
   }
   if (owner && owner !== agentId) throw forbidden("Run belongs to another agent", { runId });
 }

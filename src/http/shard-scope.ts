@@ -67,8 +67,7 @@ export const scopeAfterActorMiddleware: MiddlewareHandler<AppEnv> = async (c, ne
   else if (scope && publicTrigger) {
     const publicId = decodedSegment(publicTrigger);
     if (publicId) await scopeToPublicId(createDb(c.env.DB), "routine_trigger", publicId);
-  }
-  else if (scope && !scope.shard) {
+  } else if (scope && !scope.shard) {
     const actor = c.get("actor");
     if (actor.type === "board" && !hasInstanceWideAccess(actor)) {
       const shards = actor.companyIds.map((id) => cachedPlacement(id)?.shard).filter((s): s is string => !!s);

@@ -9,7 +9,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
-import { addCompanyAccessCheck, requireActor, requireBoard, requireInstanceAdmin } from "../http/access";
+import { addCompanyAccessCheck, requireActor, requireBoard, requireInstanceAdmin, scopeRequestToCompany } from "../http/access";
 import { errorBody } from "../http/errors";
 import { ReadBatch } from "../db/read-batch";
 import { ErrorSchema, errors, jsonBody, jsonContent } from "../schemas/common";
@@ -169,6 +169,7 @@ export interface PluginRouteGate {
  * 403 another company's caller): one read batch.
  */
 export async function pluginGate(c: Context<AppEnv>, pluginKey: string, companyId: string, gate: PluginRouteGate) {
+  await scopeRequestToCompany(c, companyId);
   const batch = new ReadBatch(dbOf(c));
   const company = addCompanyAccessCheck(c, batch, companyId, { board: gate.auth === "board" });
   const plugin = addReadyPluginCheck(batch, c.req.param("pluginId") ?? pluginKey, pluginKey);

@@ -3,12 +3,13 @@
 import { describe, expect, it } from "vitest";
 import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import { noRowExists, rowExists, rowMatches, sameVersion } from "../../src/db/guards";
+import { inCompanyShard } from "../../src/db/placement";
 import { createCompany, insertAgent, insertIssue, insertProject, schema, testDb, updateRow } from "../helpers/fixtures";
 
-/** Whether `condition` holds now, as a guard evaluates it (on the shard holding the rows: one answer per shard). */
-async function holds(condition: SQL) {
-  const rows = await testDb().all<{ held: number }>(sql`SELECT CASE WHEN ${condition} THEN 1 ELSE 0 END AS held`);
-  return rows.some((row) => row.held === 1);
+/** Whether `condition` holds now, as a guard evaluates it: on the company's shard, inside its command. */
+async function holds(companyId: string, condition: SQL) {
+  const rows = await inCompanyShard(testDb(), companyId, () => testDb().all<{ held: number }>(sql`SELECT CASE WHEN ${condition} THEN 1 ELSE 0 END AS held`));
+  return rows[0]?.held === 1;
 }
 
 describe("guards", () => {
@@ -18,15 +19,15 @@ describe("guards", () => {
     const issue = await insertIssue(company.id, { assigneeAgentId: agent.id });
     const issues = schema.issues;
 
-    expect(await holds(rowExists(issues, { id: issue.id, status: "todo", checkoutRunId: null, assigneeAgentId: agent.id }))).toBe(true);
-    expect(await holds(rowExists(issues, { id: issue.id, status: "in_progress" }))).toBe(false);
-    expect(await holds(rowExists(issues, { id: issue.id, assigneeAgentId: null }))).toBe(false);
-    expect(await holds(rowExists(issues, { id: issue.id, checkoutRunId: "some-run" }))).toBe(false);
-    expect(await holds(noRowExists(issues, { id: issue.id, assigneeAgentId: null }))).toBe(true);
+    expect(await holds(company.id, rowExists(issues, { id: issue.id, status: "todo", checkoutRunId: null, assigneeAgentId: agent.id }))).toBe(true);
+    expect(await holds(company.id, rowExists(issues, { id: issue.id, status: "in_progress" }))).toBe(false);
+    expect(await holds(company.id, rowExists(issues, { id: issue.id, assigneeAgentId: null }))).toBe(false);
+    expect(await holds(company.id, rowExists(issues, { id: issue.id, checkoutRunId: "some-run" }))).toBe(false);
+    expect(await holds(company.id, noRowExists(issues, { id: issue.id, assigneeAgentId: null }))).toBe(true);
 
     await updateRow(issues, issue.id, { assigneeAgentId: null });
-    expect(await holds(rowExists(issues, { id: issue.id, assigneeAgentId: null }))).toBe(true);
-    expect(await holds(rowExists(issues, { id: issue.id, assigneeAgentId: agent.id }))).toBe(false);
+    expect(await holds(company.id, rowExists(issues, { id: issue.id, assigneeAgentId: null }))).toBe(true);
+    expect(await holds(company.id, rowExists(issues, { id: issue.id, assigneeAgentId: agent.id }))).toBe(false);
   });
 
   it("a version guard fails once the row's version moved on", async () => {
@@ -34,10 +35,10 @@ describe("guards", () => {
     const issue = await insertIssue(company.id);
     const [{ version }] = await testDb().select({ version: schema.issues.version }).from(schema.issues).where(eq(schema.issues.id, issue.id));
 
-    expect(await holds(sameVersion(schema.issues, { id: issue.id, version }))).toBe(true);
+    expect(await holds(company.id, sameVersion(schema.issues, { id: issue.id, version }))).toBe(true);
     await updateRow(schema.issues, issue.id, { version: version + 1 });
-    expect(await holds(sameVersion(schema.issues, { id: issue.id, version }))).toBe(false);
-    expect(await holds(sameVersion(schema.issues, { id: crypto.randomUUID(), version: version + 1 }))).toBe(false);
+    expect(await holds(company.id, sameVersion(schema.issues, { id: issue.id, version }))).toBe(false);
+    expect(await holds(company.id, sameVersion(schema.issues, { id: crypto.randomUUID(), version: version + 1 }))).toBe(false);
   });
 
   it("a guard takes a drizzle condition for what values cannot say", async () => {
@@ -45,9 +46,9 @@ describe("guards", () => {
     const project = await insertProject(company.id);
     const paused = and(eq(schema.projects.id, project.id), isNotNull(schema.projects.pausedAt))!;
 
-    expect(await holds(noRowExists(schema.projects, paused))).toBe(true);
+    expect(await holds(company.id, noRowExists(schema.projects, paused))).toBe(true);
     await updateRow(schema.projects, project.id, { pausedAt: new Date().toISOString() });
-    expect(await holds(noRowExists(schema.projects, paused))).toBe(false);
+    expect(await holds(company.id, noRowExists(schema.projects, paused))).toBe(false);
   });
 
   it("a guard with no values, an unknown field or an undefined value is refused, not widened", () => {
