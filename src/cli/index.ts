@@ -10,6 +10,7 @@ import { runnerCommand } from "./commands/runner";
 import { eventCommands } from "./commands/events";
 import { webhookCommands } from "./commands/webhooks";
 import { pluginCommands } from "./commands/plugins";
+import { shardCommands } from "./commands/shards";
 import { CliError } from "./output";
 import { cliVersion } from "./version";
 
@@ -39,6 +40,7 @@ portabilityCommands(program);
 eventCommands(program);
 webhookCommands(program);
 pluginCommands(program);
+shardCommands(program);
 runnerCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

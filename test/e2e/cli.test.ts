@@ -152,6 +152,37 @@ describe("acp CLI (scripted session against the dev server)", () => {
     expect(local.stdout).toContain("auth: local mode (no sign-in needed)");
   });
 
+  it("shards list and move: a company moved to the other shard keeps its issues (the dev server runs two shards)", async () => {
+    const company = (await (
+      await fetch(`${base}/api/companies`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: `Shard move ${Date.now()}` }),
+      })
+    ).json()) as any;
+    const issue = (await (
+      await fetch(`${base}/api/companies/${company.id}/issues`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ title: "moves along" }),
+      })
+    ).json()) as any;
+    const before = await json("shards", "list", "--url", base);
+    expect(before.map((s: any) => s.shard)).toEqual(expect.arrayContaining(["DB_SHARD_0", "DB_SHARD_1"]));
+    const table = (await acp("shards", "list", "--url", base)).stdout.split("\n");
+    expect(table[0]).toMatch(/^Shard +Companies$/);
+    // Move it to whichever shard it is not on: the first try names one; 409 means it is already there.
+    let moved = await acp("shards", "move", company.id, "--to", "DB_SHARD_1", "--url", base);
+    if (moved.code !== 0 && /HTTP 409/.test(moved.stderr)) moved = await acp("shards", "move", company.id, "--to", "DB_SHARD_0", "--url", base);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toMatch(new RegExp(`^Moved ${company.id} from DB_SHARD_\\d to DB_SHARD_\\d: \\d+ tables, \\d+ rows verified`));
+    const after = await (await fetch(`${base}/api/issues/${issue.id}`)).json();
+    expect(after).toMatchObject({ id: issue.id, identifier: issue.identifier, title: "moves along" });
+    const bad = await acp("shards", "move", company.id, "--to", "NOPE", "--url", base);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/HTTP 400/);
+  });
+
   it("plugin list, install, disable, enable and tools: the knowledge wiki's lifecycle as the local instance admin", async () => {
     const plugin = (...args: string[]) => json("plugin", ...args, "--url", base);
     // Installed here, or already by an earlier run or test (then it is listed with its key).

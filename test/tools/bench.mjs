@@ -10,6 +10,7 @@
 // test/tools/bench-runs.mjs (export benchRuns) measures wake-up → run-start latency and runs dispatched per second;
 // test/tools/bench-routines.mjs (export benchRoutines) public webhook fires per second on one routine.
 // test/tools/bench-wiki.mjs (export benchWiki) wiki_write_page throughput and wiki_search p50/p99 over 10,000 pages.
+// test/tools/bench-shards.mjs (export benchShards) issue creates on 10 companies over two shards vs one.
 // Each operation is also compared with a ceiling — a minimal Worker with the same bindings doing one
 // D1 read, or one serialised Durable Object command with one D1 batch (test/tools/ceiling) — driven
 // by the same client in the same run (throughput and CPU per request as ratios of the ceiling's);
@@ -306,6 +307,7 @@ async function main() {
       ["bench-routines.mjs", "benchRoutines"],
       ["bench-events.mjs", "benchEvents"],
       ["bench-wiki.mjs", "benchWiki"],
+      ["bench-shards.mjs", "benchShards"],
     ];
     // BENCH_PLUGINS: a comma list of plug-in names (costs, documents, runs, …) to run only those.
     const only = process.env.BENCH_PLUGINS?.split(",").map((s) => s.trim());
