@@ -543,6 +543,18 @@ beforeAll(async () => {
   // Company A and company B, each with one of everything.
   Object.assign(ids, await seedCompany());
   Object.assign(idsB, await seedCompany());
+  // With shards bound, A and B live on different ones, so every probe below also crosses shards.
+  const shards = (await get("/api/instance/shards")).body.map((s: { shard: string }) => s.shard).filter((s: string) => s !== "DB");
+  if (shards.length > 1) {
+    const shardOf = async (id: string) =>
+      (await testD1.prepare("SELECT shard FROM directory_companies WHERE id = ?").bind(id).first<{ shard: string }>())?.shard;
+    const [shardA, shardB] = [await shardOf(ids.companyId), await shardOf(idsB.companyId)];
+    if (shardA === shardB) {
+      const moved = await post(`/api/instance/companies/${idsB.companyId}/move`, { shard: shards.find((s: string) => s !== shardA) });
+      expect(moved.status, moved.text).toBe(200);
+    }
+    expect(await shardOf(ids.companyId)).not.toBe(await shardOf(idsB.companyId));
+  }
   ids.otherCompanyId = idsB.companyId;
   idsB.otherCompanyId = ids.companyId;
   A = { id: ids.companyId };
