@@ -299,7 +299,7 @@ export const updateIssue = defineCommand("issue.update", {
       self,
     );
     const run = addActorRunRead(batch, scope.actor);
-    const company = addCompanyAgentsRead(batch, companyOfIssue(scope, input.issueId));
+    const company = addCompanyAgentsRead(batch, scope.companyId ?? { issueRef: input.issueId });
     const dependents = body.status === "done" ? addDependentsRead(batch, input.issueId) : null;
     // The assignment rule needs the project the issue will have: the patch's, else its current one.
     const assignees = body.assigneeAgentId !== undefined || body.assigneeUserId !== undefined;
@@ -500,7 +500,7 @@ export const addComment = defineCommand("issue.comment", {
     const batch = new ReadBatch(db);
     const snapshot = addIssueSnapshotReads(batch, input.issueId);
     const run = addActorRunRead(batch, scope.actor);
-    const company = addCompanyAgentsRead(batch, companyOfIssue(scope, input.issueId));
+    const company = addCompanyAgentsRead(batch, scope.companyId ?? { issueRef: input.issueId });
     await batch.run();
     const loaded = requireIssueSnapshot(scope, snapshot());
     const runFacts = run?.() ?? null;

@@ -2,7 +2,7 @@
 // the issue to inherit an execution workspace from. Other-company or missing targets are 422.
 // Written as "add the reads to a batch, then check": every reference of a request is read in the
 // same round trip as the rest of what the command needs, outside the serialised section.
-import { asc, eq, or, sql, type SQL } from "drizzle-orm";
+import { asc, eq, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
 import { idList, inIds } from "../../db/id-list";
 import type { ReadBatch } from "../../db/read-batch";
@@ -13,10 +13,26 @@ import { ISSUE_IDENTIFIER_PATTERN } from "../companies/issue-prefix";
 // Prefixes may end in digits (ACM2-5).
 const ISSUE_IDENTIFIER = ISSUE_IDENTIFIER_PATTERN;
 
+/** How a ref names its issue: by id, or by identifier (compared upper-cased). */
+export type IssueRefKind = "id" | "identifier";
+
+/** The ref's kind and the value its condition compares. */
+export const issueRefKey = (ref: string): { kind: IssueRefKind; value: string } =>
+  ISSUE_IDENTIFIER.test(ref) ? { kind: "identifier", value: ref.toUpperCase() } : { kind: "id", value: ref };
+
+/** The condition for a ref of `kind` whose value is `value` (a string, or a template's placeholder: src/db/templates.ts). */
+export const issueRefConditionBy = (kind: IssueRefKind, value: string | Placeholder): SQL =>
+  kind === "identifier" ? eq(schema.issues.identifier, value) : eq(schema.issues.id, value);
+
 /** SQL for "this issue ref" (UUID or case-insensitive identifier) among a company's issues. */
 export function issueRefCondition(ref: string): SQL {
-  return ISSUE_IDENTIFIER.test(ref) ? eq(schema.issues.identifier, ref.toUpperCase()) : eq(schema.issues.id, ref);
+  const { kind, value } = issueRefKey(ref);
+  return issueRefConditionBy(kind, value);
 }
+
+/** The id of the issue a ref of `kind` names, as a scalar subquery (so other reads in the batch can key on it). */
+export const issueIdBy = (kind: IssueRefKind, value: string | Placeholder): SQL =>
+  sql`(SELECT ${schema.issues.id} FROM ${schema.issues} WHERE ${issueRefConditionBy(kind, value)})`;
 
 /** The id of the issue `ref` names, as a scalar subquery (so other reads in the batch can key on it). */
 export const issueIdOf = (ref: string): SQL => sql`(SELECT ${schema.issues.id} FROM ${schema.issues} WHERE ${issueRefCondition(ref)})`;

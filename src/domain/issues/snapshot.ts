@@ -1,11 +1,12 @@
 // What an issue command reads before deciding, added to one read batch: the issue (by UUID or
 // identifier) with its labels, blockers and checkout run; the company's agents and status (for
 // mentions and wake-ups); issues waiting on it (for blocker-resolved wake-ups).
-import { and, asc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { ReadBatch } from "../../db/read-batch";
 import type { RunRow } from "../runs/actor-run";
-import { issueIdOf, issueRefCondition } from "./references";
+import { template } from "../../db/templates";
+import { issueIdBy, issueIdOf, issueRefConditionBy, issueRefKey, type IssueRefKind } from "./references";
 import type { IssueRelations, IssueRow } from "./view";
 
 export interface IssueSnapshot {
@@ -15,32 +16,45 @@ export interface IssueSnapshot {
   checkoutRun: RunRow | null;
 }
 
+/** The snapshot's reads for a ref of one kind, built once (src/db/templates.ts). */
+function snapshotTemplates(kind: IssueRefKind) {
+  const i = schema.issues;
+  return {
+    issue: template(["ref"], (db, slot) => db.select().from(i).where(issueRefConditionBy(kind, slot.ref))),
+    labels: template(["ref"], (db, slot) =>
+      db
+        .select({ id: schema.labels.id, name: schema.labels.name, color: schema.labels.color })
+        .from(schema.issueLabels)
+        .innerJoin(schema.labels, eq(schema.labels.id, schema.issueLabels.labelId))
+        .where(sql`${schema.issueLabels.issueId} = ${issueIdBy(kind, slot.ref)}`)
+        .orderBy(asc(schema.labels.name)),
+    ),
+    blockers: template(["ref"], (db, slot) =>
+      db
+        .select({ blockerIssueId: schema.issueBlockers.blockerIssueId })
+        .from(schema.issueBlockers)
+        .where(sql`${schema.issueBlockers.issueId} = ${issueIdBy(kind, slot.ref)}`)
+        .orderBy(asc(schema.issueBlockers.createdAt), asc(schema.issueBlockers.blockerIssueId)),
+    ),
+    run: template(["ref"], (db, slot) =>
+      db
+        .select()
+        .from(schema.heartbeatRuns)
+        .where(sql`${schema.heartbeatRuns.id} = (SELECT ${i.checkoutRunId} FROM ${i} WHERE ${issueRefConditionBy(kind, slot.ref)})`),
+    ),
+  };
+}
+const snapshotReads = { id: snapshotTemplates("id"), identifier: snapshotTemplates("identifier") };
+
 /** The issue `ref` names with its relations and checkout run; null when there is no such issue. */
 export function addIssueSnapshotReads(batch: ReadBatch, ref: string): () => IssueSnapshot | null {
   const db = batch.db;
-  const id = issueIdOf(ref);
-  const issue = batch.add(db.select().from(schema.issues).where(issueRefCondition(ref)));
-  const labels = batch.add(
-    db
-      .select({ id: schema.labels.id, name: schema.labels.name, color: schema.labels.color })
-      .from(schema.issueLabels)
-      .innerJoin(schema.labels, eq(schema.labels.id, schema.issueLabels.labelId))
-      .where(sql`${schema.issueLabels.issueId} = ${id}`)
-      .orderBy(asc(schema.labels.name)),
-  );
-  const blockers = batch.add(
-    db
-      .select({ blockerIssueId: schema.issueBlockers.blockerIssueId })
-      .from(schema.issueBlockers)
-      .where(sql`${schema.issueBlockers.issueId} = ${id}`)
-      .orderBy(asc(schema.issueBlockers.createdAt), asc(schema.issueBlockers.blockerIssueId)),
-  );
-  const run = batch.add(
-    db
-      .select()
-      .from(schema.heartbeatRuns)
-      .where(sql`${schema.heartbeatRuns.id} = (SELECT ${schema.issues.checkoutRunId} FROM ${schema.issues} WHERE ${issueRefCondition(ref)})`),
-  );
+  const { kind, value } = issueRefKey(ref);
+  const reads = snapshotReads[kind];
+  const issue = batch.add(reads.issue(db, { ref: value }));
+  const labels = batch.add(reads.labels(db, { ref: value }));
+  const blockers = batch.add(reads.blockers(db, { ref: value }));
+  const run = batch.add(reads.run(db, { ref: value }));
   return () => {
     const row = issue.value[0];
     if (!row) return null;
@@ -62,21 +76,38 @@ export interface CompanyAgents {
   agents: Array<{ id: string; name: string; status: string; pauseReason: string | null }>;
 }
 
-/** The company's status and its agents (who can be mentioned or woken). `company` is its id or SQL for it. */
-export function addCompanyAgentsRead(batch: ReadBatch, company: string | SQL): () => CompanyAgents {
+/** The company's reads for a company named by id (`company`) or as the company of an issue ref of one kind, built once. */
+function companyAgentsTemplates(company: (slot: Placeholder) => Placeholder | SQL) {
+  return {
+    company: template(["company"], (db, slot) =>
+      db
+        .select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason })
+        .from(schema.companies)
+        .where(eq(schema.companies.id, company(slot.company))),
+    ),
+    agents: template(["company"], (db, slot) =>
+      db
+        .select({ id: schema.agents.id, name: schema.agents.name, status: schema.agents.status, pauseReason: schema.agents.pauseReason })
+        .from(schema.agents)
+        .where(and(eq(schema.agents.companyId, company(slot.company)), ne(schema.agents.status, "terminated"))),
+    ),
+  };
+}
+const companyOfIssueBy = (kind: IssueRefKind) => (ref: Placeholder) =>
+  sql<string>`(SELECT ${schema.issues.companyId} FROM ${schema.issues} WHERE ${schema.issues.id} = ${issueIdBy(kind, ref)})`;
+const companyAgentsReads = {
+  company: companyAgentsTemplates((slot) => slot),
+  id: companyAgentsTemplates(companyOfIssueBy("id")),
+  identifier: companyAgentsTemplates(companyOfIssueBy("identifier")),
+};
+
+/** The company's status and its agents (who can be mentioned or woken): the company by id, or the company of the issue `issueRef` names. */
+export function addCompanyAgentsRead(batch: ReadBatch, company: string | { issueRef: string }): () => CompanyAgents {
   const db = batch.db;
-  const companyRow = batch.add(
-    db
-      .select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason })
-      .from(schema.companies)
-      .where(eq(schema.companies.id, company as string)),
-  );
-  const agents = batch.add(
-    db
-      .select({ id: schema.agents.id, name: schema.agents.name, status: schema.agents.status, pauseReason: schema.agents.pauseReason })
-      .from(schema.agents)
-      .where(and(eq(schema.agents.companyId, company as string), ne(schema.agents.status, "terminated"))),
-  );
+  const key = typeof company === "string" ? { kind: "company" as const, value: company } : issueRefKey(company.issueRef);
+  const reads = companyAgentsReads[key.kind];
+  const companyRow = batch.add(reads.company(db, { company: key.value }));
+  const agents = batch.add(reads.agents(db, { company: key.value }));
   return () => ({
     companyActive: companyRow.value[0]?.status === "active",
     companyPauseReason: companyRow.value[0]?.pauseReason ?? null,

@@ -1,0 +1,66 @@
+// Statement templates (src/db/templates.ts): built once, each use binds its own values and reads
+// exactly what the same query built anew reads — in a ReadBatch, in drizzle's db.batch and in a
+// write batch — and the issue snapshot built from them matches the issue.
+import { describe, expect, it } from "vitest";
+import { asc, eq, sql } from "drizzle-orm";
+import { schema } from "../../src/db/client";
+import { ReadBatch } from "../../src/db/read-batch";
+import { runBatch } from "../../src/db/batch";
+import { template } from "../../src/db/templates";
+import { addCompanyAgentsRead, addIssueSnapshotReads } from "../../src/domain/issues/snapshot";
+import { createCompany, insertAgent, insertIssue, testDb } from "../helpers/fixtures";
+
+const issuesOf = template(["company"], (db, slot) =>
+  db.select().from(schema.issues).where(eq(schema.issues.companyId, slot.company)).orderBy(asc(schema.issues.number)),
+);
+const retitle = template(["id", "title"], (db, slot) =>
+  db
+    .update(schema.issues)
+    .set({ title: sql`${slot.title}` })
+    .where(eq(schema.issues.id, slot.id)),
+);
+
+describe("statement templates", () => {
+  it("bind each use's values and read what the query built anew reads", async () => {
+    const db = testDb();
+    const [a, b] = [await createCompany(), await createCompany()];
+    await insertIssue(a.id, { executionPolicy: { mode: "review" } });
+    await insertIssue(a.id);
+    await insertIssue(b.id);
+    const fresh = (companyId: string) => db.select().from(schema.issues).where(eq(schema.issues.companyId, companyId)).orderBy(asc(schema.issues.number));
+
+    const batch = new ReadBatch(db);
+    const fromTemplate = [batch.add(issuesOf(db, { company: a.id })), batch.add(issuesOf(db, { company: b.id }))];
+    await batch.run();
+    const [rowsA, rowsB] = await db.batch([fresh(a.id), fresh(b.id)]);
+    expect(fromTemplate[0].value).toEqual(rowsA);
+    expect(fromTemplate[1].value).toEqual(rowsB);
+    expect(rowsA).toHaveLength(2);
+    expect(rowsA[0].executionPolicy).toEqual({ mode: "review" });
+    expect(await db.batch([issuesOf(db, { company: b.id })])).toEqual([rowsB]);
+
+    await runBatch(db, [retitle(db, { id: rowsA[0].id, title: "First" }), retitle(db, { id: rowsA[1].id, title: "Second" })]);
+    expect((await fresh(a.id)).map((r) => r.title)).toEqual(["First", "Second"]);
+  });
+
+  it("the issue snapshot and company reads find the issue by id or identifier, and its company's agents", async () => {
+    const db = testDb();
+    const company = await createCompany();
+    const agent = await insertAgent(company.id);
+    const issue = await insertIssue(company.id, { assigneeAgentId: agent.id });
+    for (const ref of [issue.id, issue.identifier.toLowerCase()]) {
+      const batch = new ReadBatch(db);
+      const snapshot = addIssueSnapshotReads(batch, ref);
+      const agents = addCompanyAgentsRead(batch, { issueRef: ref });
+      const byId = addCompanyAgentsRead(batch, company.id);
+      await batch.run();
+      expect(snapshot()?.issue.id, ref).toBe(issue.id);
+      expect(agents().agents.map((a) => a.id)).toEqual([agent.id]);
+      expect(byId()).toEqual(agents());
+    }
+    const missing = new ReadBatch(db);
+    const none = addIssueSnapshotReads(missing, crypto.randomUUID());
+    await missing.run();
+    expect(none()).toBeNull();
+  });
+});
