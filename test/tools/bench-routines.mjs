@@ -39,29 +39,6 @@ export async function benchRoutines(base, { measure, withCpu, request, createCom
 
 // Alone: `node test/tools/bench-routines.mjs` (starts its own dev server; prints the rows).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { startDevServer } = await import("./server.mjs");
-  const { measure } = await import("./bench.mjs");
-  const server = await startDevServer();
-  try {
-    const request = async (method, route, { body } = {}) => {
-      const res = await fetch(`${server.base}${route}`, {
-        method,
-        headers: body ? { "content-type": "application/json" } : {},
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${route} → ${res.status} ${text.slice(0, 200)}`);
-      return JSON.parse(text);
-    };
-    const rows = await benchRoutines(server.base, {
-      measure,
-      withCpu: (fn) => fn(),
-      request,
-      createCompany: (name) => request("POST", "/api/companies", { body: { name } }),
-      concurrency: Number(process.env.BENCH_CONCURRENCY ?? 16),
-    });
-    for (const r of rows) console.log(`${r.name}: ${r.rps.toFixed(1)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}`);
-  } finally {
-    server.stop();
-  }
+  const { runAlone } = await import("./bench-alone.mjs");
+  await runAlone(benchRoutines);
 }

@@ -32,37 +32,17 @@ export async function benchShards(base, { measure, withCpu, request, createCompa
   // And spread again (half moved back), so the order of the rounds does not decide.
   const other = shards.find((s) => s.shard !== target && s.shard !== "DB")?.shard;
   if (other) {
-    for (const company of companies.filter((_, i) => i % 2 === 1)) await request("POST", `/api/instance/companies/${company.id}/move`, { body: { shard: other } });
-    rows.push(await withCpu(() => measure("issue create, 10 companies on 2 shards (after moving back)", CREATES, concurrency, create("again")), { kind: "write" }));
+    for (const company of companies.filter((_, i) => i % 2 === 1))
+      await request("POST", `/api/instance/companies/${company.id}/move`, { body: { shard: other } });
+    rows.push(
+      await withCpu(() => measure("issue create, 10 companies on 2 shards (after moving back)", CREATES, concurrency, create("again")), { kind: "write" }),
+    );
   }
   return rows;
 }
 
 // Alone: `node test/tools/bench-shards.mjs` on Node 22 (starts its own dev server; prints the rows).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { startDevServer } = await import("./server.mjs");
-  const { measure } = await import("./bench.mjs");
-  const server = await startDevServer();
-  try {
-    const request = async (method, route, { body } = {}) => {
-      const res = await fetch(`${server.base}${route}`, {
-        method,
-        headers: body ? { "content-type": "application/json" } : {},
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${route} → ${res.status} ${text.slice(0, 200)}`);
-      return JSON.parse(text);
-    };
-    const rows = await benchShards(server.base, {
-      measure,
-      withCpu: (fn) => fn(),
-      request,
-      createCompany: (name) => request("POST", "/api/companies", { body: { name } }),
-      concurrency: Number(process.env.BENCH_CONCURRENCY ?? 16),
-    });
-    for (const r of rows) console.log(`${r.name}: ${r.rps.toFixed(1)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}`);
-  } finally {
-    server.stop();
-  }
+  const { runAlone } = await import("./bench-alone.mjs");
+  await runAlone(benchShards);
 }
