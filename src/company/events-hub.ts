@@ -112,7 +112,8 @@ export class CompanyEventsHub extends DurableObject<Env> {
   /** Whether the company has deliveries pending; true when that cannot be read (the delivery pass finds out). */
   private async deliveriesPending(companyId: string): Promise<boolean> {
     try {
-      return (await this.inShard(companyId, () => pendingDeliveriesRead(this.db, companyId))).length > 0;
+      const [rows] = await this.inShard(companyId, () => this.db.batch([pendingDeliveriesRead(this.db, companyId)]));
+      return rows.length > 0;
     } catch (err) {
       console.error("event hub: pending deliveries read failed", err);
       return true;

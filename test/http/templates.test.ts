@@ -8,7 +8,10 @@ import { ReadBatch } from "../../src/db/read-batch";
 import { runBatch } from "../../src/db/batch";
 import { template } from "../../src/db/templates";
 import { addCompanyAgentsRead, addIssueSnapshotReads } from "../../src/domain/issues/snapshot";
-import { createCompany, insertAgent, insertIssue, testDb } from "../helpers/fixtures";
+import { activityInsert } from "../../src/domain/activity/record";
+import type { Actor } from "../../src/domain/actor";
+import { inCompanyShard } from "../../src/db/placement";
+import { createCompany, insertAgent, insertIssue, testD1, testDb } from "../helpers/fixtures";
 
 const issuesOf = template(["company"], (db, slot) =>
   db.select().from(schema.issues).where(eq(schema.issues.companyId, slot.company)).orderBy(asc(schema.issues.number)),
@@ -41,6 +44,37 @@ describe("statement templates", () => {
 
     await runBatch(db, [retitle(db, { id: rowsA[0].id, title: "First" }), retitle(db, { id: rowsA[1].id, title: "Second" })]);
     expect((await fresh(a.id)).map((r) => r.title)).toEqual(["First", "Second"]);
+  });
+
+  it("activity entries and their events are stored as before: details NULL when there are none, JSON otherwise", async () => {
+    const db = testDb();
+    const company = await createCompany();
+    const actor: Actor = { type: "board", source: "local_implicit", userId: "local-board", isInstanceAdmin: true, companyIds: [], keyId: null, runId: null };
+    const entry = (details: Record<string, unknown> | null) => ({
+      companyId: company.id,
+      actor,
+      action: "issue.created",
+      entityType: "issue",
+      entityId: crypto.randomUUID(),
+      details,
+      now: new Date().toISOString(),
+    });
+    const bare = entry(null);
+    const full = entry({ identifier: "X-1", title: "t", status: "todo" });
+    await inCompanyShard(db, company.id, () => runBatch(db, [activityInsert(db, bare), activityInsert(db, full)]));
+    const raw = (entityId: string) =>
+      testD1
+        .prepare("SELECT details, typeof(details) AS kind FROM activity_log WHERE entity_id = ?")
+        .bind(entityId)
+        .first<{ details: string | null; kind: string }>();
+    expect(await raw(bare.entityId)).toEqual({ details: null, kind: "null" });
+    expect(JSON.parse((await raw(full.entityId))!.details!)).toEqual(full.details);
+    const event = await testD1
+      .prepare("SELECT type, data FROM company_events WHERE subject_id = ?")
+      .bind(full.entityId)
+      .first<{ type: string; data: string }>();
+    expect(event?.type).toBe("issue.created");
+    expect(JSON.parse(event!.data)).toMatchObject({ identifier: "X-1", title: "t", status: "todo" });
   });
 
   it("the issue snapshot and company reads find the issue by id or identifier, and its company's agents", async () => {

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { schema } from "../../db/client";
 import { actorRef, type Actor } from "../actor";
 import { newId } from "../../crypto/random";
+import { template } from "../../db/templates";
 import { redactSecrets } from "../redaction";
 import { writeWith } from "../../db/batch";
 import { eventsFromActivity } from "../events/from-activity";
@@ -19,12 +20,19 @@ export interface ActivityEntry {
   now: string;
 }
 
+const ACTIVITY_FIELDS = ["id", "companyId", "actorType", "actorId", "action", "entityType", "entityId", "agentId", "runId", "createdAt"] as const;
+/** The insert, built once (src/db/templates.ts): with details, and without (details stay SQL NULL, not JSON `null`). */
+const insertActivity = {
+  withDetails: template([...ACTIVITY_FIELDS, "details"], (db, slot) => db.insert(schema.activityLog).values(slot)),
+  withoutDetails: template(ACTIVITY_FIELDS, (db, slot) => db.insert(schema.activityLog).values(slot)),
+};
+
 /** The activity-log insert; the outbound events the entry announces are written in the same batch. */
 export function activityInsert(db: Db, entry: ActivityEntry) {
   const { actorType, actorId } = actorRef(entry.actor);
   const details = entry.details ? redactSecrets(entry.details) : null;
   const agentId = entry.agentId ?? (entry.actor.type === "agent" ? entry.actor.agentId : null);
-  const insert = db.insert(schema.activityLog).values({
+  const values = {
     id: newId(),
     companyId: entry.companyId,
     actorType,
@@ -34,9 +42,9 @@ export function activityInsert(db: Db, entry: ActivityEntry) {
     entityId: entry.entityId,
     agentId,
     runId: entry.actor.runId ?? null,
-    details,
     createdAt: entry.now,
-  });
+  };
+  const insert = details ? insertActivity.withDetails(db, { ...values, details }) : insertActivity.withoutDetails(db, values);
   const events = eventsFromActivity({ action: entry.action, entityType: entry.entityType, entityId: entry.entityId, agentId, details });
   return writeWith(insert, draftStatements(db, entry.companyId, entry.actor, entry.now, events));
 }

@@ -2,6 +2,7 @@
 // causes it (its webhook deliveries are queued by a trigger in the same transaction).
 import { and, eq, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
+import { template } from "../../db/templates";
 import type { Statement } from "../../db/batch";
 import { newId } from "../../crypto/random";
 import { actorRef, type Actor } from "../actor";
@@ -38,7 +39,7 @@ export const eventView = (row: EventRow): ServiceEvent => ({
  */
 export function eventStatements(db: Db, event: ServiceEvent): Statement[] {
   return [
-    db.insert(schema.companyEvents).values({
+    insertEvent(db, {
       id: event.id,
       companyId: event.companyId,
       type: event.type,
@@ -51,6 +52,11 @@ export function eventStatements(db: Db, event: ServiceEvent): Statement[] {
     }),
   ];
 }
+
+/** The event insert, built once (src/db/templates.ts). */
+const insertEvent = template(["id", "companyId", "type", "actorType", "actorId", "subjectType", "subjectId", "data", "occurredAt"], (db, slot) =>
+  db.insert(schema.companyEvents).values(slot),
+);
 
 /** The events `drafts` announce, as `actor` at `now`, with their outbox statements. */
 export function draftStatements(db: Db, companyId: string, actor: Actor, now: string, drafts: EventDraft[]): Statement[] {
@@ -73,11 +79,13 @@ export function draftStatements(db: Db, companyId: string, actor: Actor, now: st
  * that writes events, after the trigger queued theirs, so the company's event hub is told whether a
  * delivery pass has anything to send.
  */
-export function pendingDeliveriesRead(db: Db, companyId: string) {
+export const pendingDeliveriesRead = (db: Db, companyId: string) => pendingDeliveries(db, { companyId });
+
+const pendingDeliveries = template(["companyId"], (db, slot) => {
   const d = schema.webhookDeliveries;
   return db
     .select({ one: sql<number>`1` })
     .from(d)
-    .where(and(eq(d.companyId, companyId), eq(d.status, "pending")))
+    .where(and(eq(d.companyId, slot.companyId), eq(d.status, "pending")))
     .limit(1);
-}
+});
