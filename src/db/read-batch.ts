@@ -141,6 +141,25 @@ function mapRows(prepared: PreparedRead, result: D1Result): unknown {
     return { path, last: path[path.length - 1], decoder: decoderOf(field), table };
   });
   const rows = (result.results ?? []) as Record<string, unknown>[];
+  // Flat selections (every path one name, no joined table to null): one loop, no decoder call for a
+  // column stored as read (most are text and plain integers).
+  if (columns.every((c) => c.path.length === 1)) {
+    const names = columns.map((c) => c.last);
+    const decoders = columns.map((c) => (c.decoder.mapFromDriverValue === Column.prototype.mapFromDriverValue ? null : c.decoder));
+    return rows.map((row) => {
+      const mapped: Record<string, unknown> = {};
+      let c = 0;
+      for (const key in row) {
+        if (c === names.length) break;
+        const raw = row[key];
+        const decoder = decoders[c];
+        mapped[names[c++]] = raw === null || decoder === null ? raw : decoder.mapFromDriverValue(raw);
+      }
+      // A row with fewer values than columns (two selected under one name): drizzle decodes undefined.
+      for (; c < names.length; c++) mapped[names[c]] = decoders[c] === null ? undefined : decoders[c]!.mapFromDriverValue(undefined);
+      return mapped;
+    });
+  }
   return rows.map((row) => {
     // D1 batches return objects keyed by column name; their values in order are the row (as drizzle reads them).
     const values = Object.values(row);
