@@ -92,6 +92,14 @@ describe("shards", () => {
     }
   });
 
+  it("public skill routes read no company database (the shipped catalog), whatever shard the caller's company is on", async () => {
+    for (const path of ["/api/skills/index", "/api/skills/available"]) {
+      const res = await call("GET", path, {});
+      expect(res.status).toBe(200);
+      expect(roundTrips(res)).toMatchObject({ auth: 0, handler: 0, command: 0 });
+    }
+  });
+
   it("the test router reads rows on either shard (testD1)", async () => {
     const { a, b } = await onBothShards();
     const n = await testD1.prepare("SELECT COUNT(*) AS n FROM companies WHERE id IN (?, ?)").bind(a.id, b.id).first<{ n: number }>();
