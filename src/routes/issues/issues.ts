@@ -14,7 +14,7 @@ import { CreateIssueSchema, IssueDetailSchema, IssueIdParam, IssueListQuery, Iss
 import { addIssueListRead } from "../../domain/issues/list";
 import { loadIssueDetail } from "../../domain/issues/detail";
 import { createIssue, setIssueUserState, updateIssue } from "../../domain/issues/commands";
-import { issueFor, loadForIssue, loadInCompany } from "./guard";
+import { issueFor, loadForIssue, loadInCompany, rememberIssue } from "./guard";
 
 const tags = ["Issues"];
 export const issuesRouter = createRouter();
@@ -91,7 +91,7 @@ issuesRouter.openapi(
     const { companyId } = c.req.valid("param");
     const input = c.req.valid("json");
     const loaded = await loadInCompany(c, companyId, createIssue, input);
-    const issue = await runCompanyCommand(c.env, companyId, createIssue, c.get("actor"), input, loaded);
+    const issue = rememberIssue(await runCompanyCommand(c.env, companyId, createIssue, c.get("actor"), input, loaded));
     return c.json(issue, 201);
   },
 );
