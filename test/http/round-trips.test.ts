@@ -115,6 +115,9 @@ describe("round trips per operation and caller", () => {
         expect(res.status, `${caller}: ${label}: ${res.text}`).toBeLessThan(300);
         expect(roundTrips(res), `${caller}: ${label}`).toMatchObject({ handler: 1, command: 1, objectCalls: 1 });
       }
+      const detail = await get(`/api/issues/${issue.id}`, as);
+      expect(detail.status).toBe(200);
+      expect(roundTrips(detail), `${caller}: issue detail`).toMatchObject({ handler: 1, command: 0, objectCalls: 0 });
     }
   });
 

@@ -71,7 +71,7 @@ async function loadGuarded<I, L>(
 ): Promise<{ issue: GuardedIssue; input: I; loaded: L | undefined }> {
   const actor = requireActor(c);
   const load = command.load;
-  scopeToKnownIssue(actor, ref);
+  scopeToSeenIssue(actor, ref);
   if (!load || !where || (!currentShardScope()?.shard && shardNames(c.env).length > 1)) {
     const issue = rememberIssue(await twoStep());
     return { issue, input: inputFor(issue.id), loaded: undefined };
@@ -111,7 +111,7 @@ export function rememberIssue<T extends GuardedIssue>(issue: T): T {
  * instead of looking the issue up on every candidate shard first. Only for a company the caller
  * may reach; anything else keeps the ordinary path (and its 404).
  */
-function scopeToKnownIssue(actor: AuthedActor, ref: string) {
+export function scopeToSeenIssue(actor: AuthedActor, ref: string) {
   if (!LOWERCASE_UUID.test(ref) || currentShardScope()?.shard) return;
   const companyId = issueCompanies.get(ref);
   if (!companyId || !canAccessCompany(actor, companyId)) return;

@@ -14,7 +14,7 @@ import { CreateIssueSchema, IssueDetailSchema, IssueIdParam, IssueListQuery, Iss
 import { addIssueListRead } from "../../domain/issues/list";
 import { loadIssueDetail } from "../../domain/issues/detail";
 import { createIssue, setIssueUserState, updateIssue } from "../../domain/issues/commands";
-import { issueFor, loadForIssue, loadInCompany, rememberIssue } from "./guard";
+import { issueFor, loadForIssue, loadInCompany, rememberIssue, scopeToSeenIssue } from "./guard";
 
 const tags = ["Issues"];
 export const issuesRouter = createRouter();
@@ -110,9 +110,11 @@ issuesRouter.openapi(
   }),
 
   async (c) => {
-    requireActor(c);
-    const loaded = await loadIssueDetail(dbOf(c), c.req.valid("param").issueId);
+    const ref = c.req.valid("param").issueId;
+    scopeToSeenIssue(requireActor(c), ref);
+    const loaded = await loadIssueDetail(dbOf(c), ref);
     requireEntityAccess(c, loaded?.issue.companyId, "Issue");
+    rememberIssue(loaded!.issue);
     return c.json(loaded!.detail, 200);
   },
 );
