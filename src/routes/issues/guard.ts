@@ -19,19 +19,20 @@ import type { CompanyCommand } from "../../company/command";
 
 /** The issue if the caller may reach its company: 401 without a caller, then 404. */
 export async function issueFor(c: Context<AppEnv>, issueId: string) {
-  requireActor(c);
+  scopeToSeenIssue(requireActor(c), issueId);
   const issue = await findIssue(dbOf(c), issueId);
   requireEntityAccess(c, issue?.companyId, "Issue");
-  return issue!;
+  return rememberIssue(issue!);
 }
 
 /** The issue and the caller, for document, attachment and artifact routes. */
 export async function requireIssue(c: Context<AppEnv>, issueIdOrIdentifier: string) {
   const actor = requireActor(c);
+  scopeToSeenIssue(actor, issueIdOrIdentifier);
   const issue = await findIssueByRef(dbOf(c), issueIdOrIdentifier);
   if (!issue) throw notFound("Issue not found");
   requireEntityAccess(c, issue.companyId, "Issue");
-  return { issue, actor };
+  return { issue: rememberIssue(issue), actor };
 }
 
 type GuardedIssue = { id: string; companyId: string };
