@@ -4,6 +4,7 @@ import type { Statement } from "../../db/batch";
 import { and, eq, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { ReadBatch } from "../../db/read-batch";
+import { template, type Slots } from "../../db/templates";
 import { defineCommand, type CommandContext, type LoadScope } from "../../company/command";
 import type { Actor } from "../actor";
 import { conflict, forbidden, notFound } from "../errors";
@@ -246,26 +247,39 @@ interface DocumentWriteLoaded {
   anchorBodies: Map<string, string>;
 }
 
+/** What a document write reads, built once (src/db/templates.ts): the issue, its documents, the open threads of `key` and their anchor bodies. */
+const documentWriteReads = (() => {
+  const t = schema.documentAnnotationThreads;
+  const documentId = (slot: Slots<"issueId" | "key">) =>
+    sql`(SELECT ${schema.issueDocuments.id} FROM ${schema.issueDocuments} WHERE ${schema.issueDocuments.issueId} = ${slot.issueId} AND ${schema.issueDocuments.key} = ${slot.key})`;
+  return {
+    issue: template(["issueId"], (db, slot) =>
+      db.select({ id: schema.issues.id, companyId: schema.issues.companyId }).from(schema.issues).where(eq(schema.issues.id, slot.issueId)),
+    ),
+    docs: template(["issueId"], (db, slot) => db.select().from(schema.issueDocuments).where(eq(schema.issueDocuments.issueId, slot.issueId))),
+    threads: template(["issueId", "key"], (db, slot) =>
+      db
+        .select()
+        .from(t)
+        .where(and(sql`${t.documentId} = ${documentId(slot)}`, eq(t.status, "open"))),
+    ),
+    bodies: template(["issueId", "key"], (db, slot) =>
+      db
+        .select({ id: schema.issueDocumentRevisions.id, body: schema.issueDocumentRevisions.body })
+        .from(schema.issueDocumentRevisions)
+        .where(
+          sql`${schema.issueDocumentRevisions.id} IN (SELECT ${t.anchorRevisionId} FROM ${t} WHERE ${t.documentId} = ${documentId(slot)} AND ${t.status} = 'open')`,
+        ),
+    ),
+  };
+})();
+
 async function loadDocumentWrite(db: Db, issueId: string, key: string): Promise<DocumentWriteLoaded> {
   const batch = new ReadBatch(db);
-  const t = schema.documentAnnotationThreads;
-  const documentId = sql`(SELECT ${schema.issueDocuments.id} FROM ${schema.issueDocuments} WHERE ${schema.issueDocuments.issueId} = ${issueId} AND ${schema.issueDocuments.key} = ${key})`;
-  const issue = batch.add(db.select({ id: schema.issues.id, companyId: schema.issues.companyId }).from(schema.issues).where(eq(schema.issues.id, issueId)));
-  const docs = batch.add(db.select().from(schema.issueDocuments).where(eq(schema.issueDocuments.issueId, issueId)));
-  const threads = batch.add(
-    db
-      .select()
-      .from(t)
-      .where(and(sql`${t.documentId} = ${documentId}`, eq(t.status, "open"))),
-  );
-  const bodies = batch.add(
-    db
-      .select({ id: schema.issueDocumentRevisions.id, body: schema.issueDocumentRevisions.body })
-      .from(schema.issueDocumentRevisions)
-      .where(
-        sql`${schema.issueDocumentRevisions.id} IN (SELECT ${t.anchorRevisionId} FROM ${t} WHERE ${t.documentId} = ${documentId} AND ${t.status} = 'open')`,
-      ),
-  );
+  const issue = batch.add(documentWriteReads.issue(db, { issueId }));
+  const docs = batch.add(documentWriteReads.docs(db, { issueId }));
+  const threads = batch.add(documentWriteReads.threads(db, { issueId, key }));
+  const bodies = batch.add(documentWriteReads.bodies(db, { issueId, key }));
   await batch.run();
   return {
     issue: issue.value[0],
