@@ -3,19 +3,10 @@
 import { startDevServer } from "./server.mjs";
 
 export async function runAlone(bench) {
-  const { measure } = await import("./bench.mjs");
+  const { makeRequest, measure } = await import("./bench.mjs");
   const server = await startDevServer();
   try {
-    const request = async (method, route, { body } = {}) => {
-      const res = await fetch(`${server.base}${route}`, {
-        method,
-        headers: body ? { "content-type": "application/json" } : {},
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${route} → ${res.status} ${text.slice(0, 200)}`);
-      return JSON.parse(text);
-    };
+    const request = makeRequest(server.base);
     const rows = await bench(server.base, {
       measure,
       withCpu: (fn) => fn(),

@@ -12,12 +12,11 @@
 // patch, comment, document, list, list500, detail (default: all). BENCH_PROFILE_N sets requests per
 // operation; BENCH_PROFILE_CPU=1 skips the profiler and prints only the process tree's CPU per request.
 // startServer, prepareOperations and drive are exported for A/B comparisons of two checkouts.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "./server.mjs";
+import { freePort, startDevServer } from "./server.mjs";
+import { makeRequest } from "./bench.mjs";
 import { treeCpuMs } from "./bench-cpu.mjs";
 import WebSocket from "ws";
 
@@ -29,46 +28,9 @@ const SAMPLING_US = Number(process.env.BENCH_PROFILE_INTERVAL_US ?? 100);
 const CPU_ONLY = process.env.BENCH_PROFILE_CPU === "1";
 
 export async function startServer(dir = root) {
-  const port = await freePort();
   const inspectorPort = await freePort();
-  const persistDir = mkdtempSync(path.join(tmpdir(), "acp-profile-"));
-  const child = spawn(process.execPath, [path.join(dir, "test/tools/dev.mjs"), "--inspector-port", String(inspectorPort)], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      WRANGLER_PERSIST_DIR: persistDir,
-      CI: "true",
-      WRANGLER_SEND_METRICS: "false",
-      WATCH_PARENT_PID: String(process.pid),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`dev server exited early:\n${output}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`dev server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  const stop = () => {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      /* gone */
-    }
-    rmSync(persistDir, { recursive: true, force: true });
-  };
-  return { base, inspectorPort, pid: child.pid, stop, output: () => output };
+  const server = await startDevServer({ dir, args: ["--inspector-port", String(inspectorPort)] });
+  return { ...server, inspectorPort };
 }
 
 /** A minimal Chrome DevTools protocol session over the inspector's WebSocket. */
@@ -100,18 +62,7 @@ async function inspect(inspectorPort) {
   return { send, close: () => ws.close(), target };
 }
 
-export function makeRequest(base) {
-  return async function request(method, route, { body, token, runId, expect = [200, 201] } = {}) {
-    const headers = {};
-    if (body !== undefined) headers["content-type"] = "application/json";
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (runId) headers["x-service-run-id"] = runId;
-    const res = await fetch(`${base}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    if (!expect.includes(res.status)) throw new Error(`${method} ${route} → ${res.status} ${text.slice(0, 200)}`);
-    return text ? JSON.parse(text) : null;
-  };
-}
+export { makeRequest };
 
 export async function drive(total, concurrency, fn) {
   let next = 0;

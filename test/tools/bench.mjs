@@ -72,7 +72,7 @@ export async function measure(name, total, concurrency, fn) {
   };
 }
 
-function makeRequest(base) {
+export function makeRequest(base) {
   return async function request(method, route, { body, token, runId, expect = [200, 201] } = {}) {
     const headers = {};
     if (body !== undefined) headers["content-type"] = "application/json";

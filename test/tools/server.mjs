@@ -25,12 +25,16 @@ export function freePort() {
  * `beforeStart(persistDir)` runs after the local state directory exists and before the server
  * starts (the bench seeds large companies straight into local D1 there).
  */
-export async function startDevServer({ quiet = true, beforeStart } = {}) {
+/**
+ * `npm run dev` on a free port with its own temporary state; `dir` is the checkout to serve (A/B
+ * comparisons), `args` go to wrangler dev (e.g. `--inspector-port`).
+ */
+export async function startDevServer({ quiet = true, beforeStart, dir = root, args = [] } = {}) {
   const port = await freePort();
   const persistDir = mkdtempSync(path.join(tmpdir(), "acp-dev-"));
   if (beforeStart) await beforeStart(persistDir);
-  const child = spawn(process.execPath, [path.join(root, "test/tools/dev.mjs")], {
-    cwd: root,
+  const child = spawn(process.execPath, [path.join(dir, "test/tools/dev.mjs"), ...args], {
+    cwd: dir,
     env: {
       ...process.env,
       PORT: String(port),
