@@ -1,8 +1,8 @@
 // Worker-side entry to a company's Durable Object: typed command calls.
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HttpError, notFound } from "../domain/errors";
-import { placementOf } from "../db/placement";
-import { companyScope, currentShardScope, narrowShardScope, withShardScope } from "../db/shards";
+import { placementOf, scopeToCompany } from "../db/placement";
+import { companyScope, currentShardScope, withShardScope } from "../db/shards";
 import type { Actor } from "../domain/actor";
 import type { CommandResult, CompanyCommand } from "./command";
 import { currentRoundTrips } from "../db/round-trips";
@@ -26,11 +26,13 @@ export async function runCompanyCommand<I, O, L>(
   loaded?: L,
 ): Promise<O> {
   // The company's shard: the request's scope narrows to it (a cron or object caller gets a scope of its own).
-  const placement = await placementOf(createDb(env.DB), companyId);
+  if (!currentShardScope()) {
+    const placement = await placementOf(createDb(env.DB), companyId);
+    if (!placement) throw notFound("Company not found");
+    return withShardScope(companyScope(companyId, placement.shard), () => runCompanyCommand(env, companyId, command, actor, input, loaded));
+  }
+  const placement = await scopeToCompany(createDb(env.DB), companyId);
   if (!placement) throw notFound("Company not found");
-  const scope = currentShardScope();
-  if (scope) narrowShardScope(companyId, placement.shard);
-  else return withShardScope(companyScope(companyId, placement.shard), () => runCompanyCommand(env, companyId, command, actor, input, loaded));
   const snapshot =
     loaded === undefined && command.load ? await command.load(createDb(env.DB), { env, actor, now: new Date().toISOString(), companyId }, input) : loaded;
   const roundTrips = currentRoundTrips();

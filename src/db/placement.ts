@@ -4,7 +4,7 @@
 import { count, eq, inArray } from "drizzle-orm";
 import { schema, type Db } from "./client";
 import type { ReadBatch } from "./read-batch";
-import { companyScope, currentShardScope, shardNames, withShardScope } from "./shards";
+import { companyScope, currentShardScope, narrowShardScope, shardNames, withShardScope } from "./shards";
 
 export interface Placement {
   companyId: string;
@@ -80,6 +80,13 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+/** Narrows the current scope to the company's shard (a directory read unless cached); null when the company does not exist. */
+export async function scopeToCompany(db: Db, companyId: string): Promise<Placement | null> {
+  const placement = await placementOf(db, companyId);
+  if (placement) narrowShardScope(companyId, placement.shard);
+  return placement;
 }
 
 /** Runs `fn` with company-table statements on the company's shard (work outside a request: objects, the cron). */

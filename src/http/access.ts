@@ -6,7 +6,7 @@ import { createDb, schema } from "../db/client";
 import type { MembershipRole } from "../db/schema/access";
 import { ReadBatch } from "../db/read-batch";
 import { dbOf } from "./db";
-import { cachedPlacement, placementOf } from "../db/placement";
+import { cachedPlacement, scopeToCompany } from "../db/placement";
 import { narrowShardScope } from "../db/shards";
 import { forbidden, notFound, unauthorized } from "../domain/errors";
 import { hasInstanceWideAccess, type Actor, type AgentActor, type BoardActor } from "../domain/actor";
@@ -102,8 +102,7 @@ export function addCompanyAccessCheck(c: Context<AppEnv>, batch: ReadBatch, comp
 
 /** A company named outside the path (a query or body field): the rest of the request reads its shard (src/db/shards.ts). */
 export async function scopeRequestToCompany(c: Context<AppEnv>, companyId: string): Promise<void> {
-  const placement = await placementOf(dbOf(c), companyId);
-  if (placement) narrowShardScope(companyId, placement.shard);
+  await scopeToCompany(dbOf(c), companyId);
 }
 
 /** The company-path guard on its own (one round trip). */

@@ -14,8 +14,8 @@ import { loadSessionAuth } from "../auth/session";
 import { forbidden } from "../domain/errors";
 import { LOCAL_BOARD_USER_ID, type Actor, type BoardActor } from "../domain/actor";
 import { carriesOwnCredential } from "./public-routes";
-import { addPathPlacementRead, scopeToCompany } from "./shard-scope";
-import { rememberPlacement } from "../db/placement";
+import { addPathPlacementRead } from "./shard-scope";
+import { rememberPlacement, scopeToCompany } from "../db/placement";
 
 const RUN_ID_HEADER = "x-service-run-id";
 const INACTIVE_AGENT_STATUSES = new Set(["terminated", "pending_approval"]);

@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { createDb, schema, type Db } from "../db/client";
 import type { PUBLIC_ID_KINDS } from "../db/schema/directory";
 import type { ReadBatch } from "../db/read-batch";
-import { addPlacementReads, cachedPlacement, placementOf, rememberPlacement, type Placement } from "../db/placement";
+import { addPlacementReads, cachedPlacement, rememberPlacement, scopeToCompany } from "../db/placement";
 import { currentShardScope, narrowShardScope, withShardScope } from "../db/shards";
 import { hasInstanceWideAccess } from "../domain/actor";
 
@@ -26,13 +26,6 @@ export function addPathPlacementRead(c: Context<AppEnv>, batch: ReadBatch): () =
   if (!companyId) return () => {};
   const answer = addPlacementReads(batch, [companyId]);
   return () => void answer();
-}
-
-/** Narrows the current scope to the company's shard (a directory read unless cached); null when the company does not exist. */
-export async function scopeToCompany(db: Db, companyId: string): Promise<Placement | null> {
-  const placement = await placementOf(db, companyId);
-  if (placement) narrowShardScope(companyId, placement.shard);
-  return placement;
 }
 
 /** A path segment decoded, or null when it is no valid percent-encoding (the route answers it). */
