@@ -26,7 +26,7 @@ import {
 } from "./runs/runners";
 import { sweepRemoteRuns } from "./runs/remote-sweep";
 import { reportRemoteRun, type RemoteRunReport } from "../domain/runs/remote";
-import { eventsHub } from "./events-hub";
+import { eventsHub, PRUNE_EVERY_MS } from "./events-hub";
 import { SYSTEM_ACTOR } from "../domain/actor";
 import { placementOf } from "../db/placement";
 import { companyScope, withShardScope } from "../db/shards";
@@ -60,6 +60,15 @@ export class CompanyDurableObject extends DurableObject<Env> {
   private wakeAsked: number | null = null;
   /** Runs a dispatch of this instance is handing out now (their starting_runs entries are not orphans). */
   private readonly handingOut = new Set<string>();
+  /**
+   * Whether the company's event hub has streams open (undefined: not known since this instance
+   * started), as its last notification answered or a stream opening told (streamsOpened); the
+   * epoch makes an answer that crossed a stream's opening not count. When the hub is known to
+   * have none and nothing is to be delivered, a command does not notify it (pruning aside).
+   */
+  private hubStreaming: boolean | undefined;
+  private hubStreamsEpoch = 0;
+  private hubNotifiedAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -187,7 +196,8 @@ export class CompanyDurableObject extends DurableObject<Env> {
         if (ctx.dispatchRequested) await this.wakeAt(Date.now() + dispatchDelayMs(this.env));
         // Events written (by the command's batch, or by the run triggers when runs were queued or
         // ended): the company's hub streams and delivers them (not awaited: never delays the caller).
-        if (ctx.eventsWritten || ctx.dispatchRequested || ctx.runsEnded) this.ctx.waitUntil(this.notifyEvents(companyId, ctx.deliveriesPending));
+        if ((ctx.eventsWritten || ctx.dispatchRequested || ctx.runsEnded) && this.hubWantsNotice(ctx.deliveriesPending))
+          this.ctx.waitUntil(this.notifyEvents(companyId, ctx.deliveriesPending));
         // Stopping runs where they execute (remote calls) happens after the serialised section.
         if (ctx.runsEnded) this.ctx.waitUntil(this.sweepAfter());
         return { ok: true, value, credentialsChanged: ctx.changedCredentials || undefined };
@@ -297,11 +307,30 @@ export class CompanyDurableObject extends DurableObject<Env> {
    * notification), and whether deliveries were pending after the command (see CommandContext).
    */
   private async notifyEvents(companyId: string, deliveriesPending?: boolean): Promise<void> {
+    const epoch = this.hubStreamsEpoch;
+    this.hubNotifiedAt = Date.now();
     try {
-      await eventsHub(this.env, companyId).notify(companyId, deliveriesPending);
+      const streaming = await eventsHub(this.env, companyId).notify(companyId, deliveriesPending);
+      if (epoch === this.hubStreamsEpoch) this.hubStreaming = streaming;
     } catch (err) {
+      this.hubStreaming = undefined;
       console.error("event hub notification failed", err);
     }
+  }
+
+  /**
+   * Whether written events need the hub: deliveries pending (or not known), streams open (or not
+   * known), or the hub's hourly pruning due. Otherwise the notification (a Durable Object call per
+   * command) would do nothing.
+   */
+  private hubWantsNotice(deliveriesPending: boolean | undefined): boolean {
+    return deliveriesPending !== false || this.hubStreaming !== false || Date.now() - this.hubNotifiedAt >= PRUNE_EVERY_MS;
+  }
+
+  /** The company's event hub opened a stream: every command writing events notifies it from now on. */
+  async streamsOpened(): Promise<void> {
+    this.hubStreamsEpoch++;
+    this.hubStreaming = true;
   }
 
   /** Sweeps remote runs once the command queue has moved on (never delays the command's caller). */

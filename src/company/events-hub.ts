@@ -32,6 +32,7 @@ import { matchesEventPatterns, visibleToAgents } from "../domain/events/catalogu
 import { activityInsert } from "../domain/activity/record";
 import { SYSTEM_ACTOR } from "../domain/actor";
 import { pruneEventsStatements } from "../domain/events/retention";
+import { companyObject } from "./client";
 
 /** Deliveries one subscription is sent per alarm before the hub yields (the next alarm carries on). */
 const MAX_PER_SUBSCRIPTION = 200;
@@ -41,7 +42,8 @@ const KEEP_ALIVE_MS = 15_000;
 const PAGE = 500;
 /** Pending deliveries of one subscription read at a time. */
 const PAGE_DELIVERIES = 50;
-const PRUNE_EVERY_MS = 3600_000;
+/** How often a hub prunes its company's events (the company object notifies at least this often, src/company/durable-object.ts). */
+export const PRUNE_EVERY_MS = 3600_000;
 
 /** Headers the Worker sets on a stream request after authenticating it (the hub is reachable only from the Worker). */
 export const STREAM_HEADERS = { company: "x-events-company", types: "x-events-types", lastEventId: "x-events-last-id", agent: "x-events-agent" } as const;
@@ -101,12 +103,15 @@ export class CompanyEventsHub extends DurableObject<Env> {
    * New events were written for `companyId`: stream them, and deliver what is due. A writer that
    * read, at the end of its transaction, whether the company has deliveries pending says so; one
    * that did not (the run dispatcher) has the hub read it (one D1 read instead of a delivery pass).
-   * No pending delivery: no delivery pass (but the hourly pruning still runs in one).
+   * No pending delivery: no delivery pass (but the hourly pruning still runs in one). Answers
+   * whether streams are open: while none is, the company object notifies only when deliveries are
+   * pending (or pruning is due); a stream that opens tells it (openStream).
    */
-  async notify(companyId: string, deliveriesPending?: boolean): Promise<void> {
+  async notify(companyId: string, deliveriesPending?: boolean): Promise<boolean> {
     if (this.fact("companyId") !== companyId) this.setFact("companyId", companyId);
     if (this.pruneDue() || (deliveriesPending ?? (await this.deliveriesPending(companyId)))) await this.ctx.storage.setAlarm(Date.now());
     if (this.clients.size) await this.inShard(companyId, () => this.broadcast(companyId));
+    return this.clients.size > 0;
   }
 
   /** Whether the company has deliveries pending; true when that cannot be read (the delivery pass finds out). */
@@ -452,11 +457,26 @@ export class CompanyEventsHub extends DurableObject<Env> {
       () => this.drop(client),
     );
     this.startKeepAlive();
-    // Replays what came after Last-Event-ID (or anything written since the cursor was taken).
-    void this.broadcast(companyId);
+    // The company object notifies this hub of every event from now on; then what came after
+    // Last-Event-ID (or was written since the cursor was taken, or before the object learned of
+    // this stream) is replayed.
+    void this.streamOpened(companyId).finally(() => this.broadcast(companyId));
     return new Response(readable, {
       headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
     });
+  }
+
+  /** Tells the company object that a stream is open (it skips notifications while none is). */
+  private async streamOpened(companyId: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await companyObject(this.env, companyId).streamsOpened();
+      } catch (err) {
+        // Never told: its next notification (pending deliveries, pruning, a restart) tells it instead.
+        if (attempt === 3) return console.error("event hub: telling the company object of a stream failed", err);
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      }
+    }
   }
 
   /** Test and bench helper: open streams. */

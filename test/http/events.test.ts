@@ -3,6 +3,7 @@
 // duplicates; filters; agents see no finance events; other companies' callers are refused before
 // the stream opens; an event is written only when its change is (fault injection).
 import { env, exports } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { get, patch, post, unique } from "../helpers/api";
 import { createCompany, dispatch, insertAgentKey, boardUser, testD1 } from "../helpers/fixtures";
@@ -187,6 +188,58 @@ describe("the live stream", () => {
     expect(approvals.map((e) => e.event)).toEqual(["approval.created"]);
     await filtered.close();
     expect((await openStream(company.id, { types: "nope.*" })).response.status).toBe(400);
+  });
+
+  it("the company object notifies its hub only while it has something to do: open streams, pending deliveries", async () => {
+    const company = await createCompany();
+    const hub = env.EVENTS.getByName(company.id);
+    // Every notification this company's hub receives is counted (RPC calls the class's method).
+    let notified = 0;
+    const hubClass = await runInDurableObject(hub, (instance) => Object.getPrototypeOf(instance));
+    const notify = hubClass.notify;
+    hubClass.notify = function (this: unknown, companyId: string, ...rest: unknown[]) {
+      if (companyId === company.id) notified++;
+      return notify.call(this, companyId, ...rest);
+    };
+    try {
+      const create = async (title: string) => expect((await post(`/api/companies/${company.id}/issues`, { title })).status).toBe(201);
+      const settled = () => new Promise((resolve) => setTimeout(resolve, 50));
+      // The first command since the object started tells the hub (and learns that no stream is open).
+      await create("first");
+      await eventually(() => notified === 1 || null, { what: "the first notification" });
+      await create("second");
+      await create("third");
+      await settled();
+      expect(notified, "no stream, no delivery pending, pruned within the hour").toBe(1);
+
+      // A stream opens: the hub tells the object, which notifies it of every event again.
+      const stream = await openStream(company.id);
+      await create("streamed");
+      expect((await stream.until(1)).map((e) => e.data.data.title)).toEqual(["streamed"]);
+      expect(notified).toBe(2);
+      await stream.close();
+      await eventually(async () => ((await hub.streamCount()) === 0 ? true : null), { what: "the stream dropped" });
+      // The next notification learns that the stream closed; after it, none again.
+      await create("after the stream");
+      await eventually(() => notified === 3 || null, { what: "the notification after the stream" });
+      await create("quiet again");
+      await settled();
+      expect(notified).toBe(3);
+
+      // A webhook subscription: its deliveries are pending after each event, so each one notifies.
+      const hook = (await post(`/api/companies/${company.id}/webhooks`, { url: `${FAKE}/agent/${unique("hook")}`, events: ["issue.created"] })).body;
+      await create("delivered");
+      await eventually(() => notified === 4 || null, { what: "the notification with a delivery pending" });
+      await eventually(
+        async () => {
+          const deliveries = (await get(`/api/companies/${company.id}/webhooks/${hook.id}/deliveries`)).body.deliveries as any[];
+          return deliveries.some((d) => d.status === "succeeded") || null;
+        },
+        { what: "the delivery" },
+      );
+    } finally {
+      hubClass.notify = notify;
+    }
   });
 
   it("another company's callers are refused before the stream opens; agents see no finance events", async () => {
