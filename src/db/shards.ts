@@ -371,5 +371,16 @@ export const onEveryShard = <T>(fn: () => PromiseLike<T>): Promise<T> =>
 export async function onThisOrAnyShard<T>(env: object, read: () => PromiseLike<T | undefined | null>): Promise<T | undefined | null> {
   const here = await read();
   if (here || shardNames(env).length === 1) return here;
-  return onEveryShard(read);
+  return onOtherShards(env, read);
+}
+
+/**
+ * Runs `fn` with company-table reads on every shard but the scope's own (rows concatenated): the
+ * rest of an every-shard lookup whose first read, on the company's shard, found nothing.
+ */
+export function onOtherShards<T>(env: object, fn: () => PromiseLike<T>): Promise<T> {
+  const here = scopes.getStore()?.shard;
+  const others = shardNames(env).filter((name) => name !== here);
+  if (!others.length) return Promise.resolve(fn());
+  return scopes.run({ shard: null, companyId: null, candidates: others }, async () => await fn());
 }

@@ -7,7 +7,7 @@ import { afterResponse } from "../db/round-trips";
 import { cacheCredential, cachedCredential, cachedRunAgent, cacheRunAgent, lastUsedWriteDue } from "./credential-cache";
 import type { AppEnv } from "../env";
 import { createDb, schema, type Db } from "../db/client";
-import { onEveryShard, shardNames } from "../db/shards";
+import { onOtherShards, shardNames } from "../db/shards";
 import { AGENT_KEY_PREFIX, BOARD_KEY_PREFIX, hashApiKey } from "../crypto/api-keys";
 import { verifyAgentJwt } from "../crypto/agent-jwt";
 import { loadSessionAuth } from "../auth/session";
@@ -194,14 +194,14 @@ function addRunRead(batch: ReadBatch, runId: string | null) {
 
 /**
  * Refuses another agent's run. A run unknown on the caller's shard may be another company's on
- * another shard (src/db/shards.ts): then every shard is asked (a run unknown everywhere is allowed:
+ * another shard (src/db/shards.ts): then every other shard is asked (a run unknown everywhere is allowed:
  * routes that need it record it as the caller's external run).
  */
 async function requireOwnRun(env: Env, db: Db, run: ReturnType<typeof addRunRead>, agentId: string, runId: string | null) {
   if (!run) return;
   let owner = run.agentId();
   if (!owner && shardNames(env).length > 1) {
-    const [elsewhere] = await onEveryShard(() =>
+    const [elsewhere] = await onOtherShards(env, () =>
       db.select({ agentId: schema.heartbeatRuns.agentId }).from(schema.heartbeatRuns).where(eq(schema.heartbeatRuns.id, run.runId)),
     );
     owner = elsewhere?.agentId;
