@@ -11,7 +11,6 @@ import { hasImageSignature, logoContentType, LOGO_CONTENT_TYPES } from "../domai
 import { serveStoredObject } from "../domain/attachments/serve";
 import { assetObjectKey } from "../domain/attachments/view";
 import { loadAsset } from "../domain/attachments/queries";
-import { sanitizeSvg, SvgRejected } from "../domain/svg/sanitize";
 import { newId } from "../crypto/random";
 import { CompanyIdParam, errors, jsonContent } from "../schemas/common";
 import { AssetIdParam, AssetSchema, binaryContent, ContentQuery, multipartFileBody } from "../schemas/attachments";
@@ -22,8 +21,11 @@ allowLargerBodies(/^\/api\/companies\/[^/]+\/logo\/?$/, UPLOAD_BODY_LIMIT_BYTES)
 const tags = ["Companies"];
 export const assetsRouter = createRouter();
 
-/** The bytes to store for a logo: raster types must carry their signature; SVG is sanitised. */
-function logoBytes(type: string, bytes: Uint8Array): Uint8Array {
+/**
+ * The bytes to store for a logo: raster types must carry their signature; SVG is sanitised (the
+ * sanitiser and its XML parser load on the first SVG upload).
+ */
+async function logoBytes(type: string, bytes: Uint8Array): Promise<Uint8Array> {
   if (type !== "image/svg+xml") {
     if (!hasImageSignature(type, bytes)) throw badRequest(`File content is not a valid ${type} image`, { contentType: type });
     return bytes;
@@ -34,6 +36,7 @@ function logoBytes(type: string, bytes: Uint8Array): Uint8Array {
   } catch {
     throw badRequest("SVG must be UTF-8 text");
   }
+  const { sanitizeSvg, SvgRejected } = await import("../domain/svg/sanitize");
   try {
     return new TextEncoder().encode(sanitizeSvg(text));
   } catch (err) {
@@ -67,7 +70,7 @@ assetsRouter.openapi(
         allowed: LOGO_CONTENT_TYPES,
       });
     }
-    const bytes = logoBytes(type, upload.bytes);
+    const bytes = await logoBytes(type, upload.bytes);
     const sha256 = bytes === upload.bytes ? upload.sha256 : await digestSha256Hex(bytes);
     const id = newId();
     const objectKey = assetObjectKey(companyId, id);

@@ -38,7 +38,7 @@ llmsRouter.openapi(
   }),
   async (c) => {
     await requireGuideReader(c);
-    return c.text(agentConfigurationGuide(), 200);
+    return c.text(await agentConfigurationGuide(), 200);
   },
 );
 

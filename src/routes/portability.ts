@@ -207,7 +207,7 @@ portabilityRouter.openapi(
     requireBoard(c);
     const body = c.req.valid("json");
     const options = importOptions(body, null);
-    const pkg = parsePackage(options.files, options.include);
+    const pkg = await parsePackage(options.files, options.include);
     const target: PreviewTarget = body.target?.mode === "existing_company" ? body.target : { mode: "new_company", name: body.target?.newCompanyName ?? null };
     if (target.mode === "existing_company") await requireCompanyAccess(c, target.companyId, { board: true });
     return c.json(await previewImport(dbOf(c), pkg, target, { collisionStrategy: options.collisionStrategy, secretBindings: body.secretBindings }), 200);
@@ -234,7 +234,7 @@ portabilityRouter.openapi(
     const options = importOptions(body, companyId);
     const preview = await previewImport(
       dbOf(c),
-      parsePackage(options.files, options.include),
+      await parsePackage(options.files, options.include),
       { mode: "existing_company", companyId },
       { collisionStrategy: options.collisionStrategy, secretBindings: body.secretBindings },
     );
@@ -260,7 +260,7 @@ portabilityRouter.openapi(
     await requireBoardOrCeo(c, companyId);
     const body = c.req.valid("json");
     const options = importOptions(body, companyId);
-    parsePackage(options.files, options.include); // malformed packages are refused before the company object is involved
+    await parsePackage(options.files, options.include); // malformed packages are refused before the company object is involved
     const canonical = JSON.stringify({
       files: Object.entries(options.files).sort(([a], [b]) => (a < b ? -1 : 1)),
       strategy: options.collisionStrategy,

@@ -90,9 +90,9 @@ skillsRouter.openapi(
     request: { query: CatalogQuery },
     responses: { 200: jsonContent(z.array(CatalogEntrySchema), "Catalog entries"), ...errors(400, 401) },
   }),
-  (c) => {
+  async (c) => {
     requireActor(c);
-    return c.json(filterCatalog(c.req.valid("query")), 200);
+    return c.json(await filterCatalog(c.req.valid("query")), 200);
   },
 );
 
@@ -106,9 +106,9 @@ skillsRouter.openapi(
     request: { params: CatalogIdParam },
     responses: { 200: jsonContent(CatalogEntrySchema, "The entry"), ...errors(401, 404, 422) },
   }),
-  (c) => {
+  async (c) => {
     requireActor(c);
-    return c.json(findCatalogSkill(c.req.valid("param").catalogId).entry, 200);
+    return c.json((await findCatalogSkill(c.req.valid("param").catalogId)).entry, 200);
   },
 );
 
@@ -124,7 +124,7 @@ skillsRouter.openapi(
   }),
   async (c) => {
     requireActor(c);
-    const skill = findCatalogSkill(c.req.valid("param").catalogId);
+    const skill = await findCatalogSkill(c.req.valid("param").catalogId);
     const path = c.req.valid("query").path ?? "SKILL.md";
     const file = skill.pkg.files.find((f) => f.path === path);
     if (!file) throw notFound(`No file ${path} in ${skill.entry.key}`);
@@ -135,10 +135,10 @@ skillsRouter.openapi(
 const IndexSchema = z
   .object({ skills: z.array(z.object({ name: z.string(), key: z.string(), kind: z.string(), description: z.string().nullable(), url: z.string() })) })
   .openapi("PublicSkillIndex");
-const publicIndex = (c: Context<AppEnv>) => {
+const publicIndex = async (c: Context<AppEnv>) => {
   const base = new URL(c.req.url).origin;
   return {
-    skills: catalog().map(({ entry }) => ({
+    skills: (await catalog()).map(({ entry }) => ({
       name: entry.slug,
       key: entry.key,
       kind: entry.kind,
@@ -158,7 +158,7 @@ skillsRouter.openapi(
     summary: "Public: the catalog's skills",
     responses: { 200: jsonContent(IndexSchema, "Skills") },
   }),
-  (c) => c.json(publicIndex(c), 200),
+  async (c) => c.json(await publicIndex(c), 200),
 );
 
 skillsRouter.openapi(
@@ -171,7 +171,7 @@ skillsRouter.openapi(
     summary: "Public: the catalog's index",
     responses: { 200: jsonContent(IndexSchema, "Index") },
   }),
-  (c) => c.json(publicIndex(c), 200),
+  async (c) => c.json(await publicIndex(c), 200),
 );
 
 skillsRouter.openapi(
@@ -185,9 +185,9 @@ skillsRouter.openapi(
     request: { params: SkillNameParam },
     responses: { 200: { description: "Markdown", content: { "text/markdown": { schema: z.string() } } }, ...errors(404, 422) },
   }),
-  (c) => {
+  async (c) => {
     const name = c.req.valid("param").skillName.replace(/\.md$/, "");
-    const skill = findCatalogSkill(name);
+    const skill = await findCatalogSkill(name);
     return c.text(skill.pkg.files.find((f) => f.path === "SKILL.md")!.text!, 200, { "content-type": "text/markdown; charset=utf-8" });
   },
 );
@@ -208,7 +208,7 @@ skillsRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireSkillAccess(c, companyId);
     let library = await loadLibrary(dbOf(c), companyId);
-    if (bundledOutOfDate(library.map((s) => s.row))) {
+    if (await bundledOutOfDate(library.map((s) => s.row))) {
       await runCompanyCommand(c.env, companyId, syncBundledSkills, requireActor(c), {});
       library = await loadLibrary(dbOf(c), companyId);
     }
@@ -311,7 +311,7 @@ skillsRouter.openapi(
     const warnings: string[] = [];
     if (row.sourceType === "catalog" || row.sourceType === "bundled") {
       try {
-        latestHash = findCatalogSkill(row.sourceRef ?? row.key).entry.contentHash;
+        latestHash = (await findCatalogSkill(row.sourceRef ?? row.key)).entry.contentHash;
       } catch {
         warnings.push("The catalog no longer ships this skill");
       }

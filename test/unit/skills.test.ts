@@ -68,8 +68,11 @@ describe("audit rules", () => {
 });
 
 describe("packages", () => {
-  it("parses frontmatter (name, description, slug, key/skillKey, metadata) and hashes content stably", () => {
-    const a = packageFromTexts({ "SKILL.md": "---\nname: My Skill\nskillKey: Team/My-Skill\nmetadata:\n  owner: ops\n---\nBody", "references/a.md": "x" });
+  it("parses frontmatter (name, description, slug, key/skillKey, metadata) and hashes content stably", async () => {
+    const a = await packageFromTexts({
+      "SKILL.md": "---\nname: My Skill\nskillKey: Team/My-Skill\nmetadata:\n  owner: ops\n---\nBody",
+      "references/a.md": "x",
+    });
     expect(a).toMatchObject({
       name: "My Skill",
       slug: "my-skill",
@@ -78,20 +81,25 @@ describe("packages", () => {
       trustLevel: "markdown_only",
       body: "Body",
     });
-    const b = packageFromTexts({ "references/a.md": "x", "SKILL.md": "---\nname: My Skill\nskillKey: Team/My-Skill\nmetadata:\n  owner: ops\n---\nBody" });
+    const b = await packageFromTexts({
+      "references/a.md": "x",
+      "SKILL.md": "---\nname: My Skill\nskillKey: Team/My-Skill\nmetadata:\n  owner: ops\n---\nBody",
+    });
     expect(b.contentHash).toBe(a.contentHash);
-    expect(packageFromTexts({ "SKILL.md": "---\nname: My Skill\n---\nOther" }).contentHash).not.toBe(a.contentHash);
+    expect((await packageFromTexts({ "SKILL.md": "---\nname: My Skill\n---\nOther" })).contentHash).not.toBe(a.contentHash);
   });
-  it("refuses what is not a skill with the reason", () => {
-    expect(() => parseSkillMarkdown("# no frontmatter")).toThrow(/must start with YAML frontmatter/);
-    expect(() => parseSkillMarkdown("---\nname: [x\n---\n")).toThrow(/malformed YAML frontmatter/);
-    expect(() => parseSkillMarkdown("---\ndescription: no name\n---\n")).toThrow(/needs a "name"/);
-    expect(() => parseSkillMarkdown("---\nname: x\nmetadata: 3\n---\n")).toThrow(/"metadata" must be a mapping/);
+  it("refuses what is not a skill with the reason", async () => {
+    await expect(parseSkillMarkdown("# no frontmatter")).rejects.toThrow(/must start with YAML frontmatter/);
+    await expect(parseSkillMarkdown("---\nname: [x\n---\n")).rejects.toThrow(/malformed YAML frontmatter/);
+    await expect(parseSkillMarkdown("---\ndescription: no name\n---\n")).rejects.toThrow(/needs a "name"/);
+    await expect(parseSkillMarkdown("---\nname: x\nmetadata: 3\n---\n")).rejects.toThrow(/"metadata" must be a mapping/);
     // YAML aliases are refused (a self-referencing alias would make an object JSON cannot hold).
-    expect(() => parseSkillMarkdown("---\nname: x\nmetadata: &m {self: *m}\n---\n")).toThrow(/malformed YAML frontmatter: Alias resolution is disabled/);
-    expect(() => packageFromTexts({ "README.md": "x" })).toThrow(/no SKILL.md/);
-    expect(() => packageFromTexts({ "SKILL.md": "---\nname: x\n---\n", "../up.md": "x" })).toThrow(/Invalid file path/);
-    expect(() => buildSkillPackage([{ path: "SKILL.md", bytes: new Uint8Array(SKILL_LIMITS.maxFileBytes + 1) }])).toThrow(/larger than/);
+    await expect(parseSkillMarkdown("---\nname: x\nmetadata: &m {self: *m}\n---\n")).rejects.toThrow(
+      /malformed YAML frontmatter: Alias resolution is disabled/,
+    );
+    await expect(packageFromTexts({ "README.md": "x" })).rejects.toThrow(/no SKILL.md/);
+    await expect(packageFromTexts({ "SKILL.md": "---\nname: x\n---\n", "../up.md": "x" })).rejects.toThrow(/Invalid file path/);
+    await expect(buildSkillPackage([{ path: "SKILL.md", bytes: new Uint8Array(SKILL_LIMITS.maxFileBytes + 1) }])).rejects.toThrow(/larger than/);
   });
   it("trust level is the highest of markdown_only < assets < scripts_executables", () => {
     expect(trustLevelOf([{ path: "SKILL.md", kind: "skill", text: "x" }])).toBe("markdown_only");

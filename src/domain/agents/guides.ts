@@ -29,7 +29,8 @@ export function adapterGuide(definition: AdapterDefinition): string {
   ].join("\n");
 }
 
-export function agentConfigurationGuide(): string {
+export async function agentConfigurationGuide(): Promise<string> {
+  const bundled = await bundledCatalog();
   return [
     "# Agent configuration",
     "",
@@ -45,9 +46,7 @@ export function agentConfigurationGuide(): string {
     "- adapterType + adapterConfig: how the agent runs (below)",
     "- runtimeConfig: { heartbeat: { enabled (default false), intervalSec } }",
     "- budgetMonthlyCents: > 0 creates a monthly budget policy",
-    `- desiredSkills: skill keys or unique slugs; available: ${bundledCatalog()
-      .map((s) => `${s.entry.key} (${s.entry.slug})`)
-      .join(", ")}`,
+    `- desiredSkills: skill keys or unique slugs; available: ${bundled.map((s) => `${s.entry.key} (${s.entry.slug})`).join(", ")}`,
     "- metadata: free object",
     "",
     'Secrets: adapterConfig.env values may be { "type": "secret_ref", "secretId": "<uuid>", "version": "latest" } referencing a company secret.',

@@ -16,7 +16,8 @@ export interface SkillChoice {
   origin: string;
 }
 
-const bundledChoices = (): SkillChoice[] => bundledCatalog().map((s) => ({ id: null, key: s.entry.key, slug: s.entry.slug, origin: "bundled" }));
+const bundledChoices = async (): Promise<SkillChoice[]> =>
+  (await bundledCatalog()).map((s) => ({ id: null, key: s.entry.key, slug: s.entry.slug, origin: "bundled" }));
 
 /** The company's library rows plus the bundled skills not yet listed into it (one query). */
 export async function companySkillChoices(db: Db, companyId: string): Promise<SkillChoice[]> {
@@ -24,14 +25,14 @@ export async function companySkillChoices(db: Db, companyId: string): Promise<Sk
     .select({ id: schema.companySkills.id, key: schema.companySkills.key, slug: schema.companySkills.slug, origin: schema.companySkills.sourceType })
     .from(schema.companySkills)
     .where(eq(schema.companySkills.companyId, companyId));
-  return [...rows, ...bundledChoices().filter((b) => !rows.some((r) => r.key === b.key))];
+  return [...rows, ...(await bundledChoices()).filter((b) => !rows.some((r) => r.key === b.key))];
 }
 
 /**
  * Canonical keys for skill references (a library skill's UUID, a canonical key, or a slug when
  * unique), de-duplicated in order. Unknown or ambiguous references fail with 422 naming every one.
  */
-export function resolveDesiredSkills(references: string[], choices: SkillChoice[] = bundledChoices()): string[] {
+export function resolveDesiredSkills(references: string[], choices: SkillChoice[]): string[] {
   const unknown: string[] = [];
   const ambiguous: string[] = [];
   const keys: string[] = [];
@@ -79,10 +80,7 @@ export interface AgentSkillSnapshot {
  * adapter can receive skills), `available` (not desired), `unsupported` (desired, adapter cannot
  * receive skill files), `missing` (desired key no longer in the library).
  */
-export function skillSnapshot(
-  agent: { adapterType: string; adapterConfig: Record<string, unknown> },
-  choices: SkillChoice[] = bundledChoices(),
-): AgentSkillSnapshot {
+export function skillSnapshot(agent: { adapterType: string; adapterConfig: Record<string, unknown> }, choices: SkillChoice[]): AgentSkillSnapshot {
   const mode = findAdapter(agent.adapterType)?.skillsMode ?? "unsupported";
   const supported = mode === "persistent";
   const desired = storedDesiredSkills(agent.adapterConfig);

@@ -38,7 +38,7 @@ export const applyCompanyImport = defineCommand("company.importApply", async (ct
   ]);
   if (previous[0]) return { ...(previous[0].result as Record<string, unknown>), importId: previous[0].id, duplicate: true };
 
-  const pkg = parsePackage(input.files, input.include);
+  const pkg = await parsePackage(input.files, input.include);
   const target = await loadTarget(ctx.db, ctx.companyId);
   const plan = planImport(pkg, target, { collisionStrategy: input.collisionStrategy, secretBindings: input.secretBindings });
   if (plan.unboundSecrets.length) {

@@ -4,6 +4,7 @@
 // ids are left out, keys and sessions are never read. A reference to something the package leaves
 // out (a terminated agent, a kind not included) is written as null: the importer refuses
 // references that resolve to nothing in the package.
+import { loadYaml } from "../yaml";
 import { eq } from "drizzle-orm";
 import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
@@ -30,7 +31,7 @@ export async function exportCompany(env: Env, db: Db, companyId: string, include
       .from(schema.companySecrets)
       .where(eq(schema.companySecrets.companyId, companyId)),
   );
-  await batch.run();
+  await Promise.all([batch.run(), loadYaml()]);
   const row = company.value[0];
   if (!row) throw notFound("Company not found");
 

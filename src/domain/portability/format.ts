@@ -21,7 +21,7 @@
 //
 // Secret references (`{ type: "secret_ref", secretId }`) become `{ type: "secret_placeholder",
 // name }`; the importer binds each name to a secret of the target company.
-import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { loadedYaml } from "../yaml";
 import { unprocessable } from "../errors";
 import { slugify } from "../users/slug";
 
@@ -70,19 +70,19 @@ export function uniqueKey(base: string, taken: Set<string>): string {
   return key;
 }
 
-/** A markdown file with `fields` as YAML frontmatter and `body` after it. */
+/** A markdown file with `fields` as YAML frontmatter and `body` after it (YAML loaded: see src/domain/yaml.ts). */
 export function markdownWith(fields: Record<string, unknown>, body: string | null | undefined): string {
   const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  return `---\n${stringifyYaml(clean, { lineWidth: 0 })}---\n${body ? `\n${body}\n` : ""}`;
+  return `---\n${loadedYaml().stringify(clean, { lineWidth: 0 })}---\n${body ? `\n${body}\n` : ""}`;
 }
 
-/** The frontmatter and body of a package markdown file; a 422 naming the path when it is malformed. */
+/** The frontmatter and body of a package markdown file; a 422 naming the path when it is malformed (YAML loaded: see src/domain/yaml.ts). */
 export function readMarkdown(path: string, text: string): { fields: Record<string, unknown>; body: string | null } {
   const match = /^---\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!match) throw unprocessable(`${path}: missing YAML frontmatter`, { path });
   let fields: unknown;
   try {
-    fields = parseYaml(match[1], { maxAliasCount: 0 });
+    fields = loadedYaml().parse(match[1], { maxAliasCount: 0 });
   } catch (err) {
     throw unprocessable(`${path}: malformed YAML frontmatter: ${(err as Error).message.split("\n")[0]}`, { path });
   }

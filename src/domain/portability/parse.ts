@@ -1,6 +1,7 @@
 // Reading a company package: the manifest's format and version, every kind's files checked by its
 // schema (./kinds), and every reference between files resolved inside the package. Problems are
 // 422s naming the file (`details.path`), before anything is written.
+import { loadYaml } from "../yaml";
 import type { z } from "zod";
 import { unprocessable } from "../errors";
 import { MAX_PACKAGE_BYTES, PACKAGE_FORMAT, PACKAGE_VERSION, readJson, readMarkdown, type Include, type Manifest, type PackageFiles } from "./format";
@@ -65,7 +66,7 @@ function readerOf(files: PackageFiles): PackageReader {
  * Parses and validates a package (422 naming the file on any problem). Kinds the import's `include`
  * leaves out are not in `files`; references to them are dropped rather than refused.
  */
-export function parsePackage(files: PackageFiles, include: Partial<Include> = {}): ParsedPackage {
+export async function parsePackage(files: PackageFiles, include: Partial<Include> = {}): Promise<ParsedPackage> {
   const total = Object.entries(files).reduce((n, [p, t]) => n + p.length + (typeof t === "string" ? t.length : 0), 0);
   if (total > MAX_PACKAGE_BYTES) throw unprocessable(`The package is larger than ${MAX_PACKAGE_BYTES} bytes`, { path: "", totalBytes: total });
   for (const [path, content] of Object.entries(files)) {
@@ -80,6 +81,7 @@ export function parsePackage(files: PackageFiles, include: Partial<Include> = {}
       path: "manifest.json",
     });
 
+  await loadYaml();
   const reader = readerOf(files);
   const parsed = { manifest, ...Object.fromEntries(KINDS.map((kind) => [kind.key, kind.parse(reader)])) } as ParsedPackage;
   dropReferencesToLeftOut(parsed, include);

@@ -1,6 +1,7 @@
 // The shipped catalog as the API shows it: every entry with its files' kinds, sizes and hashes and
-// the package's content hash (computed once per isolate), found by id, key or unique slug.
-import { CATALOG_SOURCES, type CatalogSource } from "./catalog-content";
+// the package's content hash (computed once per isolate), found by id, key or unique slug. Its text
+// and the YAML parser its frontmatter needs load on first use.
+import type { CatalogSource } from "./catalog-content";
 import { packageFromTexts, type SkillPackage, type TrustLevel } from "./package";
 import { notFound, unprocessable } from "../errors";
 
@@ -28,10 +29,10 @@ export interface CatalogSkill {
   pkg: SkillPackage;
 }
 
-let built: CatalogSkill[] | null = null;
+let built: Promise<CatalogSkill[]> | null = null;
 
-function build(source: CatalogSource): CatalogSkill {
-  const pkg = packageFromTexts(source.files);
+async function build(source: CatalogSource): Promise<CatalogSkill> {
+  const pkg = await packageFromTexts(source.files);
   return {
     pkg,
     entry: {
@@ -55,16 +56,22 @@ function build(source: CatalogSource): CatalogSkill {
   };
 }
 
-export function catalog(): CatalogSkill[] {
-  built ??= CATALOG_SOURCES.map(build);
+export function catalog(): Promise<CatalogSkill[]> {
+  built ??= import("./catalog-content").then(
+    ({ CATALOG_SOURCES }) => Promise.all(CATALOG_SOURCES.map(build)),
+    (err) => {
+      built = null;
+      throw err;
+    },
+  );
   return built;
 }
 
-export const bundledCatalog = () => catalog().filter((s) => s.entry.kind === "bundled");
+export const bundledCatalog = async () => (await catalog()).filter((s) => s.entry.kind === "bundled");
 
-export function filterCatalog(filters: { kind?: string; category?: string; q?: string }): CatalogEntry[] {
+export async function filterCatalog(filters: { kind?: string; category?: string; q?: string }): Promise<CatalogEntry[]> {
   const q = filters.q?.trim().toLowerCase();
-  return catalog()
+  return (await catalog())
     .map((s) => s.entry)
     .filter((e) => !filters.kind || e.kind === filters.kind)
     .filter((e) => !filters.category || e.category === filters.category)
@@ -72,8 +79,8 @@ export function filterCatalog(filters: { kind?: string; category?: string; q?: s
 }
 
 /** The catalog skill named by id, key or unique slug (404 when none, 422 when a slug is ambiguous). */
-export function findCatalogSkill(ref: string): CatalogSkill {
-  const all = catalog();
+export async function findCatalogSkill(ref: string): Promise<CatalogSkill> {
+  const all = await catalog();
   const exact = all.find((s) => s.entry.id === ref || s.entry.key === ref);
   if (exact) return exact;
   const bySlug = all.filter((s) => s.entry.slug === ref.toLowerCase());

@@ -41,7 +41,7 @@ export const syncBundledSkills = defineCommand("skills.syncBundled", async (ctx)
   const statements: Statement[] = [];
   const stale: string[] = [];
   let changed = 0;
-  for (const skill of bundledCatalog()) {
+  for (const skill of await bundledCatalog()) {
     const existing = library.find((s) => s.row.key === skill.entry.key) ?? null;
     if (existing && existing.row.sourceType === "bundled" && existing.row.contentHash === skill.entry.contentHash) continue;
     const installed = await installPackage(ctx, bundledSpec(skill), existing);
@@ -65,8 +65,8 @@ const bundledSpec = (skill: CatalogSkill) => ({
 });
 
 /** Whether the company's library lacks a bundled skill or holds an older one (then the list syncs first). */
-export function bundledOutOfDate(rows: Array<Pick<SkillRow, "key" | "sourceType" | "contentHash">>): boolean {
-  return bundledCatalog().some((s) => !rows.some((r) => r.key === s.entry.key && r.sourceType === "bundled" && r.contentHash === s.entry.contentHash));
+export async function bundledOutOfDate(rows: Array<Pick<SkillRow, "key" | "sourceType" | "contentHash">>): Promise<boolean> {
+  return (await bundledCatalog()).some((s) => !rows.some((r) => r.key === s.entry.key && r.sourceType === "bundled" && r.contentHash === s.entry.contentHash));
 }
 
 export const createManagedSkill = defineCommand(
@@ -83,7 +83,7 @@ export const createManagedSkill = defineCommand(
         .where(and(eq(schema.companySkills.companyId, ctx.companyId), eq(schema.companySkills.key, key))),
     ]);
     if (clash[0]) throw conflict(`A skill with key ${key} already exists`, { key, skillId: clash[0].id });
-    const pkg = packageFromTexts({ "SKILL.md": skillMd });
+    const pkg = await packageFromTexts({ "SKILL.md": skillMd });
     const installed = await installPackage(ctx, { pkg, key, slug, sourceType: "managed_local", sourceRef: null, sourceCommit: null, originHash: null }, null);
     return commit(ctx, installed, "company.skill_created", { name: pkg.name });
   },
@@ -96,7 +96,7 @@ export const patchSkillFile = defineCommand("skills.patchFile", async (ctx, _act
   const path = normalisePath(input.path);
   const inputs = (await storedFiles(ctx.env, skill.files)).filter((f) => f.path !== path);
   inputs.push({ path, bytes: utf8(input.content) });
-  const pkg = buildSkillPackage(inputs);
+  const pkg = await buildSkillPackage(inputs);
   // An edit is audited like an install: a failing one is refused, the verdict of the new version is kept.
   const audit = auditFiles(pkg.files);
   if (audit.verdict === "fail") throw unprocessable("The edit fails the skill audit and was not saved", { audit });
@@ -189,7 +189,7 @@ async function installFromCatalog(ctx: CommandContext, catalogSkill: CatalogSkil
 export const installCatalogSkill = defineCommand(
   "skills.installCatalog",
   async (ctx, _actor, input: { catalogSkillId: string; slug?: string | null; force?: boolean }) => {
-    const catalogSkill = findCatalogSkill(input.catalogSkillId);
+    const catalogSkill = await findCatalogSkill(input.catalogSkillId);
     const library = await loadLibrary(ctx.db, ctx.companyId);
     const existing = library.find((s) => s.row.key === catalogSkill.entry.key) ?? null;
     if (existing && !["catalog", "bundled"].includes(existing.row.sourceType)) {
@@ -202,7 +202,7 @@ export const installCatalogSkill = defineCommand(
 );
 
 /** The catalog entry a catalog-managed skill follows (422 for other sources). */
-function catalogOrigin(skill: LoadedSkill, what: string): CatalogSkill {
+async function catalogOrigin(skill: LoadedSkill, what: string): Promise<CatalogSkill> {
   if (skill.row.sourceType !== "catalog" && skill.row.sourceType !== "bundled")
     throw unprocessable(`${what} applies to catalog-managed skills only (this one is ${skill.row.sourceType})`, { sourceType: skill.row.sourceType });
   return findCatalogSkill(skill.row.sourceRef ?? skill.row.key);
@@ -210,7 +210,7 @@ function catalogOrigin(skill: LoadedSkill, what: string): CatalogSkill {
 
 export const installSkillUpdate = defineCommand("skills.installUpdate", async (ctx, _actor, input: { skillId: string; force?: boolean }) => {
   const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
-  return installFromCatalog(ctx, catalogOrigin(skill, "install-update"), skill, input.force ?? false);
+  return installFromCatalog(ctx, await catalogOrigin(skill, "install-update"), skill, input.force ?? false);
 });
 
 /** A newer version fetched from a skill's own source (git host, registry, URL, project scan), under the update rule. */
@@ -229,7 +229,7 @@ export const applySourceUpdate = defineCommand(
   ) => {
     const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
     if (skill.row.sourceCommit !== input.expectedSourceCommit) throw conflict("The skill changed while its update was fetched; try again");
-    const pkg = buildSkillPackage(input.files);
+    const pkg = await buildSkillPackage(input.files);
     const { action, warnings } = decideUpdate(skill, pkg, input.force ?? false);
     if (action === "unchanged") return { action, skill: skillView(skill.row, skill.files), warnings };
     const installed = await installPackage(
@@ -257,7 +257,7 @@ export const applySourceUpdate = defineCommand(
 
 export const resetSkill = defineCommand("skills.reset", async (ctx, _actor, input: { skillId: string; force?: boolean }) => {
   const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
-  return installFromCatalog(ctx, catalogOrigin(skill, "reset"), skill, input.force ?? false);
+  return installFromCatalog(ctx, await catalogOrigin(skill, "reset"), skill, input.force ?? false);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -315,7 +315,7 @@ export const recordSkillImport = defineCommand(
     const keys = new Set<string>();
     const writes: Array<{ key: string; pkg: SkillPackage; spec: ImportedPackage; existing: LoadedSkill | null }> = [];
     for (const spec of input.packages) {
-      const pkg = buildSkillPackage(spec.files);
+      const pkg = await buildSkillPackage(spec.files);
       const key = pkg.key ?? `${spec.keyPrefix}/${pkg.slug}`.toLowerCase();
       if (keys.has(key)) throw unprocessable(`Two skills in the import have the key ${key}`, { key });
       keys.add(key);

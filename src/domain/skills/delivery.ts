@@ -49,7 +49,7 @@ export async function skillsForRun(env: Env, db: Db, companyId: string, keys: st
       out.push({ key, name: row.name, slug: row.slug, contentHash: row.contentHash, files: delivered });
       continue;
     }
-    const bundled = bundledCatalog().find((s) => s.entry.key === key);
+    const bundled = (await bundledCatalog()).find((s) => s.entry.key === key);
     if (bundled) {
       out.push({
         key,

@@ -2,7 +2,7 @@
 // `references/`, `scripts/`, `assets/`. Parsing, limits, per-file kind/size/SHA-256, the trust
 // level and the content hash. Frontmatter is parsed with `yaml` (eemeli/yaml: maintained, no
 // dependencies, exact error positions). Problems are 422s naming the file and what is wrong.
-import { parse as parseYaml } from "yaml";
+import { loadYaml } from "../yaml";
 import { sha256Hex } from "../../crypto/hash";
 import { unprocessable } from "../errors";
 import { slugify as slugifyName } from "../users/slug";
@@ -101,9 +101,10 @@ export const contentHashOf = (files: Array<Pick<SkillFile, "path" | "sha256">>) 
   );
 
 /** The frontmatter and body of a SKILL.md; a 422 naming the problem when the frontmatter is malformed. */
-export function parseSkillMarkdown(text: string, path = "SKILL.md"): { frontmatter: SkillFrontmatter; body: string } {
+export async function parseSkillMarkdown(text: string, path = "SKILL.md"): Promise<{ frontmatter: SkillFrontmatter; body: string }> {
   const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!match) throw unprocessable(`${path} must start with YAML frontmatter between --- lines (name, description)`, { path });
+  const { parse: parseYaml } = await loadYaml();
   let data: unknown;
   try {
     data = parseYaml(match[1], { maxAliasCount: 0 });
@@ -141,7 +142,7 @@ export function parseSkillMarkdown(text: string, path = "SKILL.md"): { frontmatt
 }
 
 /** Validates and describes a package: limits, SKILL.md at the root, frontmatter, kinds, hashes, trust level. */
-export function buildSkillPackage(inputs: SkillFileInput[]): SkillPackage {
+export async function buildSkillPackage(inputs: SkillFileInput[]): Promise<SkillPackage> {
   if (inputs.length === 0) throw unprocessable("A skill needs at least a SKILL.md");
   if (inputs.length > SKILL_LIMITS.maxFiles) throw unprocessable(`A skill may have at most ${SKILL_LIMITS.maxFiles} files (got ${inputs.length})`);
   let total = 0;
@@ -160,11 +161,11 @@ export function buildSkillPackage(inputs: SkillFileInput[]): SkillPackage {
   const skillMd = files.find((f) => f.path === "SKILL.md");
   if (!skillMd) throw unprocessable("The skill folder has no SKILL.md at its root", { paths: files.map((f) => f.path).slice(0, 20) });
   if (skillMd.text === null) throw unprocessable("SKILL.md must be UTF-8 text", { path: "SKILL.md" });
-  const { frontmatter, body } = parseSkillMarkdown(skillMd.text);
+  const { frontmatter, body } = await parseSkillMarkdown(skillMd.text);
   files.sort((a, b) => (a.path < b.path ? -1 : 1));
   return { ...frontmatter, body, files, trustLevel: trustLevelOf(files), contentHash: contentHashOf(files) };
 }
 
 /** A package from text files (the catalog, managed skills). */
-export const packageFromTexts = (texts: Record<string, string>) =>
+export const packageFromTexts = (texts: Record<string, string>): Promise<SkillPackage> =>
   buildSkillPackage(Object.entries(texts).map(([path, text]) => ({ path, bytes: utf8(text) })));

@@ -71,7 +71,7 @@ export const skills = defineKind<PkgSkill[]>({
   },
   async apply(ctx, items) {
     for (const skill of items.filter((s) => ctx.plan.create.skills.has(s.key))) {
-      const built = buildSkillPackage(Object.entries(skill.files).map(([path, text]) => ({ path, bytes: utf8(text) })));
+      const built = await buildSkillPackage(Object.entries(skill.files).map(([path, text]) => ({ path, bytes: utf8(text) })));
       const installed = await installPackage(
         ctx.command,
         { pkg: built, key: skill.key, sourceType: "managed_local", sourceRef: null, sourceCommit: null, originHash: null },
