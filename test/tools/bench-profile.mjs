@@ -137,6 +137,7 @@ function summarise(profile, requests) {
   const self = new Map();
   const byCategory = new Map();
   const inclusive = new Map();
+  const drizzleBy = new Map();
   let busy = 0;
   for (const [id, ms] of dt) {
     const n = nodes.get(id);
@@ -148,6 +149,17 @@ function summarise(profile, requests) {
     self.set(key, (self.get(key) ?? 0) + ms);
     const category = categoryOf(module, fn);
     byCategory.set(category, (byCategory.get(category) ?? 0) + ms);
+    // Statement building and row mapping: which of our functions asked drizzle for it.
+    if (category === "drizzle") {
+      for (let cur = parent.get(id); cur !== undefined; cur = parent.get(cur)) {
+        const f = nodes.get(cur).callFrame;
+        const m = moduleAt(f.url, f.lineNumber);
+        if (!m.startsWith("src/")) continue;
+        const k = `${f.functionName || "(anonymous)"} ${m}:${f.lineNumber + 1}`;
+        drizzleBy.set(k, (drizzleBy.get(k) ?? 0) + ms);
+        break;
+      }
+    }
     // Inclusive time per (function, module), counted once per sample stack.
     const seen = new Set();
     for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
@@ -165,6 +177,8 @@ function summarise(profile, requests) {
   for (const [k, v] of top(byCategory, 20)) console.log(`    ${per(v).padStart(7)}  ${k}`);
   console.log("  heaviest functions (self, ms/req):");
   for (const [k, v] of top(self, 25)) console.log(`    ${per(v).padStart(7)}  ${k}`);
+  console.log("  drizzle self time by the nearest of our functions (ms/req):");
+  for (const [k, v] of top(drizzleBy, 12)) console.log(`    ${per(v).padStart(7)}  ${k}`);
   console.log("  inclusive (ms/req), our modules and entry points:");
   for (const [k, v] of top(new Map([...inclusive].filter(([k]) => / src\/|zod-openapi|hono\/dist\/(hono-base|compose|validator)/.test(k))), 40))
     console.log(`    ${per(v).padStart(7)}  ${k}`);
