@@ -12,6 +12,7 @@ import { activityInsert } from "../../src/domain/activity/record";
 import type { Actor } from "../../src/domain/actor";
 import { inCompanyShard } from "../../src/db/placement";
 import { createCompany, insertAgent, insertIssue, testD1, testDb } from "../helpers/fixtures";
+import { get, post } from "../helpers/api";
 
 const issuesOf = template(["company"], (db, slot) =>
   db.select().from(schema.issues).where(eq(schema.issues.companyId, slot.company)).orderBy(asc(schema.issues.number)),
@@ -75,6 +76,29 @@ describe("statement templates", () => {
       .first<{ type: string; data: string }>();
     expect(event?.type).toBe("issue.created");
     expect(JSON.parse(event!.data)).toMatchObject({ identifier: "X-1", title: "t", status: "todo" });
+  });
+
+  it("a new issue's templated insert stores what drizzle's own insert stores: NULL for null JSON, JSON otherwise", async () => {
+    const company = await createCompany();
+    const bare = await post(`/api/companies/${company.id}/issues`, { title: "bare" });
+    const full = await post(`/api/companies/${company.id}/issues`, {
+      title: "full",
+      status: "todo",
+      executionPolicy: { mode: "normal", commentRequired: true, stages: [] },
+    });
+    expect([bare.status, full.status]).toEqual([201, 201]);
+    const raw = (id: string) =>
+      testD1
+        .prepare(
+          "SELECT typeof(execution_policy) AS policy, typeof(execution_workspace_settings) AS settings, typeof(hidden_at) AS hidden, title, status, version FROM issues WHERE id = ?",
+        )
+        .bind(id)
+        .first();
+    expect(await raw(bare.body.id)).toEqual({ policy: "null", settings: "null", hidden: "null", title: "bare", status: "backlog", version: 0 });
+    expect(await raw(full.body.id)).toMatchObject({ policy: "text", settings: "null", title: "full", status: "todo" });
+    // Read back through the API, the two are what was sent.
+    expect((await get(`/api/issues/${full.body.id}`)).body.executionPolicy).toMatchObject({ mode: "normal", commentRequired: true });
+    expect((await get(`/api/issues/${bare.body.id}`)).body.executionPolicy).toBeNull();
   });
 
   it("the issue snapshot and company reads find the issue by id or identifier, and its company's agents", async () => {

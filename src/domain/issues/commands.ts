@@ -1,9 +1,10 @@
 // Issue mutations: create, update, comment, labels, per-user read/archive marks. Checkout and
 // release live in ./checkout.ts. Each command with reads loads them in one batch outside the
 // serialised section and writes one guarded batch inside it (see src/company/command.ts).
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Statement } from "../../db/batch";
 import { ReadBatch } from "../../db/read-batch";
+import { template } from "../../db/templates";
 import { schema } from "../../db/client";
 import { sameVersion } from "../../db/guards";
 import { defineCommand, type CommandContext, type LoadScope } from "../../company/command";
@@ -89,6 +90,10 @@ function wakeFacts(ctx: CommandContext, company: CompanyAgents, issue: IssueSnap
 
 /** Statement that holds only while the issue is exactly the version the rule read. */
 const unchanged = (ctx: CommandContext, issue: IssueRow) => ctx.guard(sameVersion(schema.issues, issue));
+
+/** The insert of a new issue's row (newIssueRow), built once (src/db/templates.ts): every column is a slot. */
+const insertIssue = template(Object.keys(getTableColumns(schema.issues)) as Array<keyof IssueRow>, (db, slot) => db.insert(schema.issues).values(slot));
+export const issueInsert = (db: Db, row: IssueRow) => insertIssue(db, row);
 
 /** The row of a new issue: given fields, defaults for the rest, no lock, status timestamps, the creator. */
 export function newIssueRow(
@@ -204,7 +209,7 @@ export const createIssue = defineCommand("issue.create", {
         executionWorkspaceSettings: input.executionWorkspaceSettings ?? inherited?.executionWorkspaceSettings ?? null,
       });
       const statements: Statement[] = [
-        ctx.db.insert(schema.issues).values(row),
+        issueInsert(ctx.db, row),
         companyCounterStatement(ctx, number),
         ...labelStatements(
           ctx,

@@ -21,7 +21,7 @@ import { conflict, HttpError, notFound, unprocessable } from "../errors";
 import { newId } from "../../crypto/random";
 import { TERMINAL_ISSUE_STATUSES } from "../issues/view";
 import { ISSUE_DESCRIPTION_MAX, ISSUE_TITLE_MAX } from "../issues/limits";
-import { newIssueRow } from "../issues/commands";
+import { issueInsert, newIssueRow } from "../issues/commands";
 import { commitIssueNumber, companyCounterStatement, isNumberClash, issueNumbering, recountIssueNumbers } from "../issues/numbering";
 import { wakeupStatementsFrom } from "../wakeups/enqueue";
 import { skipReasonOf } from "../runs/dispatch";
@@ -340,7 +340,7 @@ export async function recordFire(ctx: CommandContext, actor: Actor, facts: FireF
     );
     const statements: Statement[] = [
       ...common,
-      ctx.db.insert(issues).values(issue),
+      issueInsert(ctx.db, issue),
       companyCounterStatement(ctx, issue.number),
       ctx.db.insert(runs).values(row),
       ...wake.statements,

@@ -11,7 +11,7 @@ import { inIds } from "../../../db/id-list";
 import { ReadBatch } from "../../../db/read-batch";
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from "../../../db/schema/issues";
 import { ISSUE_TITLE_MAX } from "../../issues/limits";
-import { newIssueRow } from "../../issues/commands";
+import { issueInsert, newIssueRow } from "../../issues/commands";
 import { commitIssueNumber, companyCounterStatement, issueNumbering } from "../../issues/numbering";
 import { markdownWith } from "../format";
 import { createdIds, defineKind, parentsFirst } from "./kind";
@@ -154,7 +154,7 @@ export const issues = defineKind<PkgIssue[]>({
           originId: routineOrigin ?? (issue.originKind === "routine_execution" ? null : (issue.originId ?? null)),
         },
       );
-      ctx.statements.push(command.db.insert(schema.issues).values(row));
+      ctx.statements.push(issueInsert(command.db, row));
       for (const blocker of issue.blockedByIssueIds)
         children.push(
           command.db
