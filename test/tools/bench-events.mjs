@@ -11,11 +11,17 @@ const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length
 export async function benchEvents(base, { measure, withCpu, request, createCompany, concurrency }) {
   const rows = [];
   const seen = new Map();
+  let countedCompany = null;
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (d) => (body += d));
     req.on("end", () => {
-      seen.set(req.headers["x-service-event-id"], performance.now());
+      // Only the measured company's events count (the hooked company's may still be arriving).
+      let companyId = null;
+      try {
+        companyId = JSON.parse(body).companyId;
+      } catch {}
+      if (!countedCompany || companyId === countedCompany) seen.set(req.headers["x-service-event-id"], performance.now());
       res.writeHead(200).end("ok");
     });
   });
@@ -48,6 +54,7 @@ export async function benchEvents(base, { measure, withCpu, request, createCompa
     // (1) deliveries per second, one company → one subscription.
     const flow = await createCompany("Bench Events Flow");
     await request("POST", `/api/companies/${flow.id}/webhooks`, { body: { url: receiver, events: ["issue.created"] } });
+    countedCompany = flow.id;
     seen.clear();
     const started = performance.now();
     let next = 0;
