@@ -5,9 +5,10 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { schema, type Db } from "../../db/client";
 import { ReadBatch } from "../../db/read-batch";
+import { template, type Slots } from "../../db/templates";
 import { notFound } from "../errors";
 import { mentionsWord } from "./mentions";
-import { issueIdOf } from "./references";
+import { issueIdBy, issueRefKey, type IssueRefKind } from "./references";
 import { addIssueSnapshotReads } from "./snapshot";
 import { issueSummary, issueView, type IssueRow } from "./view";
 import { executionWorkspaceView } from "../execution-workspaces/view";
@@ -89,6 +90,101 @@ function mentionedProjectsIn(issue: IssueRow, projects: ProjectRow[]) {
   return projects.filter((p) => mentionsWord(text, p.name) || mentionsWord(text, p.urlKey) || text.includes(p.id)).map(projectSummary);
 }
 
+/** The detail's reads (besides the snapshot's) for a ref of one kind, built once (src/db/templates.ts). */
+function detailTemplates(kind: IssueRefKind) {
+  const id = (slot: Slots<"ref">) => issueIdBy(kind, slot.ref);
+  const col = (column: AnySQLiteColumn, slot: Slots<"ref">) => sql`(SELECT ${column} FROM ${schema.issues} WHERE ${schema.issues.id} = ${id(slot)})`;
+  return {
+    ancestors: template(["ref"], (db, slot) =>
+      db
+        .select({
+          id: sql<string>`i.id`,
+          identifier: sql<string>`i.identifier`,
+          title: sql<string>`i.title`,
+          status: sql<IssueRow["status"]>`i.status`,
+          priority: sql<IssueRow["priority"]>`i.priority`,
+          assigneeAgentId: sql<string | null>`i.assignee_agent_id`,
+          projectId: sql<string | null>`i.project_id`,
+          parentId: sql<string | null>`i.parent_id`,
+          updatedAt: sql<string>`i.updated_at`,
+        })
+        // CROSS JOIN makes SQLite walk the (short) ancestor chain first and look each issue up by id,
+        // instead of scanning the company's issues (which grew with the company).
+        .from(sql`(
+          WITH RECURSIVE chain(id, depth) AS (
+            SELECT ${col(schema.issues.parentId, slot)}, 1
+            UNION SELECT p.parent_id, c.depth + 1 FROM issues p JOIN chain c ON p.id = c.id WHERE p.parent_id IS NOT NULL AND c.depth < 50
+          ) SELECT c.id AS chain_id, c.depth AS depth FROM chain c WHERE c.id IS NOT NULL
+        ) chain CROSS JOIN issues i ON i.id = chain.chain_id AND i.company_id = ${col(schema.issues.companyId, slot)} AND i.id != ${id(slot)}`)
+        .orderBy(sql`chain.depth`),
+    ),
+    project: template(["ref"], (db, slot) =>
+      db
+        .select()
+        .from(schema.projects)
+        .where(sql`${schema.projects.id} = ${col(schema.issues.projectId, slot)}`),
+    ),
+    goal: template(["ref"], (db, slot) =>
+      db
+        .select()
+        .from(schema.goals)
+        .where(sql`${schema.goals.id} = ${col(schema.issues.goalId, slot)}`),
+    ),
+    blockedBy: template(["ref"], (db, slot) =>
+      db
+        .select(summaryColumns)
+        .from(schema.issueBlockers)
+        .innerJoin(schema.issues, eq(schema.issues.id, schema.issueBlockers.blockerIssueId))
+        .where(sql`${schema.issueBlockers.issueId} = ${id(slot)}`)
+        .orderBy(asc(schema.issues.number)),
+    ),
+    blocks: template(["ref"], (db, slot) =>
+      db
+        .select(summaryColumns)
+        .from(schema.issueBlockers)
+        .innerJoin(schema.issues, eq(schema.issues.id, schema.issueBlockers.issueId))
+        .where(sql`${schema.issueBlockers.blockerIssueId} = ${id(slot)}`)
+        .orderBy(asc(schema.issues.number)),
+    ),
+    projects: template(["ref"], (db, slot) =>
+      db
+        .select()
+        .from(schema.projects)
+        .where(sql`${schema.projects.companyId} = ${col(schema.issues.companyId, slot)}`)
+        .orderBy(asc(schema.projects.name)),
+    ),
+    documents: template(["ref"], (db, slot) =>
+      db
+        .select()
+        .from(schema.issueDocuments)
+        .where(sql`${schema.issueDocuments.issueId} = ${id(slot)}`)
+        .orderBy(asc(schema.issueDocuments.key)),
+    ),
+    planRevision: template(["ref"], (db, slot) =>
+      db
+        .select()
+        .from(schema.issueDocumentRevisions)
+        .where(
+          sql`${schema.issueDocumentRevisions.id} = (SELECT ${schema.issueDocuments.latestRevisionId} FROM ${schema.issueDocuments} WHERE ${schema.issueDocuments.issueId} = ${id(slot)} AND ${schema.issueDocuments.key} = ${PLAN_DOCUMENT_KEY})`,
+        ),
+    ),
+    workProducts: template(["ref"], (db, slot) =>
+      db
+        .select()
+        .from(schema.workProducts)
+        .where(sql`${schema.workProducts.issueId} = ${id(slot)}`)
+        .orderBy(asc(schema.workProducts.createdAt), asc(schema.workProducts.id)),
+    ),
+    workspace: template(["ref"], (db, slot) =>
+      db
+        .select()
+        .from(schema.executionWorkspaces)
+        .where(sql`${schema.executionWorkspaces.id} = ${col(schema.issues.executionWorkspaceId, slot)}`),
+    ),
+  };
+}
+const detailReads = { id: detailTemplates("id"), identifier: detailTemplates("identifier") };
+
 /**
  * The issue `ref` names (UUID or identifier) with everything its detail shows, read in ONE batch:
  * every read keys on the issue through a subquery, so nothing waits for the issue row first.
@@ -96,91 +192,20 @@ function mentionedProjectsIn(issue: IssueRow, projects: ProjectRow[]) {
  */
 export async function loadIssueDetail(db: Db, ref: string) {
   const batch = new ReadBatch(db);
-  const id = issueIdOf(ref);
-  const col = (column: AnySQLiteColumn) => sql`(SELECT ${column} FROM ${schema.issues} WHERE ${schema.issues.id} = ${id})`;
+  const { kind, value } = issueRefKey(ref);
+  const reads = detailReads[kind];
+  const slots = { ref: value };
   const snapshot = addIssueSnapshotReads(batch, ref);
-  const ancestors = batch.add(
-    db
-      .select({
-        id: sql<string>`i.id`,
-        identifier: sql<string>`i.identifier`,
-        title: sql<string>`i.title`,
-        status: sql<IssueRow["status"]>`i.status`,
-        priority: sql<IssueRow["priority"]>`i.priority`,
-        assigneeAgentId: sql<string | null>`i.assignee_agent_id`,
-        projectId: sql<string | null>`i.project_id`,
-        parentId: sql<string | null>`i.parent_id`,
-        updatedAt: sql<string>`i.updated_at`,
-      })
-      // CROSS JOIN makes SQLite walk the (short) ancestor chain first and look each issue up by id,
-      // instead of scanning the company's issues (which grew with the company).
-      .from(sql`(
-        WITH RECURSIVE chain(id, depth) AS (
-          SELECT ${col(schema.issues.parentId)}, 1
-          UNION SELECT p.parent_id, c.depth + 1 FROM issues p JOIN chain c ON p.id = c.id WHERE p.parent_id IS NOT NULL AND c.depth < 50
-        ) SELECT c.id AS chain_id, c.depth AS depth FROM chain c WHERE c.id IS NOT NULL
-      ) chain CROSS JOIN issues i ON i.id = chain.chain_id AND i.company_id = ${col(schema.issues.companyId)} AND i.id != ${id}`)
-      .orderBy(sql`chain.depth`),
-  );
-  const project = batch.add(
-    db
-      .select()
-      .from(schema.projects)
-      .where(sql`${schema.projects.id} = ${col(schema.issues.projectId)}`),
-  );
-  const goal = batch.add(
-    db
-      .select()
-      .from(schema.goals)
-      .where(sql`${schema.goals.id} = ${col(schema.issues.goalId)}`),
-  );
-  const blockedBy = batch.add(
-    db
-      .select(summaryColumns)
-      .from(schema.issueBlockers)
-      .innerJoin(schema.issues, eq(schema.issues.id, schema.issueBlockers.blockerIssueId))
-      .where(sql`${schema.issueBlockers.issueId} = ${id}`)
-      .orderBy(asc(schema.issues.number)),
-  );
-  const blocks = batch.add(
-    db
-      .select(summaryColumns)
-      .from(schema.issueBlockers)
-      .innerJoin(schema.issues, eq(schema.issues.id, schema.issueBlockers.issueId))
-      .where(sql`${schema.issueBlockers.blockerIssueId} = ${id}`)
-      .orderBy(asc(schema.issues.number)),
-  );
-  const projects = batch.add(
-    db
-      .select()
-      .from(schema.projects)
-      .where(sql`${schema.projects.companyId} = ${col(schema.issues.companyId)}`)
-      .orderBy(asc(schema.projects.name)),
-  );
-  const documents = batch.add(
-    db.select().from(schema.issueDocuments).where(sql`${schema.issueDocuments.issueId} = ${id}`).orderBy(asc(schema.issueDocuments.key)),
-  );
-  const planRevision = batch.add(
-    db
-      .select()
-      .from(schema.issueDocumentRevisions)
-      .where(
-        sql`${schema.issueDocumentRevisions.id} = (SELECT ${schema.issueDocuments.latestRevisionId} FROM ${schema.issueDocuments} WHERE ${schema.issueDocuments.issueId} = ${id} AND ${schema.issueDocuments.key} = ${PLAN_DOCUMENT_KEY})`,
-      ),
-  );
-  const workProducts = batch.add(
-    db
-      .select()
-      .from(schema.workProducts)
-      .where(sql`${schema.workProducts.issueId} = ${id}`)
-      .orderBy(asc(schema.workProducts.createdAt), asc(schema.workProducts.id)),
-  );
-  const workspace = batch.add(
-    db
-      .select()
-      .from(schema.executionWorkspaces)
-      .where(sql`${schema.executionWorkspaces.id} = ${col(schema.issues.executionWorkspaceId)}`),
-  );
+  const ancestors = batch.add(reads.ancestors(db, slots));
+  const project = batch.add(reads.project(db, slots));
+  const goal = batch.add(reads.goal(db, slots));
+  const blockedBy = batch.add(reads.blockedBy(db, slots));
+  const blocks = batch.add(reads.blocks(db, slots));
+  const projects = batch.add(reads.projects(db, slots));
+  const documents = batch.add(reads.documents(db, slots));
+  const planRevision = batch.add(reads.planRevision(db, slots));
+  const workProducts = batch.add(reads.workProducts(db, slots));
+  const workspace = batch.add(reads.workspace(db, slots));
   await batch.run();
 
   const loaded = snapshot();
