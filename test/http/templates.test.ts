@@ -101,6 +101,27 @@ describe("statement templates", () => {
     expect((await get(`/api/issues/${bare.body.id}`)).body.executionPolicy).toBeNull();
   });
 
+  it("lists of one filter shape share a template and each use lists its own company, statuses and limit", async () => {
+    const [a, b] = [await createCompany(), await createCompany()];
+    for (const [company, status] of [
+      [a, "todo"],
+      [a, "blocked"],
+      [a, "done"],
+      [b, "todo"],
+      [b, "in_review"],
+    ] as const)
+      expect((await post(`/api/companies/${company.id}/issues`, { title: `${status} issue`, status })).status).toBe(201);
+    const titles = async (companyId: string, query: string) =>
+      ((await get(`/api/companies/${companyId}/issues?${query}`)).body as Array<{ title: string }>).map((i) => i.title).sort();
+    // The same shape (two statuses, a limit) four times with different values.
+    expect(await titles(a.id, "status=todo,blocked&limit=10")).toEqual(["blocked issue", "todo issue"]);
+    expect(await titles(b.id, "status=todo,in_review&limit=10")).toEqual(["in_review issue", "todo issue"]);
+    expect(await titles(a.id, "status=done,in_review&limit=10")).toEqual(["done issue"]);
+    expect(await titles(b.id, "status=todo,in_review&limit=1")).toHaveLength(1);
+    // Another shape (no filter) beside it.
+    expect(await titles(b.id, "")).toEqual(["in_review issue", "todo issue"]);
+  });
+
   it("the issue snapshot and company reads find the issue by id or identifier, and its company's agents", async () => {
     const db = testDb();
     const company = await createCompany();

@@ -3,8 +3,9 @@
 // (the ranking and how its first page is found: ./search.ts).
 // Labels and blockers come back in the same statement (JSON subqueries): one round trip per list.
 import type { ReadBatch } from "../../db/read-batch";
-import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
+import { template } from "../../db/templates";
 import { PRIORITY_RANK } from "./order";
 import { rankExpression, searchable, searchPage } from "./search";
 import { issueView, type IssueRelations, type IssueRow } from "./view";
@@ -34,17 +35,24 @@ export interface IssueListFilters {
 
 const t = schema.issues;
 
+/** A filter's value: the request's, or a template's slot (src/db/templates.ts). */
+type Value = string | Placeholder;
+/** The filters a list statement is built from, without `q` (its SQL depends on the words). */
+type Filters<V extends Value> = { [K in Exclude<keyof IssueListFilters, "q" | "limit" | "statuses" | "includeRoutineExecutions">]?: V } & {
+  statuses?: V[];
+  includeRoutineExecutions?: boolean;
+};
+
 /** Touched: created by, assigned to, commented on, or read by the user. */
-const touchedBy = (userId: string) => sql`(
+const touchedBy = (userId: Value) => sql`(
   ${t.createdByUserId} = ${userId} OR ${t.assigneeUserId} = ${userId}
   OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = ${t.id} AND c.author_user_id = ${userId})
   OR EXISTS (SELECT 1 FROM issue_user_states s WHERE s.issue_id = ${t.id} AND s.user_id = ${userId} AND s.last_read_at IS NOT NULL)
 )`;
 
-/** The list statement (exported for the search plan test). */
-export function listIssueRows(db: Db, companyId: string, f: IssueListFilters) {
+function conditionsOf(companyId: Value, f: Filters<Value>): Array<SQL | undefined> {
   const conditions: Array<SQL | undefined> = [eq(t.companyId, companyId), isNull(t.hiddenAt)];
-  if (f.statuses?.length) conditions.push(inArray(t.status, f.statuses as IssueRow["status"][]));
+  if (f.statuses?.length) conditions.push(inArray(t.status, f.statuses as Array<IssueRow["status"] | Placeholder>));
   if (f.assigneeAgentId) conditions.push(eq(t.assigneeAgentId, f.assigneeAgentId));
   if (f.participantAgentId) {
     const a = f.participantAgentId;
@@ -76,34 +84,90 @@ export function listIssueRows(db: Db, companyId: string, f: IssueListFilters) {
   if (f.originKind) conditions.push(eq(t.originKind, f.originKind));
   if (f.originId) conditions.push(eq(t.originId, f.originId));
   if (!f.includeRoutineExecutions && !f.originKind && !f.originId) conditions.push(sql`${t.originKind} != 'routine_execution'`);
+  return conditions;
+}
 
-  const limit = Math.min(f.limit ?? MAX_ISSUE_LIST_LIMIT, MAX_ISSUE_LIST_LIMIT);
-  const query = db.select({ issue: t, labelsJson: LABELS_JSON, blockersJson: BLOCKERS_JSON }).from(t);
-  if (f.q) {
-    const rank = rankExpression(f.q);
-    if (!searchable(f.q)) {
-      // Under three bytes there are no index terms: the company is scanned and ranked.
-      return query
-        .where(and(...conditions, sql`(${rank}) IS NOT NULL`))
-        .orderBy(rank, PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id)
-        .limit(limit);
-    }
-    // The page (at most `limit` rows, each with its rank) comes from the company's own search index
-    // (./search.ts). No LIMIT here: a bound LIMIT over that subquery costs SQLite ~10 ms to prepare.
-    const page = searchPage(companyId, f.q, and(...conditions) as SQL, limit);
-    return query
-      .innerJoin(sql`(${page}) AS search_page`, sql`search_page.r = ${t}.rowid`)
-      .orderBy(sql`search_page.tier`, PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id);
-  }
-  return query
-    .where(and(...conditions))
+const listLimit = (f: IssueListFilters) => Math.min(f.limit ?? MAX_ISSUE_LIST_LIMIT, MAX_ISSUE_LIST_LIMIT);
+const listSelect = (db: Db) => db.select({ issue: t, labelsJson: LABELS_JSON, blockersJson: BLOCKERS_JSON }).from(t);
+
+/** The filtered list without `q`, in priority order. */
+const filteredList = (db: Db, companyId: Value, f: Filters<Value>, limit: number | Placeholder) =>
+  listSelect(db)
+    .where(and(...conditionsOf(companyId, f)))
     .orderBy(PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id)
     .limit(limit);
+
+/** The list statement (exported for the search plan test). */
+export function listIssueRows(db: Db, companyId: string, f: IssueListFilters) {
+  const limit = listLimit(f);
+  if (!f.q) return filteredList(db, companyId, f, limit);
+  const conditions = conditionsOf(companyId, f);
+  const query = listSelect(db);
+  const rank = rankExpression(f.q);
+  if (!searchable(f.q)) {
+    // Under three bytes there are no index terms: the company is scanned and ranked.
+    return query
+      .where(and(...conditions, sql`(${rank}) IS NOT NULL`))
+      .orderBy(rank, PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id)
+      .limit(limit);
+  }
+  // The page (at most `limit` rows, each with its rank) comes from the company's own search index
+  // (./search.ts). No LIMIT here: a bound LIMIT over that subquery costs SQLite ~10 ms to prepare.
+  const page = searchPage(companyId, f.q, and(...conditions) as SQL, limit);
+  return query
+    .innerJoin(sql`(${page}) AS search_page`, sql`search_page.r = ${t}.rowid`)
+    .orderBy(sql`search_page.tier`, PRIORITY_RANK, sql`${t.updatedAt} DESC`, t.id);
+}
+
+// Lists without `q` are built once per shape (which filters are present, how many statuses): a
+// statement template (src/db/templates.ts) with a slot for each value.
+const SIMPLE_FILTERS = [
+  "assigneeAgentId",
+  "participantAgentId",
+  "assigneeUserId",
+  "touchedByUserId",
+  "inboxArchivedByUserId",
+  "unreadForUserId",
+  "projectId",
+  "executionWorkspaceId",
+  "parentId",
+  "labelId",
+  "originKind",
+  "originId",
+] as const;
+const MAX_LIST_SHAPES = 256;
+const listTemplates = new Map<string, ReturnType<typeof listTemplateFor>>();
+
+function listTemplateFor(present: readonly (typeof SIMPLE_FILTERS)[number][], statuses: number, includeRoutineExecutions: boolean) {
+  const statusSlots = Array.from({ length: statuses }, (_, i) => `status${i}`);
+  return template(["companyId", "limit", ...present, ...statusSlots], (db, slot) => {
+    const f: Filters<Placeholder> = { includeRoutineExecutions };
+    for (const name of present) f[name] = slot[name];
+    if (statuses) f.statuses = statusSlots.map((name) => slot[name]);
+    return filteredList(db, slot.companyId, f, slot.limit);
+  });
+}
+
+function templatedList(db: Db, companyId: string, f: IssueListFilters) {
+  const present = SIMPLE_FILTERS.filter((name) => f[name]);
+  const statuses = f.statuses?.length ?? 0;
+  const shape = `${present.join(",")}|${statuses}|${f.includeRoutineExecutions ? 1 : 0}`;
+  let made = listTemplates.get(shape);
+  if (!made) {
+    if (listTemplates.size >= MAX_LIST_SHAPES) listTemplates.clear();
+    listTemplates.set(shape, (made = listTemplateFor(present, statuses, Boolean(f.includeRoutineExecutions))));
+  }
+  const values: Record<string, unknown> = { companyId, limit: listLimit(f) };
+  for (const name of present) values[name] = f[name];
+  f.statuses?.forEach((status, i) => {
+    values[`status${i}`] = status;
+  });
+  return made(db, values);
 }
 
 /** Adds the list (issue views, labels and blockers included: one statement) to a read batch. */
 export function addIssueListRead(batch: ReadBatch, companyId: string, f: IssueListFilters) {
-  const rows = batch.add(listIssueRows(batch.db, companyId, f));
+  const rows = batch.add(f.q ? listIssueRows(batch.db, companyId, f) : templatedList(batch.db, companyId, f));
   return () => rows.value.map((r) => issueView(r.issue, relationsOf(r)));
 }
 
