@@ -57,13 +57,12 @@ async function build(source: CatalogSource): Promise<CatalogSkill> {
 }
 
 export function catalog(): Promise<CatalogSkill[]> {
-  built ??= import("./catalog-content").then(
-    ({ CATALOG_SOURCES }) => Promise.all(CATALOG_SOURCES.map(build)),
-    (err) => {
+  built ??= import("./catalog-content")
+    .then(({ CATALOG_SOURCES }) => Promise.all(CATALOG_SOURCES.map(build)))
+    .catch((err) => {
       built = null;
       throw err;
-    },
-  );
+    });
   return built;
 }
 
