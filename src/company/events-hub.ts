@@ -460,21 +460,30 @@ export class CompanyEventsHub extends DurableObject<Env> {
     // The company object notifies this hub of every event from now on; then what came after
     // Last-Event-ID (or was written since the cursor was taken, or before the object learned of
     // this stream) is replayed.
-    void this.streamOpened(companyId).finally(() => this.broadcast(companyId));
+    void this.streamOpened(companyId, client).finally(() => this.broadcast(companyId));
     return new Response(readable, {
       headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
     });
   }
 
-  /** Tells the company object that a stream is open (it skips notifications while none is). */
-  private async streamOpened(companyId: string): Promise<void> {
+  /**
+   * Tells the company object that a stream is open (it skips notifications while none is). When it
+   * cannot be told, the stream is closed: the client reconnects (`retry: 2000`) with Last-Event-ID
+   * and tries again, instead of waiting for a notification that may not come for an hour.
+   */
+  private async streamOpened(companyId: string, client: StreamClient): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await companyObject(this.env, companyId).streamsOpened();
       } catch (err) {
-        // Never told: its next notification (pending deliveries, pruning, a restart) tells it instead.
-        if (attempt === 3) return console.error("event hub: telling the company object of a stream failed", err);
-        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+        if (attempt < 3) {
+          await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+          continue;
+        }
+        console.error("event hub: telling the company object of a stream failed; closing the stream", err);
+        this.drop(client);
+        await client.writer.close().catch(() => undefined);
+        return;
       }
     }
   }

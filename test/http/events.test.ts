@@ -242,6 +242,39 @@ describe("the live stream", () => {
     }
   });
 
+  it("a stream the company object cannot be told about is closed (the client reconnects) rather than left without notifications", async () => {
+    const company = await createCompany();
+    const objectClass = await runInDurableObject(env.COMPANY.getByName(company.id), (instance) => Object.getPrototypeOf(instance));
+    const streamsOpened = objectClass.streamsOpened;
+    let asked = 0;
+    objectClass.streamsOpened = async () => {
+      asked++;
+      throw new Error("the company object is resetting");
+    };
+    try {
+      const response = await exports.default.fetch(
+        new Request(`http://localhost/api/companies/${company.id}/events/stream`, { headers: { accept: "text/event-stream" } }),
+      );
+      expect(response.status).toBe(200);
+      const reader = response.body!.getReader();
+      let text = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+      expect(text).toContain(": connected");
+      expect(asked, "tried three times before closing").toBe(3);
+    } finally {
+      objectClass.streamsOpened = streamsOpened;
+    }
+    // Told normally, a new stream gets the events.
+    const stream = await openStream(company.id);
+    await post(`/api/companies/${company.id}/issues`, { title: "after the reset" });
+    expect((await stream.until(1)).map((e) => e.data.data.title)).toEqual(["after the reset"]);
+    await stream.close();
+  });
+
   it("another company's callers are refused before the stream opens; agents see no finance events", async () => {
     const company = await createCompany();
     const other = await createCompany();
