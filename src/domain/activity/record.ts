@@ -20,19 +20,18 @@ export interface ActivityEntry {
   now: string;
 }
 
-const ACTIVITY_FIELDS = ["id", "companyId", "actorType", "actorId", "action", "entityType", "entityId", "agentId", "runId", "createdAt"] as const;
-/** The insert, built once (src/db/templates.ts): with details, and without (details stay SQL NULL, not JSON `null`). */
-const insertActivity = {
-  withDetails: template([...ACTIVITY_FIELDS, "details"], (db, slot) => db.insert(schema.activityLog).values(slot)),
-  withoutDetails: template(ACTIVITY_FIELDS, (db, slot) => db.insert(schema.activityLog).values(slot)),
-};
+/** The insert, built once (src/db/templates.ts; no details stay SQL NULL, not JSON `null`). */
+const insertActivity = template(
+  ["id", "companyId", "actorType", "actorId", "action", "entityType", "entityId", "agentId", "runId", "createdAt", "details"],
+  (db, slot) => db.insert(schema.activityLog).values(slot),
+);
 
 /** The activity-log insert; the outbound events the entry announces are written in the same batch. */
 export function activityInsert(db: Db, entry: ActivityEntry) {
   const { actorType, actorId } = actorRef(entry.actor);
   const details = entry.details ? redactSecrets(entry.details) : null;
   const agentId = entry.agentId ?? (entry.actor.type === "agent" ? entry.actor.agentId : null);
-  const values = {
+  const insert = insertActivity(db, {
     id: newId(),
     companyId: entry.companyId,
     actorType,
@@ -43,8 +42,8 @@ export function activityInsert(db: Db, entry: ActivityEntry) {
     agentId,
     runId: entry.actor.runId ?? null,
     createdAt: entry.now,
-  };
-  const insert = details ? insertActivity.withDetails(db, { ...values, details }) : insertActivity.withoutDetails(db, values);
+    details,
+  });
   const events = eventsFromActivity({ action: entry.action, entityType: entry.entityType, entityId: entry.entityId, agentId, details });
   return writeWith(insert, draftStatements(db, entry.companyId, entry.actor, entry.now, events));
 }

@@ -94,6 +94,16 @@ function mentionedProjectsIn(issue: IssueRow, projects: ProjectRow[]) {
 function detailTemplates(kind: IssueRefKind) {
   const id = (slot: Slots<"ref">) => issueIdBy(kind, slot.ref);
   const col = (column: AnySQLiteColumn, slot: Slots<"ref">) => sql`(SELECT ${column} FROM ${schema.issues} WHERE ${schema.issues.id} = ${id(slot)})`;
+  /** Summaries of the issues a blocker link joins to this one: `from` is this issue's side of the link, `to` the other's. */
+  const linked = (from: AnySQLiteColumn, to: AnySQLiteColumn) =>
+    template(["ref"], (db, slot) =>
+      db
+        .select(summaryColumns)
+        .from(schema.issueBlockers)
+        .innerJoin(schema.issues, eq(schema.issues.id, to))
+        .where(sql`${from} = ${id(slot)}`)
+        .orderBy(asc(schema.issues.number)),
+    );
   return {
     ancestors: template(["ref"], (db, slot) =>
       db
@@ -130,22 +140,8 @@ function detailTemplates(kind: IssueRefKind) {
         .from(schema.goals)
         .where(sql`${schema.goals.id} = ${col(schema.issues.goalId, slot)}`),
     ),
-    blockedBy: template(["ref"], (db, slot) =>
-      db
-        .select(summaryColumns)
-        .from(schema.issueBlockers)
-        .innerJoin(schema.issues, eq(schema.issues.id, schema.issueBlockers.blockerIssueId))
-        .where(sql`${schema.issueBlockers.issueId} = ${id(slot)}`)
-        .orderBy(asc(schema.issues.number)),
-    ),
-    blocks: template(["ref"], (db, slot) =>
-      db
-        .select(summaryColumns)
-        .from(schema.issueBlockers)
-        .innerJoin(schema.issues, eq(schema.issues.id, schema.issueBlockers.issueId))
-        .where(sql`${schema.issueBlockers.blockerIssueId} = ${id(slot)}`)
-        .orderBy(asc(schema.issues.number)),
-    ),
+    blockedBy: linked(schema.issueBlockers.issueId, schema.issueBlockers.blockerIssueId),
+    blocks: linked(schema.issueBlockers.blockerIssueId, schema.issueBlockers.issueId),
     projects: template(["ref"], (db, slot) =>
       db
         .select()
