@@ -1,6 +1,6 @@
 // What the runner adapters (`process`, `<runtime>_local`) share on the service's side: they run on
 // a user's machine through a connected runner (src/company/runs/runner-attempt.ts), which reads
-// the rest of their config; the service reads only the run timeout.
+// the rest of their config; the service reads the run timeout and renders the prompt template.
 import { z } from "zod";
 import { acceptedFields } from "./config";
 import type { AdapterDefinition } from "./types";
@@ -18,9 +18,9 @@ export const runnerTimeoutSec = z.number().int().min(0);
 /** What a field left out means. */
 export const RUNNER_DEFAULTS = { timeoutSec: 0 };
 
-const runnerConfigSchema = z.looseObject({ timeoutSec: runnerTimeoutSec.optional() });
+const runnerConfigSchema = z.looseObject({ timeoutSec: runnerTimeoutSec.optional(), promptTemplate: z.string().optional() });
 
-/** The stored config of a runner adapter as the service uses it. */
-export function readRunnerConfig(stored: Record<string, unknown>): { timeoutSec: number } {
+/** The stored config of a runner adapter as the service uses it: the run timeout and the prompt template. */
+export function readRunnerConfig(stored: Record<string, unknown>): { timeoutSec: number; promptTemplate?: string } {
   return { ...RUNNER_DEFAULTS, ...acceptedFields(runnerConfigSchema, stored) };
 }

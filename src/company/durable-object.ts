@@ -20,11 +20,14 @@ import {
   Runners,
   RUNNER_TAG,
   type ConnectedRunner,
+  type EnvTestResult,
   type RunnerCredential,
   type RunnerHost,
   type RunnerPrincipal,
 } from "./runs/runners";
 import { sweepRemoteRuns } from "./runs/remote-sweep";
+import { agentsOfType, ENV_TEST_TIMEOUT_MS, type EnvironmentTestInput } from "./runs/environment-test";
+import { resolveEnvBindings } from "../domain/secrets/bindings";
 import { reportRemoteRun, type RemoteRunReport } from "../domain/runs/remote";
 import { eventsHub, PRUNE_EVERY_MS } from "./events-hub";
 import { SYSTEM_ACTOR } from "../domain/actor";
@@ -342,6 +345,27 @@ export class CompanyDurableObject extends DurableObject<Env> {
   /** Connected runners and the agents they serve. */
   async listRunners(): Promise<ConnectedRunner[]> {
     return this.runners.list();
+  }
+
+  /**
+   * The doctor for an adapter type: a connected runner serving an agent of that type (`agentId`'s,
+   * when given) checks its machine with that agent's config (`adapterConfig` fields override it)
+   * and environment; a `fail` with `no_runner` when none serves one.
+   */
+  async testEnvironment(companyId: string, input: EnvironmentTestInput): Promise<EnvTestResult> {
+    if (this.storage.facts.get("companyId") !== companyId) this.storage.facts.set("companyId", companyId);
+    return this.inOwnScope(async () => {
+      const db = createDb(this.countedEnv.DB);
+      const candidates = await agentsOfType(db, companyId, input.adapterType, input.agentId ?? null);
+      const served = candidates.find((agent) => this.runners.pick(agent.id));
+      const env = served ? await resolveEnvBindings(this.env, db, companyId, (served.adapterConfig.env ?? null) as Record<string, unknown> | null) : undefined;
+      const { env: _bindings, paperclipSkillSync: _skills, ...config } = served?.adapterConfig ?? {};
+      return this.runners.testEnvironment(
+        served ? [served.id] : [],
+        { adapterType: input.adapterType, adapterConfig: { ...config, ...(input.adapterConfig ?? {}) }, probe: input.probe, ...(env ? { env } : {}) },
+        ENV_TEST_TIMEOUT_MS,
+      );
+    });
   }
 
   private runnerGone(ws: WebSocket) {

@@ -1,16 +1,14 @@
 // Agents: list, get (by id or shortname), me, create, hire, update, permissions, lifecycle,
 // hard delete, budget, API keys, skills.
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
-import { requireActor, requireAgent, requireCompanyAccess, requireEntityAccess } from "../http/access";
+import { requireActor, requireAgent, requireCompanyAccess } from "../http/access";
+import { requireAgentManager, requireBoardAgentManager, resolveAgent } from "../http/agent-access";
 import { badRequest, forbidden } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
 import { canManageAgents, canReadAgentConfig } from "../domain/authorization/agent-management";
-import type { AgentRow } from "../domain/agents/view";
-import { agentViewFor, findAgentByRef, isCompanyCeoAgent, listAgentViews, ownAgentView } from "../domain/agents/queries";
+import { agentViewFor, isCompanyCeoAgent, listAgentViews, ownAgentView } from "../domain/agents/queries";
 import { skillSnapshot, companySkillChoices } from "../domain/agents/skills";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import {
@@ -36,33 +34,6 @@ import { createAgentKey, syncAgentSkills } from "../domain/agents/key-skill-comm
 const tags = ["Agents"];
 export const agentsRouter = createRouter();
 
-type C = Context<AppEnv>;
-
-/**
- * The agent named by the path: a UUID, or a shortname (urlKey) resolved in the company given by
- * `?companyId=` or the agent caller's own company (a live agent wins over a terminated one).
- * Agents of companies the caller cannot reach are reported missing (404).
- */
-async function resolveAgent(c: C, ref: string, companyIdQuery: string | undefined): Promise<AgentRow> {
-  const actor = requireActor(c);
-  const agent = await findAgentByRef(dbOf(c), ref, { companyId: companyIdQuery, callerCompanyId: actor.type === "agent" ? actor.companyId : null });
-  requireEntityAccess(c, agent?.companyId, "Agent");
-  return agent!;
-}
-
-async function requireAgentManager(c: C, companyId: string) {
-  const actor = requireActor(c);
-  if (!(await canManageAgents(dbOf(c), actor, companyId))) {
-    throw forbidden("Requires the agents:create permission (or legacy canCreateAgents) in this company", { permissionKey: "agents:create" });
-  }
-  return actor;
-}
-
-async function requireBoardAgentManager(c: C, companyId: string) {
-  const actor = requireActor(c);
-  if (actor.type !== "board") throw forbidden("Board access required");
-  return requireAgentManager(c, companyId);
-}
 
 // ---- reads -------------------------------------------------------------------------------
 

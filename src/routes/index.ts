@@ -42,6 +42,7 @@ import { skillsRouter } from "./skills";
 import { feedbackRouter } from "./feedback";
 import { portabilityRouter } from "./portability";
 import { runnersRouter } from "./runners";
+import { agentRuntimeRouter } from "./agent-runtime";
 import { webhooksRouter } from "./webhooks";
 import { eventsRouter } from "./events";
 import { pluginsRouter } from "./plugins";
@@ -93,6 +94,7 @@ export const routeModules = [
   environmentsRouter,
   executionWorkspacesRouter,
   runnersRouter,
+  agentRuntimeRouter,
   webhooksRouter,
   eventsRouter,
   // After the host's own routes: /api/plugins/tools is not a plugin id.

@@ -1,6 +1,10 @@
 // Heartbeat runs: the run object, manual wake-ups, run listings, run events and completion.
 import { z } from "@hono/zod-openapi";
-import { HEARTBEAT_RUN_STATUSES } from "../db/schema/runs";
+import { HEARTBEAT_RUN_STATUSES, RUN_ERROR_CODES } from "../db/schema/runs";
+import { RUN_EVENT_KINDS } from "../protocol/runner";
+
+/** What an agent may post to its run's log: every kind but the service's own `status`. */
+const AGENT_EVENT_KINDS = RUN_EVENT_KINDS.filter((k) => k !== "status") as [Exclude<(typeof RUN_EVENT_KINDS)[number], "status">, ...Exclude<(typeof RUN_EVENT_KINDS)[number], "status">[]];
 import { JsonObject, Timestamp } from "./common";
 
 export const HeartbeatRunSchema = z
@@ -22,7 +26,7 @@ export const HeartbeatRunSchema = z
     startedAt: Timestamp.nullable(),
     finishedAt: Timestamp.nullable(),
     error: z.string().nullable(),
-    errorCode: z.string().nullable(),
+    errorCode: z.enum(RUN_ERROR_CODES).nullable().openapi({ description: "Why the run did not succeed (one list for every adapter)" }),
     summary: z.string().nullable(),
     usage: JsonObject.nullable(),
     result: JsonObject.nullable(),
@@ -87,7 +91,7 @@ export const RunEventsQuery = z.object({
 export const AppendRunEventsSchema = z
   .object({
     events: z
-      .array(z.object({ kind: z.enum(["log", "progress"]), message: z.string().max(16_000), data: z.unknown().optional() }))
+      .array(z.object({ kind: z.enum(AGENT_EVENT_KINDS), message: z.string().max(16_000), data: z.unknown().optional() }))
       .min(1)
       .max(500),
   })

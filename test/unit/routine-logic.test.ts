@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { referencedVariables, renderTemplate, requiredWithoutDefault, resolveVariables, validateVariables } from "../../src/domain/routines/templates";
+import { referencedVariables, requiredWithoutDefault, resolveVariables, validateVariables } from "../../src/domain/routines/templates";
+import { renderTemplate } from "../../src/domain/templates/render";
 import { dueSlots, nextSlot, parseSchedule } from "../../src/domain/routines/schedule";
 import { constantTimeEqual, verifyWebhookSignature } from "../../src/domain/routines/webhook-signature";
 

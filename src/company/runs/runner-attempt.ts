@@ -8,7 +8,10 @@ import type { Statement } from "../../db/batch";
 import type { CommandContext } from "../command";
 import { endRunStatements, type RunRow } from "../../domain/runs/lifecycle";
 import { runEvent } from "../../domain/runs/events";
-import { runInvocationBody } from "../../domain/runs/invocation";
+import { runInvocationBody, serviceApiUrl } from "../../domain/runs/invocation";
+import { loadPromptFacts } from "../../domain/runs/prompt-facts";
+import { buildPrompt } from "../../domain/runs/prompt";
+import { sessionToResume, taskKeyOf } from "../../domain/runs/sessions";
 import { storedDesiredSkills } from "../../domain/agents/skills";
 import { runnerStillAuthorized, type RunnerAttachment } from "./runners";
 import { RUNNER_PROTOCOL_VERSION } from "../../protocol/runner";
@@ -31,16 +34,12 @@ async function sendRunStart(host: DispatcherHost, run: RunRow, adapterConfig: Re
     host.runners.close(runner.runnerId, 4003, "The runner's credential is no longer valid");
     return false;
   }
-  const { timeoutSec } = readRunnerConfig(adapterConfig);
-  const invocation = await runInvocationBody(
-    host.env,
-    host.db,
-    run,
-    {},
-    adapterConfig.env,
-    timeoutSec > 0 ? timeoutSec + 300 : RUNNER_TOKEN_SEC,
-    storedDesiredSkills(adapterConfig),
-  );
+  const { timeoutSec, promptTemplate } = readRunnerConfig(adapterConfig);
+  const [invocation, facts, session] = await Promise.all([
+    runInvocationBody(host.env, host.db, run, {}, adapterConfig.env, timeoutSec > 0 ? timeoutSec + 300 : RUNNER_TOKEN_SEC, storedDesiredSkills(adapterConfig)),
+    loadPromptFacts(host.db, run, serviceApiUrl(host.env)),
+    sessionToResume(host.db, run),
+  ]);
   const { env: _bindings, paperclipSkillSync: _skills, ...config } = adapterConfig;
   const sent = host.runners.send(runner.runnerId, {
     type: "run.start",
@@ -55,6 +54,9 @@ async function sendRunStart(host: DispatcherHost, run: RunRow, adapterConfig: Re
     apiUrl: host.env.AUTH_PUBLIC_BASE_URL?.trim() ? invocation.apiUrl : runner.apiUrl,
     apiToken: invocation.apiToken,
     skills: invocation.skills,
+    prompt: buildPrompt({ ...facts, apiUrl: invocation.apiUrl }, promptTemplate),
+    taskKey: taskKeyOf(run),
+    session,
   });
   // Before anything else can run: the runner's run.started cannot arrive before this is noted.
   if (sent) host.storage.remoteRuns.startSent(run.id, Date.now());

@@ -18,7 +18,16 @@ import type { RunEventInput } from "../../domain/runs/events";
 import type { RemoteRunReport } from "../../domain/runs/remote";
 import { newId } from "../../crypto/random";
 import type { z } from "zod";
-import { type HelloMessage, parseMessage, RUNNER_PROTOCOL_VERSION, RunnerToServiceMessage, type ServiceToRunner } from "../../protocol/runner";
+import {
+  type EnvCheck,
+  type EnvTest,
+  type HelloMessage,
+  parseMessage,
+  type RunComplete,
+  RUNNER_PROTOCOL_VERSION,
+  RunnerToServiceMessage,
+  type ServiceToRunner,
+} from "../../protocol/runner";
 import { isNull } from "drizzle-orm";
 import { findAdapter } from "../../adapters";
 
@@ -77,7 +86,17 @@ export interface RunnerHub {
   send(runnerId: string, message: ServiceToRunner): boolean;
 }
 
+/** What a runner's doctor found (env.test.result), or why no runner could say. */
+export interface EnvTestResult {
+  status: "pass" | "warn" | "fail";
+  checks: EnvCheck[];
+  runner: { runnerId: string; name: string } | null;
+}
+
 export class Runners implements RunnerHub {
+  /** env.test requests sent and not answered yet (in memory: the caller waits on the object meanwhile). */
+  private readonly pendingTests = new Map<string, { runnerId: string; resolve: (result: EnvTestResult) => void }>();
+
   constructor(
     private readonly state: DurableObjectState,
     private readonly storage: CompanyStorage,
@@ -151,6 +170,59 @@ export class Runners implements RunnerHub {
       .map(({ attachment }) => ({ attachment, load: this.storage.remoteRuns.countFor(attachment.runnerId) }))
       .sort((x, y) => x.load - y.load);
     return candidates[0]?.attachment ?? null;
+  }
+
+  /**
+   * Asks a live runner serving one of `agentIds` to check its environment (env.test); its answer,
+   * or a `fail` when none serves them or it does not answer within `timeoutMs`.
+   */
+  async testEnvironment(agentIds: string[], message: Omit<EnvTest, "requestId" | "type">, timeoutMs: number): Promise<EnvTestResult> {
+    const runner = agentIds.map((id) => this.pick(id)).find((r) => r !== null) ?? null;
+    if (!runner)
+      return {
+        status: "fail",
+        runner: null,
+        checks: [
+          {
+            code: "no_runner",
+            level: "error",
+            message: `No connected runner serves an agent of type ${message.adapterType} in this company`,
+            hint: "Start `acp runner` on the machine where the CLI is installed (with an agent key, or a board key and --agent), then test again.",
+          },
+        ],
+      };
+    const requestId = newId();
+    const answered = new Promise<EnvTestResult>((resolve) => this.pendingTests.set(requestId, { runnerId: runner.runnerId, resolve }));
+    if (!this.send(runner.runnerId, { type: "env.test", requestId, ...message })) this.answerTest(requestId, runner.runnerId, null);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<EnvTestResult>((resolve) => {
+      timer = setTimeout(() => {
+        this.pendingTests.delete(requestId);
+        resolve({
+          status: "fail",
+          runner: { runnerId: runner.runnerId, name: runner.name },
+          checks: [{ code: "runner_timeout", level: "error", message: `Runner ${runner.name} did not answer within ${Math.round(timeoutMs / 1000)} s`, hint: null }],
+        });
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([answered, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A runner's env.test.result (null: the request could not be sent). Only the runner asked may answer. */
+  answerTest(requestId: string, runnerId: string, result: { status: EnvTestResult["status"]; checks: EnvCheck[] } | null): void {
+    const pending = this.pendingTests.get(requestId);
+    if (!pending || pending.runnerId !== runnerId) return;
+    this.pendingTests.delete(requestId);
+    const runner = this.find(runnerId);
+    pending.resolve(
+      result
+        ? { ...result, runner: { runnerId, name: runner?.name ?? "runner" } }
+        : { status: "fail", runner: null, checks: [{ code: "runner_unreachable", level: "error", message: "The runner's connection closed", hint: null }] },
+    );
   }
 
   send(runnerId: string, message: ServiceToRunner): boolean {
@@ -251,8 +323,12 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
       return;
     case "hello":
       return hello(host, ws, attachment, message);
+    case "env.test.result":
+      host.runners.answerTest(message.requestId, attachment.runnerId, { status: message.status, checks: message.checks });
+      return;
     case "run.started":
     case "run.event":
+    case "run.events":
     case "run.complete": {
       const tracked = host.storage.remoteRuns.get(message.runId);
       // Only the socket the run is bound to reports on it (a reconnecting runner reclaims it in its hello).
@@ -262,41 +338,18 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
       // run.started, or any report on the run, acknowledges its run.start.
       if (tracked.startSentAt !== null) host.storage.remoteRuns.acknowledge(message.runId);
       if (message.type === "run.started") return;
-      if (message.type === "run.event") {
-        const counter = `run_events:${message.runId}`;
-        const seen = host.storage.counters.get(counter);
-        if (seen >= MAX_EVENT_MESSAGES_PER_RUN) return;
-        host.storage.counters.raise(counter, seen + 1);
-        const event: RunEventInput =
-          seen + 1 === MAX_EVENT_MESSAGES_PER_RUN
-            ? { kind: "status", message: `Event limit reached (${MAX_EVENT_MESSAGES_PER_RUN} messages); further output of this run is not recorded` }
-            : { kind: message.kind, message: message.message, data: message.data ?? null };
-        const answer = await host.report({ runId: message.runId, events: [event] });
+      if (message.type === "run.event" || message.type === "run.events") {
+        const events = boundedByCount(host, message.runId, message.type === "run.event" ? [message] : message.events);
+        if (!events.length) return;
+        const answer = await host.report({ runId: message.runId, events });
         if (!answer.live) {
           host.storage.remoteRuns.forget(message.runId);
           send(ws, { type: "run.cancel", runId: message.runId });
         }
         return;
       }
-      const failed = message.status !== "succeeded";
       try {
-        await host.report({
-          runId: message.runId,
-          ending: {
-            status: message.status,
-            summary: message.summary ?? null,
-            usage: message.usage ?? null,
-            result: { exitCode: message.exitCode ?? null, runner: attachment.name },
-            ...(failed
-              ? {
-                  errorCode: message.status === "timed_out" ? "timeout" : "process_failed",
-                  error:
-                    message.error ??
-                    (message.exitCode !== undefined && message.exitCode !== null ? `The process exited with code ${message.exitCode}` : "The process failed"),
-                }
-              : {}),
-          },
-        });
+        await host.report(completionReport(message, attachment.name));
       } catch (err) {
         // Not recorded (the run is still tracked): the runner keeps the completion and sends it again on this socket.
         console.error(`recording the completion of run ${message.runId} failed`, err);
@@ -307,6 +360,49 @@ export async function onRunnerMessage(host: RunnerHost, ws: WebSocket, raw: stri
       return send(ws, { type: "run.completed", runId: message.runId });
     }
   }
+}
+
+/** The events of a run message that fit under the run's cap (MAX_EVENT_MESSAGES_PER_RUN), with a note when it is reached. */
+function boundedByCount(host: RunnerHost, runId: string, events: RunEventInput[]): RunEventInput[] {
+  const counter = `run_events:${runId}`;
+  const seen = host.storage.counters.get(counter);
+  if (seen >= MAX_EVENT_MESSAGES_PER_RUN) return [];
+  const room = MAX_EVENT_MESSAGES_PER_RUN - seen;
+  const kept: RunEventInput[] = events.slice(0, room).map((e) => ({ kind: e.kind, message: e.message, data: e.data ?? null }));
+  host.storage.counters.raise(counter, seen + kept.length);
+  if (seen + kept.length >= MAX_EVENT_MESSAGES_PER_RUN)
+    kept[kept.length - 1] = { kind: "status", message: `Event limit reached (${MAX_EVENT_MESSAGES_PER_RUN} events); further output of this run is not recorded` };
+  return kept;
+}
+
+/** A runner's run.complete as the run's report: its end (or, rate-limited, its next attempt), usage and session. */
+export function completionReport(message: RunComplete, runnerName: string): RemoteRunReport {
+  const failed = message.status !== "succeeded";
+  const session = message.sessionId
+    ? { id: message.sessionId, params: message.sessionParams ?? {} }
+    : message.clearSession
+      ? ({ clear: true } as const)
+      : undefined;
+  const usage = message.usage ?? null;
+  const error =
+    message.error ?? (message.exitCode !== undefined && message.exitCode !== null ? `The process exited with code ${message.exitCode}` : "The process failed");
+  const base = { runId: message.runId, ...(session ? { session } : {}) };
+  if (failed && message.errorCode === "provider_rate_limited") {
+    return {
+      ...base,
+      reschedule: { ...(message.nextRetryAt ? { at: message.nextRetryAt } : {}), errorCode: "provider_rate_limited", error, usage, summary: message.summary ?? null },
+    };
+  }
+  return {
+    ...base,
+    ending: {
+      status: message.status,
+      summary: message.summary ?? null,
+      usage,
+      result: { ...(message.result ?? {}), exitCode: message.exitCode ?? null, runner: runnerName },
+      ...(failed ? { errorCode: message.errorCode ?? (message.status === "timed_out" ? "timeout" : "process_failed"), error } : {}),
+    },
+  };
 }
 
 async function hello(host: RunnerHost, ws: WebSocket, attachment: RunnerAttachment, message: z.output<typeof HelloMessage>) {

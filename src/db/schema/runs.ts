@@ -4,6 +4,68 @@ import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
+import { RUN_EVENT_KINDS } from "../../protocol/runner";
+
+/**
+ * Why an agent wakes (a wake-up's and its run's `reason`). A manual wake-up may carry the caller's
+ * own text instead (its run's invocation source is then `on_demand`).
+ */
+export const WAKE_REASONS = [
+  "assignment",
+  "comment",
+  "mention",
+  "approval_resolved",
+  "routine",
+  "on_demand",
+  "timer",
+  "blocker_resolved",
+] as const;
+export type WakeReason = (typeof WAKE_REASONS)[number];
+
+/** Why a wake-up was skipped (or a queued run cancelled): the dispatcher's decisions (src/domain/runs/dispatch.ts). */
+export const WAKE_SKIP_REASONS = ["company.inactive", "budget.blocked", "agent.not_invokable", "rate_limited"] as const;
+export type WakeSkipReason = (typeof WAKE_SKIP_REASONS)[number];
+
+/**
+ * Why a run did not succeed (`heartbeat_runs.error_code`): one list for every adapter and path. The
+ * codes a runner may report are `RUNNER_ERROR_CODES` (src/protocol/runner.ts, which the CLI bundles
+ * and so cannot import this file); test/unit/runner-protocol.test.ts keeps them a subset of these.
+ */
+export const RUN_ERROR_CODES = [
+  // Any adapter.
+  "timeout",
+  "cancelled",
+  "interrupted",
+  "budget_blocked",
+  "company_inactive",
+  "agent_paused",
+  "agent_terminated",
+  "completion_timeout",
+  // The agent's own answer (POST …/complete with status failed).
+  "agent_failed",
+  // Model or CLI outcomes (the local runtimes on runners, the edge agent).
+  "auth_required",
+  "provider_rate_limited",
+  "max_turns",
+  "context_length",
+  "content_filtered",
+  "model_not_found",
+  // Runners.
+  "process_lost",
+  "process_failed",
+  // The http adapter and any adapter refusing or failing to invoke.
+  "adapter_failed",
+  "adapter_unreachable",
+  "adapter_refused",
+  "adapter_unavailable",
+  // The remote gateway.
+  "gateway_create_failed",
+  "gateway_failed",
+  "gateway_cancelled",
+  // A queued run its agent could not start (the wake-up's skip reason).
+  ...WAKE_SKIP_REASONS,
+] as const;
+export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
 
 export const HEARTBEAT_RUN_STATUSES = ["queued", "scheduled_retry", "running", "succeeded", "failed", "cancelled", "timed_out"] as const;
 /** Live runs hold locks; the rest are finished. */
@@ -38,7 +100,7 @@ export const heartbeatRuns = sqliteTable(
     reason: text("reason"),
     /** Wake context handed to the agent: wakeReason, issueId, commentId(s), approvalId, approvalStatus, payload, ... */
     context: text("context", { mode: "json" }).$type<Record<string, unknown> | null>(),
-    errorCode: text("error_code"),
+    errorCode: text("error_code", { enum: RUN_ERROR_CODES }),
     summary: text("summary"),
     retryCount: integer("retry_count").notNull().default(0),
     nextRetryAt: text("next_retry_at"),
@@ -54,7 +116,6 @@ export const heartbeatRuns = sqliteTable(
   ],
 );
 
-export const RUN_EVENT_KINDS = ["log", "progress", "status"] as const;
 
 /** A run's ordered event log (agents post log/progress lines; the service adds status changes). */
 export const heartbeatRunEvents = sqliteTable(
@@ -110,4 +171,31 @@ export const agentWakeupRequests = sqliteTable(
     index("agent_wakeup_requests_agent_idx").on(t.agentId, t.status),
     index("agent_wakeup_requests_updated_idx").on(t.status, t.updatedAt),
   ],
+);
+
+/**
+ * The runtime sessions an agent's runs resume (a CLI's session id, the edge agent's conversation),
+ * one per agent and task: `issue:<id>`, or `agent` for runs without an issue. `params` says what the
+ * session is valid for (cwd, model, …); a run with other values starts a new one. The board clears
+ * them (POST /api/agents/{agentId}/runtime-state/reset-session).
+ */
+export const agentRuntimeSessions = sqliteTable(
+  "agent_runtime_sessions",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    agentId: text("agent_id").notNull(),
+    /** The adapter that made it (another adapter does not resume it). */
+    adapterType: text("adapter_type").notNull(),
+    taskKey: text("task_key").notNull(),
+    sessionId: text("session_id").notNull(),
+    params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** The run that reported it last. */
+    runId: text("run_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("agent_runtime_sessions_agent_task_uq").on(t.agentId, t.taskKey), index("agent_runtime_sessions_company_idx").on(t.companyId, t.agentId)],
 );

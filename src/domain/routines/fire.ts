@@ -26,7 +26,8 @@ import { commitIssueNumber, companyCounterStatement, isNumberClash, issueNumberi
 import { wakeupStatementsFrom } from "../wakeups/enqueue";
 import { skipReasonOf } from "../runs/dispatch";
 import { addRoutineReferenceChecks, isInvokableAgentStatus } from "./references";
-import { renderTemplate, resolveVariables } from "./templates";
+import { resolveVariables } from "./templates";
+import { renderTemplate } from "../templates/render";
 import { routineRunView, type RoutineRow, type RoutineRunRow, type TriggerRow } from "./view";
 
 const r = schema.routines;

@@ -1,18 +1,14 @@
-// `{{variable}}` templates in a routine's title and description: which variables they reference,
-// whether the declared variables are consistent, and rendering with a run's values.
+// `{{variable}}` templates in a routine's title and description: which variables they reference
+// and whether the declared variables are consistent. Rendering is the one template engine's
+// (src/domain/templates/render.ts).
 import type { RoutineVariable } from "../../db/schema/routines";
 import { badRequest } from "../errors";
-
-const REFERENCE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+import { referencedPaths } from "../templates/render";
 
 export type VariableValue = string | number | boolean;
 
 /** The variable names `text` references, in order of first use. */
-export function referencedVariables(...texts: Array<string | null | undefined>): string[] {
-  const names = new Set<string>();
-  for (const text of texts) for (const match of (text ?? "").matchAll(REFERENCE)) names.add(match[1]);
-  return [...names];
-}
+export const referencedVariables = referencedPaths;
 
 /** A value of the variable's type, or an error message. */
 function checkValue(variable: RoutineVariable, value: unknown): { value: VariableValue } | { error: string } {
@@ -70,9 +66,4 @@ export function resolveVariables(variables: RoutineVariable[], given: Record<str
   }
   if (missing.length) throw badRequest(`Missing required variables: ${missing.join(", ")}`, { missing });
   return values;
-}
-
-/** `text` with each `{{name}}` replaced by its value (unset optional variables render empty). */
-export function renderTemplate(text: string, values: Record<string, VariableValue>): string {
-  return text.replace(REFERENCE, (_, name: string) => (values[name] === undefined ? "" : String(values[name])));
 }

@@ -8,6 +8,7 @@ import { newId } from "../../crypto/random";
 import { actorRef, type Actor } from "../actor";
 import { conflict, forbidden, notFound } from "../errors";
 import { endRunStatements, isLiveRun, newRunRow, type RunRow } from "./lifecycle";
+import { resetAgentSessions } from "./sessions";
 import { maxRunsPerHour, skipReasonOf, type SkipReason } from "./dispatch";
 import { recordRunUsage, type RunUsage } from "./usage";
 import { runView } from "./view";
@@ -180,7 +181,7 @@ export const cancelRun = defineCommand("run.cancel", async (ctx, actor, input: {
 
 export const appendRunEvents = defineCommand(
   "run.events.append",
-  async (ctx, actor, input: { runId: string; events: Array<RunEventInput & { kind: "log" | "progress" }> }) => {
+  async (ctx, actor, input: { runId: string; events: Array<RunEventInput & { kind: Exclude<RunEventInput["kind"], "status"> }> }) => {
     const run = await loadRun(ctx, input.runId);
     requireOwnAgent(actor, run, "post its events");
     if (!isLiveRun(run.status)) throw finishedConflict(run);
@@ -213,7 +214,7 @@ export const completeRun = defineCommand("run.complete", async (ctx, actor, inpu
     result: input.result ?? null,
     usage: (input.usage ?? null) as Record<string, unknown> | null,
     error: input.status === "failed" ? (input.error ?? "Failed") : null,
-    errorCode: input.status === "failed" ? "agent_failed" : null,
+    errorCode: input.status === "failed" ? ("agent_failed" as const) : null,
   };
   await ctx.batch([
     ...endRunStatements(ctx, run.id, ending),
@@ -239,4 +240,4 @@ export const completeRun = defineCommand("run.complete", async (ctx, actor, inpu
   };
 });
 
-export const runCommands = [wakeAgent, cancelRun, appendRunEvents, completeRun];
+export const runCommands = [wakeAgent, cancelRun, appendRunEvents, completeRun, resetAgentSessions];

@@ -4,7 +4,9 @@
 // hourly run budget spent → `skipped` (rate_limited); all of its concurrent slots busy → stays
 // queued (dispatched when a run ends); else a new run starts.
 
-export type SkipReason = "company.inactive" | "budget.blocked" | "agent.not_invokable" | "rate_limited";
+import type { WakeSkipReason } from "../../db/schema/runs";
+
+export type SkipReason = WakeSkipReason;
 
 export interface QueuedWakeup {
   id: string;

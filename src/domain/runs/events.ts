@@ -6,9 +6,10 @@ import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
 import type { RunRow } from "./lifecycle";
+import type { RunEventKind } from "../../protocol/runner";
 
 export interface RunEventInput {
-  kind: "log" | "progress" | "status";
+  kind: RunEventKind;
   message: string;
   data?: unknown;
 }

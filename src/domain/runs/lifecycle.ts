@@ -4,7 +4,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Statement } from "../../db/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
-import { LIVE_RUN_STATUSES } from "../../db/schema/runs";
+import { LIVE_RUN_STATUSES, type RunErrorCode } from "../../db/schema/runs";
 
 export type RunStatus = (typeof schema.heartbeatRuns.$inferSelect)["status"];
 export type RunRow = typeof schema.heartbeatRuns.$inferSelect;
@@ -35,7 +35,7 @@ export function backoffSeconds(retryCount: number, random = Math.random()): numb
 export interface RunEnding {
   status: "succeeded" | "failed" | "cancelled" | "timed_out";
   error?: string | null;
-  errorCode?: string | null;
+  errorCode?: RunErrorCode | null;
   summary?: string | null;
   usage?: Record<string, unknown> | null;
   result?: Record<string, unknown> | null;
@@ -91,7 +91,7 @@ export function endRunStatements(ctx: CommandContext, runId: string, ending: Run
  * Cancels every live run of the agents (or of the whole company when `agentIds` is null) and the
  * wake-ups they were serving: a pause, termination, archive or budget hard stop ends what runs.
  */
-export function cancelLiveRunsStatements(ctx: CommandContext, agentIds: string[] | null, errorCode: string): Statement[] {
+export function cancelLiveRunsStatements(ctx: CommandContext, agentIds: string[] | null, errorCode: RunErrorCode): Statement[] {
   const r = schema.heartbeatRuns;
   const w = schema.agentWakeupRequests;
   const scope = and(

@@ -4,15 +4,26 @@
 import { and, eq } from "drizzle-orm";
 import { defineCommand } from "../../company/command";
 import { schema } from "../../db/client";
-import { endRunStatements, type RunEnding } from "./lifecycle";
+import type { Statement } from "../../db/batch";
+import type { RunErrorCode } from "../../db/schema/runs";
+import { backoffSeconds, endRunStatements, MAX_RETRIES, type RunEnding } from "./lifecycle";
 import { runEvent, runEventsInsert, type RunEventInput } from "./events";
 import { recordRunUsage, type RunUsage } from "./usage";
+import { clearSessionStatement, saveSessionStatement, type SavedSession } from "./sessions";
 
 export interface RemoteRunReport {
   runId: string;
   events?: RunEventInput[];
   /** The run's end (with the usage that becomes its cost event). */
   ending?: Omit<RunEnding, "usage"> & { usage?: RunUsage | null };
+  /**
+   * Instead of an end: the provider refused for now (a usage or rate limit); the run waits in
+   * `scheduled_retry` until `at` (no other run of its agent starts before), then runs again — or
+   * fails with `errorCode` after MAX_RETRIES.
+   */
+  reschedule?: { at?: string; errorCode: RunErrorCode; error: string; usage?: RunUsage | null; summary?: string | null };
+  /** The runtime's session after this run: kept for the agent's next run on the task, or forgotten. */
+  session?: SavedSession | { clear: true };
 }
 
 /** Per event: at most this much message text and this much JSON data (a remote cannot flood the log). */
@@ -30,8 +41,9 @@ export function boundedEvent(event: RunEventInput): RunEventInput {
 }
 
 /**
- * Records a remote run's events and, with `ending`, ends it (cost event from its usage). Answers
- * `live: false` when the run is no longer running (cancelled meanwhile): the remote side stops.
+ * Records a remote run's events and, with `ending` (or `reschedule`), ends it (or schedules it
+ * again), with its cost event and session. Answers `live: false` when the run is no longer running
+ * (cancelled meanwhile): the remote side stops.
  */
 export const reportRemoteRun = defineCommand("run.remote.report", async (ctx, _actor, input: RemoteRunReport) => {
   const r = schema.heartbeatRuns;
@@ -43,20 +55,61 @@ export const reportRemoteRun = defineCommand("run.remote.report", async (ctx, _a
   )[0];
   if (run?.status !== "running") return { live: false, status: run?.status ?? null };
   const events = (input.events ?? []).map(boundedEvent);
-  const { ending } = input;
-  if (!ending) {
+  const { ending, reschedule } = input;
+  if (!ending && !reschedule) {
     if (events.length) await ctx.batch([runEventsInsert(ctx, run, events), ctx.db.update(r).set({ lastActivityAt: ctx.now }).where(eq(r.id, run.id))]);
     return { live: true, status: run.status };
   }
-  await ctx.batch([
-    ...(events.length ? [runEventsInsert(ctx, run, events)] : []),
-    ...endRunStatements(ctx, run.id, { ...ending, usage: (ending.usage ?? null) as Record<string, unknown> | null }),
-    runEvent(ctx, run, "status", `Completed: ${ending.status}${ending.error ? ` (${ending.error})` : ""}`),
-  ]);
+  const session: Statement[] = !input.session
+    ? []
+    : "clear" in input.session
+      ? [clearSessionStatement(ctx, run)]
+      : [saveSessionStatement(ctx, run, input.session)];
+  const head = [...(events.length ? [runEventsInsert(ctx, run, events)] : []), ...session];
+  let status: string;
+  let usage: RunUsage | null | undefined;
+  if (reschedule && run.retryCount + 1 <= MAX_RETRIES) {
+    const retryCount = run.retryCount + 1;
+    // The provider's reset time, else a back-off; never in the past (a reset time already reached retries at the next dispatch).
+    const wanted = reschedule.at ? Date.parse(reschedule.at) : Date.parse(ctx.now) + backoffSeconds(retryCount) * 1000;
+    const at = new Date(Math.max(wanted || 0, Date.parse(ctx.now) + 1000)).toISOString();
+    await ctx.batch([
+      ...head,
+      ctx.db
+        .update(r)
+        .set({
+          status: "scheduled_retry",
+          retryCount,
+          nextRetryAt: at,
+          errorCode: reschedule.errorCode,
+          error: reschedule.error,
+          ...(reschedule.summary !== undefined ? { summary: reschedule.summary } : {}),
+          lastActivityAt: ctx.now,
+          updatedAt: ctx.now,
+        })
+        .where(and(eq(r.id, run.id), eq(r.status, "running"))),
+      runEvent(ctx, run, "status", `${reschedule.error}; retry ${retryCount} at ${at}`, { errorCode: reschedule.errorCode, nextRetryAt: at }),
+    ]);
+    status = "scheduled_retry";
+    usage = reschedule.usage;
+  } else {
+    const end: RunEnding = ending
+      ? { ...ending, usage: (ending.usage ?? null) as Record<string, unknown> | null }
+      : {
+          status: "failed",
+          errorCode: reschedule!.errorCode,
+          error: `${reschedule!.error} (${MAX_RETRIES} retries)`,
+          usage: (reschedule!.usage ?? null) as Record<string, unknown> | null,
+          ...(reschedule!.summary !== undefined ? { summary: reschedule!.summary } : {}),
+        };
+    await ctx.batch([...head, ...endRunStatements(ctx, run.id, end), runEvent(ctx, run, "status", `Completed: ${end.status}${end.error ? ` (${end.error})` : ""}`)]);
+    status = end.status;
+    usage = ending ? ending.usage : reschedule!.usage;
+  }
   // The remote side ended it: nothing to stop there (the object forgets it before sweeping). Only
   // once recorded: a completion whose batch failed is still the run's, and may be sent again.
   ctx.storage.remoteRuns.forget(run.id);
-  await recordRunUsage(ctx, run, ending.usage);
+  await recordRunUsage(ctx, run, usage);
   ctx.requestDispatch();
-  return { live: false, status: ending.status };
+  return { live: false, status };
 });

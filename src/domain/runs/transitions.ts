@@ -124,8 +124,10 @@ export function decideRunTransitions(state: RunState, now: string, deps: DecideD
     timerWakes.push(wakeup);
   }
 
-  // 2. Queued wake-ups.
+  // 2. Queued wake-ups (an agent backing off after failures, or waiting out its provider's limit, starts none).
   const backoff = consecutiveFailureBackoff(state.recentFinished);
+  const limited = providerLimitedUntil(state.liveRuns, nowMs);
+  for (const [agentId, until] of limited) backoff.set(agentId, Math.max(until, backoff.get(agentId) ?? 0));
   const decisions = decideWakeups(
     [...timerWakes, ...state.queued],
     {
@@ -186,6 +188,7 @@ export function decideRunTransitions(state: RunState, now: string, deps: DecideD
       transitions.push({ kind: "cancel_queued", run, reason: skip });
       continue;
     }
+    if (limited.has(agent.id)) continue;
     if ((busy.get(agent.id) ?? 0) >= maxConcurrentRuns(agent)) continue;
     busy.set(agent.id, (busy.get(agent.id) ?? 0) + 1);
     transitions.push({ kind: "start_queued", run: { ...run, status: "running", startedAt: now }, adapterConfig: agent.adapterConfig });
@@ -238,6 +241,20 @@ export function decideRunTransitions(state: RunState, now: string, deps: DecideD
 
   const waitingOnBackoff = [...backoff.values()].filter((t) => t > nowMs);
   return { transitions, backoffUntil: waitingOnBackoff.length ? Math.min(...waitingOnBackoff) : null };
+}
+
+/**
+ * Agents whose provider refused them for now (a run waiting in `scheduled_retry` with
+ * `provider_rate_limited`): no other run of theirs starts before that run's retry time (ms).
+ */
+export function providerLimitedUntil(liveRuns: readonly RunRow[], nowMs: number): Map<string, number> {
+  const until = new Map<string, number>();
+  for (const run of liveRuns) {
+    if (run.status !== "scheduled_retry" || run.errorCode !== "provider_rate_limited" || !run.nextRetryAt) continue;
+    const at = Date.parse(run.nextRetryAt);
+    if (at > nowMs) until.set(run.agentId, Math.max(at, until.get(run.agentId) ?? 0));
+  }
+  return until;
 }
 
 /**

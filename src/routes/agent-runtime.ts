@@ -1,0 +1,78 @@
+// An agent's runtime state (the sessions its runs resume) and clearing it; the environment test of
+// an adapter type on a connected runner (the incumbent's routes).
+import { createRoute } from "@hono/zod-openapi";
+import { createRouter } from "../http/router";
+import { dbOf } from "../http/db";
+import { requireCompanyAccess } from "../http/access";
+import { requireBoardAgentManager, resolveAgent } from "../http/agent-access";
+import { companyObject, runCompanyCommand } from "../company/client";
+import { errors, jsonContent, optionalJsonBody, jsonBody } from "../schemas/common";
+import { AgentIdParam, AgentLookupQuery } from "../schemas/agents";
+import { AgentRuntimeStateSchema, ResetSessionResultSchema, ResetSessionSchema } from "../schemas/agent-runtime";
+import { AdapterTypeParam, EnvironmentTestResultSchema, TestEnvironmentSchema } from "../schemas/adapters";
+import { listAgentSessions, resetAgentSessions } from "../domain/runs/sessions";
+import { canReadAgentConfig } from "../domain/authorization/agent-management";
+import { forbidden, unprocessable } from "../domain/errors";
+import { requireAdapter } from "../adapters";
+
+const tags = ["Agents"];
+export const agentRuntimeRouter = createRouter();
+
+agentRuntimeRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/agents/{agentId}/runtime-state",
+    operationId: "getAgentRuntimeState",
+    tags,
+    summary: "The sessions the agent's runs resume, one per task",
+    description: "Board members of the company, and agents that may read agent configuration (the agent itself included).",
+    request: { params: AgentIdParam, query: AgentLookupQuery },
+    responses: { 200: jsonContent(AgentRuntimeStateSchema, "Runtime state"), ...errors(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const agent = await resolveAgent(c, c.req.valid("param").agentId, c.req.valid("query").companyId);
+    if (!(await canReadAgentConfig(dbOf(c), c.get("actor"), agent.companyId, agent.id))) throw forbidden("Requires the agents:create permission to read another agent's runtime state");
+    return c.json({ agentId: agent.id, adapterType: agent.adapterType, sessions: await listAgentSessions(dbOf(c), agent.companyId, agent.id) }, 200);
+  },
+);
+
+agentRuntimeRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/agents/{agentId}/runtime-state/reset-session",
+    operationId: "resetAgentSession",
+    tags,
+    summary: "Forget the agent's sessions: its next runs start new ones (board with agents:create)",
+    description: "Without a body every task's session is forgotten; `taskKey` (`issue:<issueId>` or `agent`) forgets one.",
+    request: { params: AgentIdParam, query: AgentLookupQuery, body: optionalJsonBody(ResetSessionSchema) },
+    responses: { 200: jsonContent(ResetSessionResultSchema, "How many sessions were forgotten"), ...errors(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const agent = await resolveAgent(c, c.req.valid("param").agentId, c.req.valid("query").companyId);
+    const actor = await requireBoardAgentManager(c, agent.companyId);
+    const { taskKey } = c.req.valid("json");
+    return c.json(await runCompanyCommand(c.env, agent.companyId, resetAgentSessions, actor, { agentId: agent.id, taskKey: taskKey ?? null }), 200);
+  },
+);
+
+agentRuntimeRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/companies/{companyId}/adapters/{type}/test-environment",
+    operationId: "testAdapterEnvironment",
+    tags: ["Runners"],
+    summary: "Check a runner's machine for an adapter type (the doctor)",
+    description:
+      "Carried out within 60 s by a connected runner serving an agent of that type (board members, not viewers): the CLI found on PATH, its version, signed in (a plan login or an API key), and — unless `probe: false` — a short hello probe (a real, billed model call). With no runner serving such an agent the answer is `fail` with the check `no_runner`. The same checks run locally with `acp runner doctor`.",
+    request: { params: AdapterTypeParam, body: jsonBody(TestEnvironmentSchema) },
+    responses: { 200: jsonContent(EnvironmentTestResultSchema, "What the runner found"), ...errors(400, 401, 403, 404, 422) },
+  }),
+  async (c) => {
+    const { companyId, type } = c.req.valid("param");
+    await requireCompanyAccess(c, companyId, { board: true, roles: ["owner", "admin", "member"] });
+    const adapter = requireAdapter(type);
+    if (adapter.where !== "runner") throw unprocessable(`Adapter ${type} does not run on runners; only runner adapters have an environment test`, { adapterType: type });
+    const body = c.req.valid("json");
+    return c.json(await companyObject(c.env, companyId).testEnvironment(companyId, { adapterType: type, ...body }), 200);
+  },
+);
