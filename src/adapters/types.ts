@@ -1,7 +1,6 @@
 // What an adapter (how an agent runs) declares: its config schema, defaults, skill support,
 // where its runs execute and how one is attempted, and the field documentation the llms guides
 // are generated from.
-import type { z } from "zod";
 import type { CommandContext } from "../company/command";
 import type { DispatcherHost } from "../company/runs/host";
 import type { RunRow } from "../domain/runs/lifecycle";
@@ -15,6 +14,13 @@ export type AdapterWhere = "object" | "gateway" | "runner";
 /** One attempt of a run the dispatcher hands out (outside the serialised section); true when the run ended here. */
 export type Attempt = (host: DispatcherHost, ctx: CommandContext, run: RunRow, adapterConfig: Record<string, unknown>) => Promise<boolean>;
 
+/** What validating an adapterConfig needs of its schema. */
+export interface ConfigSchema {
+  safeParse(
+    value: unknown,
+  ): { success: true; data: Record<string, unknown> } | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
+}
+
 export interface AdapterField {
   name: string;
   required: boolean;
@@ -27,8 +33,8 @@ export interface AdapterDefinition {
   label: string;
   description: string;
   fields: AdapterField[];
-  /** Validates adapterConfig (unknown keys are kept). */
-  configSchema: z.ZodType<Record<string, unknown>>;
+  /** Validates adapterConfig (unknown keys are kept): a zod schema (zod or zod/mini). */
+  configSchema: ConfigSchema;
   /** Where its runs execute (which agents the dispatcher starts runs for, which runs a runner may take). */
   where: AdapterWhere;
   /** Runs one attempt (loaded on first use, src/adapters/attempt.ts). */

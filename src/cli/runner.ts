@@ -6,7 +6,11 @@
 // service has not confirmed is sent again on the same connection after `retryMs`, doubling.
 import WebSocket from "ws";
 import { randomUUID } from "node:crypto";
-import { startProcess, type RunningProcess } from "./process-run";
+import { startProcess } from "./process-run";
+import { startLocalRun } from "./local-run";
+import { RunStream } from "./run-stream";
+import type { RunningRun } from "./run-output";
+import { runDoctor } from "./doctor";
 import { parseMessage, RUNNER_PROTOCOL_VERSION, ServiceToRunnerMessage, type RunnerToService, type RunStart } from "../protocol/runner";
 
 export interface RunnerOptions {
@@ -22,9 +26,6 @@ export interface RunnerOptions {
   retryMs?: number;
 }
 
-const FLUSH_MS = 200;
-/** Output is sent in messages of at most this many characters. */
-const FLUSH_BYTES = 8 * 1024;
 const PING_MS = 30_000;
 /** While disconnected, at most this many output messages wait (completions always do). */
 const MAX_QUEUED_EVENTS = 2_000;
@@ -45,7 +46,7 @@ export function helloMessage(options: Pick<RunnerOptions, "agents" | "name">, in
 
 export function startRunner(options: RunnerOptions): { stopped: Promise<void>; stop: () => void } {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const running = new Map<string, RunningProcess>();
+  const running = new Map<string, RunningRun>();
   const outbox: string[] = [];
   /** Completions sent but not yet confirmed (`run.completed`): sent again after `retryMs` (doubling) and after a reconnect. */
   const unconfirmed = new Map<string, { text: string; wait: number; timer: NodeJS.Timeout | null }>();
@@ -174,6 +175,19 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
         }
         return;
       }
+      case "env.test":
+        log(`runner: checking this machine for ${message.adapterType}${message.probe ? " (with a hello probe)" : ""}`);
+        void runDoctor({ adapterType: message.adapterType, adapterConfig: message.adapterConfig, env: message.env ?? {}, probe: message.probe }).then(
+          (result) => send({ type: "env.test.result", requestId: message.requestId, ...result }),
+          (err) =>
+            send({
+              type: "env.test.result",
+              requestId: message.requestId,
+              status: "fail",
+              checks: [{ code: "doctor_failed", level: "error", message: `The check itself failed: ${(err as Error).message}`, hint: null }],
+            }),
+        );
+        return;
       case "run.completed":
         confirmed(message.runId);
         maybeDone();
@@ -193,25 +207,10 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
     if (running.has(start.runId)) return send({ type: "run.started", runId: start.runId });
     const finishedHere = unconfirmed.get(start.runId);
     if (finishedHere) return send(JSON.parse(finishedHere.text));
-    log(`runner: run ${start.runId} started (agent ${start.agentId})`);
-    const buffers = { stdout: "", stderr: "" };
-    let timer: NodeJS.Timeout | null = null;
-    const flush = () => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      for (const stream of ["stdout", "stderr"] as const) {
-        for (let at = 0; at < buffers[stream].length; at += FLUSH_BYTES) {
-          send({ type: "run.event", runId: start.runId, kind: "log", message: buffers[stream].slice(at, at + FLUSH_BYTES), data: { stream } });
-        }
-        buffers[stream] = "";
-      }
-    };
+    log(`runner: run ${start.runId} started (agent ${start.agentId}, ${start.adapterType})`);
+    const stream = new RunStream(start.runId, send);
     let cancelled = false;
-    const child = startProcess(start, (stream, text) => {
-      buffers[stream] += text;
-      if (buffers[stream].length >= FLUSH_BYTES) flush();
-      else if (!timer) timer = setTimeout(flush, FLUSH_MS);
-    });
+    const child = start.adapterType === "process" ? startProcess(start, stream) : startLocalRun(start, stream);
     running.set(start.runId, {
       done: child.done,
       cancel: () => {
@@ -220,23 +219,20 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
       },
     });
     send({ type: "run.started", runId: start.runId });
-    void child.done.then((outcome) => {
-      flush();
-      running.delete(start.runId);
-      if (!cancelled) {
-        send({
-          type: "run.complete",
-          runId: start.runId,
-          status: outcome.status,
-          exitCode: outcome.exitCode,
-          summary: outcome.summary,
-          ...(outcome.error ? { error: outcome.error } : {}),
-        });
-        log(`runner: run ${start.runId} ${outcome.status}${outcome.exitCode !== null ? ` (exit ${outcome.exitCode})` : ""}`);
-      }
-      finished += 1;
-      maybeDone();
-    });
+    void child.done
+      .catch((err): Awaited<RunningRun["done"]> => ({ status: "failed", errorCode: "process_failed", error: `The runner failed to run it: ${(err as Error).message}` }))
+      .then((outcome) => {
+        stream.finish();
+        running.delete(start.runId);
+        if (!cancelled) {
+          send({ type: "run.complete", runId: start.runId, ...outcome });
+          log(
+            `runner: run ${start.runId} ${outcome.status}${outcome.errorCode ? ` (${outcome.errorCode})` : ""}${outcome.exitCode !== null && outcome.exitCode !== undefined ? ` (exit ${outcome.exitCode})` : ""}`,
+          );
+        }
+        finished += 1;
+        maybeDone();
+      });
   }
 
   /** With --max-runs: stop once that many runs finished and their completions are confirmed. */

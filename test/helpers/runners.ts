@@ -43,7 +43,7 @@ export class RunnerClient {
   }
 
   async hello(agents: string[], extra: Record<string, unknown> = {}) {
-    this.send({ type: "hello", version: 1, agents, name: "test-runner", ...extra });
+    this.send({ type: "hello", version: 2, agents, name: "test-runner", ...extra });
     return this.next((m) => m.type === "ready");
   }
 

@@ -63,7 +63,7 @@ describe("runner connection", () => {
     const key = await insertAgentKey(mine.id, company.id);
     const { client } = await connect(company.id, { env: AUTHENTICATED, token: key.token });
     const ready = await client!.hello([mine.id, sibling.id, http.body.id, "missing-agent"]);
-    expect(ready).toMatchObject({ type: "ready", version: 1, agents: [mine.id] });
+    expect(ready).toMatchObject({ type: "ready", version: 2, agents: [mine.id] });
     expect(ready.refused.map((r: any) => r.agentId)).toEqual([sibling.id, http.body.id, "missing-agent"]);
     expect(ready.refused[0].reason).toContain("only its own agent");
 
@@ -101,7 +101,7 @@ describe("runs on a runner", () => {
 
     const start = await client!.next((m) => m.type === "run.start");
     expect(start).toMatchObject({
-      version: 1,
+      version: 2,
       runId: woke.body.id,
       agentId: agent.id,
       companyId: company.id,

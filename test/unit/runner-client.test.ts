@@ -39,7 +39,7 @@ async function fakeService(): Promise<FakeService> {
 
 const runStart = (runId: string, script: string) => ({
   type: "run.start",
-  version: 1,
+  version: 2,
   runId,
   agentId: "agent-1",
   companyId: "company-1",
@@ -50,7 +50,19 @@ const runStart = (runId: string, script: string) => ({
   apiUrl: "http://127.0.0.1:1",
   apiToken: "jwt",
   skills: [],
+  prompt: "",
+  taskKey: "agent",
+  session: null,
 });
+
+/** The log text of the run events in the messages (run.events batches). */
+const logText = (received: any[]) =>
+  received
+    .filter((m) => m.type === "run.events")
+    .flatMap((m) => m.events)
+    .filter((e: any) => e.kind === "log")
+    .map((e: any) => e.message)
+    .join("");
 
 describe("runner client", () => {
   it("a connection dropped mid-run: the reconnect reclaims the run and the completion is sent until confirmed", async () => {
@@ -66,16 +78,16 @@ describe("runner client", () => {
       log: (l) => logs.push(l),
     });
     const hello = await service.next(0, (m) => m.type === "hello");
-    expect(hello).toMatchObject({ version: 1, agents: ["agent-1"], runs: [], instanceId: expect.any(String) });
-    service.connections[0].ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
+    expect(hello).toMatchObject({ version: 2, agents: ["agent-1"], runs: [], instanceId: expect.any(String) });
+    service.connections[0].ws.send(JSON.stringify({ type: "ready", version: 2, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
     service.connections[0].ws.send(JSON.stringify(runStart("run-1", "echo first; sleep 1; echo done")));
-    expect((await service.next(0, (m) => m.type === "run.event")).message).toContain("first");
+    await eventually(() => logText(service.connections[0].received).includes("first"), { what: "the first output" });
     service.connections[0].ws.terminate();
 
     const again = await service.next(1, (m) => m.type === "hello");
     expect(again.instanceId).toBe(hello.instanceId);
     expect(again.runs).toEqual(["run-1"]);
-    service.connections[1].ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r2", agents: ["agent-1"], refused: [], runs: ["run-1"] }));
+    service.connections[1].ws.send(JSON.stringify({ type: "ready", version: 2, runnerId: "r2", agents: ["agent-1"], refused: [], runs: ["run-1"] }));
     const complete = await service.next(1, (m) => m.type === "run.complete");
     expect(complete).toMatchObject({ runId: "run-1", status: "succeeded", exitCode: 0, summary: "done" });
     // Not confirmed yet: the runner keeps going; confirmed: with --max-runs 1 it stops.
@@ -88,14 +100,14 @@ describe("runner client", () => {
     const service = await fakeService();
     const runner = startRunner({ url: service.url, token: "svc_agent_test", companyId: "company-1", agents: ["agent-1"], name: "t", log: () => {} });
     await service.next(0, (m) => m.type === "hello");
-    service.connections[0].ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
+    service.connections[0].ws.send(JSON.stringify({ type: "ready", version: 2, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
     const marker = `sleep 34.${process.pid}4`;
     service.connections[0].ws.send(JSON.stringify(runStart("run-2", `echo started; ${marker}`)));
-    await service.next(0, (m) => m.type === "run.event");
+    await service.next(0, (m) => m.type === "run.events");
     service.connections[0].ws.terminate();
     expect((await service.next(1, (m) => m.type === "hello")).runs).toEqual(["run-2"]);
     const started = Date.now();
-    service.connections[1].ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r2", agents: ["agent-1"], refused: [], runs: [] }));
+    service.connections[1].ws.send(JSON.stringify({ type: "ready", version: 2, runnerId: "r2", agents: ["agent-1"], refused: [], runs: [] }));
     // Nothing must happen here: a quiet period is the only way to see "nothing was reported".
     await new Promise((r) => setTimeout(r, 1500));
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -119,7 +131,7 @@ describe("runner client", () => {
     });
     await service.next(0, (m) => m.type === "hello");
     const ws = service.connections[0].ws;
-    ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
+    ws.send(JSON.stringify({ type: "ready", version: 2, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
     ws.send(JSON.stringify(runStart("run-3", "echo begun; sleep 0.6; echo finished")));
     await service.next(0, (m) => m.type === "run.started" && m.runId === "run-3");
     // The service did not get the acknowledgement in time and sends the start again.
@@ -127,14 +139,11 @@ describe("runner client", () => {
     await eventually(() => service.connections[0].received.filter((m) => m.type === "run.started").length === 2);
     const complete = await service.next(0, (m) => m.type === "run.complete");
     expect(complete).toMatchObject({ runId: "run-3", status: "succeeded", summary: "finished" });
-    const output = service.connections[0].received
-      .filter((m) => m.type === "run.event")
-      .map((m) => m.message)
-      .join("");
+    const output = logText(service.connections[0].received);
     expect(output.match(/begun/g)).toHaveLength(1);
     // The acknowledgement comes before any output of the run.
     const kinds = service.connections[0].received.map((m) => m.type);
-    expect(kinds.indexOf("run.started")).toBeLessThan(kinds.indexOf("run.event"));
+    expect(kinds.indexOf("run.started")).toBeLessThan(kinds.indexOf("run.events"));
     ws.send(JSON.stringify({ type: "run.completed", runId: "run-3" }));
     await runner.stopped;
     await service.close();
@@ -155,7 +164,7 @@ describe("runner client", () => {
     });
     await service.next(0, (m) => m.type === "hello");
     const ws = service.connections[0].ws;
-    ws.send(JSON.stringify({ type: "ready", version: 1, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
+    ws.send(JSON.stringify({ type: "ready", version: 2, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
     ws.send(JSON.stringify(runStart("run-4", "echo ok")));
     const completions = () => service.connections[0].received.filter((m) => m.type === "run.complete");
     await eventually(() => completions().length === 1);

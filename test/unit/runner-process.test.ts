@@ -3,13 +3,15 @@
 import { describe, expect, it } from "vitest";
 import { alive } from "../helpers/processes";
 import { eventually } from "../helpers/eventually";
-import { commandLine, runEnvironment, startProcess } from "../../src/cli/process-run";
-import type { RunStart } from "../../src/protocol/runner";
+import { commandLine, startProcess } from "../../src/cli/process-run";
+import { processEnvironment } from "../../src/cli/runtimes/environment";
+import { RUNNER_PROTOCOL_VERSION, type RunStart } from "../../src/protocol/runner";
+import type { RunOutput } from "../../src/cli/run-output";
 import { connectUrl } from "../../src/cli/runner";
 
 const start = (adapterConfig: Record<string, unknown>, adapterType = "process"): RunStart => ({
   type: "run.start",
-  version: 1,
+  version: RUNNER_PROTOCOL_VERSION,
   runId: "run-1",
   agentId: "agent-1",
   companyId: "company-1",
@@ -19,11 +21,18 @@ const start = (adapterConfig: Record<string, unknown>, adapterType = "process"):
   env: { SECRET_THING: "s3cret", SERVICE_APPROVAL_ID: "ap-1" },
   apiUrl: "https://api.example.com",
   apiToken: "jwt-token",
+  prompt: "Do the work",
+  taskKey: "issue:issue-1",
+  session: null,
 });
 
+/** Output that only collects the log (or nothing). */
+const logTo = (onLog: (stream: string, text: string) => void = () => {}): RunOutput => ({ log: onLog, events: () => {} });
+
 describe("runner processes", () => {
-  it("the environment carries the run's variables and resolved env over the runner's own", () => {
-    const env = runEnvironment(start({ command: "x" }), { PATH: "/bin", SERVICE_RUN_ID: "spoofed" });
+  it("the environment carries the run's variables and resolved env over the runner's own, never the runner's key", () => {
+    const env = processEnvironment(start({ command: "x" }), { PATH: "/bin", SERVICE_RUN_ID: "spoofed", ACP_TOKEN: "svc_board_runner-key" });
+    expect(env.ACP_TOKEN).toBeUndefined();
     expect(env).toMatchObject({
       PATH: "/bin",
       SECRET_THING: "s3cret",
@@ -36,8 +45,7 @@ describe("runner processes", () => {
       SERVICE_TASK_ID: "issue-1",
       SERVICE_WAKE_REASON: "issue_assigned",
     });
-    expect(commandLine({ adapterType: "claude_local", adapterConfig: { extraArgs: ["--print"] } })).toEqual({ command: "claude", args: ["--print"] });
-    expect(commandLine({ adapterType: "process", adapterConfig: { command: "/bin/agent", args: ["--once", 3] } })).toEqual({
+    expect(commandLine({ adapterConfig: { command: "/bin/agent", args: ["--once", 3] } })).toEqual({
       command: "/bin/agent",
       args: ["--once"],
     });
@@ -47,22 +55,22 @@ describe("runner processes", () => {
 
   it("exit 0 succeeds with the last stdout line; a non-zero exit fails with its code; a missing command fails", async () => {
     const output: string[] = [];
-    const ok = await startProcess(start({ command: "sh", args: ["-c", "echo one; echo two >&2; echo last line"] }), (stream, text) =>
-      output.push(`${stream}:${text}`),
+    const ok = await startProcess(start({ command: "sh", args: ["-c", "echo one; echo two >&2; echo last line"] }), logTo((stream, text) =>
+      output.push(`${stream}:${text}`)),
     ).done;
     expect(ok).toEqual({ status: "succeeded", exitCode: 0, summary: "last line" });
     expect(output.join("")).toContain("stderr:two");
-    expect(await startProcess(start({ command: "sh", args: ["-c", "exit 7"] }), () => {}).done).toMatchObject({
+    expect(await startProcess(start({ command: "sh", args: ["-c", "exit 7"] }), logTo()).done).toMatchObject({
       status: "failed",
       exitCode: 7,
       error: "The process exited with code 7",
     });
-    expect((await startProcess(start({ command: "/nonexistent/agent-binary" }), () => {}).done).status).toBe("failed");
+    expect((await startProcess(start({ command: "/nonexistent/agent-binary" }), logTo()).done).status).toBe("failed");
   });
 
   it("past timeoutSec the whole process group is killed and the run is timed_out", async () => {
     const marker = `sleep 31.${process.pid}1`;
-    const run = startProcess(start({ command: "sh", args: ["-c", `${marker} & ${marker}; echo never`], timeoutSec: 1, graceSec: 1 }), () => {});
+    const run = startProcess(start({ command: "sh", args: ["-c", `${marker} & ${marker}; echo never`], timeoutSec: 1, graceSec: 1 }), logTo());
     const outcome = await run.done;
     expect(outcome.status).toBe("timed_out");
     await eventually(() => !alive(marker), { what: "the process group to end" });
@@ -70,7 +78,7 @@ describe("runner processes", () => {
 
   it("cancel kills the process group", async () => {
     const marker = `sleep 32.${process.pid}2`;
-    const run = startProcess(start({ command: "sh", args: ["-c", `${marker} & ${marker}`], graceSec: 1 }), () => {});
+    const run = startProcess(start({ command: "sh", args: ["-c", `${marker} & ${marker}`], graceSec: 1 }), logTo());
     await eventually(() => alive(marker), { what: "the process group to start" });
     run.cancel();
     expect((await run.done).status).toBe("failed");
@@ -79,7 +87,7 @@ describe("runner processes", () => {
 
   it("a background grandchild holding stdout does not hang the run: the group is ended after the main process exits", async () => {
     const marker = `sleep 33.${process.pid}3`;
-    const outcome = await startProcess(start({ command: "sh", args: ["-c", `${marker} & echo started`] }), () => {}).done;
+    const outcome = await startProcess(start({ command: "sh", args: ["-c", `${marker} & echo started`] }), logTo()).done;
     expect(outcome).toMatchObject({ status: "succeeded", exitCode: 0, summary: "started" });
     await eventually(() => !alive(marker), { what: "the process group to end" });
   });

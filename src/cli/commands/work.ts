@@ -95,6 +95,18 @@ export function agentCommands(program: Command) {
       });
   }
   agent
+    .command("reset-session")
+    .description("Forget the agent's runtime sessions: its next runs start new ones")
+    .argument("<agentId>")
+    .option("--task <taskKey>", "only this task's session (issue:<issueId>, or agent)")
+    .action(async (agentId: string, opts: { task?: string }, command: Command) => {
+      const ctx = cliContext(command);
+      const result = await unwrap(
+        ctx.api.POST("/api/agents/{agentId}/runtime-state/reset-session", { params: { path: { agentId } }, body: opts.task ? { taskKey: opts.task } : {} }),
+      );
+      ctx.out.value(result, () => `Forgot ${result.cleared} session(s) of agent ${result.agentId}`);
+    });
+  agent
     .command("keys")
     .description("Create an API key for the agent (shown once)")
     .argument("<agentId>")

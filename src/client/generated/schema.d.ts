@@ -3744,6 +3744,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/{agentId}/runtime-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sessions the agent's runs resume, one per task
+         * @description Board members of the company, and agents that may read agent configuration (the agent itself included).
+         */
+        get: operations["getAgentRuntimeState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{agentId}/runtime-state/reset-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forget the agent's sessions: its next runs start new ones (board with agents:create)
+         * @description Without a body every task's session is forgotten; `taskKey` (`issue:<issueId>` or `agent`) forgets one.
+         */
+        post: operations["resetAgentSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/adapters/{type}/test-environment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a runner's machine for an adapter type (the doctor)
+         * @description Carried out within 60 s by a connected runner serving an agent of that type (board members, not viewers): the CLI found on PATH, its version, signed in (a plan login or an API key), and — unless `probe: false` — a short hello probe (a real, billed model call). With no runner serving such an agent the answer is `fail` with the check `no_runner`. The same checks run locally with `acp runner doctor`.
+         */
+        post: operations["testAdapterEnvironment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyId}/webhooks": {
         parameters: {
             query?: never;
@@ -4859,7 +4919,11 @@ export interface components {
              */
             finishedAt: string | null;
             error: string | null;
-            errorCode: string | null;
+            /**
+             * @description Why the run did not succeed (one list for every adapter)
+             * @enum {string|null}
+             */
+            errorCode: "timeout" | "cancelled" | "interrupted" | "budget_blocked" | "company_inactive" | "agent_paused" | "agent_terminated" | "completion_timeout" | "agent_failed" | "auth_required" | "provider_rate_limited" | "max_turns" | "context_length" | "content_filtered" | "model_not_found" | "process_lost" | "process_failed" | "adapter_failed" | "adapter_unreachable" | "adapter_refused" | "adapter_unavailable" | "gateway_create_failed" | "gateway_failed" | "gateway_cancelled" | "company.inactive" | "budget.blocked" | "agent.not_invokable" | "rate_limited" | null;
             summary: string | null;
             usage: {
                 [key: string]: unknown;
@@ -4921,7 +4985,7 @@ export interface components {
         AppendRunEvents: {
             events: {
                 /** @enum {string} */
-                kind: "log" | "progress";
+                kind: "log" | "progress" | "assistant" | "thinking" | "tool_call" | "tool_result" | "error";
                 message: string;
                 data?: unknown;
             }[];
@@ -8542,6 +8606,76 @@ export interface components {
              */
             connectedAt: string;
             activeRuns: number;
+        };
+        AgentRuntimeState: {
+            agentId: string;
+            adapterType: string;
+            sessions: components["schemas"]["RuntimeSession"][];
+        };
+        RuntimeSession: {
+            /** @description `issue:<issueId>`, or `agent` for runs without an issue */
+            taskKey: string;
+            issueId: string | null;
+            adapterType: string;
+            /** @description The runtime's own session id (a CLI's session or thread) */
+            sessionId: string;
+            /** @description What the session is valid for (cwd, model, …): a run with other values starts a new one */
+            params: {
+                [key: string]: unknown;
+            };
+            /** @description The run that reported it last */
+            runId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        ResetSessionResult: {
+            agentId: string;
+            cleared: number;
+        };
+        ResetSession: {
+            /** @description Clear only this task's session (default: all of the agent's) */
+            taskKey?: string;
+        };
+        EnvironmentTestResult: {
+            /**
+             * @description `fail` when any check is an error, `warn` when any is a warning
+             * @enum {string}
+             */
+            status: "pass" | "warn" | "fail";
+            checks: components["schemas"]["EnvironmentCheck"][];
+            /** @description The runner that checked (null: none could) */
+            runner: {
+                runnerId: string;
+                name: string;
+            } | null;
+        };
+        EnvironmentCheck: {
+            /** @example claude_command_found */
+            code: string;
+            /** @enum {string} */
+            level: "info" | "warn" | "error";
+            message: string;
+            hint?: string | null;
+        };
+        TestEnvironment: {
+            /**
+             * Format: uuid
+             * @description Test on the runner serving this agent, with its config (default: any agent of the type a runner serves)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
+            agentId?: string;
+            /** @description Fields overriding the agent's stored config (e.g. a command or model to try) */
+            adapterConfig?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Run the short hello probe: one real, billed model call (default true)
+             * @default true
+             */
+            probe?: boolean;
         };
         WebhookWithSecret: components["schemas"]["Webhook"] & {
             /** @description The signing secret: shown only here (creation, rotation) */
@@ -23531,6 +23665,206 @@ export interface operations {
             };
             /** @description Not found (or outside the caller's company) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgentRuntimeState: {
+        parameters: {
+            query?: {
+                /** @description Company context for a shortname lookup (agent callers default to their own company) */
+                companyId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Agent UUID, or its company-unique shortname (urlKey) with company context */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runtime state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRuntimeState"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetAgentSession: {
+        parameters: {
+            query?: {
+                /** @description Company context for a shortname lookup (agent callers default to their own company) */
+                companyId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Agent UUID, or its company-unique shortname (urlKey) with company context */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ResetSession"];
+            };
+        };
+        responses: {
+            /** @description How many sessions were forgotten */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetSessionResult"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testAdapterEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestEnvironment"];
+            };
+        };
+        responses: {
+            /** @description What the runner found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvironmentTestResult"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable: valid shape but breaks a rule */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
