@@ -15,6 +15,7 @@ export const MAX_ARGV_PROMPT = 100_000;
 export function geminiParser(): StreamParser {
   const out = emptyOutput();
   const deltas = new DeltaBuffer();
+  // The assistant's text since its last tool call: its final word (the summary).
   let assistant = "";
   return {
     line(text) {
@@ -56,6 +57,7 @@ export function geminiParser(): StreamParser {
         case "tool_use":
         case "tool_call":
           if (type === "tool_call" && event.subtype === "completed") break;
+          assistant = "";
           out.toolTurns++;
           events.push({ kind: "tool_call", message: `${str(event.tool_name) ?? str(event.name) ?? "tool"} ${brief(event.parameters ?? event.args, 300)}`, data: { id: event.tool_id ?? event.call_id ?? null } });
           break;
