@@ -67,8 +67,9 @@ describe("runner connection", () => {
     expect(ready.refused.map((r: any) => r.agentId)).toEqual([sibling.id, http.body.id, "missing-agent"]);
     expect(ready.refused[0].reason).toContain("only its own agent");
 
-    client!.send({ type: "hello", version: 2, agents: [] });
-    expect((await client!.next((m) => m.type === "error")).error).toContain("version");
+    // A runner of the previous protocol version is told to upgrade.
+    client!.send({ type: "hello", version: 1, agents: [] });
+    expect((await client!.next((m) => m.type === "error")).error).toMatch(/version 2: upgrade the runner/);
     client!.ws.send("not json");
     expect((await client!.next((m) => m.type === "error")).error).toContain("JSON");
     client!.send({ type: "ping" });
@@ -124,7 +125,7 @@ describe("runs on a runner", () => {
       status: "succeeded",
       summary: "echoed",
       exitCode: 0,
-      usage: { provider: "local", model: "m", costCents: 3 },
+      usage: { provider: "local", model: "m", costUsd: 0.03, billingType: "metered_api" },
     });
     expect(await client!.next((m) => m.type === "run.completed")).toEqual({ type: "run.completed", runId: start.runId });
     expect(await run(start.runId)).toMatchObject({ status: "succeeded", summary: "echoed" });
@@ -447,11 +448,11 @@ describe("a completion whose recording fails", () => {
     await drained(client);
     // The next D1 write of the company object fails: the completion's batch (test-only fault, src/db/faults.ts).
     await env.COMPANY.getByName(company.id).armFaults("d1-write:1");
-    client.send({ type: "run.complete", runId: woke.body.id, status: "succeeded", summary: "done", usage: { costCents: 2 } });
+    client.send({ type: "run.complete", runId: woke.body.id, status: "succeeded", summary: "done", usage: { costUsd: 0.02, billingType: "metered_api" } });
     expect(await client.next((m) => m.type === "error")).toMatchObject({ runId: woke.body.id, retryable: true });
     expect((await run(woke.body.id)).status).toBe("running");
 
-    client.send({ type: "run.complete", runId: woke.body.id, status: "succeeded", summary: "done", usage: { costCents: 2 } });
+    client.send({ type: "run.complete", runId: woke.body.id, status: "succeeded", summary: "done", usage: { costUsd: 0.02, billingType: "metered_api" } });
     expect(await client.next((m) => m.type === "run.completed")).toEqual({ type: "run.completed", runId: woke.body.id });
     expect(await run(woke.body.id)).toMatchObject({ status: "succeeded", summary: "done" });
     const costs = await testDb().select().from(schema.costEvents).where(eq(schema.costEvents.heartbeatRunId, woke.body.id));
