@@ -4,7 +4,7 @@
 // reset time and no other run of its agent starts before; the board clears sessions; the
 // environment test is carried out by a connected runner.
 import { describe, expect, it } from "vitest";
-import { get, patch, post, unique, AUTHENTICATED } from "../helpers/api";
+import { get, post, unique, AUTHENTICATED } from "../helpers/api";
 import { agentJwt, boardUser, createCompany, dispatch } from "../helpers/fixtures";
 import { connect, type RunnerClient } from "../helpers/runners";
 import { eventually } from "../helpers/eventually";
