@@ -56,7 +56,8 @@ async function capture(command: string, args: string[], env: Record<string, stri
 
 export async function runDoctor(input: DoctorInput): Promise<DoctorResult> {
   const runtime = localRuntimeOf(input.adapterType);
-  if (!runtime) return { status: "fail", checks: [{ code: "unknown_runtime", level: "error", message: `${input.adapterType} is not a local runtime`, hint: null }] };
+  if (!runtime)
+    return { status: "fail", checks: [{ code: "unknown_runtime", level: "error", message: `${input.adapterType} is not a local runtime`, hint: null }] };
   const driver = RUNTIME_DRIVERS[runtime];
   const info = LOCAL_RUNTIME_INFO[runtime];
   const config = readLocalConfig(runtime, input.adapterConfig);
@@ -69,7 +70,12 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorResult> {
     mkdirSync(cwd, { recursive: true });
     checks.push({ code: `${runtime}_cwd_valid`, level: "info", message: `Working directory ${cwd}`, hint: null });
   } catch (err) {
-    checks.push({ code: `${runtime}_cwd_invalid`, level: "error", message: `Working directory ${cwd} cannot be used: ${(err as Error).message}`, hint: "Set adapterConfig.cwd to a directory the runner may write" });
+    checks.push({
+      code: `${runtime}_cwd_invalid`,
+      level: "error",
+      message: `Working directory ${cwd} cannot be used: ${(err as Error).message}`,
+      hint: "Set adapterConfig.cwd to a directory the runner may write",
+    });
     return { status: "fail", checks };
   }
   const wanted = runtimeCommand(config, info.commands, env.PATH);
@@ -87,7 +93,13 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorResult> {
   const version = await capture(command, ["--version"], env, cwd, null, 15);
   const versionText = (version.stdout || version.stderr).trim().split("\n")[0] ?? "";
   if (version.exit.exitCode === 0 && versionText) checks.push({ code: `${runtime}_version`, level: "info", message: `Version ${versionText}`, hint: null });
-  else checks.push({ code: `${runtime}_version_unknown`, level: "warn", message: `\`${path.basename(command)} --version\` did not answer (${version.exit.timedOut ? "timed out" : `exit ${version.exit.exitCode}`})`, hint: null });
+  else
+    checks.push({
+      code: `${runtime}_version_unknown`,
+      level: "warn",
+      message: `\`${path.basename(command)} --version\` did not answer (${version.exit.timedOut ? "timed out" : `exit ${version.exit.exitCode}`})`,
+      hint: null,
+    });
   const signedIn = driver.signedIn(env, home);
   if (signedIn) checks.push({ code: `${runtime}_signed_in`, level: "info", message: `Signed in: ${signedIn}`, hint: null });
   else
@@ -100,7 +112,15 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorResult> {
   if (!input.probe) return { status: statusOf(checks), checks };
 
   const model = config.model ?? info.defaultModel;
-  const launch = driver.launch({ config: { ...config, maxTurnsPerRun: undefined, extraArgs: config.extraArgs }, command, model, prompt: "Respond with hello.", resume: null, cwd, instructions: null });
+  const launch = driver.launch({
+    config: { ...config, maxTurnsPerRun: undefined, extraArgs: config.extraArgs },
+    command,
+    model,
+    prompt: "Respond with hello.",
+    resume: null,
+    cwd,
+    instructions: null,
+  });
   const timeoutSec = input.probeTimeoutSec ?? 45;
   const probe = await capture(command, launch.args, { ...env, ...launch.env }, cwd, launch.stdin, timeoutSec);
   const parser = driver.parser();
@@ -108,17 +128,46 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorResult> {
   parser.flush();
   const parsed = parser.result();
   const ok = (parsed.succeeded ?? probe.exit.exitCode === 0) && !driver.exitCodeMeaning?.(probe.exit.exitCode);
-  if (probe.exit.timedOut) checks.push({ code: `${runtime}_hello_probe_timed_out`, level: "warn", message: `The hello probe did not finish within ${timeoutSec} s`, hint: null });
-  else if (ok && /hello/i.test(parsed.summary ?? "")) checks.push({ code: `${runtime}_hello_probe_passed`, level: "info", message: `The hello probe answered: ${(parsed.summary ?? "").slice(0, 200)}`, hint: null });
-  else if (ok) checks.push({ code: `${runtime}_hello_probe_unexpected_output`, level: "warn", message: `The hello probe answered something else: ${(parsed.summary ?? "(nothing)").slice(0, 200)}`, hint: null });
+  if (probe.exit.timedOut)
+    checks.push({ code: `${runtime}_hello_probe_timed_out`, level: "warn", message: `The hello probe did not finish within ${timeoutSec} s`, hint: null });
+  else if (ok && /hello/i.test(parsed.summary ?? ""))
+    checks.push({
+      code: `${runtime}_hello_probe_passed`,
+      level: "info",
+      message: `The hello probe answered: ${(parsed.summary ?? "").slice(0, 200)}`,
+      hint: null,
+    });
+  else if (ok)
+    checks.push({
+      code: `${runtime}_hello_probe_unexpected_output`,
+      level: "warn",
+      message: `The hello probe answered something else: ${(parsed.summary ?? "(nothing)").slice(0, 200)}`,
+      hint: null,
+    });
   else {
     const meaning = driver.exitCodeMeaning?.(probe.exit.exitCode);
-    const failure = meaning ? { code: meaning, evidence: `exit ${probe.exit.exitCode}` } : classifyFailure([...parsed.errors, parsed.summary ?? "", probe.stderr].join("\n"), parsed.stopReason);
+    const failure = meaning
+      ? { code: meaning, evidence: `exit ${probe.exit.exitCode}` }
+      : classifyFailure([...parsed.errors, parsed.summary ?? "", probe.stderr].join("\n"), parsed.stopReason);
     const said = (parsed.errors[0] ?? probe.stderr.trim().split("\n")[0] ?? "").slice(0, 300);
-    if (failure.code === "auth_required") checks.push({ code: `${runtime}_hello_probe_auth_required`, level: "error", message: `Not signed in: ${said}`, hint: driver.loginHint });
-    else if (failure.code === "provider_rate_limited") checks.push({ code: `${runtime}_hello_probe_usage_limited`, level: "warn", message: `A usage or rate limit: ${said}`, hint: null });
-    else if (failure.code === "model_not_found") checks.push({ code: `${runtime}_hello_probe_model_unavailable`, level: "error", message: `Model ${model} is not available: ${said}`, hint: "Set adapterConfig.model to a model this CLI offers" });
-    else checks.push({ code: `${runtime}_hello_probe_failed`, level: "error", message: `The hello probe failed (exit ${probe.exit.exitCode}): ${said}`, hint: null });
+    if (failure.code === "auth_required")
+      checks.push({ code: `${runtime}_hello_probe_auth_required`, level: "error", message: `Not signed in: ${said}`, hint: driver.loginHint });
+    else if (failure.code === "provider_rate_limited")
+      checks.push({ code: `${runtime}_hello_probe_usage_limited`, level: "warn", message: `A usage or rate limit: ${said}`, hint: null });
+    else if (failure.code === "model_not_found")
+      checks.push({
+        code: `${runtime}_hello_probe_model_unavailable`,
+        level: "error",
+        message: `Model ${model} is not available: ${said}`,
+        hint: "Set adapterConfig.model to a model this CLI offers",
+      });
+    else
+      checks.push({
+        code: `${runtime}_hello_probe_failed`,
+        level: "error",
+        message: `The hello probe failed (exit ${probe.exit.exitCode}): ${said}`,
+        hint: null,
+      });
   }
   return { status: statusOf(checks), checks };
 }

@@ -55,11 +55,16 @@ interface Attempt {
 
 const TAIL = 8 * 1024;
 const keepTail = (text: string) => (text.length > TAIL ? text.slice(-TAIL) : text);
-const firstLine = (text: string) => text.split("\n").map((l) => l.trim()).find(Boolean) ?? "";
+const firstLine = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .find(Boolean) ?? "";
 
 export function startLocalRun(start: RunStart, output: RunOutput, deps: LocalRunDeps = {}): RunningRun {
   const runtime = localRuntimeOf(start.adapterType);
-  if (!runtime) return { done: Promise.resolve({ status: "failed", errorCode: "process_failed", error: `${start.adapterType} is not a local runtime` }), cancel: () => {} };
+  if (!runtime)
+    return { done: Promise.resolve({ status: "failed", errorCode: "process_failed", error: `${start.adapterType} is not a local runtime` }), cancel: () => {} };
   const driver = RUNTIME_DRIVERS[runtime];
   const info = LOCAL_RUNTIME_INFO[runtime];
   const config = readLocalConfig(runtime, start.adapterConfig);
@@ -163,7 +168,8 @@ export function startLocalRun(start: RunStart, output: RunOutput, deps: LocalRun
       const rest = parser.flush();
       if (rest.length) output.events(rest);
       const parsed = parser.result();
-      if (parsed.unknownEvents) output.events([{ kind: "status", message: `${parsed.unknownEvents} output event(s) of a type the runner does not know were kept in the log` }]);
+      if (parsed.unknownEvents)
+        output.events([{ kind: "status", message: `${parsed.unknownEvents} output event(s) of a type the runner does not know were kept in the log` }]);
       return { exit, parsed, stderrTail, plainTail, turnLimitHit, resumed: resumeId };
     };
 
@@ -217,11 +223,7 @@ function outcome(result: Attempt, facts: OutcomeFacts): RunOutcome {
   const summary = parsed.summary ? parsed.summary.slice(0, 10_000) : null;
   const usage = usageOf(parsed, driver, facts.env, model);
   const sessionId = parsed.sessionId ?? result.resumed;
-  const session = sessionId
-    ? { sessionId, sessionParams: { cwd, model, runtime: driver.runtime, command } }
-    : facts.clearSession
-      ? { clearSession: true }
-      : {};
+  const session = sessionId ? { sessionId, sessionParams: { cwd, model, runtime: driver.runtime, command } } : facts.clearSession ? { clearSession: true } : {};
   const details = {
     result: {
       stopReason: parsed.stopReason,
@@ -256,7 +258,12 @@ function outcome(result: Attempt, facts: OutcomeFacts): RunOutcome {
         nextRetryAt: failure.retryAt ? failure.retryAt.toISOString() : null,
       };
     case "max_turns":
-      return { ...base, status: "failed", errorCode: "max_turns", error: `The CLI stopped at its turn limit${config.maxTurnsPerRun ? ` (maxTurnsPerRun ${config.maxTurnsPerRun})` : ""}` };
+      return {
+        ...base,
+        status: "failed",
+        errorCode: "max_turns",
+        error: `The CLI stopped at its turn limit${config.maxTurnsPerRun ? ` (maxTurnsPerRun ${config.maxTurnsPerRun})` : ""}`,
+      };
     case "model_not_found":
       return { ...base, status: "failed", errorCode: "model_not_found", error: `Model ${model} is not available: ${said || failure.evidence}`.slice(0, 2000) };
     default: {

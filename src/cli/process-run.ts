@@ -18,7 +18,8 @@ export function startProcess(start: RunStart, output: RunOutput): RunningRun {
   const config = start.adapterConfig;
   const timeoutSec = typeof config.timeoutSec === "number" && config.timeoutSec > 0 ? config.timeoutSec : 0;
   const graceSec = typeof config.graceSec === "number" && config.graceSec >= 0 ? config.graceSec : 15;
-  if (!command) return { done: Promise.resolve({ status: "failed", exitCode: null, summary: null, error: "adapterConfig.command is empty" }), cancel: () => {} };
+  if (!command)
+    return { done: Promise.resolve({ status: "failed", exitCode: null, summary: null, error: "adapterConfig.command is empty" }), cancel: () => {} };
   let lastLine = "";
   const child = spawnChild(
     { command, args, cwd: typeof config.cwd === "string" ? config.cwd : undefined, env: processEnvironment(start), stdin: null, timeoutSec, graceSec },

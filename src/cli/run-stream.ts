@@ -86,10 +86,16 @@ export class RunStream implements RunOutput {
   finish(): void {
     this.flush();
     if (this.logDropped || this.logTail.length) {
-      if (this.logDropped) this.queue({ kind: "status", message: `${this.logDropped} characters of output left out of the log (its first ${HEAD_LOG_CHARS} and last ${TAIL_LOG_CHARS} are kept)` });
-      for (const { stream, text } of this.logTail) for (let at = 0; at < text.length; at += CHUNK_CHARS) this.queue({ kind: "log", message: text.slice(at, at + CHUNK_CHARS), data: { stream } });
+      if (this.logDropped)
+        this.queue({
+          kind: "status",
+          message: `${this.logDropped} characters of output left out of the log (its first ${HEAD_LOG_CHARS} and last ${TAIL_LOG_CHARS} are kept)`,
+        });
+      for (const { stream, text } of this.logTail)
+        for (let at = 0; at < text.length; at += CHUNK_CHARS) this.queue({ kind: "log", message: text.slice(at, at + CHUNK_CHARS), data: { stream } });
     }
-    if (this.eventsDropped) this.queue({ kind: "status", message: `${this.eventsDropped} transcript entries left out (the first ${HEAD_EVENTS} and last ${TAIL_EVENTS} are kept)` });
+    if (this.eventsDropped)
+      this.queue({ kind: "status", message: `${this.eventsDropped} transcript entries left out (the first ${HEAD_EVENTS} and last ${TAIL_EVENTS} are kept)` });
     for (const event of this.eventTail) this.queue(event);
     this.logTail = [];
     this.eventTail = [];
@@ -112,7 +118,11 @@ export class RunStream implements RunOutput {
   private sendBatch() {
     while (this.pending.length) {
       const batch = this.pending.splice(0, MAX_BATCH_EVENTS);
-      this.send({ type: "run.events", runId: this.runId, events: batch.map((e) => ({ kind: e.kind, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) })) });
+      this.send({
+        type: "run.events",
+        runId: this.runId,
+        events: batch.map((e) => ({ kind: e.kind, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) })),
+      });
     }
     this.pendingChars = 0;
   }

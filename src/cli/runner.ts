@@ -220,7 +220,13 @@ export function startRunner(options: RunnerOptions): { stopped: Promise<void>; s
     });
     send({ type: "run.started", runId: start.runId });
     void child.done
-      .catch((err): Awaited<RunningRun["done"]> => ({ status: "failed", errorCode: "process_failed", error: `The runner failed to run it: ${(err as Error).message}` }))
+      .catch(
+        (err): Awaited<RunningRun["done"]> => ({
+          status: "failed",
+          errorCode: "process_failed",
+          error: `The runner failed to run it: ${(err as Error).message}`,
+        }),
+      )
       .then((outcome) => {
         stream.finish();
         running.delete(start.runId);

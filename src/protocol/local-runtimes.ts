@@ -63,7 +63,10 @@ const own = {
   gemini: { approvalMode: z.optional(z.enum(["yolo", "auto_edit", "default"])), sandbox: z.optional(z.boolean()) },
   opencode: { dangerouslySkipPermissions: z.optional(z.boolean()), model: z.optional(ProviderModel) },
   cursor: { dangerouslySkipPermissions: z.optional(z.boolean()) },
-  pi: { tools: z.optional(z.array(z.string().check(z.regex(/^[a-z_]+$/, "a tool name such as read, bash, edit"))).check(z.minLength(1))), model: z.optional(ProviderModel) },
+  pi: {
+    tools: z.optional(z.array(z.string().check(z.regex(/^[a-z_]+$/, "a tool name such as read, bash, edit"))).check(z.minLength(1))),
+    model: z.optional(ProviderModel),
+  },
 } as const;
 
 export const LOCAL_CONFIG_SCHEMAS = {
@@ -109,20 +112,31 @@ export function readLocalConfig(runtime: LocalRuntime, stored: Record<string, un
 /** What each field does, for the adapters' field lists (GET /api/llms/…, forms). */
 export const LOCAL_FIELD_DOCS: Record<string, { description: string; default?: unknown }> = {
   model: { description: "Model the CLI uses (filled with the runtime's default on create)." },
-  cwd: { description: "Working directory of the CLI (usually the project checkout; the runner's own directory when unset). A session saved for another directory is not resumed." },
+  cwd: {
+    description:
+      "Working directory of the CLI (usually the project checkout; the runner's own directory when unset). A session saved for another directory is not resumed.",
+  },
   command: { description: "Executable to run, when it is not the runtime's default on PATH." },
   extraArgs: { description: "Extra CLI arguments (array of strings), after the ones the runner passes.", default: [] },
-  instructionsFilePath: { description: "An instructions file (e.g. AGENTS.md) on the runner's machine, given to the CLI the way it takes instructions (new sessions only)." },
-  promptTemplate: { description: "Replaces the default prompt: {{agent.name}}, {{issue.identifier}}, {{issue.title}}, {{wakeReason}}, {{wakeText}}, {{comments}}, {{defaultPrompt}}, …" },
+  instructionsFilePath: {
+    description: "An instructions file (e.g. AGENTS.md) on the runner's machine, given to the CLI the way it takes instructions (new sessions only).",
+  },
+  promptTemplate: {
+    description:
+      "Replaces the default prompt: {{agent.name}}, {{issue.identifier}}, {{issue.title}}, {{wakeReason}}, {{wakeText}}, {{comments}}, {{defaultPrompt}}, …",
+  },
   timeoutSec: { description: "Run timeout in seconds (0 = no timeout).", default: 0 },
   graceSec: { description: "Seconds between SIGTERM and SIGKILL when a run is stopped.", default: 15 },
-  maxTurnsPerRun: { description: "Upper bound on the model's turns per run; the run ends with max_turns (Claude limits itself; for the other CLIs the runner counts tool-calling steps)." },
+  maxTurnsPerRun: {
+    description:
+      "Upper bound on the model's turns per run; the run ends with max_turns (Claude limits itself; for the other CLIs the runner counts tool-calling steps).",
+  },
   dangerouslySkipPermissions: { description: "Run without permission prompts (needed unattended; false keeps the CLI's own rules).", default: true },
   dangerouslyBypassApprovalsAndSandbox: { description: "Codex: no approvals and no sandbox (false: a workspace-write sandbox).", default: true },
   skipGitRepoCheck: { description: "Codex: run outside a git repository.", default: true },
   approvalMode: { description: "Gemini: yolo (approve everything, and trust the working directory), auto_edit or default.", default: "yolo" },
   sandbox: { description: "Gemini: run tools in its sandbox.", default: false },
-  tools: { description: "Pi: the tools it may use (e.g. [\"read\", \"bash\", \"edit\", \"write\"]; default: Pi's own set)." },
+  tools: { description: 'Pi: the tools it may use (e.g. ["read", "bash", "edit", "write"]; default: Pi\'s own set).' },
 };
 
 /** The fields each runtime's schema declares, in order. */

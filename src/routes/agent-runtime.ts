@@ -31,7 +31,8 @@ agentRuntimeRouter.openapi(
   }),
   async (c) => {
     const agent = await resolveAgent(c, c.req.valid("param").agentId, c.req.valid("query").companyId);
-    if (!(await canReadAgentConfig(dbOf(c), c.get("actor"), agent.companyId, agent.id))) throw forbidden("Requires the agents:create permission to read another agent's runtime state");
+    if (!(await canReadAgentConfig(dbOf(c), c.get("actor"), agent.companyId, agent.id)))
+      throw forbidden("Requires the agents:create permission to read another agent's runtime state");
     return c.json({ agentId: agent.id, adapterType: agent.adapterType, sessions: await listAgentSessions(dbOf(c), agent.companyId, agent.id) }, 200);
   },
 );
@@ -71,7 +72,8 @@ agentRuntimeRouter.openapi(
     const { companyId, type } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true, roles: ["owner", "admin", "member"] });
     const adapter = requireAdapter(type);
-    if (adapter.where !== "runner") throw unprocessable(`Adapter ${type} does not run on runners; only runner adapters have an environment test`, { adapterType: type });
+    if (adapter.where !== "runner")
+      throw unprocessable(`Adapter ${type} does not run on runners; only runner adapters have an environment test`, { adapterType: type });
     const body = c.req.valid("json");
     return c.json(await companyObject(c.env, companyId).testEnvironment(companyId, { adapterType: type, ...body }), 200);
   },

@@ -34,7 +34,6 @@ import { createAgentKey, syncAgentSkills } from "../domain/agents/key-skill-comm
 const tags = ["Agents"];
 export const agentsRouter = createRouter();
 
-
 // ---- reads -------------------------------------------------------------------------------
 
 agentsRouter.openapi(

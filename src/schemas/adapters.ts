@@ -4,7 +4,10 @@ import { ENV_TEST_STATUSES } from "../protocol/runner";
 import { Uuid } from "./common";
 
 export const AdapterTypeParam = z.object({
-  companyId: z.string().min(1).openapi({ param: { name: "companyId", in: "path" } }),
+  companyId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "companyId", in: "path" } }),
   type: z
     .string()
     .min(1)
@@ -14,8 +17,13 @@ export const AdapterTypeParam = z.object({
 
 export const TestEnvironmentSchema = z
   .object({
-    agentId: Uuid.optional().openapi({ description: "Test on the runner serving this agent, with its config (default: any agent of the type a runner serves)" }),
-    adapterConfig: z.record(z.string(), z.unknown()).optional().openapi({ description: "Fields overriding the agent's stored config (e.g. a command or model to try)" }),
+    agentId: Uuid.optional().openapi({
+      description: "Test on the runner serving this agent, with its config (default: any agent of the type a runner serves)",
+    }),
+    adapterConfig: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: "Fields overriding the agent's stored config (e.g. a command or model to try)" }),
     probe: z.boolean().default(true).openapi({ description: "Run the short hello probe: one real, billed model call (default true)" }),
   })
   .strict()

@@ -4,7 +4,10 @@ import { HEARTBEAT_RUN_STATUSES, RUN_ERROR_CODES } from "../db/schema/runs";
 import { RUN_EVENT_KINDS } from "../protocol/runner";
 
 /** What an agent may post to its run's log: every kind but the service's own `status`. */
-const AGENT_EVENT_KINDS = RUN_EVENT_KINDS.filter((k) => k !== "status") as [Exclude<(typeof RUN_EVENT_KINDS)[number], "status">, ...Exclude<(typeof RUN_EVENT_KINDS)[number], "status">[]];
+const AGENT_EVENT_KINDS = RUN_EVENT_KINDS.filter((k) => k !== "status") as [
+  Exclude<(typeof RUN_EVENT_KINDS)[number], "status">,
+  ...Exclude<(typeof RUN_EVENT_KINDS)[number], "status">[],
+];
 import { JsonObject, Timestamp } from "./common";
 
 export const HeartbeatRunSchema = z

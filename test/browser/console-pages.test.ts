@@ -313,6 +313,62 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     expect(await page.content()).not.toContain(value);
   });
 
+  it("a local runtime's run: its transcript in the run's log, the session it saved on the agent page, Reset sessions", async () => {
+    // A Claude Code agent served by a runner played here over the runner WebSocket (protocol v2).
+    const claude = await api.post(`/api/companies/${company.id}/agents`, { name: "Cody", adapterType: "claude_local", adapterConfig: { cwd: "/srv/app" } });
+    const socket = new WebSocket(`${server.base.replace(/^http/, "ws")}/api/companies/${company.id}/runners/connect`);
+    const received: any[] = [];
+    socket.addEventListener("message", (e) => received.push(JSON.parse(String(e.data))));
+    await new Promise((resolve) => socket.addEventListener("open", resolve, { once: true }));
+    socket.send(JSON.stringify({ type: "hello", version: 2, agents: [claude.id], name: "laptop" }));
+    await expect.poll(() => received.some((m) => m.type === "ready")).toBe(true);
+    const issue = await api.post(`/api/companies/${company.id}/issues`, { title: "Fix the flaky test", assigneeAgentId: claude.id, status: "todo" });
+    await expect.poll(() => received.find((m) => m.type === "run.start"), { timeout: 15_000 }).toBeTruthy();
+    const start = received.find((m) => m.type === "run.start");
+    expect(start.prompt).toContain(issue.identifier);
+    socket.send(
+      JSON.stringify({
+        type: "run.events",
+        runId: start.runId,
+        events: [
+          { kind: "thinking", message: "The test races on the clock." },
+          { kind: "tool_call", message: 'Bash {"command":"npm test"}' },
+          { kind: "tool_result", message: "12 passed" },
+          { kind: "assistant", message: "Fixed: the test now waits for the clock." },
+        ],
+      }),
+    );
+    socket.send(
+      JSON.stringify({
+        type: "run.complete",
+        runId: start.runId,
+        status: "succeeded",
+        summary: "Fixed the flaky test.",
+        exitCode: 0,
+        sessionId: "0c5d6f7a-1111-4222-8333-444455556666",
+        sessionParams: { cwd: "/srv/app", model: "claude-sonnet-4-5" },
+        usage: { inputTokens: 900, outputTokens: 120, costUsd: 0.02, model: "claude-sonnet-4-5", provider: "anthropic", billingType: "metered_api" },
+      }),
+    );
+    await expect.poll(() => received.some((m) => m.type === "run.completed")).toBe(true);
+    socket.close();
+
+    await visit(page, server.base, `${PREFIX()}/agents/${claude.id}`, "agent-sessions", "Cody");
+    const sessions = page.getByRole("region", { name: "Sessions", exact: true });
+    await expect.poll(() => sessions.innerText()).toContain("0c5d6f7a-1111-4222-8333-444455556666");
+    expect(await sessions.innerText()).toContain("in /srv/app with claude-sonnet-4-5");
+    const runs = page.getByRole("region", { name: "Latest runs", exact: true });
+    await runs.locator("summary").first().click();
+    await expect.poll(() => runs.locator(".run-events").innerText()).toContain("Fixed: the test now waits for the clock.");
+    const log = await runs.locator(".run-events").innerText();
+    for (const text of ["Thinking", "Tool call", "npm test", "Tool result", "12 passed"]) expect(log).toContain(text);
+    await checkPage(page, "agent-runtime-sessions");
+    await sessions.getByRole("button", { name: "Reset sessions" }).click();
+    await expect.poll(() => sessions.innerText()).toContain("Forgot 1 session");
+    await expect.poll(() => sessions.innerText()).toContain("No saved session");
+    expect((await api.get(`/api/agents/${claude.id}/runtime-state`)).sessions).toEqual([]);
+  });
+
   it("members and invites: an invite's link shown once, then revoked; secrets as metadata only", async () => {
     await visit(page, server.base, `${PREFIX()}/settings/members`, "settings-members", "Members and invites");
     // In local_trusted mode the implicit local board is the company's member.

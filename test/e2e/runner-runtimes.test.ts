@@ -44,7 +44,14 @@ async function boardKey(): Promise<string> {
 }
 
 const SUMMARY = "Finished: checked out the issue, commented and set it done.";
-const RESUME_FLAG: Record<LocalRuntime, string> = { claude: "--resume", codex: "resume", gemini: "--resume", opencode: "--session", cursor: "--resume", pi: "--session" };
+const RESUME_FLAG: Record<LocalRuntime, string> = {
+  claude: "--resume",
+  codex: "resume",
+  gemini: "--resume",
+  opencode: "--session",
+  cursor: "--resume",
+  pi: "--session",
+};
 const promptOf = (runtime: LocalRuntime, inv: { argv: string[]; stdin: string }) =>
   runtime === "gemini" ? inv.argv[inv.argv.indexOf("--prompt") + 1] : runtime === "pi" ? inv.argv[inv.argv.length - 1] : inv.stdin;
 const invocations = (capture: string) =>
@@ -98,36 +105,39 @@ describe("acp runner with the six coding-agent CLIs (fakes printing their real o
     if (process.env.DEBUG_E2E) console.log(runnerLog);
   });
 
-  it.each(LOCAL_RUNTIMES)("%s_local: assigned an issue, runs with the prompt; transcript, summary, session and cost come back; a comment resumes the session", async (runtime) => {
-    const { id: agentId, capture } = agents.get(runtime)!;
-    const issue = await api("POST", `/api/companies/${companyId}/issues`, {
-      title: `Fix the ${runtime} login`,
-      description: `The ${runtime} login is broken.`,
-      assigneeAgentId: agentId,
-      status: "todo",
-    });
-    const first = await finishedRun(agentId, issue.id, []);
-    expect(first).toMatchObject({ status: "succeeded", summary: SUMMARY, adapterType: `${runtime}_local` });
-    const [one] = invocations(capture);
-    expect(promptOf(runtime, one)).toContain(`You were assigned ${issue.identifier}`);
-    expect(promptOf(runtime, one)).toContain(`The ${runtime} login is broken.`);
-    expect(one.env).toMatchObject({ SERVICE_RUN_ID: first.id, SERVICE_TASK_ID: issue.id, SERVICE_API_URL: base });
-    expect(one.argv).toContain("--model");
+  it.each(LOCAL_RUNTIMES)(
+    "%s_local: assigned an issue, runs with the prompt; transcript, summary, session and cost come back; a comment resumes the session",
+    async (runtime) => {
+      const { id: agentId, capture } = agents.get(runtime)!;
+      const issue = await api("POST", `/api/companies/${companyId}/issues`, {
+        title: `Fix the ${runtime} login`,
+        description: `The ${runtime} login is broken.`,
+        assigneeAgentId: agentId,
+        status: "todo",
+      });
+      const first = await finishedRun(agentId, issue.id, []);
+      expect(first).toMatchObject({ status: "succeeded", summary: SUMMARY, adapterType: `${runtime}_local` });
+      const [one] = invocations(capture);
+      expect(promptOf(runtime, one)).toContain(`You were assigned ${issue.identifier}`);
+      expect(promptOf(runtime, one)).toContain(`The ${runtime} login is broken.`);
+      expect(one.env).toMatchObject({ SERVICE_RUN_ID: first.id, SERVICE_TASK_ID: issue.id, SERVICE_API_URL: base });
+      expect(one.argv).toContain("--model");
 
-    const events = await api("GET", `/api/heartbeat-runs/${first.id}/events`);
-    const kinds = new Set(events.map((e: any) => e.kind));
-    for (const kind of ["assistant", "tool_call", "tool_result", "log"]) expect(kinds).toContain(kind);
-    const state = await api("GET", `/api/agents/${agentId}/runtime-state`);
-    const session = state.sessions.find((s: any) => s.issueId === issue.id);
-    expect(session).toMatchObject({ sessionId: expect.any(String), params: { runtime } });
-    const costs = (await api("GET", `/api/companies/${companyId}/cost-events`)).filter((c: any) => c.heartbeatRunId === first.id);
-    expect(costs).toEqual([expect.objectContaining({ inputTokens: 1200, cachedInputTokens: 300, outputTokens: 450 })]);
+      const events = await api("GET", `/api/heartbeat-runs/${first.id}/events`);
+      const kinds = new Set(events.map((e: any) => e.kind));
+      for (const kind of ["assistant", "tool_call", "tool_result", "log"]) expect(kinds).toContain(kind);
+      const state = await api("GET", `/api/agents/${agentId}/runtime-state`);
+      const session = state.sessions.find((s: any) => s.issueId === issue.id);
+      expect(session).toMatchObject({ sessionId: expect.any(String), params: { runtime } });
+      const costs = (await api("GET", `/api/companies/${companyId}/cost-events`)).filter((c: any) => c.heartbeatRunId === first.id);
+      expect(costs).toEqual([expect.objectContaining({ inputTokens: 1200, cachedInputTokens: 300, outputTokens: 450 })]);
 
-    await api("POST", `/api/issues/${issue.id}/comments`, { body: `Please also cover ${runtime} password resets.` });
-    const second = await finishedRun(agentId, issue.id, [first.id]);
-    expect(second.status).toBe("succeeded");
-    const two = invocations(capture)[1];
-    expect(promptOf(runtime, two)).toContain(`Please also cover ${runtime} password resets.`);
-    expect(two.argv[two.argv.indexOf(RESUME_FLAG[runtime]) + 1]).toBe(session.sessionId);
-  });
+      await api("POST", `/api/issues/${issue.id}/comments`, { body: `Please also cover ${runtime} password resets.` });
+      const second = await finishedRun(agentId, issue.id, [first.id]);
+      expect(second.status).toBe("succeeded");
+      const two = invocations(capture)[1];
+      expect(promptOf(runtime, two)).toContain(`Please also cover ${runtime} password resets.`);
+      expect(two.argv[two.argv.indexOf(RESUME_FLAG[runtime]) + 1]).toBe(session.sessionId);
+    },
+  );
 });

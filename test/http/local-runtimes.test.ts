@@ -30,7 +30,13 @@ async function runner(companyId: string, agents: string[]): Promise<RunnerClient
 
 /** Assigns a new issue to the agent and dispatches: the run.start the runner gets. */
 async function assign(companyId: string, agentId: string, client: RunnerClient, fields: Record<string, unknown> = {}) {
-  const issue = await post(`/api/companies/${companyId}/issues`, { title: unique("Fix the login"), description: "Users cannot log in.", assigneeAgentId: agentId, status: "todo", ...fields });
+  const issue = await post(`/api/companies/${companyId}/issues`, {
+    title: unique("Fix the login"),
+    description: "Users cannot log in.",
+    assigneeAgentId: agentId,
+    status: "todo",
+    ...fields,
+  });
   expect(issue.status).toBe(201);
   await dispatch(companyId);
   const start = await client.next((m) => m.type === "run.start" && m.context.issueId === issue.body.id);
@@ -45,12 +51,21 @@ const completion = (runId: string, fields: Record<string, unknown> = {}) => ({
   exitCode: 0,
   sessionId: "3f1c2a9e-0000-4000-8000-000000000001",
   sessionParams: { cwd: "/srv/app", model: "claude-sonnet-4-5" },
-  usage: { inputTokens: 1200, cachedInputTokens: 300, outputTokens: 450, costUsd: 0.0123, model: "claude-sonnet-4-5", provider: "anthropic", billingType: "metered_api" },
+  usage: {
+    inputTokens: 1200,
+    cachedInputTokens: 300,
+    outputTokens: 450,
+    costUsd: 0.0123,
+    model: "claude-sonnet-4-5",
+    provider: "anthropic",
+    billingType: "metered_api",
+  },
   ...fields,
 });
 
 const runOf = async (runId: string) => (await get(`/api/heartbeat-runs/${runId}`)).body;
-const costsOf = async (companyId: string, runId: string) => ((await get(`/api/companies/${companyId}/cost-events`)).body as any[]).filter((e) => e.heartbeatRunId === runId);
+const costsOf = async (companyId: string, runId: string) =>
+  ((await get(`/api/companies/${companyId}/cost-events`)).body as any[]).filter((e) => e.heartbeatRunId === runId);
 
 describe("local runtimes: the service side", () => {
   it("run.start carries the prompt, the task and no session; the completion records transcript, summary, session and cost; the next wake on the issue resumes it with the new comment", async () => {
@@ -72,9 +87,9 @@ describe("local runtimes: the service side", () => {
       events: [
         { kind: "status", message: "Session 3f1c… (claude-sonnet-4-5)" },
         { kind: "assistant", message: "Looking at the login code." },
-        { kind: "tool_call", message: "Bash {\"command\":\"npm test\"}", data: { id: "toolu_1" } },
+        { kind: "tool_call", message: 'Bash {"command":"npm test"}', data: { id: "toolu_1" } },
         { kind: "tool_result", message: "1 failing", data: { id: "toolu_1", isError: false } },
-        { kind: "log", message: "{\"type\":\"assistant\"}\n", data: { stream: "stdout" } },
+        { kind: "log", message: '{"type":"assistant"}\n', data: { stream: "stdout" } },
       ],
     });
     client.send(completion(start.runId));
@@ -83,12 +98,26 @@ describe("local runtimes: the service side", () => {
     const events = (await get(`/api/heartbeat-runs/${start.runId}/events`)).body as any[];
     expect(events.map((e) => e.kind)).toEqual(expect.arrayContaining(["assistant", "tool_call", "tool_result", "log", "status"]));
     expect(await costsOf(company.id, start.runId)).toEqual([
-      expect.objectContaining({ costCents: 1, inputTokens: 1200, cachedInputTokens: 300, outputTokens: 450, billingType: "metered_api", model: "claude-sonnet-4-5", provider: "anthropic" }),
+      expect.objectContaining({
+        costCents: 1,
+        inputTokens: 1200,
+        cachedInputTokens: 300,
+        outputTokens: 450,
+        billingType: "metered_api",
+        model: "claude-sonnet-4-5",
+        provider: "anthropic",
+      }),
     ]);
     const state = (await get(`/api/agents/${agent.id}/runtime-state`)).body;
     expect(state).toMatchObject({ agentId: agent.id, adapterType: "claude_local" });
     expect(state.sessions).toEqual([
-      expect.objectContaining({ taskKey: `issue:${issue.id}`, issueId: issue.id, sessionId: "3f1c2a9e-0000-4000-8000-000000000001", params: { cwd: "/srv/app", model: "claude-sonnet-4-5" }, runId: start.runId }),
+      expect.objectContaining({
+        taskKey: `issue:${issue.id}`,
+        issueId: issue.id,
+        sessionId: "3f1c2a9e-0000-4000-8000-000000000001",
+        params: { cwd: "/srv/app", model: "claude-sonnet-4-5" },
+        runId: start.runId,
+      }),
     ]);
 
     const comment = await post(`/api/issues/${issue.id}/comments`, { body: "Please also cover the password reset." });
@@ -175,7 +204,15 @@ describe("local runtimes: the service side", () => {
     expect(Date.parse(waiting.nextRetryAt)).toBeGreaterThan(Date.now());
 
     const b = await assign(company.id, second.id, client);
-    client.send(completion(b.start.runId, { status: "failed", errorCode: "auth_required", error: "Not signed in. Run `claude` once and sign in.", sessionId: null, usage: null }));
+    client.send(
+      completion(b.start.runId, {
+        status: "failed",
+        errorCode: "auth_required",
+        error: "Not signed in. Run `claude` once and sign in.",
+        sessionId: null,
+        usage: null,
+      }),
+    );
     await client.next((m) => m.type === "run.completed" && m.runId === b.start.runId);
     expect(await runOf(b.start.runId)).toMatchObject({ status: "failed", errorCode: "auth_required", error: expect.stringContaining("sign in") });
     expect(await costsOf(company.id, b.start.runId)).toEqual([]);
@@ -203,7 +240,8 @@ describe("local runtimes: the service side", () => {
 
   it("the adapter validates its fields: OpenCode and Pi take provider/model, Gemini's approval mode, Pi's tools", async () => {
     const company = await createCompany();
-    const create = (adapterType: string, adapterConfig: Record<string, unknown>) => post(`/api/companies/${company.id}/agents`, { name: unique("A"), adapterType, adapterConfig });
+    const create = (adapterType: string, adapterConfig: Record<string, unknown>) =>
+      post(`/api/companies/${company.id}/agents`, { name: unique("A"), adapterType, adapterConfig });
     expect((await create("opencode_local", { model: "claude-sonnet" })).status).toBe(422);
     const opencode = await create("opencode_local", {});
     expect(opencode.body.adapterConfig.model).toBe("anthropic/claude-sonnet-4-5");
@@ -230,7 +268,12 @@ describe("POST /api/companies/{companyId}/adapters/{type}/test-environment", () 
     const client = await runner(company.id, [agent.id]);
     const answer = post(path("claude_local"), { adapterConfig: { command: "/opt/claude" } });
     const request = await client.next((m) => m.type === "env.test");
-    expect(request).toMatchObject({ adapterType: "claude_local", probe: true, adapterConfig: { model: "claude-opus-4", command: "/opt/claude", cwd: "/srv/app" }, env: { ANTHROPIC_API_KEY: "sk-ant-test" } });
+    expect(request).toMatchObject({
+      adapterType: "claude_local",
+      probe: true,
+      adapterConfig: { model: "claude-opus-4", command: "/opt/claude", cwd: "/srv/app" },
+      env: { ANTHROPIC_API_KEY: "sk-ant-test" },
+    });
     expect(request.adapterConfig.env).toBeUndefined();
     client.send({
       type: "env.test.result",
@@ -243,7 +286,11 @@ describe("POST /api/companies/{companyId}/adapters/{type}/test-environment", () 
     });
     const res = await answer;
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: "warn", runner: { name: "test-runner" }, checks: [{ code: "claude_command_found" }, { code: "claude_hello_probe_usage_limited" }] });
+    expect(res.body).toMatchObject({
+      status: "warn",
+      runner: { name: "test-runner" },
+      checks: [{ code: "claude_command_found" }, { code: "claude_hello_probe_usage_limited" }],
+    });
     client.close();
   });
 

@@ -24,7 +24,14 @@ const MODE_FLAGS: Record<LocalRuntime, string[]> = {
   pi: ["--mode", "json", "-p"],
 };
 
-const RESUME_FLAG: Record<LocalRuntime, string> = { claude: "--resume", codex: "resume", gemini: "--resume", opencode: "--session", cursor: "--resume", pi: "--session" };
+const RESUME_FLAG: Record<LocalRuntime, string> = {
+  claude: "--resume",
+  codex: "resume",
+  gemini: "--resume",
+  opencode: "--session",
+  cursor: "--resume",
+  pi: "--session",
+};
 
 const TOKENS = { inputTokens: 1200, cachedInputTokens: 300, outputTokens: 450 };
 
@@ -49,7 +56,14 @@ describe.each(LOCAL_RUNTIMES)("%s_local on a runner", (runtime) => {
 
   it("resumes the saved session of the same directory and model; not one saved for another directory", async () => {
     const cwd = tempDir("acp-resume-");
-    const model = { claude: "claude-sonnet-4-5", codex: "gpt-5-codex", gemini: "gemini-2.5-pro", opencode: "anthropic/claude-sonnet-4-5", cursor: "auto", pi: "anthropic/claude-sonnet-4-5" }[runtime];
+    const model = {
+      claude: "claude-sonnet-4-5",
+      codex: "gpt-5-codex",
+      gemini: "gemini-2.5-pro",
+      opencode: "anthropic/claude-sonnet-4-5",
+      cursor: "auto",
+      pi: "anthropic/claude-sonnet-4-5",
+    }[runtime];
     const same = await runLocal(runtime, { config: { cwd }, session: { id: "sess-keep-1", params: { cwd, model } } });
     const argv = same.invocations[0].argv;
     expect(argv[argv.indexOf(RESUME_FLAG[runtime]) + 1]).toBe("sess-keep-1");
@@ -148,7 +162,14 @@ describe.each(LOCAL_RUNTIMES)("%s_local on a runner", (runtime) => {
 
   it("the child's environment is an allowlist: no runner secrets, no runner key, no nested-session variables", async () => {
     const { invocations } = await runLocal(runtime, {
-      baseEnv: { RUNNER_DB_PASSWORD: "hunter2", ACP_TOKEN: "svc_board_runner", CLAUDECODE: "1", CLAUDE_CODE_ENTRYPOINT: "cli", LC_ALL: "C.UTF-8", LANG: "C.UTF-8" },
+      baseEnv: {
+        RUNNER_DB_PASSWORD: "hunter2",
+        ACP_TOKEN: "svc_board_runner",
+        CLAUDECODE: "1",
+        CLAUDE_CODE_ENTRYPOINT: "cli",
+        LC_ALL: "C.UTF-8",
+        LANG: "C.UTF-8",
+      },
       env: { ANTHROPIC_API_KEY: "sk-agent", OPENAI_API_KEY: "sk-agent-openai" },
     });
     const env = invocations[0].env;

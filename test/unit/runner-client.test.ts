@@ -186,9 +186,15 @@ describe("runner client", () => {
     await service.next(0, (m) => m.type === "hello");
     const ws = service.connections[0].ws;
     ws.send(JSON.stringify({ type: "ready", version: 2, runnerId: "r1", agents: ["agent-1"], refused: [], runs: [] }));
-    ws.send(JSON.stringify({ type: "env.test", requestId: "q-1", adapterType: "claude_local", adapterConfig: { command: "/nonexistent/claude" }, probe: false }));
+    ws.send(
+      JSON.stringify({ type: "env.test", requestId: "q-1", adapterType: "claude_local", adapterConfig: { command: "/nonexistent/claude" }, probe: false }),
+    );
     const result = await service.next(0, (m) => m.type === "env.test.result");
-    expect(result).toMatchObject({ requestId: "q-1", status: "fail", checks: [expect.anything(), expect.objectContaining({ code: "claude_command_missing", level: "error" })] });
+    expect(result).toMatchObject({
+      requestId: "q-1",
+      status: "fail",
+      checks: [expect.anything(), expect.objectContaining({ code: "claude_command_missing", level: "error" })],
+    });
     runner.stop();
     await runner.stopped;
     await service.close();

@@ -11,8 +11,21 @@ const baseEnv = (extra: Record<string, string> = {}) => ({ PATH: `${FAKE_BIN}:${
 describe("acp runner doctor", () => {
   it("passes: found, version, signed in (an API key in the agent's env), the hello probe answered", async () => {
     const home = tempDir("acp-doctor-");
-    const result = await runDoctor({ adapterType: "claude_local", adapterConfig: { cwd: tempDir("acp-doctor-cwd-") }, env: { ANTHROPIC_API_KEY: "sk" }, probe: true, baseEnv: baseEnv(), home });
-    expect(result.checks.map((c) => c.code)).toEqual(["claude_cwd_valid", "claude_command_found", "claude_version", "claude_signed_in", "claude_hello_probe_unexpected_output"]);
+    const result = await runDoctor({
+      adapterType: "claude_local",
+      adapterConfig: { cwd: tempDir("acp-doctor-cwd-") },
+      env: { ANTHROPIC_API_KEY: "sk" },
+      probe: true,
+      baseEnv: baseEnv(),
+      home,
+    });
+    expect(result.checks.map((c) => c.code)).toEqual([
+      "claude_cwd_valid",
+      "claude_command_found",
+      "claude_version",
+      "claude_signed_in",
+      "claude_hello_probe_unexpected_output",
+    ]);
     expect(result.checks.find((c) => c.code === "claude_version")?.message).toContain("claude fake 1.2.3");
     expect(result.status).toBe("warn"); // the fake answers with its summary, not "hello"
   });
@@ -28,10 +41,24 @@ describe("acp runner doctor", () => {
   });
 
   it("fails: the CLI not on PATH (with how to install it); the probe not signed in", async () => {
-    const missing = await runDoctor({ adapterType: "gemini_local", adapterConfig: {}, env: {}, probe: true, baseEnv: { PATH: "/nonexistent" }, home: tempDir("acp-doctor-") });
+    const missing = await runDoctor({
+      adapterType: "gemini_local",
+      adapterConfig: {},
+      env: {},
+      probe: true,
+      baseEnv: { PATH: "/nonexistent" },
+      home: tempDir("acp-doctor-"),
+    });
     expect(missing.status).toBe("fail");
     expect(missing.checks.at(-1)).toMatchObject({ code: "gemini_command_missing", level: "error", hint: expect.stringContaining("@google/gemini-cli") });
-    const unsigned = await runDoctor({ adapterType: "gemini_local", adapterConfig: {}, env: { FAKE_SCENARIO: "auth" }, probe: true, baseEnv: baseEnv(), home: tempDir("acp-doctor-") });
+    const unsigned = await runDoctor({
+      adapterType: "gemini_local",
+      adapterConfig: {},
+      env: { FAKE_SCENARIO: "auth" },
+      probe: true,
+      baseEnv: baseEnv(),
+      home: tempDir("acp-doctor-"),
+    });
     expect(unsigned.status).toBe("fail");
     expect(unsigned.checks.map((c) => c.code)).toEqual(expect.arrayContaining(["gemini_not_signed_in", "gemini_hello_probe_auth_required"]));
   });

@@ -55,8 +55,9 @@ describe("runner processes", () => {
 
   it("exit 0 succeeds with the last stdout line; a non-zero exit fails with its code; a missing command fails", async () => {
     const output: string[] = [];
-    const ok = await startProcess(start({ command: "sh", args: ["-c", "echo one; echo two >&2; echo last line"] }), logTo((stream, text) =>
-      output.push(`${stream}:${text}`)),
+    const ok = await startProcess(
+      start({ command: "sh", args: ["-c", "echo one; echo two >&2; echo last line"] }),
+      logTo((stream, text) => output.push(`${stream}:${text}`)),
     ).done;
     expect(ok).toEqual({ status: "succeeded", exitCode: 0, summary: "last line" });
     expect(output.join("")).toContain("stderr:two");

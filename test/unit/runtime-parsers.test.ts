@@ -24,7 +24,17 @@ describe("stream parsers", () => {
     const parser = claudeParser();
     const events = feed(parser, [
       { type: "system", subtype: "init", session_id: "s-1", model: "claude-sonnet-4-5" },
-      { type: "assistant", session_id: "s-1", message: { content: [{ type: "text", text: "hi" }, { type: "thinking", thinking: "hmm" }, { type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } }] } },
+      {
+        type: "assistant",
+        session_id: "s-1",
+        message: {
+          content: [
+            { type: "text", text: "hi" },
+            { type: "thinking", thinking: "hmm" },
+            { type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } },
+          ],
+        },
+      },
       { type: "user", message: { content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [{ text: "a.txt" }], is_error: false }] } },
       { type: "stream_event", event: {} },
       "not json at all",
@@ -35,7 +45,10 @@ describe("stream parsers", () => {
         session_id: "s-1",
         result: "final text",
         total_cost_usd: 0.12,
-        modelUsage: { "claude-a": { inputTokens: 9, outputTokens: 300, cacheReadInputTokens: 1200, cacheCreationInputTokens: 50 }, "claude-b": { inputTokens: 1, outputTokens: 2 } },
+        modelUsage: {
+          "claude-a": { inputTokens: 9, outputTokens: 300, cacheReadInputTokens: 1200, cacheCreationInputTokens: 50 },
+          "claude-b": { inputTokens: 1, outputTokens: 2 },
+        },
       },
     ]);
     expect(events.map((e) => e.kind)).toEqual(["status", "assistant", "thinking", "tool_call", "tool_result", "status"]);
@@ -54,8 +67,21 @@ describe("stream parsers", () => {
 
   it("claude: without modelUsage the usage block counts; error_max_turns is the turn limit; errors[] are read", () => {
     const parser = claudeParser();
-    feed(parser, [{ type: "result", subtype: "error_max_turns", is_error: true, usage: { input_tokens: 5, cache_read_input_tokens: 2, output_tokens: 3 }, errors: ["boom", { message: "bang" }] }]);
-    expect(parser.result()).toMatchObject({ succeeded: false, stopReason: "max_turns", errors: ["boom", "bang"], tokens: { inputTokens: 5, cachedInputTokens: 2, outputTokens: 3 } });
+    feed(parser, [
+      {
+        type: "result",
+        subtype: "error_max_turns",
+        is_error: true,
+        usage: { input_tokens: 5, cache_read_input_tokens: 2, output_tokens: 3 },
+        errors: ["boom", { message: "bang" }],
+      },
+    ]);
+    expect(parser.result()).toMatchObject({
+      succeeded: false,
+      stopReason: "max_turns",
+      errors: ["boom", "bang"],
+      tokens: { inputTokens: 5, cachedInputTokens: 2, outputTokens: 3 },
+    });
   });
 
   it("codex: thread id, items (message, reasoning, command, file change), usage; the last agent message is the summary; transient errors do not fail a completed turn", () => {
@@ -66,13 +92,22 @@ describe("stream parsers", () => {
       { type: "error", message: "Reconnecting... 2/5" },
       { type: "item.completed", item: { id: "i1", type: "agent_message", text: "first" } },
       { type: "item.started", item: { id: "i2", type: "command_execution", command: "/bin/zsh -lc ls" } },
-      { type: "item.completed", item: { id: "i2", type: "command_execution", command: "/bin/zsh -lc ls", aggregated_output: "x\n", exit_code: 0, status: "completed" } },
+      {
+        type: "item.completed",
+        item: { id: "i2", type: "command_execution", command: "/bin/zsh -lc ls", aggregated_output: "x\n", exit_code: 0, status: "completed" },
+      },
       { type: "item.completed", item: { id: "i3", type: "file_change", changes: [{ kind: "add", path: "a.ts" }] } },
       { type: "item.completed", item: { id: "i4", type: "agent_message", text: "last" } },
       { type: "turn.completed", usage: { input_tokens: 10, cached_input_tokens: 2, output_tokens: 4 } },
     ]);
     expect(events.filter((e) => e.kind === "tool_call")).toHaveLength(2);
-    expect(parser.result()).toMatchObject({ sessionId: "thr_1", summary: "last", succeeded: true, tokens: { inputTokens: 10, cachedInputTokens: 2, outputTokens: 4 }, costUsd: null });
+    expect(parser.result()).toMatchObject({
+      sessionId: "thr_1",
+      summary: "last",
+      succeeded: true,
+      tokens: { inputTokens: 10, cachedInputTokens: 2, outputTokens: 4 },
+      costUsd: null,
+    });
     const failed = codexParser();
     feed(failed, [{ type: "turn.failed", error: { message: "boom" } }]);
     expect(failed.result()).toMatchObject({ succeeded: false, errors: ["boom"] });
@@ -91,14 +126,24 @@ describe("stream parsers", () => {
     ]);
     expect(events.filter((e) => e.kind === "assistant").map((e) => e.message)).toEqual(["hello.", "done"]);
     expect(events.find((e) => e.kind === "tool_result")).toMatchObject({ message: "denied", data: { isError: true } });
-    expect(parser.result()).toMatchObject({ sessionId: "g-1", summary: "done", succeeded: true, tokens: { inputTokens: 9095, cachedInputTokens: 8132, outputTokens: 29 } });
+    expect(parser.result()).toMatchObject({
+      sessionId: "g-1",
+      summary: "done",
+      succeeded: true,
+      tokens: { inputTokens: 9095, cachedInputTokens: 8132, outputTokens: 29 },
+    });
     const old = geminiParser();
     feed(old, [
       { type: "system", subtype: "init", session_id: "g-2", model: "gemini-2.5-pro" },
       { type: "assistant", message: { content: [{ type: "text", text: "older" }] } },
       { type: "result", usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 6, cachedContentTokenCount: 1 } },
     ]);
-    expect(old.result()).toMatchObject({ sessionId: "g-2", summary: "older", succeeded: true, tokens: { inputTokens: 5, cachedInputTokens: 1, outputTokens: 6 } });
+    expect(old.result()).toMatchObject({
+      sessionId: "g-2",
+      summary: "older",
+      succeeded: true,
+      tokens: { inputTokens: 5, cachedInputTokens: 1, outputTokens: 6 },
+    });
   });
 
   it("opencode: step_finish usage and cost summed over steps (output + reasoning); tool_use carries call and result; an error fails", () => {
@@ -126,13 +171,32 @@ describe("stream parsers", () => {
       { type: "thinking", subtype: "delta", text: "a" },
       { type: "thinking", subtype: "delta", text: "b" },
       { type: "tool_call", subtype: "started", call_id: "c1", tool_call: { shellToolCall: { args: { command: "ls" } } } },
-      { type: "tool_call", subtype: "completed", call_id: "c1", tool_call: { shellToolCall: { args: { command: "ls" }, result: { success: { stdout: "x" } } } } },
+      {
+        type: "tool_call",
+        subtype: "completed",
+        call_id: "c1",
+        tool_call: { shellToolCall: { args: { command: "ls" }, result: { success: { stdout: "x" } } } },
+      },
       { type: "assistant", message: { content: [{ type: "output_text", text: "hello" }] } },
-      { type: "result", subtype: "success", session_id: "chat_123", result: "final", usage: { input_tokens: 100, cached_input_tokens: 25, output_tokens: 40 }, total_cost_usd: 0.001 },
+      {
+        type: "result",
+        subtype: "success",
+        session_id: "chat_123",
+        result: "final",
+        usage: { input_tokens: 100, cached_input_tokens: 25, output_tokens: 40 },
+        total_cost_usd: 0.001,
+      },
     ]);
     expect(events.find((e) => e.kind === "thinking")?.message).toBe("ab");
     expect(events.find((e) => e.kind === "tool_call")?.message).toContain("shell");
-    expect(parser.result()).toMatchObject({ sessionId: "chat_123", model: "gpt-5", summary: "final", costUsd: 0.001, succeeded: true, tokens: { inputTokens: 100, cachedInputTokens: 25, outputTokens: 40 } });
+    expect(parser.result()).toMatchObject({
+      sessionId: "chat_123",
+      model: "gpt-5",
+      summary: "final",
+      costUsd: 0.001,
+      succeeded: true,
+      tokens: { inputTokens: 100, cachedInputTokens: 25, outputTokens: 40 },
+    });
   });
 
   it("pi: session id, text deltas coalesced, tool execution, turn_end usage and cost summed, agent_end summary; auto_retry_end false fails", () => {

@@ -62,7 +62,11 @@ export function runnerCommand(program: Command) {
       for (const target of targets) results.push({ target: target.label, ...(await runDoctor({ ...target, env: {}, probe: opts.probe })) });
       out.value(results, () =>
         results
-          .map((r) => [`${r.target}: ${r.status}`, ...r.checks.map((c) => `  ${c.level.padEnd(5)} ${c.code}: ${c.message}${c.hint ? `\n        ${c.hint}` : ""}`)].join("\n"))
+          .map((r) =>
+            [`${r.target}: ${r.status}`, ...r.checks.map((c) => `  ${c.level.padEnd(5)} ${c.code}: ${c.message}${c.hint ? `\n        ${c.hint}` : ""}`)].join(
+              "\n",
+            ),
+          )
           .join("\n\n"),
       );
       if (results.some((r) => r.status === "fail")) process.exitCode = 1;

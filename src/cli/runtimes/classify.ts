@@ -10,7 +10,8 @@ const AUTH =
 const LIMIT =
   /hit your (?:session |usage |daily |weekly )?limit|(?:session|usage|5-hour|weekly|daily) limit (?:reached|exceeded)|out of (?:extra )?usage|usage cap reached|claude (?:ai )?usage limit|rate[ _-]?limit(?:ed|_error| exceeded| reached)?|too many requests|\b429\b|resource[ _]exhausted|quota (?:exceeded|exhausted)|exceeded your current quota|model (?:is )?at capacity|capacity limit|overloaded|servicequotaexceeded|free usage exceeded/i;
 
-const MODEL_NOT_FOUND = /model not found|unknown model|providermodelnotfounderror|model .{0,80}(?:does not exist|is not (?:supported|available))|invalid model/i;
+const MODEL_NOT_FOUND =
+  /model not found|unknown model|providermodelnotfounderror|model .{0,80}(?:does not exist|is not (?:supported|available))|invalid model/i;
 
 const UNKNOWN_SESSION =
   /no conversation found|unknown (?:session|thread|chat)|(?:session|thread|chat)\b.{0,80}\bnot found|not a valid uuid|--resume requires|could not resume|cannot resume|failed to resume|no rollout found|missing rollout path|no session (?:found|with)|does not match any session/i;
@@ -39,10 +40,26 @@ export function classifyFailure(text: string, stopReason: string | null, now = n
   return { code: null, retryAt: null, evidence: null };
 }
 
-const CLOCK = /(?:resets?|try again|available again|retry)\s+(?:at\s+|after\s+)?(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s*m\.?(?:\s*\(\s*([A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)*)\s*\)|\s+([A-Z]{2,5})\b)?/i;
+const CLOCK =
+  /(?:resets?|try again|available again|retry)\s+(?:at\s+|after\s+)?(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s*m\.?(?:\s*\(\s*([A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)*)\s*\)|\s+([A-Z]{2,5})\b)?/i;
 const CLOCK_24 = /(?:resets?|try again)\s+(?:at\s+)?(\d{1,2}):(\d{2})(?!\s*[ap]\.?m)(?:\s*\(\s*([A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)*)\s*\)|\s+([A-Z]{2,5})\b)?/i;
 const RELATIVE = /(?:retry|try again|resets?)\s+in\s+(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hours?)\b/i;
-const ZONE_ABBREVIATIONS: Record<string, string> = { UTC: "UTC", GMT: "UTC", Z: "UTC", PST: "America/Los_Angeles", PDT: "America/Los_Angeles", EST: "America/New_York", EDT: "America/New_York", CST: "America/Chicago", CDT: "America/Chicago", MST: "America/Denver", MDT: "America/Denver", CET: "Europe/Berlin", CEST: "Europe/Berlin", BST: "Europe/London" };
+const ZONE_ABBREVIATIONS: Record<string, string> = {
+  UTC: "UTC",
+  GMT: "UTC",
+  Z: "UTC",
+  PST: "America/Los_Angeles",
+  PDT: "America/Los_Angeles",
+  EST: "America/New_York",
+  EDT: "America/New_York",
+  CST: "America/Chicago",
+  CDT: "America/Chicago",
+  MST: "America/Denver",
+  MDT: "America/Denver",
+  CET: "Europe/Berlin",
+  CEST: "Europe/Berlin",
+  BST: "Europe/London",
+};
 
 /**
  * When the limit `text` names resets: "resets 4pm (America/Chicago)", "try again at 3:15 PM",

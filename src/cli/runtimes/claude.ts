@@ -23,7 +23,11 @@ export function claudeParser(): StreamParser {
         case "system":
           if (event.subtype === "init") {
             out.model = str(event.model) ?? out.model;
-            events.push({ kind: "status", message: `Session ${out.sessionId ?? "?"} (${out.model ?? "default model"})`, data: { sessionId: out.sessionId, model: out.model } });
+            events.push({
+              kind: "status",
+              message: `Session ${out.sessionId ?? "?"} (${out.model ?? "default model"})`,
+              data: { sessionId: out.sessionId, model: out.model },
+            });
           }
           break;
         case "assistant": {
@@ -37,7 +41,11 @@ export function claudeParser(): StreamParser {
             } else if (p.type === "thinking" && str(p.thinking)) events.push({ kind: "thinking", message: p.thinking as string });
             else if (p.type === "tool_use") {
               calledTools = true;
-              events.push({ kind: "tool_call", message: `${str(p.name) ?? "tool"} ${brief(p.input, 300)}`, data: { id: p.id ?? null, name: p.name ?? null, input: p.input ?? null } });
+              events.push({
+                kind: "tool_call",
+                message: `${str(p.name) ?? "tool"} ${brief(p.input, 300)}`,
+                data: { id: p.id ?? null, name: p.name ?? null, input: p.input ?? null },
+              });
             }
           }
           if (calledTools) out.toolTurns++;

@@ -41,7 +41,14 @@ export function codexParser(): StreamParser {
             events.push({ kind: "assistant", message: lastMessage });
           } else if (type === "reasoning" && done && str(item.text)) events.push({ kind: "thinking", message: item.text as string });
           else if (TOOL_ITEMS.has(type)) {
-            const call = type === "command_execution" ? (str(item.command) ?? "") : type === "file_change" ? arr(item.changes).map((c) => `${obj(c).kind ?? "change"} ${obj(c).path ?? ""}`).join(", ") : brief(item.arguments ?? item.query ?? item, 300);
+            const call =
+              type === "command_execution"
+                ? (str(item.command) ?? "")
+                : type === "file_change"
+                  ? arr(item.changes)
+                      .map((c) => `${obj(c).kind ?? "change"} ${obj(c).path ?? ""}`)
+                      .join(", ")
+                  : brief(item.arguments ?? item.query ?? item, 300);
             if (!done) {
               out.toolTurns++;
               events.push({ kind: "tool_call", message: `${type}: ${call}`, data: { id: item.id ?? null, type } });
@@ -51,7 +58,13 @@ export function codexParser(): StreamParser {
               events.push({
                 kind: "tool_result",
                 message: brief(output, 2000),
-                data: { id: item.id ?? null, type, exitCode: item.exit_code ?? null, status: item.status ?? null, isError: item.status === "failed" || (typeof item.exit_code === "number" && item.exit_code !== 0) },
+                data: {
+                  id: item.id ?? null,
+                  type,
+                  exitCode: item.exit_code ?? null,
+                  status: item.status ?? null,
+                  isError: item.status === "failed" || (typeof item.exit_code === "number" && item.exit_code !== 0),
+                },
               });
             }
           } else if (type === "error" && str(item.message)) {
@@ -97,7 +110,17 @@ const codexHome = (env: Record<string, string>, home: string) => env.CODEX_HOME 
 
 export const codexDriver: RuntimeDriver = {
   runtime: "codex",
-  credentialEnv: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "CODEX_API_KEY", "CODEX_ACCESS_TOKEN", "CODEX_HOME", "OPENROUTER_API_KEY", "AZURE_OPENAI_API_KEY"],
+  credentialEnv: [
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OPENAI_ORG_ID",
+    "OPENAI_PROJECT_ID",
+    "CODEX_API_KEY",
+    "CODEX_ACCESS_TOKEN",
+    "CODEX_HOME",
+    "OPENROUTER_API_KEY",
+    "AZURE_OPENAI_API_KEY",
+  ],
   loginHint: "Run `codex login` on the runner's machine, or set OPENAI_API_KEY (or CODEX_API_KEY) in the agent's env.",
   launch({ config, model, prompt, resume, instructions }) {
     const args = ["exec", "--json"];

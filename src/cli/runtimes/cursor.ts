@@ -27,7 +27,11 @@ export function cursorParser(): StreamParser {
         case "system":
           if (event.subtype === "init") {
             out.model = str(event.model) ?? out.model;
-            events.push({ kind: "status", message: `Chat ${out.sessionId ?? "?"} (${out.model ?? "auto"})`, data: { sessionId: out.sessionId, model: out.model } });
+            events.push({
+              kind: "status",
+              message: `Chat ${out.sessionId ?? "?"} (${out.model ?? "auto"})`,
+              data: { sessionId: out.sessionId, model: out.model },
+            });
           } else if (event.subtype === "error") out.errors.push(str(event.message) ?? "error");
           break;
         case "user":
@@ -51,7 +55,11 @@ export function cursorParser(): StreamParser {
           const detail = obj(body);
           if (event.subtype === "started") {
             out.toolTurns++;
-            events.push({ kind: "tool_call", message: `${name.replace(/ToolCall$/, "")} ${brief(detail.args, 300)}`, data: { id: event.call_id ?? null, name } });
+            events.push({
+              kind: "tool_call",
+              message: `${name.replace(/ToolCall$/, "")} ${brief(detail.args, 300)}`,
+              data: { id: event.call_id ?? null, name },
+            });
           } else if (event.subtype === "completed") {
             const result = obj(detail.result);
             const isError = "error" in result || "failure" in result;

@@ -31,7 +31,11 @@ export function geminiParser(): StreamParser {
       switch (type) {
         case "init":
           out.model = str(event.model) ?? out.model;
-          events.push({ kind: "status", message: `Session ${out.sessionId ?? "?"} (${out.model ?? "default model"})`, data: { sessionId: out.sessionId, model: out.model } });
+          events.push({
+            kind: "status",
+            message: `Session ${out.sessionId ?? "?"} (${out.model ?? "default model"})`,
+            data: { sessionId: out.sessionId, model: out.model },
+          });
           break;
         case "system":
           if (event.subtype === "init") out.model = str(event.model) ?? out.model;
@@ -59,7 +63,11 @@ export function geminiParser(): StreamParser {
           if (type === "tool_call" && event.subtype === "completed") break;
           assistant = "";
           out.toolTurns++;
-          events.push({ kind: "tool_call", message: `${str(event.tool_name) ?? str(event.name) ?? "tool"} ${brief(event.parameters ?? event.args, 300)}`, data: { id: event.tool_id ?? event.call_id ?? null } });
+          events.push({
+            kind: "tool_call",
+            message: `${str(event.tool_name) ?? str(event.name) ?? "tool"} ${brief(event.parameters ?? event.args, 300)}`,
+            data: { id: event.tool_id ?? event.call_id ?? null },
+          });
           break;
         case "tool_result": {
           const failed = event.status === "error";

@@ -38,7 +38,11 @@ export function opencodeParser(): StreamParser {
         case "tool_use": {
           const state = obj(part.state);
           out.toolTurns++;
-          events.push({ kind: "tool_call", message: `${str(part.tool) ?? "tool"} ${brief(state.input, 300)}`, data: { id: part.callID ?? null, name: part.tool ?? null } });
+          events.push({
+            kind: "tool_call",
+            message: `${str(part.tool) ?? "tool"} ${brief(state.input, 300)}`,
+            data: { id: part.callID ?? null, name: part.tool ?? null },
+          });
           if (state.status === "completed" || state.status === "error") {
             const isError = state.status === "error";
             events.push({ kind: "tool_result", message: brief(isError ? state.error : state.output, 2000), data: { id: part.callID ?? null, isError } });
@@ -109,7 +113,8 @@ export const opencodeDriver: RuntimeDriver = {
   billing: () => "unknown",
   provider: (model) => model.split("/")[0] || "unknown",
   signedIn(env, home) {
-    for (const key of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY", "OPENCODE_API_KEY"]) if (env[key]) return `API key (${key})`;
+    for (const key of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY", "OPENCODE_API_KEY"])
+      if (env[key]) return `API key (${key})`;
     if (env.OPENCODE_AUTH_CONTENT) return "credentials (OPENCODE_AUTH_CONTENT)";
     const file = path.join(env.XDG_DATA_HOME || path.join(home, ".local/share"), "opencode/auth.json");
     return existsSync(file) ? `credentials (${file})` : null;

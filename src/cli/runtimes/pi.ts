@@ -40,10 +40,18 @@ export function piParser(): StreamParser {
         }
         case "tool_execution_start":
           out.toolTurns++;
-          events.push({ kind: "tool_call", message: `${str(event.toolName) ?? "tool"} ${brief(event.args, 300)}`, data: { id: event.toolCallId ?? null, name: event.toolName ?? null } });
+          events.push({
+            kind: "tool_call",
+            message: `${str(event.toolName) ?? "tool"} ${brief(event.args, 300)}`,
+            data: { id: event.toolCallId ?? null, name: event.toolName ?? null },
+          });
           break;
         case "tool_execution_end":
-          events.push({ kind: "tool_result", message: brief(textOf(obj(event.result).content) || event.result, 2000), data: { id: event.toolCallId ?? null, isError: event.isError === true } });
+          events.push({
+            kind: "tool_result",
+            message: brief(textOf(obj(event.result).content) || event.result, 2000),
+            data: { id: event.toolCallId ?? null, isError: event.isError === true },
+          });
           break;
         case "turn_end": {
           const message = obj(event.message);
@@ -95,7 +103,18 @@ export function piParser(): StreamParser {
 
 export const piDriver: RuntimeDriver = {
   runtime: "pi",
-  credentialEnv: ["PI_CODING_AGENT_DIR", "PI_CODING_AGENT_SESSION_DIR", "PI_OFFLINE", "ANTHROPIC_API_KEY", "ANTHROPIC_OAUTH_TOKEN", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY", "XAI_API_KEY"],
+  credentialEnv: [
+    "PI_CODING_AGENT_DIR",
+    "PI_CODING_AGENT_SESSION_DIR",
+    "PI_OFFLINE",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_OAUTH_TOKEN",
+    "OPENAI_API_KEY",
+    "GEMINI_API_KEY",
+    "OPENROUTER_API_KEY",
+    "GROQ_API_KEY",
+    "XAI_API_KEY",
+  ],
   loginHint: "Run `pi` once and /login, or set the provider's API key (e.g. ANTHROPIC_API_KEY) in the agent's env.",
   launch({ config, model, prompt, resume, instructions }) {
     const args = ["--mode", "json", "-p", "--model", model];
@@ -112,7 +131,8 @@ export const piDriver: RuntimeDriver = {
   billing: () => "unknown",
   provider: (model) => model.split("/")[0] || "unknown",
   signedIn(env, home) {
-    for (const key of ["ANTHROPIC_API_KEY", "ANTHROPIC_OAUTH_TOKEN", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY"]) if (env[key]) return `API key (${key})`;
+    for (const key of ["ANTHROPIC_API_KEY", "ANTHROPIC_OAUTH_TOKEN", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY"])
+      if (env[key]) return `API key (${key})`;
     const file = path.join(env.PI_CODING_AGENT_DIR || path.join(home, ".pi/agent"), "auth.json");
     return existsSync(file) ? `login (${file})` : null;
   },

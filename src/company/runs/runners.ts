@@ -201,7 +201,9 @@ export class Runners implements RunnerHub {
         resolve({
           status: "fail",
           runner: { runnerId: runner.runnerId, name: runner.name },
-          checks: [{ code: "runner_timeout", level: "error", message: `Runner ${runner.name} did not answer within ${Math.round(timeoutMs / 1000)} s`, hint: null }],
+          checks: [
+            { code: "runner_timeout", level: "error", message: `Runner ${runner.name} did not answer within ${Math.round(timeoutMs / 1000)} s`, hint: null },
+          ],
         });
       }, timeoutMs);
     });
@@ -371,7 +373,10 @@ function boundedByCount(host: RunnerHost, runId: string, events: RunEventInput[]
   const kept: RunEventInput[] = events.slice(0, room).map((e) => ({ kind: e.kind, message: e.message, data: e.data ?? null }));
   host.storage.counters.raise(counter, seen + kept.length);
   if (seen + kept.length >= MAX_EVENT_MESSAGES_PER_RUN)
-    kept[kept.length - 1] = { kind: "status", message: `Event limit reached (${MAX_EVENT_MESSAGES_PER_RUN} events); further output of this run is not recorded` };
+    kept[kept.length - 1] = {
+      kind: "status",
+      message: `Event limit reached (${MAX_EVENT_MESSAGES_PER_RUN} events); further output of this run is not recorded`,
+    };
   return kept;
 }
 
@@ -390,7 +395,13 @@ export function completionReport(message: RunComplete, runnerName: string): Remo
   if (failed && message.errorCode === "provider_rate_limited") {
     return {
       ...base,
-      reschedule: { ...(message.nextRetryAt ? { at: message.nextRetryAt } : {}), errorCode: "provider_rate_limited", error, usage, summary: message.summary ?? null },
+      reschedule: {
+        ...(message.nextRetryAt ? { at: message.nextRetryAt } : {}),
+        errorCode: "provider_rate_limited",
+        error,
+        usage,
+        summary: message.summary ?? null,
+      },
     };
   }
   return {

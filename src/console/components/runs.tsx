@@ -66,7 +66,7 @@ function RunEvents({ runId }: { runId: string }) {
       {(list) => (
         <ol class="run-events">
           {list.map((event) => (
-            <li key={event.seq}>
+            <li key={event.seq} class={`run-event kind-${event.kind}`}>
               <span class="badge">{label(event.kind)}</span>{" "}
               <time class="meta" dateTime={event.createdAt} title={when(event.createdAt)}>
                 {new Date(event.createdAt).toLocaleTimeString()}

@@ -1,12 +1,13 @@
 // One agent: what it is, the board's controls — Pause, Resume, Wake now, and Terminate (asked
 // twice: it cannot be undone) — its monthly budget, its configuration (secrets only as references
-// to company secrets), its API keys (a new key's token is shown once) and its latest runs with
-// their event logs.
+// to company secrets), its API keys (a new key's token is shown once), its latest runs with
+// their event logs (the transcript of a local runtime) and the sessions its runs resume.
 import { useState } from "preact/hooks";
 import { Feedback, useAction } from "../components/action";
 import { StatusBadge } from "../components/badges";
 import { TextField } from "../components/fields";
 import { RunList } from "../components/runs";
+import { RuntimeSessions } from "../components/agent/runtime-sessions";
 import { ShownOnce } from "../components/shown-once";
 import { Async } from "../components/states";
 import { agents, loadAgents } from "../lib/agents";
@@ -121,6 +122,7 @@ export default function AgentPage({ company, params }: CompanyPageProps) {
               )}
             </Async>
           </section>
+          <RuntimeSessions agentId={a.id} company={company} />
           <BudgetSection agent={a} onSaved={refresh} />
           <ConfigurationSection agent={a} company={company} />
           <KeysSection agent={a} company={company} />

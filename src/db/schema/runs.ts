@@ -10,16 +10,7 @@ import { RUN_EVENT_KINDS } from "../../protocol/runner";
  * Why an agent wakes (a wake-up's and its run's `reason`). A manual wake-up may carry the caller's
  * own text instead (its run's invocation source is then `on_demand`).
  */
-export const WAKE_REASONS = [
-  "assignment",
-  "comment",
-  "mention",
-  "approval_resolved",
-  "routine",
-  "on_demand",
-  "timer",
-  "blocker_resolved",
-] as const;
+export const WAKE_REASONS = ["assignment", "comment", "mention", "approval_resolved", "routine", "on_demand", "timer", "blocker_resolved"] as const;
 export type WakeReason = (typeof WAKE_REASONS)[number];
 
 /** Why a wake-up was skipped (or a queued run cancelled): the dispatcher's decisions (src/domain/runs/dispatch.ts). */
@@ -115,7 +106,6 @@ export const heartbeatRuns = sqliteTable(
     index("heartbeat_runs_finished_idx").on(t.finishedAt),
   ],
 );
-
 
 /** A run's ordered event log (agents post log/progress lines; the service adds status changes). */
 export const heartbeatRunEvents = sqliteTable(

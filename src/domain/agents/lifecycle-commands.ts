@@ -77,7 +77,9 @@ export const deleteAgent = defineCommand("agent.delete", async (ctx, actor, inpu
     db.delete(schema.agentWakeupRequests).where(and(eq(schema.agentWakeupRequests.companyId, ctx.companyId), eq(schema.agentWakeupRequests.agentId, agent.id))),
     db.delete(schema.heartbeatRuns).where(and(eq(schema.heartbeatRuns.companyId, ctx.companyId), eq(schema.heartbeatRuns.agentId, agent.id))),
     db.delete(schema.agentApiKeys).where(eq(schema.agentApiKeys.agentId, agent.id)),
-    db.delete(schema.agentRuntimeSessions).where(and(eq(schema.agentRuntimeSessions.companyId, ctx.companyId), eq(schema.agentRuntimeSessions.agentId, agent.id))),
+    db
+      .delete(schema.agentRuntimeSessions)
+      .where(and(eq(schema.agentRuntimeSessions.companyId, ctx.companyId), eq(schema.agentRuntimeSessions.agentId, agent.id))),
     db.delete(schema.principalPermissionGrants).where(principal(schema.principalPermissionGrants)),
     db.delete(schema.companyMemberships).where(principal(schema.companyMemberships)),
     db

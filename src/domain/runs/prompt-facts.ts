@@ -17,7 +17,13 @@ export async function loadPromptFacts(db: Db, run: RunRow, apiUrl: string): Prom
   const c = schema.issueComments;
   const [agents, companies, issues, previous, approvals] = await db.batch([
     db
-      .select({ id: schema.agents.id, name: schema.agents.name, role: schema.agents.role, title: schema.agents.title, capabilities: schema.agents.capabilities })
+      .select({
+        id: schema.agents.id,
+        name: schema.agents.name,
+        role: schema.agents.role,
+        title: schema.agents.title,
+        capabilities: schema.agents.capabilities,
+      })
       .from(schema.agents)
       .where(eq(schema.agents.id, run.agentId)),
     db.select({ id: schema.companies.id, name: schema.companies.name }).from(schema.companies).where(eq(schema.companies.id, run.companyId)),
@@ -62,7 +68,13 @@ export async function loadPromptFacts(db: Db, run: RunRow, apiUrl: string): Prom
   const userName = new Map(users.map((u) => [u.id, u.name]));
   const agent = agents[0];
   return {
-    agent: { id: run.agentId, name: agent?.name ?? "an agent", role: agent?.role ?? "general", title: agent?.title ?? null, capabilities: agent?.capabilities ?? null },
+    agent: {
+      id: run.agentId,
+      name: agent?.name ?? "an agent",
+      role: agent?.role ?? "general",
+      title: agent?.title ?? null,
+      capabilities: agent?.capabilities ?? null,
+    },
     company: { id: run.companyId, name: companies[0]?.name ?? "the company" },
     run: { id: run.id, reason: run.reason, invocationSource: run.invocationSource, context },
     issue: issues[0] ?? null,

@@ -102,7 +102,11 @@ export const reportRemoteRun = defineCommand("run.remote.report", async (ctx, _a
           usage: (reschedule!.usage ?? null) as Record<string, unknown> | null,
           ...(reschedule!.summary !== undefined ? { summary: reschedule!.summary } : {}),
         };
-    await ctx.batch([...head, ...endRunStatements(ctx, run.id, end), runEvent(ctx, run, "status", `Completed: ${end.status}${end.error ? ` (${end.error})` : ""}`)]);
+    await ctx.batch([
+      ...head,
+      ...endRunStatements(ctx, run.id, end),
+      runEvent(ctx, run, "status", `Completed: ${end.status}${end.error ? ` (${end.error})` : ""}`),
+    ]);
     status = end.status;
     usage = ending ? ending.usage : reschedule!.usage;
   }
