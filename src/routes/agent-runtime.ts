@@ -14,6 +14,7 @@ import { listAgentSessions, resetAgentSessions } from "../domain/runs/sessions";
 import { canReadAgentConfig } from "../domain/authorization/agent-management";
 import { forbidden, unprocessable } from "../domain/errors";
 import { requireAdapter } from "../adapters";
+import { localRuntimeOf } from "../protocol/local-runtimes";
 
 const tags = ["Agents"];
 export const agentRuntimeRouter = createRouter();
@@ -59,7 +60,7 @@ agentRuntimeRouter.openapi(
 agentRuntimeRouter.openapi(
   createRoute({
     method: "post",
-    path: "/api/companies/{companyId}/adapters/{type}/test-environment",
+    path: "/api/companies/{companyId}/adapters/{adapterType}/test-environment",
     operationId: "testAdapterEnvironment",
     tags: ["Runners"],
     summary: "Check a runner's machine for an adapter type (the doctor)",
@@ -69,12 +70,12 @@ agentRuntimeRouter.openapi(
     responses: { 200: jsonContent(EnvironmentTestResultSchema, "What the runner found"), ...errors(400, 401, 403, 404, 422) },
   }),
   async (c) => {
-    const { companyId, type } = c.req.valid("param");
+    const { companyId, adapterType } = c.req.valid("param");
     await requireCompanyAccess(c, companyId, { board: true, roles: ["owner", "admin", "member"] });
-    const adapter = requireAdapter(type);
-    if (adapter.where !== "runner")
-      throw unprocessable(`Adapter ${type} does not run on runners; only runner adapters have an environment test`, { adapterType: type });
+    requireAdapter(adapterType);
+    if (!localRuntimeOf(adapterType))
+      throw unprocessable(`Adapter ${adapterType} is not a local runtime; only <runtime>_local adapters have an environment test`, { adapterType });
     const body = c.req.valid("json");
-    return c.json(await companyObject(c.env, companyId).testEnvironment(companyId, { adapterType: type, ...body }), 200);
+    return c.json(await companyObject(c.env, companyId).testEnvironment(companyId, { adapterType, ...body }), 200);
   },
 );

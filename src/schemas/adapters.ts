@@ -8,11 +8,11 @@ export const AdapterTypeParam = z.object({
     .string()
     .min(1)
     .openapi({ param: { name: "companyId", in: "path" } }),
-  type: z
+  adapterType: z
     .string()
     .min(1)
     .max(100)
-    .openapi({ param: { name: "type", in: "path" }, example: "claude_local" }),
+    .openapi({ param: { name: "adapterType", in: "path" }, example: "claude_local" }),
 });
 
 export const TestEnvironmentSchema = z

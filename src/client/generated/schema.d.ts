@@ -3784,7 +3784,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/companies/{companyId}/adapters/{type}/test-environment": {
+    "/api/companies/{companyId}/adapters/{adapterType}/test-environment": {
         parameters: {
             query?: never;
             header?: never;
@@ -23808,7 +23808,7 @@ export interface operations {
             header?: never;
             path: {
                 companyId: string;
-                type: string;
+                adapterType: string;
             };
             cookie?: never;
         };
