@@ -15,7 +15,7 @@ import { and, asc, eq, gt, gte, lte, min, sql } from "drizzle-orm";
 import { createDb, schema, type Db } from "../db/client";
 import { runBatch, type Statement } from "../db/batch";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
-import { inCompanyShard } from "../db/placement";
+import { onShardOf } from "../db/placement";
 import { Faults, faultsEnabled, parseFaults, type FaultRule } from "../db/faults";
 import { eventView, pendingDeliveriesRead, type EventRow, type ServiceEvent } from "../domain/events/outbox";
 import {
@@ -127,7 +127,7 @@ export class CompanyEventsHub extends DurableObject<Env> {
 
   /** Company-table statements go to the company's shard (src/db/shards.ts). */
   private inShard<T>(companyId: string, fn: () => Promise<T>): Promise<T> {
-    return inCompanyShard(this.db, companyId, fn);
+    return onShardOf(this.db, companyId, fn);
   }
 
   /** Test-only (TEST_FAULTS = "1"): fault rules for this hub's D1 batches. */

@@ -9,7 +9,7 @@ import { DurableObject } from "cloudflare:workers";
 import { resolveEnvBindings } from "../domain/secrets/bindings";
 import { createDb } from "../db/client";
 import { withCountedD1 } from "../db/round-trips";
-import { inCompanyShard } from "../db/placement";
+import { onShardOf } from "../db/placement";
 import { boundedEvent, reportRemoteRun, type RemoteRunReport } from "../domain/runs/remote";
 import type { RunEventInput } from "../domain/runs/events";
 import {
@@ -223,7 +223,7 @@ export class GatewayRunObject extends DurableObject<Env> {
   /** The request headers, with the apiKey resolved from its secret reference now (never stored in plain). */
   private async headers(state: GatewayRunState, config: GatewayConfig): Promise<Headers> {
     const db = createDb(withCountedD1(this.env).DB);
-    const resolved = await inCompanyShard(db, state.companyId, () => resolveEnvBindings(this.env, db, state.companyId, { apiKey: state.adapterConfig.apiKey }));
+    const resolved = await onShardOf(db, state.companyId, () => resolveEnvBindings(this.env, db, state.companyId, { apiKey: state.adapterConfig.apiKey }));
     const sessionKey = gatewaySessionKey(config.sessionKeyStrategy, { id: state.runId, agentId: state.agentId, issueId: state.issueId });
     return gatewayHeaders(config, resolved.apiKey ?? "", sessionKey);
   }

@@ -89,8 +89,12 @@ export async function scopeToCompany(db: Db, companyId: string): Promise<Placeme
   return placement;
 }
 
-/** Runs `fn` with company-table statements on the company's shard (work outside a request: objects, the cron). */
-export async function inCompanyShard<T>(db: Db, companyId: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` with company-table statements on `companyId`'s shard (a directory read unless cached):
+ * code that needs a company's database other than its scope's says so by name (objects, the cron,
+ * a company being created).
+ */
+export async function onShardOf<T>(db: Db, companyId: string, fn: () => Promise<T>): Promise<T> {
   const scope = currentShardScope();
   if (scope?.companyId === companyId && scope.shard) return fn();
   const placement = await placementOf(db, companyId);

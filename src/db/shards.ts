@@ -11,30 +11,22 @@
 // and the rows are concatenated — ids are unique across shards, so a lookup by id finds its one row.
 // A write outside a scope, or one batch writing to two databases, is a programming error (thrown).
 import { AsyncLocalStorage } from "node:async_hooks";
+import { getTableName } from "drizzle-orm";
+import * as schema from "./schema";
+import { isDirectoryTable } from "./schema/homes";
 
 export const DIRECTORY_BINDING = "DB";
 /** The router's name for the directory (in a single-database deployment `DB` is also the only shard, counted apart). */
 export const DIRECTORY = "@directory";
 const SHARD_BINDING = /^DB_SHARD_(\d+)$/;
 
-/** Tables of the directory (`DB`); every other table is company-scoped and lives on a shard. */
+/**
+ * Tables of the directory (`DB`): the ones marked `inDirectory` where they are defined
+ * (src/db/schema/homes.ts); every other table is company-scoped and lives on a shard. One named
+ * exception: `d1_migrations`, wrangler's own bookkeeping in every database (no drizzle table).
+ */
 export const DIRECTORY_TABLES: ReadonlySet<string> = new Set([
-  "users",
-  "sessions",
-  "accounts",
-  "verifications",
-  "cli_auth_challenges",
-  "board_api_keys",
-  "board_claim_tokens",
-  "sidebar_preferences",
-  "instance_settings",
-  "instance_admins",
-  "scheduler_heartbeats",
-  "plugins",
-  "directory_companies",
-  "directory_memberships",
-  "directory_agent_keys",
-  "directory_public_ids",
+  ...(Object.values(schema) as unknown[]).filter(isDirectoryTable).map((table) => getTableName(table)),
   "d1_migrations",
 ]);
 
@@ -127,14 +119,14 @@ class RoutedStatement {
   constructor(
     readonly query: string,
     readonly parts: { target: string; statement: D1PreparedStatement }[],
-    private readonly writesEverywhere = false,
+    private readonly fanOutWrites?: FanOutWrites,
   ) {}
 
   bind(...values: unknown[]): RoutedStatement {
     return new RoutedStatement(
       this.query,
       this.parts.map((p) => ({ target: p.target, statement: p.statement.bind(...values) })),
-      this.writesEverywhere,
+      this.fanOutWrites,
     );
   }
 
@@ -143,7 +135,7 @@ class RoutedStatement {
   }
 
   private refuseWrite() {
-    if (isWrite(this.query) && !this.writesEverywhere) throw new Error(`A company-table write outside a company's scope: ${this.query.slice(0, 200)}`);
+    if (isWrite(this.query) && !this.fanOutWrites) throw new Error(`A company-table write outside a company's scope: ${this.query.slice(0, 200)}`);
   }
 
   first<T>(column?: string): Promise<T | null> {
@@ -165,7 +157,7 @@ class RoutedStatement {
     const one = this.single();
     if (one) return one.all<T>();
     this.refuseWrite();
-    if (this.writesEverywhere && isWrite(this.query)) return everywhere(this.parts.map((p) => () => p.statement.all<T>())).then(mergeResults);
+    if (this.fanOutWrites && isWrite(this.query)) return this.fanOutWrites(this.parts.map((p) => () => p.statement.all<T>())).then(mergeResults);
     return Promise.all(this.parts.map((p) => p.statement.all<T>())).then((results) => mergeResults(results, this.query));
   }
 
@@ -175,33 +167,67 @@ class RoutedStatement {
     this.refuseWrite();
     return Promise.all(this.parts.map((p) => (options?.columnNames ? p.statement.raw<T>({ columnNames: true }) : p.statement.raw<T>()))).then((sets) => {
       const header = options?.columnNames ? (sets[0] as T[]).slice(0, 1) : [];
-      const rows = distinctIfAsked(
-        this.query,
-        sets.flatMap((set) => (set as T[]).slice(header.length)),
-      );
-      const merged =
-        AGGREGATE.test(this.query) && !GROUPED.test(this.query) && rows.length > 1 ? [sumRows(rows as Record<string, unknown>[], true) as T] : rows;
-      return [...header, ...merged];
+      return [
+        ...header,
+        ...mergeAcrossShards(
+          this.query,
+          sets.map((set) => (set as T[]).slice(header.length)),
+        ),
+      ];
     }) as Promise<T[]>;
   }
 }
 
 function mergeResults<T>(results: D1Result<T>[], query = ""): D1Result<T> {
   const changes = results.reduce((sum, r) => sum + (r.meta?.changes ?? 0), 0);
-  const rows = distinctIfAsked(
+  const rows = mergeAcrossShards(
     query,
-    results.flatMap((r) => r.results ?? []),
+    results.map((r) => r.results ?? []),
   );
-  const merged = AGGREGATE.test(query) && !GROUPED.test(query) && rows.length > 1 ? [sumRows(rows as Record<string, unknown>[]) as T] : rows;
-  return { ...results[0], meta: { ...results[0].meta, changes }, results: merged };
+  return { ...results[0], meta: { ...results[0].meta, changes }, results: rows };
+}
+
+/** A read whose rows came from several shards and cannot be merged correctly (it orders, limits, groups, …): a programming error. */
+export class ShardFanOutError extends Error {
+  constructor(query: string) {
+    super(
+      `A read that orders, limits, groups or aggregates found rows on several shards; run it on the one shard it names (narrow the scope, onShardOf) instead of concatenating: ${query.slice(0, 200)}`,
+    );
+  }
 }
 
 const AGGREGATE = /^\s*select\s+(?:count|sum|total)\s*\(/i;
+const OTHER_AGGREGATE = /\b(?:min|max|avg|group_concat|json_group_array|json_group_object)\s*\(/i;
 const DISTINCT = /^\s*select\s+distinct\b/i;
+const GROUPED = /\bgroup\s+by\b/i;
+/** Clauses whose meaning depends on seeing every row at once (a concatenation would ignore them). */
+const ORDER_OR_LIMIT = /\border\s+by\b|\blimit\b|\boffset\b|\bhaving\b|\bunion\s+all\b|\bexcept\b|\bintersect\b|\bover\s*\(/i;
+/** A UNION (not UNION ALL) answers each row once, like SELECT DISTINCT. */
+const UNION = /\bunion\b(?!\s+all\b)/i;
 
-/** SELECT DISTINCT over several shards: each row once. */
-function distinctIfAsked<T>(query: string, rows: T[]): T[] {
-  if (!DISTINCT.test(query)) return rows;
+/** A row that says nothing: every value null or 0 (what an aggregate answers on a shard without the rows). */
+const isEmptyRow = (row: unknown) => Object.values(row as Record<string, unknown>).every((v) => v === null || v === 0);
+
+/**
+ * The rows of a read that went to several shards, merged so the answer is the one a single database
+ * would give, or a ShardFanOutError: rows from one shard only are that shard's answer as it is
+ * (ordering, limits and aggregates included — a lookup by id finds its one shard); from several,
+ * a plain read is their union, `count/sum/total` without GROUP BY add up, `SELECT DISTINCT` and
+ * `UNION` keep each row once — and anything that orders, limits, groups or aggregates otherwise is
+ * refused.
+ */
+export function mergeAcrossShards<T>(query: string, perShard: T[][]): T[] {
+  const from = query.search(/\bfrom\b/i);
+  const selectList = from >= 0 ? query.slice(0, from) : query;
+  const grouped = GROUPED.test(query);
+  const sums = AGGREGATE.test(query) && !OTHER_AGGREGATE.test(selectList) && !grouped;
+  const aggregate = (AGGREGATE.test(query) || OTHER_AGGREGATE.test(selectList)) && !grouped;
+  const informative = perShard.filter((rows) => rows.length > 0 && !(aggregate && rows.every(isEmptyRow)));
+  if (informative.length <= 1) return informative[0] ?? perShard[0] ?? [];
+  if (sums && !ORDER_OR_LIMIT.test(query)) return [sumRows(informative.flat() as Record<string, unknown>[], Array.isArray(informative[0][0])) as T];
+  if (aggregate || grouped || ORDER_OR_LIMIT.test(query)) throw new ShardFanOutError(query);
+  const rows = informative.flat();
+  if (!DISTINCT.test(query) && !UNION.test(query)) return rows;
   const seen = new Set<string>();
   return rows.filter((row) => {
     const key = JSON.stringify(row);
@@ -210,7 +236,6 @@ function distinctIfAsked<T>(query: string, rows: T[]): T[] {
     return true;
   });
 }
-const GROUPED = /\bgroup\s+by\b/i;
 
 function sumRows(rows: Record<string, unknown>[], array = false): Record<string, unknown> | unknown[] {
   const out: Record<string, unknown> = array ? ([...(rows[0] as unknown as unknown[])] as unknown as Record<string, unknown>) : { ...rows[0] };
@@ -219,20 +244,18 @@ function sumRows(rows: Record<string, unknown>[], array = false): Record<string,
   return out;
 }
 
-/** Test tooling only (writesEverywhere): a write tried on every shard succeeds where its rows belong (elsewhere a foreign key refuses it). */
-async function everywhere<R>(calls: (() => Promise<R>)[]): Promise<R[]> {
-  const settled = await Promise.allSettled(calls.map((call) => call()));
-  const ok = settled.filter((s): s is PromiseFulfilledResult<Awaited<R>> => s.status === "fulfilled").map((s) => s.value);
-  if (!ok.length) throw (settled[0] as PromiseRejectedResult).reason;
-  return ok;
-}
+/**
+ * How a write outside a company's scope is carried out, when it is not refused: test tooling only
+ * (test/helpers/fixtures.ts tries it on every shard). The Worker never sets it: such a write throws.
+ */
+export type FanOutWrites = <R>(calls: Array<() => Promise<R>>) => Promise<R[]>;
 
 interface RouterSource {
   /** The real (counted) binding or session for a database name. */
   target(name: string): Target;
   allShards: readonly string[];
-  /** Test tooling only: a write outside a scope goes to every shard (see `everywhere`). */
-  writesEverywhere?: boolean;
+  /** Test tooling only (see FanOutWrites). */
+  fanOutWrites?: FanOutWrites;
 }
 
 /** Sends each statement to the database of its tables and the current scope (see the top of this file). */
@@ -256,7 +279,7 @@ export class D1Router {
     return new RoutedStatement(
       query,
       targets.map((target) => ({ target, statement: this.source.target(target).prepare(query) })),
-      this.source.writesEverywhere,
+      this.source.fanOutWrites,
     ) as unknown as D1PreparedStatement;
   }
 
@@ -275,13 +298,14 @@ export class D1Router {
       return this.source.target(name).batch<T>(group.map((g) => g.statement));
     }
     const writes = routed.filter((s) => isWrite(s.query));
-    if (writes.length && !this.source.writesEverywhere)
+    const fanOut = this.source.fanOutWrites;
+    if (writes.length && !fanOut)
       throw new Error(`A batch writing to more than one database (one transaction cannot span them): ${writes[0].query.slice(0, 200)}`);
     const runGroup = async ([name, group]: [string, { index: number; statement: D1PreparedStatement }[]]) => ({
       group,
       results: await this.source.target(name).batch<T>(group.map((g) => g.statement)),
     });
-    const perGroup = writes.length ? await everywhere([...groups].map((entry) => () => runGroup(entry))) : await Promise.all([...groups].map(runGroup));
+    const perGroup = writes.length && fanOut ? await fanOut([...groups].map((entry) => () => runGroup(entry))) : await Promise.all([...groups].map(runGroup));
     const merged: D1Result<T>[][] = routed.map(() => []);
     for (const { group, results } of perGroup) group.forEach((g, i) => merged[g.index].push(results[i]));
     return merged.map((parts, i) => (parts.length === 1 ? parts[0] : mergeResults(parts, routed[i].query)));
@@ -312,7 +336,7 @@ export class D1Router {
       if (!s) opened.set(name, (s = this.bindings(name).withSession(constraintFor(name) as D1SessionConstraint)));
       return s;
     };
-    const router = new D1Router({ target: session, allShards: this.source.allShards, writesEverywhere: this.source.writesEverywhere }, this.bindings, opened);
+    const router = new D1Router({ target: session, allShards: this.source.allShards, fanOutWrites: this.source.fanOutWrites }, this.bindings, opened);
     return Object.assign(router, { getBookmark: () => router.bookmark() });
   }
 
@@ -333,8 +357,8 @@ export class D1Router {
 }
 
 /** Builds the router over `binding(name)` (`DIRECTORY` or a shard name; each already counted, see round-trips.ts). */
-export function routerOver(allShards: readonly string[], binding: (name: string) => D1Database, options: { writesEverywhere?: boolean } = {}): D1Database {
-  return new D1Router({ target: binding, allShards, writesEverywhere: options.writesEverywhere }, binding) as unknown as D1Database;
+export function routerOver(allShards: readonly string[], binding: (name: string) => D1Database, options: { fanOutWrites?: FanOutWrites } = {}): D1Database {
+  return new D1Router({ target: binding, allShards, fanOutWrites: options.fanOutWrites }, binding) as unknown as D1Database;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
-import { requireBoard, requireCompanyAccess } from "../http/access";
+import { requireBoard, requireCompanyAccess, scopeRequestToCompany } from "../http/access";
 import type { Actor } from "../domain/actor";
 import { forbidden, notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
@@ -96,6 +96,8 @@ companiesRouter.openapi(
     const actor = requireBoard(c);
     const db = dbOf(c);
     const id = await createCompany(c.env, db, actor, c.req.valid("json"));
+    // The new company's shard is the rest of the request's.
+    await scopeRequestToCompany(c, id);
     return c.json((await findCompanyView(db, id))!, 201);
   },
 );

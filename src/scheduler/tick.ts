@@ -35,8 +35,8 @@ export async function runScheduledTick(given: Env, at: Date): Promise<void> {
 
 /** Webhook deliveries due whose hub was never told (a lost notification): those hubs deliver now. */
 async function pokeEventHubs(env: Env, db: ReturnType<typeof createDb>, at: Date): Promise<void> {
-  // Due for more than a minute: a notified hub would have sent them already.
-  const companies = await companiesWithDueDeliveries(db, new Date(at.getTime() - 60_000).toISOString());
+  // Due for more than a minute: a notified hub would have sent them already. Each shard answers for its companies.
+  const companies = (await forEachShard(env, () => companiesWithDueDeliveries(db, new Date(at.getTime() - 60_000).toISOString()))).flat();
   await Promise.all(
     companies.map((companyId) =>
       eventsHub(env, companyId)

@@ -3,12 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import { noRowExists, rowExists, rowMatches, sameVersion } from "../../src/db/guards";
-import { inCompanyShard } from "../../src/db/placement";
+import { onShardOf } from "../../src/db/placement";
 import { createCompany, insertAgent, insertIssue, insertProject, schema, testDb, updateRow } from "../helpers/fixtures";
 
 /** Whether `condition` holds now, as a guard evaluates it: on the company's shard, inside its command. */
 async function holds(companyId: string, condition: SQL) {
-  const rows = await inCompanyShard(testDb(), companyId, () => testDb().all<{ held: number }>(sql`SELECT CASE WHEN ${condition} THEN 1 ELSE 0 END AS held`));
+  const rows = await onShardOf(testDb(), companyId, () => testDb().all<{ held: number }>(sql`SELECT CASE WHEN ${condition} THEN 1 ELSE 0 END AS held`));
   return rows[0]?.held === 1;
 }
 

@@ -10,7 +10,7 @@ import { template } from "../../src/db/templates";
 import { addCompanyAgentsRead, addIssueSnapshotReads } from "../../src/domain/issues/snapshot";
 import { activityInsert } from "../../src/domain/activity/record";
 import type { Actor } from "../../src/domain/actor";
-import { inCompanyShard } from "../../src/db/placement";
+import { onShardOf } from "../../src/db/placement";
 import { createCompany, insertAgent, insertIssue, testD1, testDb } from "../helpers/fixtures";
 import { get, post } from "../helpers/api";
 
@@ -62,7 +62,7 @@ describe("statement templates", () => {
     });
     const bare = entry(null);
     const full = entry({ identifier: "X-1", title: "t", status: "todo" });
-    await inCompanyShard(db, company.id, () => runBatch(db, [activityInsert(db, bare), activityInsert(db, full)]));
+    await onShardOf(db, company.id, () => runBatch(db, [activityInsert(db, bare), activityInsert(db, full)]));
     const raw = (entityId: string) =>
       testD1
         .prepare("SELECT details, typeof(details) AS kind FROM activity_log WHERE entity_id = ?")

@@ -4,6 +4,7 @@ import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from "driz
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 import { users } from "./auth";
+import { inDirectory } from "./homes";
 
 export const INVITE_TYPES = ["human", "agent"] as const;
 export const JOIN_REQUEST_STATUSES = ["pending_approval", "approved", "rejected"] as const;
@@ -77,30 +78,34 @@ export const joinRequests = sqliteTable(
   (t) => [index("join_requests_company_status_idx").on(t.companyId, t.status, t.createdAt)],
 );
 
-export const boardClaimTokens = sqliteTable("board_claim_tokens", {
-  id: text("id").primaryKey(),
-  tokenHash: text("token_hash").notNull().unique(),
-  /** Companies whose only active owner was the implicit local board when the token was minted. */
-  companyIds: text("company_ids", { mode: "json" }).$type<string[]>().notNull(),
-  expiresAt: text("expires_at").notNull(),
-  claimedAt: text("claimed_at"),
-  claimedByUserId: text("claimed_by_user_id"),
-  createdAt: createdAt(),
-});
+export const boardClaimTokens = inDirectory(
+  sqliteTable("board_claim_tokens", {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    /** Companies whose only active owner was the implicit local board when the token was minted. */
+    companyIds: text("company_ids", { mode: "json" }).$type<string[]>().notNull(),
+    expiresAt: text("expires_at").notNull(),
+    claimedAt: text("claimed_at"),
+    claimedByUserId: text("claimed_by_user_id"),
+    createdAt: createdAt(),
+  }),
+);
 
-export const sidebarPreferences = sqliteTable(
-  "sidebar_preferences",
-  {
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    /** `global` or the company id. */
-    scopeKey: text("scope_key").notNull(),
-    companyId: text("company_id").references(() => companies.id, { onDelete: "cascade" }),
-    preferences: text("preferences", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.scopeKey] })],
+export const sidebarPreferences = inDirectory(
+  sqliteTable(
+    "sidebar_preferences",
+    {
+      userId: text("user_id")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      /** `global` or the company id. */
+      scopeKey: text("scope_key").notNull(),
+      companyId: text("company_id").references(() => companies.id, { onDelete: "cascade" }),
+      preferences: text("preferences", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+      updatedAt: updatedAt(),
+    },
+    (t) => [primaryKey({ columns: [t.userId, t.scopeKey] })],
+  ),
 );
 
 export const inboxDismissals = sqliteTable(

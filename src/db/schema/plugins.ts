@@ -7,25 +7,28 @@ import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from "driz
 import { createdAt, json, updatedAt } from "./columns";
 import { companies } from "./companies";
 import { ACTOR_TYPES } from "./activity";
+import { inDirectory } from "./homes";
 
 export const PLUGIN_STATUSES = ["installed", "ready", "upgrade_pending", "disabled", "error"] as const;
 
-export const plugins = sqliteTable(
-  "plugins",
-  {
-    id: text("id").primaryKey(),
-    pluginKey: text("plugin_key").notNull(),
-    packageName: text("package_name").notNull(),
-    version: text("version").notNull(),
-    status: text("status", { enum: PLUGIN_STATUSES }).notNull(),
-    /** Why the plugin is in `error` (null otherwise). */
-    lastError: text("last_error"),
-    /** The manifest of the installed version (what the instance agreed to run). */
-    manifest: json<Record<string, unknown>>("manifest").notNull(),
-    installedAt: text("installed_at").notNull(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [uniqueIndex("plugins_plugin_key_uq").on(t.pluginKey)],
+export const plugins = inDirectory(
+  sqliteTable(
+    "plugins",
+    {
+      id: text("id").primaryKey(),
+      pluginKey: text("plugin_key").notNull(),
+      packageName: text("package_name").notNull(),
+      version: text("version").notNull(),
+      status: text("status", { enum: PLUGIN_STATUSES }).notNull(),
+      /** Why the plugin is in `error` (null otherwise). */
+      lastError: text("last_error"),
+      /** The manifest of the installed version (what the instance agreed to run). */
+      manifest: json<Record<string, unknown>>("manifest").notNull(),
+      installedAt: text("installed_at").notNull(),
+      updatedAt: updatedAt(),
+    },
+    (t) => [uniqueIndex("plugins_plugin_key_uq").on(t.pluginKey)],
+  ),
 );
 
 export const WIKI_SPACE_STATUSES = ["active", "archived"] as const;

@@ -1,8 +1,7 @@
 // Company creation: a unique issue prefix across the instance, the creator as owner,
 // a calendar-month budget policy when a budget is given, and the activity entry, in one batch.
 import { and, eq, inArray, like, or, sql } from "drizzle-orm";
-import { chooseShard, forgetPlacement, rememberPlacement } from "../../db/placement";
-import { narrowShardScope } from "../../db/shards";
+import { chooseShard, forgetPlacement, onShardOf, rememberPlacement } from "../../db/placement";
 import { drainDirectoryOutbox } from "../../db/directory-sync";
 import { runBatch, type Statement } from "../../db/batch";
 import { schema, type Db } from "../../db/client";
@@ -54,7 +53,6 @@ export async function createCompany(env: Env, db: Db, actor: BoardActor, input: 
       throw err;
     }
     rememberPlacement({ companyId: id, shard, fencedAt: null });
-    narrowShardScope(id, shard);
     const statements: Statement[] = [
       db.insert(schema.companies).values({
         id,
@@ -95,15 +93,16 @@ export async function createCompany(env: Env, db: Db, actor: BoardActor, input: 
         now,
       }),
     );
+    // The company's rows go to the shard just chosen (its placement is remembered: no read).
     try {
-      await runBatch(db, statements);
+      await onShardOf(db, id, () => runBatch(db, statements));
     } catch (err) {
       await db.delete(schema.directoryCompanies).where(eq(schema.directoryCompanies.id, id));
       forgetPlacement(id);
       throw err;
     }
     // The owner's membership reaches the directory (src/db/directory-sync.ts) before the answer.
-    await drainDirectoryOutbox(db);
+    await onShardOf(db, id, () => drainDirectoryOutbox(db));
     return id;
   }
   throw new Error("could not allocate a unique issue prefix");

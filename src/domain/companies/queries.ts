@@ -19,9 +19,8 @@ export async function listVisibleCompanies(db: Db, actor: Actor, includeArchived
   const rows = await db
     .select()
     .from(companies)
-    .where(and(visibleCompanyFilter(actor), includeArchived ? undefined : ne(companies.status, "archived")))
-    .orderBy(companies.createdAt);
-  // Read from the caller's shards at once (src/db/shards.ts): each shard's rows come sorted, the whole is sorted here.
+    .where(and(visibleCompanyFilter(actor), includeArchived ? undefined : ne(companies.status, "archived")));
+  // Read from the caller's shards at once (src/db/shards.ts: an unordered read is their union); the whole is sorted here.
   rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   return rows.map(companyView);
 }

@@ -14,6 +14,7 @@ import type { Actor } from "../actor";
 import { CATCH_UP_CAP, compileSchedule, DEFAULT_TIMEZONE, dueSlots, nextSlot } from "./schedule";
 import { fireOnce, loadFireFacts, type FireInput } from "./fire";
 import { dueScheduleTriggers } from "./queries";
+import { forEachShard } from "../../db/shards";
 import { SCHEDULE_KEY_PREFIX } from "../../schemas/routines";
 
 const SYSTEM: Actor = { type: "none", runId: null };
@@ -90,7 +91,8 @@ async function fireTrigger(ctx: CommandContext, actor: Actor, triggerId: string,
 
 /** The tick's part for routines: every company with due schedule triggers fires them in its own object. */
 export async function fireDueRoutines(env: Env, db: Db, at: Date): Promise<TickResult["fired"]> {
-  const due = await dueScheduleTriggers(db, at);
+  // Each shard answers for its own companies.
+  const due = new Map((await forEachShard(env, () => dueScheduleTriggers(db, at))).flatMap((byCompany) => [...byCompany]));
   const results = await Promise.allSettled(
     [...due].map(([companyId, triggerIds]) => runCompanyCommand(env, companyId, fireDueSchedules, SYSTEM, { triggerIds, at: at.toISOString() })),
   );

@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { dbOf } from "../../http/db";
-import { addCompanyAccessCheck, canAccessCompany, requireActor, requireCompanyAccess, requireEntityAccess, type AuthedActor } from "../../http/access";
+import { addCompanyAccessCheck, requireActor, requireCompanyAccess, requireEntityAccess } from "../../http/access";
 import { notFound } from "../../domain/errors";
 import { findIssue } from "../../domain/issues/load";
 import { issueRefCondition } from "../../domain/issues/references";
@@ -13,8 +13,8 @@ import { findIssue as findIssueByRef } from "../../domain/documents/issue-lookup
 import { eq, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
 import { withJoinedReads } from "../../db/read-batch";
-import { currentShardScope, narrowShardScope, shardNames } from "../../db/shards";
-import { cachedPlacement } from "../../db/placement";
+import { currentShardScope, shardNames } from "../../db/shards";
+import { LOWERCASE_UUID, rememberIssue, scopeToSeenIssue, type SeenIssue } from "../../http/seen-issues";
 import type { CompanyCommand } from "../../company/command";
 
 /** The issue if the caller may reach its company: 401 without a caller, then 404. */
@@ -35,7 +35,7 @@ export async function requireIssue(c: Context<AppEnv>, issueIdOrIdentifier: stri
   return { issue: rememberIssue(issue), actor };
 }
 
-type GuardedIssue = { id: string; companyId: string };
+type GuardedIssue = SeenIssue;
 
 /**
  * For a command on the issue `ref` names: the issue (guarded as issueFor: 401, then 404), the
@@ -47,8 +47,6 @@ type GuardedIssue = { id: string; companyId: string };
 export function loadForIssue<I, L>(c: Context<AppEnv>, command: CompanyCommand<I, unknown, L>, ref: string, inputFor: (issueId: string) => I) {
   return loadGuarded(c, command, ref, inputFor, issueRefCondition(ref), () => issueFor(c, ref));
 }
-
-const LOWERCASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * loadForIssue for document, attachment and artifact routes (guarded as requireIssue). Their
@@ -91,33 +89,6 @@ async function loadGuarded<I, L>(
     () => load(db, { env: c.env, actor, now: new Date().toISOString() }, inputFor(ref)),
   );
   return { issue: rememberIssue(issue!), input: inputFor(issue!.id), loaded };
-}
-
-/**
- * Issue id → company, for this isolate: an issue never changes company and ids are never reused,
- * so a request on an issue seen before knows its company database before any read (a deleted
- * issue's guard then finds no row: 404, as always). Bounded.
- */
-const issueCompanies = new Map<string, string>();
-
-export function rememberIssue<T extends GuardedIssue>(issue: T): T {
-  if (issueCompanies.size >= 10_000) issueCompanies.delete(issueCompanies.keys().next().value as string);
-  issueCompanies.set(issue.id, issue.companyId);
-  return issue;
-}
-
-/**
- * A board caller's entity route names no company: when the issue was seen before, its company's
- * database (cached placement) is known, and the guard and loader can share one round trip there
- * instead of looking the issue up on every candidate shard first. Only for a company the caller
- * may reach; anything else keeps the ordinary path (and its 404).
- */
-export function scopeToSeenIssue(actor: AuthedActor, ref: string) {
-  if (!LOWERCASE_UUID.test(ref) || currentShardScope()?.shard) return;
-  const companyId = issueCompanies.get(ref);
-  if (!companyId || !canAccessCompany(actor, companyId)) return;
-  const placement = cachedPlacement(companyId);
-  if (placement) narrowShardScope(companyId, placement.shard);
 }
 
 /** A command's loaded facts on a company path, read in one round trip with requireCompanyAccess's check (which decides first). */

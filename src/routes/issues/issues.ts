@@ -14,7 +14,8 @@ import { CreateIssueSchema, IssueDetailSchema, IssueIdParam, IssueListQuery, Iss
 import { addIssueListRead } from "../../domain/issues/list";
 import { loadIssueDetail } from "../../domain/issues/detail";
 import { createIssue, setIssueUserState, updateIssue } from "../../domain/issues/commands";
-import { issueFor, loadForIssue, loadInCompany, rememberIssue, scopeToSeenIssue } from "./guard";
+import { issueFor, loadForIssue, loadInCompany } from "./guard";
+import { rememberIssue, scopeToSeenIssue } from "../../http/seen-issues";
 
 const tags = ["Issues"];
 export const issuesRouter = createRouter();
