@@ -4,6 +4,7 @@
 import { agentName } from "../lib/agents";
 import { api, call, filePart } from "../lib/api";
 import { ago, bytes, when } from "../lib/format";
+import { submittedForm } from "../lib/form";
 import { useResource } from "../lib/resource";
 import { Feedback, useAction } from "./action";
 import { TextField } from "./fields";
@@ -18,9 +19,8 @@ export function IssueAttachments({ companyId, issueId, identifier }: { companyId
   });
   const action = useAction();
   const upload = async (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const file = new FormData(form).get("file");
+    const { element, form } = submittedForm(event);
+    const file = form.get("file");
     if (!(file instanceof File) || !file.name) return action.fail("Choose a file to upload.");
     if (file.size > MAX_BYTES) return action.fail(`${file.name} is ${bytes(file.size)}; an attachment may be at most 25 MiB.`);
     const saved = await action.run(
@@ -28,7 +28,7 @@ export function IssueAttachments({ companyId, issueId, identifier }: { companyId
       `${file.name} uploaded.`,
     );
     if (saved) {
-      form.reset();
+      element.reset();
       void attachments.reload();
     }
   };

@@ -6,6 +6,7 @@ import { useState } from "preact/hooks";
 import { agentName } from "../lib/agents";
 import { api, call, type Schemas } from "../lib/api";
 import { ago, when } from "../lib/format";
+import { submittedForm } from "../lib/form";
 import { useResource } from "../lib/resource";
 import { Feedback, useAction } from "./action";
 import { DiffView } from "./diff-view";
@@ -155,18 +156,17 @@ function RevisionCompare({ list, name }: { list: Revision[]; name: string }) {
 function DocumentForm({ issueId, doc, onCancel, onSaved }: { issueId: string; doc?: IssueDocument; onCancel: () => void; onSaved: () => void }) {
   const action = useAction();
   const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? "");
-    const key = doc?.key ?? text("key").trim();
+    const { form, text } = submittedForm(event);
+    const key = doc?.key ?? text("key");
     const saved = await action.run(() =>
       call(
         api.PUT("/api/issues/{issueId}/documents/{key}", {
           params: { path: { issueId, key } },
           body: {
-            title: text("title").trim() || null,
-            body: text("body"),
-            changeSummary: text("summary").trim() || null,
+            title: text("title") || null,
+            // The body as typed (not trimmed).
+            body: String(form.get("body") ?? ""),
+            changeSummary: text("summary") || null,
             ...(doc ? { baseRevisionId: doc.latestRevisionId } : {}),
           },
         }),

@@ -2,9 +2,9 @@
 // company navigation with the inbox count, and <main>, which takes the focus after a navigation
 // so a screen reader starts at the new page.
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { useLocation } from "preact-iso/router";
-import { messageOf } from "../lib/api";
+import { useAction } from "./action";
 import { type Company, companyPath } from "../lib/companies";
 import { closeCompany } from "../lib/follow";
 import { inboxCount } from "../lib/inbox";
@@ -83,18 +83,22 @@ export function Layout({ company, children }: { company?: Company; children: Com
 
 function UserMenu() {
   const { route } = useLocation();
-  const [error, setError] = useState<string | null>(null);
+  const action = useAction();
   const user = session.value?.user;
   if (!user) return null;
   if (deploymentMode.value === "local_trusted") return <span class="user">{user.name}</span>;
   const leave = async () => {
-    try {
-      await signOut();
-      closeCompany();
-      route("/sign-in", true);
-    } catch (err) {
-      setError(`Sign-out failed: ${messageOf(err)}`);
-    }
+    const left = await action.run(
+      async () => {
+        await signOut();
+        return true;
+      },
+      undefined,
+      { failed: (message) => `Sign-out failed: ${message}` },
+    );
+    if (!left) return;
+    closeCompany();
+    route("/sign-in", true);
   };
   return (
     <span class="user">
@@ -102,10 +106,10 @@ function UserMenu() {
       <button type="button" class="link" onClick={leave}>
         Sign out
       </button>
-      {error && (
+      {action.error && (
         <span role="alert" class="error">
           {" "}
-          {error}
+          {action.error}
         </span>
       )}
     </span>

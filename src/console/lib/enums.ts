@@ -29,6 +29,9 @@ export const ADAPTER_TYPES = tuple<Schemas["HireAgent"]["adapterType"]>()([
 export const MEMBER_ROLES = tuple<Schemas["CompanyMember"]["membershipRole"]>()(["owner", "admin", "member", "viewer"]);
 export const BUDGET_WINDOWS = tuple<Schemas["BudgetPolicyState"]["windowKind"]>()(["calendar_month_utc", "lifetime"]);
 export const TRIGGER_KINDS = tuple<Schemas["RoutineTrigger"]["kind"]>()(["schedule", "webhook", "api"]);
+export const SIGNING_MODES = tuple<NonNullable<Schemas["RoutineTrigger"]["signingMode"]>>()(["bearer", "hmac_sha256", "vendor_hmac", "none"]);
+export const BUDGET_SCOPES = tuple<Schemas["BudgetPolicyState"]["scopeType"]>()(["company", "agent", "project"]);
+export const INVITE_TYPES = tuple<Schemas["Invite"]["inviteType"]>()(["human", "agent"]);
 
 export type IssueStatus = Schemas["Issue"]["status"];
 export type IssuePriority = Schemas["Issue"]["priority"];
@@ -40,6 +43,28 @@ export type AdapterType = Schemas["HireAgent"]["adapterType"];
 export type MemberRole = Schemas["CompanyMember"]["membershipRole"];
 export type BudgetWindow = Schemas["BudgetPolicyState"]["windowKind"];
 export type TriggerKind = Schemas["RoutineTrigger"]["kind"];
+export type SigningMode = NonNullable<Schemas["RoutineTrigger"]["signingMode"]>;
+export type BudgetScope = Schemas["BudgetPolicyState"]["scopeType"];
+export type InviteType = Schemas["Invite"]["inviteType"];
+
+/** Whether `value` (a form's string) is one of the enum's `values`: checked, never cast. */
+export function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return (values as readonly string[]).includes(value);
+}
+
+/** A select's onChange for the enum's values: `then` gets the chosen value, checked (any other is ignored). */
+export function onChosen<T extends string>(values: readonly T[], then: (value: T) => void) {
+  return (event: { currentTarget: { value: string } }) => {
+    const value = event.currentTarget.value;
+    if (isOneOf(values, value)) then(value);
+  };
+}
+
+/** `value` as one of the enum's `values`; throws (the running action shows it) when it is none of them. */
+export function oneOf<T extends string>(values: readonly T[], value: string): T {
+  if (isOneOf(values, value)) return value;
+  throw new Error(`“${value}” is not one of: ${values.join(", ")}.`);
+}
 
 /** `in_progress` → "In progress". */
 export function label(value: string): string {

@@ -9,7 +9,7 @@ import { SelectField, TextArea, TextField } from "../components/fields";
 import { agents, loadAgents } from "../lib/agents";
 import { api, call, type Schemas } from "../lib/api";
 import { companyPath } from "../lib/companies";
-import { ADAPTER_TYPES, type AdapterType } from "../lib/enums";
+import { ADAPTER_TYPES, type AdapterType, onChosen } from "../lib/enums";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
 import { submittedForm } from "../lib/form";
@@ -106,7 +106,7 @@ export default function HireAgentPage({ company }: CompanyPageProps) {
           label="Adapter"
           name="adapterType"
           value={adapterType}
-          onChange={(e) => setAdapterType(e.currentTarget.value as AdapterType)}
+          onChange={onChosen(ADAPTER_TYPES, setAdapterType)}
           options={ADAPTER_TYPES.map((t) => ({ value: t, label: t }))}
         />
         <TextArea

@@ -1,9 +1,9 @@
 // Approving a CLI sign-in (`acp login` prints this page's URL): the signed-in board user sees the
 // code the terminal shows, and approves (minting the CLI's board API key) or cancels.
-import { useState } from "preact/hooks";
+import { Feedback, useAction } from "../components/action";
 import { Layout } from "../components/layout";
 import { Async } from "../components/states";
-import { api, call, messageOf, type Schemas } from "../lib/api";
+import { api, call, type Schemas } from "../lib/api";
 import { ago, when } from "../lib/format";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
@@ -23,23 +23,15 @@ export default function CliAuthPage({ params }: PageProps) {
   useTitle("Approve CLI sign-in", false);
   const id = params.challengeId;
   const challenge = useResource(() => call(api.GET("/api/cli-auth/challenges/{id}", { params: { path: { id }, header: {} } })), [id]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
 
-  const decide = async (decision: "approve" | "cancel", current: Challenge) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const decide = (decision: "approve" | "cancel", current: Challenge) =>
+    action.run(async () => {
       if (decision === "approve")
         await call(api.POST("/api/cli-auth/challenges/{id}/approve", { params: { path: { id } }, body: { userCode: current.userCode } }));
       else await call(api.POST("/api/cli-auth/challenges/{id}/cancel", { params: { path: { id }, header: {} } }));
       await challenge.reload();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Layout>
@@ -66,24 +58,20 @@ export default function CliAuthPage({ params }: PageProps) {
               <p role="status" class="status-line">
                 {STATUS_TEXT[c.status]}
               </p>
-              {error && (
-                <p role="alert" class="error">
-                  {error}
-                </p>
-              )}
+              <Feedback action={action} />
               {c.status === "pending" && (
                 <div class="actions">
-                  <button type="button" class="primary" disabled={busy} onClick={() => decide("approve", c)}>
+                  <button type="button" class="primary" disabled={action.busy} onClick={() => decide("approve", c)}>
                     Approve
                   </button>
-                  <button type="button" disabled={busy} onClick={() => decide("cancel", c)}>
+                  <button type="button" disabled={action.busy} onClick={() => decide("cancel", c)}>
                     Cancel
                   </button>
                 </div>
               )}
               {c.status === "approved" && (
                 <div class="actions">
-                  <button type="button" disabled={busy} onClick={() => decide("cancel", c)}>
+                  <button type="button" disabled={action.busy} onClick={() => decide("cancel", c)}>
                     Cancel
                   </button>
                 </div>

@@ -1,14 +1,16 @@
 // The company picker: the companies the board user can open, and a form to create one. At `/`
 // the remembered company opens straight away; /companies always shows the list.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect } from "preact/hooks";
 import { useLocation } from "preact-iso/router";
-import { Redirect } from "../components/redirect";
+import { Submit, useAction } from "../components/action";
 import { TextField } from "../components/fields";
 import { Layout } from "../components/layout";
+import { Redirect } from "../components/redirect";
 import { Async } from "../components/states";
-import { api, call, messageOf } from "../lib/api";
+import { api, call } from "../lib/api";
 import { type Company, companyPath, loadCompanies, rememberedCompanyId } from "../lib/companies";
 import { closeCompany } from "../lib/follow";
+import { submittedForm } from "../lib/form";
 import { money } from "../lib/format";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
@@ -54,22 +56,16 @@ function CompanyCard({ company }: { company: Company }) {
 
 function NewCompany() {
   const { route } = useLocation();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
   const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const budget = Number(form.get("budget") || 0);
-    setBusy(true);
-    setError(null);
-    try {
-      const company = await call(api.POST("/api/companies", { body: { name: String(form.get("name")), budgetMonthlyCents: Math.round(budget * 100) } }));
+    const { text } = submittedForm(event);
+    const budget = Number(text("budget") || 0);
+    const company = await action.run(async () => {
+      const created = await call(api.POST("/api/companies", { body: { name: text("name"), budgetMonthlyCents: Math.round(budget * 100) } }));
       await loadCompanies();
-      route(companyPath(company, "dashboard"));
-    } catch (err) {
-      setError(messageOf(err));
-      setBusy(false);
-    }
+      return created;
+    });
+    if (company) route(companyPath(company, "dashboard"));
   };
   return (
     <section aria-labelledby="new-company">
@@ -77,14 +73,7 @@ function NewCompany() {
       <form onSubmit={submit} class="stack narrow-form">
         <TextField label="Company name" name="name" required maxLength={200} />
         <TextField label="Monthly budget (USD)" name="budget" type="number" min={0} step="0.01" inputMode="decimal" />
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
-        <button type="submit" disabled={busy}>
-          Create company
-        </button>
+        <Submit action={action} label="Create company" />
       </form>
     </section>
   );

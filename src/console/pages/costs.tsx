@@ -3,18 +3,16 @@
 // its spend and status (and a form to set one), and the open budget incidents. Follows cost,
 // budget and agent events.
 import { Fragment } from "preact";
-import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso/router";
-import { Feedback, useAction } from "../components/action";
 import { StatusBadge } from "../components/badges";
-import { SelectField, TextField } from "../components/fields";
+import { BudgetForm, PolicyTable } from "../components/costs/budgets";
+import { SpendTable } from "../components/costs/spend-table";
+import { SelectField } from "../components/fields";
 import { Async } from "../components/states";
-import { agents } from "../lib/agents";
 import { api, call } from "../lib/api";
-import { type BudgetPolicy, scopeLabel, WINDOW_LABEL } from "../lib/budgets";
-import { type Company, companyPath } from "../lib/companies";
-import { BUDGET_WINDOWS, type BudgetWindow } from "../lib/enums";
-import { ago, count, money, when } from "../lib/format";
+import { scopeLabel } from "../lib/budgets";
+import { companyPath } from "../lib/companies";
+import { ago, money, when } from "../lib/format";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
@@ -39,7 +37,8 @@ const LIVE = { types: ["cost.*", "budget.*", "agent.*"] };
 export default function CostsPage({ company, query }: CompanyPageProps) {
   useTitle("Costs and budgets");
   const { route, path: here } = useLocation();
-  const range: Range = RANGES.some((r) => r.value === query.range) ? (query.range as Range) : "month";
+  const chosen = RANGES.find((r) => r.value === query.range) ?? RANGES[0];
+  const range = chosen.value;
   const path = { companyId: company.id };
   const spend = useResource(
     async () => {
@@ -58,7 +57,7 @@ export default function CostsPage({ company, query }: CompanyPageProps) {
   const windows = useResource(() => call(api.GET("/api/companies/{companyId}/costs/window-spend", { params: { path } })), [company.id], LIVE);
   const overview = useResource(() => call(api.GET("/api/companies/{companyId}/budgets/overview", { params: { path } })), [company.id], LIVE);
   const projects = useResource(() => call(api.GET("/api/companies/{companyId}/projects", { params: { path } })), [company.id]);
-  const rangePhrase = RANGES.find((r) => r.value === range)!.phrase;
+  const rangePhrase = chosen.phrase;
 
   return (
     <>
@@ -162,164 +161,5 @@ export default function CostsPage({ company, query }: CompanyPageProps) {
         )}
       </Async>
     </>
-  );
-}
-
-interface SpendRow {
-  key: string;
-  name: string;
-  href?: string;
-  costCents: number;
-  inputTokens: number;
-  outputTokens: number;
-  eventCount: number;
-}
-
-function SpendTable({ title, rows, empty }: { title: string; rows: SpendRow[]; empty: string }) {
-  const id = `spend-${title.toLowerCase().replace(/\W+/g, "-")}`;
-  return (
-    <section aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
-      {rows.length === 0 ? (
-        <p class="empty">{empty}</p>
-      ) : (
-        <div class="table-wrap">
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col" class="num">
-                  Spend
-                </th>
-                <th scope="col" class="num">
-                  Tokens in / out
-                </th>
-                <th scope="col" class="num">
-                  Events
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.key}>
-                  <th scope="row">{r.href ? <a href={r.href}>{r.name}</a> : r.name}</th>
-                  <td class="num">{money(r.costCents)}</td>
-                  <td class="num">
-                    {count(r.inputTokens)} / {count(r.outputTokens)}
-                  </td>
-                  <td class="num">{count(r.eventCount)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
-  );
-}
-
-function PolicyTable({ policies, projects }: { policies: BudgetPolicy[]; projects: Array<{ id: string; name: string }> }) {
-  return (
-    <div class="table-wrap">
-      <table class="table">
-        <thead>
-          <tr>
-            <th scope="col">Applies to</th>
-            <th scope="col">Window</th>
-            <th scope="col" class="num">
-              Spent of budget
-            </th>
-            <th scope="col">Status</th>
-            <th scope="col">Rules</th>
-          </tr>
-        </thead>
-        <tbody>
-          {policies.map((p) => (
-            <tr key={p.id}>
-              <th scope="row">{scopeLabel(p, projects)}</th>
-              <td>{WINDOW_LABEL[p.windowKind]}</td>
-              <td class="num">
-                {money(p.observedCents)} of {money(p.amountCents)} ({p.utilizationPercent}%)
-              </td>
-              <td>
-                <StatusBadge status={p.isActive ? p.status : "inactive"} />
-              </td>
-              <td class="meta">
-                warn at {p.warnPercent}%{p.hardStopEnabled ? ", pause at 100%" : ", no hard stop"}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** Sets (creates or changes) the budget of the company, an agent or a project. */
-function BudgetForm({ company, projects, onSaved }: { company: Company; projects: Array<{ id: string; name: string }>; onSaved: () => void }) {
-  const action = useAction();
-  const [scopeType, setScopeType] = useState<"company" | "agent" | "project">("company");
-  const [windowKind, setWindowKind] = useState<BudgetWindow>("calendar_month_utc");
-  const agentList = agents.value?.list ?? [];
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const scopeId = scopeType === "company" ? company.id : String(form.get("scopeId") ?? "");
-    const amountCents = Math.round(Number(form.get("amount") || 0) * 100);
-    const saved = await action.run(
-      () =>
-        call(
-          api.POST("/api/companies/{companyId}/budgets/policies", {
-            params: { path: { companyId: company.id } },
-            body: {
-              scopeType,
-              scopeId,
-              amountCents,
-              windowKind,
-              warnPercent: Number(form.get("warn") || 80),
-              hardStopEnabled: form.get("hardStop") === "on",
-            },
-          }),
-        ),
-      (p) => `Budget saved: ${scopeLabel(p, projects)}, ${money(p.amountCents)} (${WINDOW_LABEL[p.windowKind].toLowerCase()}).`,
-    );
-    if (saved) onSaved();
-  };
-  return (
-    <form class="card stack narrow-form" onSubmit={submit} aria-labelledby="budget-form">
-      <h3 id="budget-form">Set a budget</h3>
-      <SelectField
-        label="Applies to"
-        value={scopeType}
-        onChange={(e) => {
-          const next = e.currentTarget.value as typeof scopeType;
-          setScopeType(next);
-          setWindowKind(next === "project" ? "lifetime" : "calendar_month_utc");
-        }}
-        options={[
-          { value: "company", label: "The company" },
-          { value: "agent", label: "An agent" },
-          { value: "project", label: "A project" },
-        ]}
-      />
-      {scopeType === "agent" && <SelectField label="Agent" name="scopeId" required options={agentList.map((a) => ({ value: a.id, label: a.name }))} />}
-      {scopeType === "project" && <SelectField label="Project" name="scopeId" required options={projects.map((p) => ({ value: p.id, label: p.name }))} />}
-      <SelectField
-        label="Window"
-        value={windowKind}
-        onChange={(e) => setWindowKind(e.currentTarget.value as BudgetWindow)}
-        options={BUDGET_WINDOWS.map((w) => ({ value: w, label: WINDOW_LABEL[w] }))}
-      />
-      <TextField label="Budget (USD)" name="amount" type="number" min={0} step="0.01" inputMode="decimal" required hint="0 means no budget." />
-      <TextField label="Warn at (% of the budget)" name="warn" type="number" min={1} max={100} step={1} defaultValue="80" />
-      <div class="check">
-        <input id="budget-hard-stop" type="checkbox" name="hardStop" defaultChecked />
-        <label for="budget-hard-stop">Pause at 100 % until the board decides</label>
-      </div>
-      <Feedback action={action} />
-      <button type="submit" class="primary" disabled={action.busy}>
-        Save budget
-      </button>
-    </form>
   );
 }

@@ -8,7 +8,7 @@ import { Async } from "../components/states";
 import { agents } from "../lib/agents";
 import { api, call, type Schemas } from "../lib/api";
 import { companyPath } from "../lib/companies";
-import { GOAL_LEVELS, GOAL_STATUSES, type GoalLevel, type GoalStatus, label } from "../lib/enums";
+import { GOAL_LEVELS, GOAL_STATUSES, label, onChosen } from "../lib/enums";
 import { ago } from "../lib/format";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
@@ -106,13 +106,13 @@ function GoalControls({ goal, onSaved }: { goal: Goal; onSaved: () => void }) {
         label="Status"
         value={goal.status}
         options={GOAL_STATUSES.map((s) => ({ value: s, label: label(s) }))}
-        onChange={(e) => save({ status: e.currentTarget.value as GoalStatus }, "Status saved.")}
+        onChange={onChosen(GOAL_STATUSES, (status) => save({ status }, "Status saved."))}
       />
       <SelectField
         label="Level"
         value={goal.level}
         options={GOAL_LEVELS.map((l) => ({ value: l, label: label(l) }))}
-        onChange={(e) => save({ level: e.currentTarget.value as GoalLevel }, "Level saved.")}
+        onChange={onChosen(GOAL_LEVELS, (level) => save({ level }, "Level saved."))}
       />
       <SelectField
         label="Owner"

@@ -9,7 +9,7 @@ import { Async } from "../components/states";
 import { agentName, agents } from "../lib/agents";
 import { api, call, type Schemas } from "../lib/api";
 import { type Company, companyPath } from "../lib/companies";
-import { GOAL_LEVELS, GOAL_STATUSES, type GoalLevel, type GoalStatus, label } from "../lib/enums";
+import { GOAL_LEVELS, GOAL_STATUSES, label, oneOf } from "../lib/enums";
 import { type GoalNode, goalTree } from "../lib/goal-tree";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
@@ -82,8 +82,8 @@ function NewGoal({ company, goals, onDone }: { company: Company; goals: Goal[]; 
           body: {
             title: text("title"),
             description: text("description") || null,
-            level: text("level") as GoalLevel,
-            status: text("status") as GoalStatus,
+            level: oneOf(GOAL_LEVELS, text("level")),
+            status: oneOf(GOAL_STATUSES, text("status")),
             parentId: text("parent") || null,
             ownerAgentId: text("owner") || null,
           },

@@ -1,30 +1,27 @@
 // "New issue": title, description (markdown), assignee, project, priority and status; opens the
 // issue once created.
-import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso/router";
+import { Submit, useAction } from "../components/action";
 import { SelectField, TextArea, TextField } from "../components/fields";
 import { agents } from "../lib/agents";
-import { api, call, messageOf } from "../lib/api";
+import { api, call } from "../lib/api";
 import { companyPath } from "../lib/companies";
-import { ISSUE_PRIORITIES, ISSUE_STATUSES, type IssuePriority, type IssueStatus, label } from "../lib/enums";
+import { ISSUE_PRIORITIES, ISSUE_STATUSES, label, oneOf } from "../lib/enums";
+import { submittedForm } from "../lib/form";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
-import { submittedForm } from "../lib/form";
 
 export default function NewIssuePage({ company, query }: CompanyPageProps) {
   useTitle("New issue");
   const { route } = useLocation();
   const projects = useResource(() => call(api.GET("/api/companies/{companyId}/projects", { params: { path: { companyId: company.id } } })), [company.id]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
 
   const submit = async (event: Event) => {
     const { text } = submittedForm(event);
-    setBusy(true);
-    setError(null);
-    try {
-      const issue = await call(
+    const issue = await action.run(async () =>
+      call(
         api.POST("/api/companies/{companyId}/issues", {
           params: { path: { companyId: company.id } },
           body: {
@@ -32,16 +29,13 @@ export default function NewIssuePage({ company, query }: CompanyPageProps) {
             description: text("description") || null,
             assigneeAgentId: text("assignee") || null,
             projectId: text("project") || null,
-            priority: text("priority") as IssuePriority,
-            status: text("status") as IssueStatus,
+            priority: oneOf(ISSUE_PRIORITIES, text("priority")),
+            status: oneOf(ISSUE_STATUSES, text("status")),
           },
         }),
-      );
-      route(companyPath(company, `issues/${issue.identifier}`));
-    } catch (err) {
-      setError(messageOf(err));
-      setBusy(false);
-    }
+      ),
+    );
+    if (issue) route(companyPath(company, `issues/${issue.identifier}`));
   };
 
   return (
@@ -67,17 +61,9 @@ export default function NewIssuePage({ company, query }: CompanyPageProps) {
         />
         <SelectField label="Priority" name="priority" defaultValue="medium" options={ISSUE_PRIORITIES.map((p) => ({ value: p, label: label(p) }))} />
         <SelectField label="Status" name="status" defaultValue="todo" options={ISSUE_STATUSES.map((s) => ({ value: s, label: label(s) }))} />
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            Create issue
-          </button>
+        <Submit action={action} label="Create issue" primary>
           <a href={companyPath(company, "issues")}>Cancel</a>
-        </div>
+        </Submit>
       </form>
     </>
   );

@@ -2,18 +2,19 @@
 // assignee controls (each change saves at once), its place among other issues (parent, sub-issues,
 // blockers), its documents (revisions and a diff view), attachments, and the runs that touched it
 // with their events — all following the issue's events, so an agent's comment appears as it is posted.
-import { useState } from "preact/hooks";
 import { PriorityBadge, StatusBadge } from "../components/badges";
-import { SelectField, TextArea } from "../components/fields";
+import { CommentForm } from "../components/issue/comment-form";
+import { IssueControls } from "../components/issue/controls";
+import { Related } from "../components/issue/related";
 import { IssueAttachments } from "../components/issue-attachments";
 import { IssueDocuments } from "../components/issue-documents";
 import { Markdown } from "../components/markdown";
 import { RunList } from "../components/runs";
 import { Async } from "../components/states";
-import { agentName, agents } from "../lib/agents";
-import { api, call, messageOf, type Schemas } from "../lib/api";
+import { agentName } from "../lib/agents";
+import { api, call, type Schemas } from "../lib/api";
 import { companyPath } from "../lib/companies";
-import { ISSUE_PRIORITIES, ISSUE_STATUSES, type IssuePriority, type IssueStatus, label } from "../lib/enums";
+import { label } from "../lib/enums";
 import { ago, when } from "../lib/format";
 import type { LiveEvent } from "../lib/live";
 import { type Resource, useResource } from "../lib/resource";
@@ -22,6 +23,7 @@ import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
 
 type IssueSummary = NonNullable<Schemas["IssueSummary"]>;
+const known = (s: Schemas["IssueSummary"]): s is IssueSummary => s !== null;
 
 export default function IssuePage({ company, params }: CompanyPageProps) {
   const ref = params.issueId;
@@ -90,14 +92,14 @@ export default function IssuePage({ company, params }: CompanyPageProps) {
               {ago(detail.updatedAt)}
             </time>
           </p>
-          <Controls issue={detail} onSaved={() => void issue.reload()} />
+          <IssueControls issue={detail} onSaved={() => void issue.reload()} />
           <section aria-labelledby="issue-description">
             <h2 id="issue-description">Description</h2>
             {detail.description ? <Markdown source={detail.description} /> : <p class="empty">No description.</p>}
           </section>
           <Related title="Sub-issues" issues={children.data ?? []} href={issueHref} empty={children.loading ? "Loading sub-issues…" : "No sub-issues."} />
-          {detail.blockedBy.length > 0 && <Related title="Blocked by" issues={detail.blockedBy.filter(Boolean) as IssueSummary[]} href={issueHref} />}
-          {detail.blocks.length > 0 && <Related title="Blocks" issues={detail.blocks.filter(Boolean) as IssueSummary[]} href={issueHref} />}
+          {detail.blockedBy.length > 0 && <Related title="Blocked by" issues={detail.blockedBy.filter(known)} href={issueHref} />}
+          {detail.blocks.length > 0 && <Related title="Blocks" issues={detail.blocks.filter(known)} href={issueHref} />}
           <IssueDocuments issueId={detail.id} identifier={detail.identifier} />
           <IssueAttachments companyId={company.id} issueId={detail.id} identifier={detail.identifier} />
           <section aria-labelledby="issue-comments">
@@ -142,110 +144,5 @@ export default function IssuePage({ company, params }: CompanyPageProps) {
         </article>
       )}
     </Async>
-  );
-}
-
-function Controls({ issue, onSaved }: { issue: Schemas["IssueDetail"]; onSaved: () => void }) {
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState("");
-  const save = async (body: { status?: IssueStatus; priority?: IssuePriority; assigneeAgentId?: string | null }, what: string) => {
-    setError(null);
-    try {
-      await call(api.PATCH("/api/issues/{issueId}", { params: { path: { issueId: issue.id } }, body }));
-      setNotice(`${what} saved.`);
-      onSaved();
-    } catch (err) {
-      setError(messageOf(err));
-      onSaved();
-    }
-  };
-  return (
-    <section class="controls" aria-label="Issue settings">
-      <SelectField
-        label="Status"
-        value={issue.status}
-        options={ISSUE_STATUSES.map((s) => ({ value: s, label: label(s) }))}
-        onChange={(e) => save({ status: e.currentTarget.value as IssueStatus }, "Status")}
-      />
-      <SelectField
-        label="Priority"
-        value={issue.priority}
-        options={ISSUE_PRIORITIES.map((p) => ({ value: p, label: label(p) }))}
-        onChange={(e) => save({ priority: e.currentTarget.value as IssuePriority }, "Priority")}
-      />
-      <SelectField
-        label="Assignee"
-        value={issue.assigneeAgentId ?? ""}
-        options={[{ value: "", label: "Unassigned" }, ...(agents.value?.list ?? []).map((a) => ({ value: a.id, label: a.name }))]}
-        onChange={(e) => save({ assigneeAgentId: e.currentTarget.value || null }, "Assignee")}
-      />
-      <p role="status" class="notice">
-        {notice}
-      </p>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-    </section>
-  );
-}
-
-function Related({ title, issues, href, empty }: { title: string; issues: IssueSummary[]; href: (s: IssueSummary) => string; empty?: string }) {
-  const id = `related-${title.toLowerCase().replace(/\W+/g, "-")}`;
-  return (
-    <section aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
-      {issues.length === 0 ? (
-        <p class="empty">{empty}</p>
-      ) : (
-        <ul class="rows">
-          {issues.map((s) => (
-            <li key={s.id}>
-              <a href={href(s)}>
-                <span class="identifier">{s.identifier}</span> {s.title}
-              </a>{" "}
-              <StatusBadge status={s.status} />
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-function CommentForm({ issueId, onPosted }: { issueId: string; onPosted: () => void }) {
-  const [body, setBody] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (!body.trim()) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await call(api.POST("/api/issues/{issueId}/comments", { params: { path: { issueId } }, body: { body } }));
-      setBody("");
-      onPosted();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form class="stack" onSubmit={submit}>
-      <TextArea label="Comment" rows={4} required value={body} onInput={(e) => setBody(e.currentTarget.value)} hint="Markdown; raw HTML is shown as text." />
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          Post comment
-        </button>
-      </div>
-    </form>
   );
 }

@@ -3,13 +3,14 @@
 // on a phone — with its "Move to" menu; either way the issue's status changes.
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso/router";
+import { Feedback, useAction } from "../components/action";
 import { PriorityBadge, StatusBadge } from "../components/badges";
 import { SelectField, TextField } from "../components/fields";
 import { Async } from "../components/states";
 import { agentName, agents } from "../lib/agents";
-import { api, call, messageOf, type Schemas } from "../lib/api";
+import { api, call, type Schemas } from "../lib/api";
 import { companyPath } from "../lib/companies";
-import { ISSUE_STATUSES, type IssueStatus, label } from "../lib/enums";
+import { ISSUE_STATUSES, type IssueStatus, label, onChosen } from "../lib/enums";
 import { ago } from "../lib/format";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
@@ -30,8 +31,7 @@ export default function IssuesPage({ company, query }: CompanyPageProps) {
     { types: ["issue.*"] },
   );
   const projects = useResource(() => call(api.GET("/api/companies/{companyId}/projects", { params: { path: { companyId: company.id } } })), [company.id]);
-  const [moveError, setMoveError] = useState<string | null>(null);
-  const [notice, setNotice] = useState("");
+  const action = useAction();
 
   const setQuery = (changes: Record<string, string>) => {
     const next = new URLSearchParams();
@@ -42,14 +42,12 @@ export default function IssuesPage({ company, query }: CompanyPageProps) {
 
   const move = async (issue: Issue, status: IssueStatus) => {
     if (issue.status === status) return;
-    setMoveError(null);
-    try {
-      await call(api.PATCH("/api/issues/{issueId}", { params: { path: { issueId: issue.id } }, body: { status } }));
-      setNotice(`${issue.identifier} moved to ${label(status)}.`);
-      await issues.reload();
-    } catch (err) {
-      setMoveError(`${issue.identifier} could not be moved: ${messageOf(err)}`);
-    }
+    const moved = await action.run(
+      () => call(api.PATCH("/api/issues/{issueId}", { params: { path: { issueId: issue.id } }, body: { status } })),
+      `${issue.identifier} moved to ${label(status)}.`,
+      { failed: (message) => `${issue.identifier} could not be moved: ${message}` },
+    );
+    if (moved) await issues.reload();
   };
 
   const agentOptions = [{ value: "", label: "Anyone" }, ...(agents.value?.list ?? []).map((a) => ({ value: a.id, label: a.name }))];
@@ -103,14 +101,7 @@ export default function IssuesPage({ company, query }: CompanyPageProps) {
           Board
         </a>
       </nav>
-      <p role="status" class="notice">
-        {notice}
-      </p>
-      {moveError && (
-        <p role="alert" class="error">
-          {moveError}
-        </p>
-      )}
+      <Feedback action={action} />
       <Async
         resource={issues}
         what="issues"
@@ -197,7 +188,7 @@ function Board({ issues, company, onMove }: { issues: Issue[]; company: CompanyP
                     label={`Move ${issue.identifier} to`}
                     value={issue.status}
                     options={ISSUE_STATUSES.map((s) => ({ value: s, label: label(s) }))}
-                    onChange={(e) => onMove(issue, e.currentTarget.value as IssueStatus)}
+                    onChange={onChosen(ISSUE_STATUSES, (status) => onMove(issue, status))}
                   />
                 </li>
               ))}

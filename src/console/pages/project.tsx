@@ -10,7 +10,7 @@ import { agentName, agents } from "../lib/agents";
 import { api, call, type Schemas } from "../lib/api";
 import { WINDOW_LABEL } from "../lib/budgets";
 import { companyPath } from "../lib/companies";
-import { label, PROJECT_STATUSES, type ProjectStatus } from "../lib/enums";
+import { label, onChosen, PROJECT_STATUSES } from "../lib/enums";
 import { ago, money } from "../lib/format";
 import { useResource } from "../lib/resource";
 import type { CompanyPageProps } from "../routes";
@@ -158,7 +158,7 @@ function ProjectControls({ project, goals, onSaved }: { project: Project; goals:
         label="Status"
         value={project.status}
         options={PROJECT_STATUSES.map((s) => ({ value: s, label: label(s) }))}
-        onChange={(e) => save({ status: e.currentTarget.value as ProjectStatus }, "Status saved.")}
+        onChange={onChosen(PROJECT_STATUSES, (status) => save({ status }, "Status saved."))}
       />
       <SelectField
         label="Lead"

@@ -10,7 +10,7 @@ import { Async } from "../components/states";
 import { agentName, agents } from "../lib/agents";
 import { api, call } from "../lib/api";
 import { type Company, companyPath } from "../lib/companies";
-import { label, PROJECT_STATUSES, type ProjectStatus } from "../lib/enums";
+import { label, oneOf, PROJECT_STATUSES } from "../lib/enums";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
@@ -90,7 +90,7 @@ function NewProject({ company, goals, onDone }: { company: Company; goals: Array
           body: {
             name: text("name"),
             description: text("description") || null,
-            status: text("status") as ProjectStatus,
+            status: oneOf(PROJECT_STATUSES, text("status")),
             leadAgentId: text("lead") || null,
             goalIds: text("goal") ? [text("goal")] : [],
             targetDate: text("targetDate") || null,

@@ -10,7 +10,7 @@ import { Async } from "../components/states";
 import { agentName, agents } from "../lib/agents";
 import { api, call } from "../lib/api";
 import { type Company, companyPath } from "../lib/companies";
-import { ISSUE_PRIORITIES, type IssuePriority, label } from "../lib/enums";
+import { ISSUE_PRIORITIES, label, oneOf } from "../lib/enums";
 import { ago } from "../lib/format";
 import { useResource } from "../lib/resource";
 import { triggerText } from "../lib/routines";
@@ -72,7 +72,7 @@ function NewRoutine({ company, onCancel }: { company: Company; onCancel: () => v
             description: text("description") || null,
             assigneeAgentId: text("assignee"),
             projectId: text("project") || null,
-            priority: text("priority") as IssuePriority,
+            priority: oneOf(ISSUE_PRIORITIES, text("priority")),
           },
         }),
       ),

@@ -10,7 +10,7 @@ import { ShownOnce } from "../components/shown-once";
 import { Async } from "../components/states";
 import { api, call, type Schemas } from "../lib/api";
 import { type Company, companyPath } from "../lib/companies";
-import { label, MEMBER_ROLES, type MemberRole } from "../lib/enums";
+import { INVITE_TYPES, type InviteType, label, MEMBER_ROLES, type MemberRole, onChosen, oneOf } from "../lib/enums";
 import { ago, when } from "../lib/format";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
@@ -90,7 +90,7 @@ function MemberRow({ member: m, company, onChanged }: { member: Member; company:
             value={m.membershipRole}
             disabled={action.busy}
             options={MEMBER_ROLES.map((r) => ({ value: r, label: label(r) }))}
-            onChange={(e) => void change(e.currentTarget.value as MemberRole)}
+            onChange={onChosen(MEMBER_ROLES, (role) => void change(role))}
           />
         </div>
       ) : (
@@ -131,10 +131,10 @@ function InviteRow({ invite: i, onChanged }: { invite: Invite; onChanged: () => 
 
 function NewInvite({ company, onCreated }: { company: Company; onCreated: () => void }) {
   const action = useAction();
-  const [type, setType] = useState<"human" | "agent">("human");
+  const [type, setType] = useState<InviteType>("human");
   const [link, setLink] = useState<string | null>(null);
   const submit = async (event: Event) => {
-    const { form, text } = submittedForm(event);
+    const { element, form, text } = submittedForm(event);
     const created = await action.run(
       () =>
         call(
@@ -142,7 +142,7 @@ function NewInvite({ company, onCreated }: { company: Company; onCreated: () => 
             params: { path: { companyId: company.id } },
             body: {
               inviteType: type,
-              membershipRole: text("role") as MemberRole,
+              membershipRole: oneOf(MEMBER_ROLES, text("role")),
               ...(type === "agent" && text("agentName") ? { agentName: text("agentName") } : {}),
               ...(type === "human" && form.get("approval") === "on" ? { requiresApproval: true } : {}),
               ...(text("hours") ? { expiresInHours: Number(text("hours")) } : {}),
@@ -154,7 +154,7 @@ function NewInvite({ company, onCreated }: { company: Company; onCreated: () => 
     );
     if (created) {
       setLink(created.urls.invite);
-      (event.target as HTMLFormElement).reset();
+      element.reset();
       onCreated();
     }
   };
@@ -170,7 +170,7 @@ function NewInvite({ company, onCreated }: { company: Company; onCreated: () => 
         <SelectField
           label="Invite"
           value={type}
-          onChange={(e) => setType(e.currentTarget.value as "human" | "agent")}
+          onChange={onChosen(INVITE_TYPES, setType)}
           options={[
             { value: "human", label: "A person (board member)" },
             { value: "agent", label: "An agent (asks to join)" },

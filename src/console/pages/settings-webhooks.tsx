@@ -11,6 +11,7 @@ import { Async } from "../components/states";
 import { api, call, type Schemas } from "../lib/api";
 import { type Company, companyPath } from "../lib/companies";
 import { ago } from "../lib/format";
+import { submittedForm } from "../lib/form";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
 import { eventList } from "../lib/webhooks";
@@ -68,10 +69,7 @@ export default function WebhooksPage({ company }: CompanyPageProps) {
 function NewWebhook({ company, onCreated }: { company: Company; onCreated: (w: Schemas["WebhookWithSecret"]) => void }) {
   const action = useAction();
   const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const data = new FormData(form);
-    const text = (name: string) => String(data.get(name) ?? "").trim();
+    const { element, text } = submittedForm(event);
     const created = await action.run(
       () =>
         call(
@@ -83,7 +81,7 @@ function NewWebhook({ company, onCreated }: { company: Company; onCreated: (w: S
       "Webhook created.",
     );
     if (created) {
-      form.reset();
+      element.reset();
       onCreated(created);
     }
   };

@@ -85,9 +85,8 @@ function CompanyForm({ company }: { company: Company }) {
 function Logo({ company }: { company: Company }) {
   const action = useAction();
   const upload = async (event: Event) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const file = new FormData(form).get("file");
+    const { element, form } = submittedForm(event);
+    const file = form.get("file");
     if (!(file instanceof File) || !file.name) return action.fail("Choose an image to upload.");
     if (file.size > MAX_LOGO_BYTES) return action.fail(`${file.name} is ${bytes(file.size)}; choose a smaller image.`);
     const saved = await action.run(async () => {
@@ -95,7 +94,7 @@ function Logo({ company }: { company: Company }) {
       return call(api.PATCH("/api/companies/{companyId}/branding", { params: { path: { companyId: company.id } }, body: { logoAssetId: asset.assetId } }));
     }, "Logo uploaded.");
     if (saved) {
-      form.reset();
+      element.reset();
       await loadCompanies().catch(() => {});
     }
   };

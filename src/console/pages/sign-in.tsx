@@ -1,10 +1,11 @@
 // Sign in, or create an account (authenticated mode, with the web session). In local_trusted mode
 // the user is the local board already, so the page goes straight on.
 import { useState } from "preact/hooks";
-import { Redirect } from "../components/redirect";
+import { useAction } from "../components/action";
 import { TextField } from "../components/fields";
+import { Redirect } from "../components/redirect";
 import { ErrorMessage } from "../components/states";
-import { messageOf } from "../lib/api";
+import { submittedForm } from "../lib/form";
 import { safeNext } from "../lib/next";
 import { session, signIn, signUp } from "../lib/session";
 import { useTitle } from "../lib/title";
@@ -12,26 +13,15 @@ import type { PageProps } from "../routes";
 
 export default function SignInPage({ query }: PageProps) {
   const [mode, setMode] = useState<"sign-in" | "sign-up">(query.mode === "sign-up" ? "sign-up" : "sign-in");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
   useTitle(mode === "sign-in" ? "Sign in" : "Create an account", false);
   if (session.value) return <Redirect to={safeNext(query.next)} />;
 
   const submit = async (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const email = String(form.get("email"));
-    const password = String(form.get("password"));
-    setBusy(true);
-    setError(null);
-    try {
-      if (mode === "sign-in") await signIn(email, password);
-      else await signUp(String(form.get("name")), email, password);
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    const { form, text } = submittedForm(event);
+    // The password as typed (not trimmed).
+    const password = String(form.get("password") ?? "");
+    await action.run(() => (mode === "sign-in" ? signIn(text("email"), password) : signUp(text("name"), text("email"), password)));
   };
 
   return (
@@ -50,8 +40,8 @@ export default function SignInPage({ query }: PageProps) {
           autocomplete={mode === "sign-in" ? "current-password" : "new-password"}
           hint={mode === "sign-up" ? "At least 8 characters." : undefined}
         />
-        {error && <ErrorMessage message={error} />}
-        <button type="submit" class="primary" disabled={busy}>
+        {action.error && <ErrorMessage message={action.error} />}
+        <button type="submit" class="primary" disabled={action.busy}>
           {mode === "sign-in" ? "Sign in" : "Create account"}
         </button>
       </form>
@@ -61,7 +51,7 @@ export default function SignInPage({ query }: PageProps) {
           type="button"
           class="link"
           onClick={() => {
-            setError(null);
+            action.reset();
             setMode(mode === "sign-in" ? "sign-up" : "sign-in");
           }}
         >
