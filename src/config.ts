@@ -42,3 +42,7 @@ export function readDeploymentConfig(env: ConfigVars): ConfigResult {
   }
   return { ok: true, config: { mode, exposure, baseUrlMode, publicBaseUrl } };
 }
+
+/** The API origin agents and links call back: the configured public URL, else the local dev server. */
+export const serviceApiUrl = (env: Pick<Env, "AUTH_PUBLIC_BASE_URL" | "API_PUBLIC_URL">) =>
+  (env.AUTH_PUBLIC_BASE_URL?.trim() || env.API_PUBLIC_URL?.trim() || "http://127.0.0.1:8787").replace(/\/+$/, "");

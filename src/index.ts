@@ -2,6 +2,7 @@
 import { runScheduledTick } from "./scheduler/tick";
 import { RoundTrips, withCountedD1, withRoundTrips } from "./db/round-trips";
 import { FAULT_HEADER, Faults, faultsEnabled, parseFaults } from "./db/faults";
+import { onFirstUse } from "./lazy";
 
 export { CompanyDurableObject } from "./company/durable-object";
 export { GatewayRunObject } from "./company/gateway-run";
@@ -13,17 +14,7 @@ export { CompanyEventsHub } from "./company/events-hub";
  * request, not at startup: an isolate that only hosts Durable Objects, alarms or the cron never
  * builds it.
  */
-let app: Promise<ReturnType<typeof import("./app").createApp>> | undefined;
-function httpApp() {
-  app ??= import("./app").then(
-    (m) => m.createApp(),
-    (err) => {
-      app = undefined;
-      throw err;
-    },
-  );
-  return app;
-}
+const httpApp = onFirstUse(async () => (await import("./app")).createApp());
 
 export default {
   async fetch(request, env, ctx) {

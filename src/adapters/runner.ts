@@ -1,16 +1,12 @@
 // What the runner adapters (`process`, `<runtime>_local`) share on the service's side: they run on
-// a user's machine through a connected runner (src/company/runs/runner-attempt.ts), which reads
+// a user's machine through a connected runner (src/company/runs/attempts/runner.ts), which reads
 // the rest of their config; the service reads the run timeout and renders the prompt template.
 import { z } from "zod";
 import { acceptedFields } from "./config";
 import type { AdapterDefinition } from "./types";
-import { loadedOnFirstUse } from "./attempt";
 
-/** Where a runner adapter's runs execute and how one is attempted: pushed to a runner serving the agent. */
-export const onRunner = {
-  where: "runner",
-  attempt: loadedOnFirstUse(async () => (await import("../company/runs/runner-attempt")).attemptRunnerRun),
-} satisfies Pick<AdapterDefinition, "where" | "attempt">;
+/** Where a runner adapter's runs execute: pushed to a runner serving the agent (src/company/runs/attempts/runner.ts). */
+export const onRunner = { where: "runner" } satisfies Pick<AdapterDefinition, "where">;
 
 /** Run timeout in seconds, 0 for none: a field of every runner adapter's schema. */
 export const runnerTimeoutSec = z.number().int().min(0);

@@ -1,9 +1,7 @@
-// What an adapter (how an agent runs) declares: its config schema, defaults, skill support,
-// where its runs execute and how one is attempted, and the field documentation the llms guides
-// are generated from.
-import type { CommandContext } from "../company/command";
-import type { DispatcherHost } from "../company/runs/host";
-import type { RunRow } from "../domain/runs/lifecycle";
+// What an adapter (how an agent runs) declares: its config schema, defaults, skill support, where
+// its runs execute (the run engine's attempt for that place is in src/company/runs/attempts/), and
+// the field documentation the llms guides are generated from. Adapters import nothing of the run
+// engine or the objects (test/unit/layers.test.ts).
 
 /**
  * Where a run executes: in the company object (one call per attempt), in a gateway object (a
@@ -11,8 +9,21 @@ import type { RunRow } from "../domain/runs/lifecycle";
  */
 export type AdapterWhere = "object" | "gateway" | "runner";
 
-/** One attempt of a run the dispatcher hands out (outside the serialised section); true when the run ended here. */
-export type Attempt = (host: DispatcherHost, ctx: CommandContext, run: RunRow, adapterConfig: Record<string, unknown>) => Promise<boolean>;
+/**
+ * A run's usage as an adapter reports it (an agent endpoint's own report, a gateway's, a runtime's):
+ * becomes the run's cost event (src/domain/runs/usage.ts).
+ */
+export interface RunUsage {
+  provider?: unknown;
+  model?: unknown;
+  inputTokens?: unknown;
+  cachedInputTokens?: unknown;
+  outputTokens?: unknown;
+  costCents?: unknown;
+  /** A runtime's own cost in US dollars. */
+  costUsd?: unknown;
+  billingType?: unknown;
+}
 
 /** What validating an adapterConfig needs of its schema. */
 export interface ConfigSchema {
@@ -37,8 +48,6 @@ export interface AdapterDefinition {
   configSchema: ConfigSchema;
   /** Where its runs execute (which agents the dispatcher starts runs for, which runs a runner may take). */
   where: AdapterWhere;
-  /** Runs one attempt (loaded on first use, src/adapters/attempt.ts). */
-  attempt: Attempt;
   /** `persistent`: skill files are installed into the runtime; `unsupported`: it cannot receive them. */
   skillsMode: "persistent" | "unsupported";
   /** Defaults filled on create only (e.g. a default model). */

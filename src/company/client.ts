@@ -1,4 +1,6 @@
-// Worker-side entry to a company's Durable Object: typed command calls.
+// Worker-side entry to a company's Durable Objects: typed command calls, the objects' accessors and
+// the headers the Worker hands requests to them with (so routes, the domain and the cron never
+// import an object's class module).
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HttpError, notFound } from "../domain/errors";
 import { placementOf, scopeToCompany } from "../db/placement";
@@ -8,9 +10,24 @@ import type { CommandResult, CompanyCommand } from "./command";
 import { currentRoundTrips } from "../db/round-trips";
 import { createDb } from "../db/client";
 import { currentD1Session } from "../db/sessions";
-import { forgetCachedCredentials } from "../http/credential-cache";
+import { forgetCachedCredentials } from "../db/credential-cache";
 
 export const companyObject = (env: Env, companyId: string) => env.COMPANY.getByName(companyId);
+/** The company's event hub (src/company/events-hub.ts). */
+export const eventsHub = (env: Env, companyId: string) => env.EVENTS.getByName(companyId);
+/** The object holding one remote gateway run (src/company/gateway-run.ts). */
+export const gatewayRunObject = (env: Env, runId: string) => env.GATEWAY_RUNS.getByName(runId);
+
+/** Headers the Worker hands a runner's WebSocket upgrade to the company object with (who connected, and how). */
+export const RUNNER_HEADERS = {
+  principal: "x-runner-principal",
+  credential: "x-runner-credential",
+  company: "x-runner-company",
+  apiUrl: "x-runner-api-url",
+} as const;
+
+/** Headers the Worker hands an event stream to the company's hub with. */
+export const STREAM_HEADERS = { company: "x-events-company", types: "x-events-types", lastEventId: "x-events-last-id", agent: "x-events-agent" } as const;
 
 /**
  * Runs a command in the company's DO; failures become HttpErrors with their status and details.

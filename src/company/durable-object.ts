@@ -29,7 +29,8 @@ import { sweepRemoteRuns } from "./runs/remote-sweep";
 import { agentsOfType, ENV_TEST_TIMEOUT_MS, type EnvironmentTestInput } from "./runs/environment-test";
 import { resolveEnvBindings } from "../domain/secrets/bindings";
 import { reportRemoteRun, type RemoteRunReport } from "../domain/runs/remote";
-import { eventsHub, PRUNE_EVERY_MS } from "./events-hub";
+import { PRUNE_EVERY_MS } from "./events-hub";
+import { eventsHub, RUNNER_HEADERS } from "./client";
 import { SYSTEM_ACTOR } from "../domain/actor";
 import { placementOf } from "../db/placement";
 import { companyScope, withShardScope } from "../db/shards";
@@ -40,12 +41,6 @@ export const FENCE_RETRY_SECONDS = 5;
 const FENCE_DRAIN_MS = 30_000;
 
 /** Headers the Worker sets on a runner's upgrade after authenticating it (the object is reachable only from the Worker). */
-export const RUNNER_HEADERS = {
-  principal: "x-runner-principal",
-  credential: "x-runner-credential",
-  company: "x-runner-company",
-  apiUrl: "x-runner-api-url",
-} as const;
 
 export class CompanyDurableObject extends DurableObject<Env> {
   private tail: Promise<unknown> = Promise.resolve();

@@ -11,7 +11,7 @@
 // sends it again. A notification that never arrives is covered by the minute cron (pokes hubs
 // with deliveries due).
 import { DurableObject } from "cloudflare:workers";
-import { and, asc, eq, gt, gte, lte, min, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, min, sql } from "drizzle-orm";
 import { createDb, schema, type Db } from "../db/client";
 import { runBatch, type Statement } from "../db/batch";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
@@ -32,7 +32,7 @@ import { matchesEventPatterns, visibleToAgents } from "../domain/events/catalogu
 import { activityInsert } from "../domain/activity/record";
 import { SYSTEM_ACTOR } from "../domain/actor";
 import { pruneEventsStatements } from "../domain/events/retention";
-import { companyObject } from "./client";
+import { companyObject, STREAM_HEADERS } from "./client";
 
 /** Deliveries one subscription is sent per alarm before the hub yields (the next alarm carries on). */
 const MAX_PER_SUBSCRIPTION = 200;
@@ -46,7 +46,6 @@ const PAGE_DELIVERIES = 50;
 export const PRUNE_EVERY_MS = 3600_000;
 
 /** Headers the Worker sets on a stream request after authenticating it (the hub is reachable only from the Worker). */
-export const STREAM_HEADERS = { company: "x-events-company", types: "x-events-types", lastEventId: "x-events-last-id", agent: "x-events-agent" } as const;
 
 interface StreamClient {
   writer: WritableStreamDefaultWriter<Uint8Array>;
@@ -540,17 +539,4 @@ export class CompanyEventsHub extends DurableObject<Env> {
       if (rows.length < PAGE || !this.clients.size) return;
     }
   }
-}
-
-export const eventsHub = (env: Env, companyId: string) => env.EVENTS.getByName(companyId);
-
-/** Ids of deliveries due, for the cron's safety net (hubs whose notification never arrived). */
-export async function companiesWithDueDeliveries(db: Db, now: string): Promise<string[]> {
-  const d = schema.webhookDeliveries;
-  const rows = await db
-    .selectDistinct({ companyId: d.companyId })
-    .from(d)
-    .where(and(eq(d.status, "pending"), lte(d.nextAttemptAt, now)))
-    .limit(500);
-  return rows.map((r) => r.companyId);
 }

@@ -63,8 +63,6 @@ interface GatewayRunState extends GatewayRunSpec {
   done: boolean;
 }
 
-export const gatewayRunObject = (env: Env, runId: string) => env.GATEWAY_RUNS.getByName(runId);
-
 export class GatewayRunObject extends DurableObject<Env> {
   /** Aborts the stream or sleep in progress (cancel, deadline). */
   private interrupt: AbortController | null = null;

@@ -4,7 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { ReadBatch } from "../db/read-batch";
 import { afterResponse } from "../db/round-trips";
-import { cacheCredential, cachedCredential, cachedRunAgent, cacheRunAgent, lastUsedWriteDue } from "./credential-cache";
+import { cacheCredential, cachedCredential, cachedRunAgent, cacheRunAgent, lastUsedWriteDue } from "../db/credential-cache";
 import type { AppEnv } from "../env";
 import { createDb, schema, type Db } from "../db/client";
 import { onOtherShards, shardNames } from "../db/shards";

@@ -1,7 +1,7 @@
 // CLI auth: challenge create/read/approve/cancel, the key's caller info and self-revocation.
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
-import { forgetCachedCredentials } from "../http/credential-cache";
+import { forgetCachedCredentials } from "../db/credential-cache";
 import { dbOf } from "../http/db";
 import { clientAddress, limitedAttempt } from "../http/attempt-limits";
 import { requireBoard } from "../http/access";

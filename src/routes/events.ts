@@ -8,7 +8,7 @@ import { requireCompanyAccess } from "../http/access";
 import { CompanyIdParam, errors, jsonContent } from "../schemas/common";
 import { EVENT_CATALOGUE_DESCRIPTION, EventListQuery, EventPageSchema, StreamHeaders, StreamQuery } from "../schemas/events";
 import { listEvents, parseTypes } from "../domain/events/queries";
-import { eventsHub, STREAM_HEADERS } from "../company/events-hub";
+import { eventsHub, STREAM_HEADERS } from "../company/client";
 import { EVENT_RETENTION_COUNT } from "../domain/events/retention";
 
 const tags = ["Events"];

@@ -26,9 +26,9 @@ import {
   TriggerWithSecretSchema,
   UpdateRoutineSchema,
   UpdateTriggerSchema,
-  SCHEDULE_KEY_PREFIX,
   WEBHOOK_BODY_LIMIT_BYTES,
 } from "../schemas/routines";
+import { SCHEDULE_KEY_PREFIX } from "../domain/routines/constants";
 import {
   createRoutine,
   createTrigger,

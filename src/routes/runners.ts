@@ -7,7 +7,7 @@ import { createRouter } from "../http/router";
 import { publicBaseUrl } from "../http/public-url";
 import { requireActor, requireCompanyAccess } from "../http/access";
 import { companyObject } from "../company/client";
-import { RUNNER_HEADERS } from "../company/durable-object";
+import { RUNNER_HEADERS } from "../company/client";
 import { CompanyIdParam, ErrorSchema, errors, jsonContent } from "../schemas/common";
 import { ConnectedRunnerSchema, RunnerConnectQuery } from "../schemas/runners";
 import { HttpError } from "../domain/errors";

@@ -10,7 +10,8 @@ import { createDb, schema } from "../db/client";
 import { forEachShard } from "../db/shards";
 import { withCountedD1 } from "../db/round-trips";
 import { drainDirectoryOutbox } from "../db/directory-sync";
-import { companiesWithDueDeliveries, eventsHub } from "../company/events-hub";
+import { eventsHub } from "../company/client";
+import { companiesWithDueDeliveries } from "../domain/events/queries";
 
 export async function runScheduledTick(given: Env, at: Date): Promise<void> {
   // The routed, counted databases (src/db/shards.ts); a no-op when the caller already passed them.

@@ -3,7 +3,8 @@
 import { z } from "@hono/zod-openapi";
 import { JsonObject, Timestamp, atLeastOneField } from "./common";
 import { environmentConfigSchemas } from "../domain/environments/kinds";
-import { ENVIRONMENT_KINDS, ENVIRONMENT_STATUSES, LEASE_STATUSES, PROBE_STATUSES } from "../db/schema/environments";
+import { ENVIRONMENT_KINDS, ENVIRONMENT_STATUSES, PROBE_STATUSES } from "../db/schema/environments";
+import { LEASE_STATUSES } from "../db/schema/execution-workspaces";
 
 const Name = z.string().trim().min(1).max(200);
 const Labels = z.record(z.string().min(1).max(100), z.string().max(500)).openapi({ description: "Free key/value labels" });

@@ -13,10 +13,7 @@ import {
   VARIABLE_TYPES,
 } from "../db/schema/routines";
 
-export const REPLAY_WINDOW = { min: 30, max: 86_400, default: 300 } as const;
-export const ROUTINE_RUNS_LIMIT = { default: 50, max: 200 } as const;
-/** Idempotency keys of schedule slots (`schedule:<trigger>:<slot>`); callers' own keys may not start with it. */
-export const SCHEDULE_KEY_PREFIX = "schedule:";
+import { REPLAY_WINDOW, ROUTINE_RUNS_LIMIT, SCHEDULE_KEY_PREFIX } from "../domain/routines/constants";
 /** Largest webhook body accepted by the public fire route (it becomes the run's triggerPayload). */
 export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
 

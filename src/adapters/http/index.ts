@@ -3,7 +3,6 @@ import type { AdapterDefinition } from "../types";
 import { unprocessable } from "../../domain/errors";
 import { isPrivateTarget } from "../targets";
 import { HTTP_DEFAULTS, httpConfigSchema } from "./config";
-import { loadedOnFirstUse } from "../attempt";
 
 export const httpAdapter: AdapterDefinition = {
   type: "http",
@@ -25,7 +24,6 @@ export const httpAdapter: AdapterDefinition = {
   ],
   configSchema: httpConfigSchema,
   where: "object",
-  attempt: loadedOnFirstUse(async () => (await import("./attempt")).attemptHttpRun),
   checkPolicy: (config, { exposure }) => {
     if (exposure === "public" && isPrivateTarget(new URL(String(config.url)).hostname)) {
       throw unprocessable("adapterConfig.url points at a loopback or private-network address, which a publicly exposed service refuses", { field: "url" });

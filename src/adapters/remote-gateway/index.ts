@@ -4,7 +4,6 @@ import { unprocessable } from "../../domain/errors";
 import type { AdapterDefinition } from "../types";
 import { isPrivateTarget } from "../targets";
 import { GATEWAY_DEFAULTS, gatewayConfigSchema, normalizeGatewayConfig, PROTECTED_GATEWAY_HEADERS } from "./config";
-import { loadedOnFirstUse } from "../attempt";
 
 export const remoteGatewayAdapter: AdapterDefinition = {
   type: "remote_gateway",
@@ -43,7 +42,6 @@ export const remoteGatewayAdapter: AdapterDefinition = {
   ],
   configSchema: gatewayConfigSchema,
   where: "gateway",
-  attempt: loadedOnFirstUse(async () => (await import("./attempt")).attemptGatewayRun),
   checkPolicy: (config, { exposure }) => {
     if (exposure === "public" && isPrivateTarget(new URL(String(config.apiBaseUrl)).hostname)) {
       throw unprocessable("adapterConfig.apiBaseUrl points at a loopback or private-network address, which a publicly exposed service refuses", {

@@ -6,7 +6,7 @@
 //   POST {apiBaseUrl}/v1/runs/{id}/stop       on timeout and on cancel
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { PROTECTED_GATEWAY_HEADERS, type GatewayConfig } from "./config";
-import type { RunUsage } from "../../domain/runs/usage";
+import type { RunUsage } from "../types";
 import { retryAfterSeconds } from "../http/invoke";
 import { isRecord } from "../../domain/records";
 

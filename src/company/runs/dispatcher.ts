@@ -18,7 +18,8 @@ import { schema, type Db } from "../../db/client";
 import { systemContext, type DispatcherHost } from "./host";
 import { dispatchable, dispatchStep } from "./step";
 import { adapterOf } from "../../adapters";
-import { resendUnacknowledgedStarts } from "./runner-attempt";
+import { resendUnacknowledgedStarts } from "./attempts/runner";
+import { ATTEMPTS } from "./attempts";
 import { sweepRemoteRuns } from "./remote-sweep";
 import { RUNNER_STALE_MS } from "./runners";
 import { dispatchDelayMs, runnerGraceMs, runStartAckMs } from "./timing";
@@ -30,7 +31,7 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
   try {
     outcomes = await Promise.all(
       step.invoke.map(async ({ run, adapterConfig }) => {
-        const ended = await adapterOf(run.adapterType).attempt(host, systemContext(host, companyId), run, adapterConfig);
+        const ended = await ATTEMPTS[adapterOf(run.adapterType).where](host, systemContext(host, companyId), run, adapterConfig);
         // Handed out and recorded: no longer the next dispatch's to hand out.
         host.storage.startingRuns.forget(run.id);
         return ended;

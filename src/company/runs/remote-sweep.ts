@@ -2,7 +2,7 @@
 // runs are stopped remotely, runners are told run.cancel.
 import { schema } from "../../db/client";
 import { inIds } from "../../db/id-list";
-import { gatewayRunObject } from "../gateway-run";
+import { gatewayRunObject } from "../client";
 import type { DispatcherHost } from "./host";
 
 /**

@@ -1,12 +1,10 @@
 // Environments (where agents' work runs) and their leases.
-import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
-import { executionWorkspaces } from "./execution-workspaces";
 
 export const ENVIRONMENT_KINDS = ["local", "ssh", "container", "cloud_sandbox"] as const;
 export const ENVIRONMENT_STATUSES = ["active", "disabled"] as const;
-export const LEASE_STATUSES = ["active", "released", "expired"] as const;
 export const PROBE_STATUSES = ["ok", "failed"] as const;
 
 export const environments = sqliteTable(
@@ -32,31 +30,4 @@ export const environments = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("environments_company_name_uq").on(t.companyId, t.name)],
-);
-
-export const environmentLeases = sqliteTable(
-  "environment_leases",
-  {
-    id: text("id").primaryKey(),
-    companyId: text("company_id")
-      .notNull()
-      .references(() => companies.id, { onDelete: "cascade" }),
-    environmentId: text("environment_id")
-      .notNull()
-      .references(() => environments.id, { onDelete: "cascade" }),
-    executionWorkspaceId: text("execution_workspace_id").references(() => executionWorkspaces.id, { onDelete: "set null" }),
-    issueId: text("issue_id"),
-    agentId: text("agent_id"),
-    runId: text("run_id"),
-    status: text("status", { enum: LEASE_STATUSES }).notNull(),
-    acquiredAt: text("acquired_at").notNull(),
-    releasedAt: text("released_at"),
-    expiresAt: text("expires_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    index("environment_leases_environment_idx").on(t.environmentId, t.status),
-    index("environment_leases_workspace_idx").on(t.executionWorkspaceId, t.status),
-  ],
 );

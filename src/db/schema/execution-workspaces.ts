@@ -8,6 +8,7 @@ import { environments } from "./environments";
 export const EXECUTION_WORKSPACE_MODES = ["shared", "isolated"] as const;
 export const EXECUTION_WORKSPACE_STATUSES = ["open", "closing", "closed"] as const;
 export const WORKSPACE_OPERATION_KINDS = ["runtime_service", "runtime_command"] as const;
+export const LEASE_STATUSES = ["active", "released", "expired"] as const;
 export const WORKSPACE_OPERATION_STATUSES = ["applied", "queued", "cancelled"] as const;
 
 export interface RuntimeServiceState {
@@ -80,5 +81,33 @@ export const workspaceOperations = sqliteTable(
   (t) => [
     index("workspace_operations_execution_idx").on(t.executionWorkspaceId, t.createdAt),
     index("workspace_operations_project_ws_idx").on(t.projectWorkspaceId, t.createdAt),
+  ],
+);
+
+/** An environment held for an execution workspace (here, beside the workspace it names: environments.ts imports nothing of this file). */
+export const environmentLeases = sqliteTable(
+  "environment_leases",
+  {
+    id: text("id").primaryKey(),
+    companyId: text("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    environmentId: text("environment_id")
+      .notNull()
+      .references(() => environments.id, { onDelete: "cascade" }),
+    executionWorkspaceId: text("execution_workspace_id").references(() => executionWorkspaces.id, { onDelete: "set null" }),
+    issueId: text("issue_id"),
+    agentId: text("agent_id"),
+    runId: text("run_id"),
+    status: text("status", { enum: LEASE_STATUSES }).notNull(),
+    acquiredAt: text("acquired_at").notNull(),
+    releasedAt: text("released_at"),
+    expiresAt: text("expires_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("environment_leases_environment_idx").on(t.environmentId, t.status),
+    index("environment_leases_workspace_idx").on(t.executionWorkspaceId, t.status),
   ],
 );

@@ -1,6 +1,6 @@
 // Reads of the outbound-event area: subscriptions, their deliveries (newest first) and the
 // company's retained events (oldest first, after an event id).
-import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { badRequest, notFound } from "../errors";
 import { deliveryView, webhookView, type WebhookRow } from "./webhooks";
@@ -98,4 +98,15 @@ export async function listEvents(db: Db, companyId: string, options: { types: st
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { events: page.map(eventView), nextCursor: rows.length > limit && last ? last.id : null };
+}
+
+/** Ids of deliveries due, for the cron's safety net (hubs whose notification never arrived). */
+export async function companiesWithDueDeliveries(db: Db, now: string): Promise<string[]> {
+  const d = schema.webhookDeliveries;
+  const rows = await db
+    .selectDistinct({ companyId: d.companyId })
+    .from(d)
+    .where(and(eq(d.status, "pending"), lte(d.nextAttemptAt, now)))
+    .limit(500);
+  return rows.map((r) => r.companyId);
 }

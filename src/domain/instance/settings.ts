@@ -2,7 +2,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { schema, type Db } from "../../db/client";
-import { ExperimentalSettingsSchema, GeneralSettingsSchema } from "../../schemas/instance";
+import { ExperimentalSettingsSchema, GeneralSettingsSchema } from "./settings-shapes";
 
 export const SETTINGS = {
   general: GeneralSettingsSchema,

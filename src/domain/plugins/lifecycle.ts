@@ -14,7 +14,7 @@ import { actorRef, type BoardActor } from "../actor";
 import { badRequest, conflict } from "../errors";
 import { newId } from "../../crypto/random";
 import { eventsFromActivity } from "../events/from-activity";
-import { eventsHub } from "../../company/events-hub";
+import { eventsHub } from "../../company/client";
 import { manifestOf, type PluginDefinition } from "./definition";
 import { pluginQuery, pluginView, requirePlugin, type PluginRow } from "./queries";
 import { SHIPPED_PLUGINS, shippedPlugin } from "./registry";

@@ -12,7 +12,7 @@ import { forbidden, notFound, unprocessable } from "../errors";
 import { newId } from "../../crypto/random";
 import { addTaskAssignmentDecision, requireAssignmentAllowed } from "../authorization/assignment";
 import type { CreateRoutineBody, CreateTriggerBody, UpdateRoutineBody, UpdateTriggerBody } from "../../schemas/routines";
-import { REPLAY_WINDOW } from "../../schemas/routines";
+import { REPLAY_WINDOW } from "./constants";
 import type { RoutineVariable } from "../../db/schema/routines";
 import { addRoutineReferenceChecks, type RoutineRefsInput } from "./references";
 import { requiredWithoutDefault, validateVariables } from "./templates";

@@ -6,7 +6,7 @@ import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import { issueSummary } from "../issues/view";
 import { TERMINAL_ISSUE_STATUSES } from "../issues/view";
-import { ROUTINE_RUNS_LIMIT } from "../../schemas/routines";
+import { ROUTINE_RUNS_LIMIT } from "./constants";
 import { routineRunView, routineView, triggerSummary, triggerView, type RoutineRow } from "./view";
 
 const RECENT_RUNS = 10;

@@ -15,7 +15,7 @@ import { CATCH_UP_CAP, compileSchedule, DEFAULT_TIMEZONE, dueSlots, nextSlot } f
 import { fireOnce, loadFireFacts, type FireInput } from "./fire";
 import { dueScheduleTriggers } from "./queries";
 import { forEachShard } from "../../db/shards";
-import { SCHEDULE_KEY_PREFIX } from "../../schemas/routines";
+import { SCHEDULE_KEY_PREFIX } from "./constants";
 
 const SYSTEM: Actor = { type: "none", runId: null };
 

@@ -10,7 +10,8 @@ import { conflict, forbidden, notFound } from "../errors";
 import { endRunStatements, isLiveRun, newRunRow, type RunRow } from "./lifecycle";
 import { resetAgentSessions } from "./sessions";
 import { maxRunsPerHour, skipReasonOf, type SkipReason } from "./dispatch";
-import { recordRunUsage, type RunUsage } from "./usage";
+import { recordRunUsage } from "./usage";
+import type { RunUsage } from "../../adapters/types";
 import { runView } from "./view";
 import { runEvent, runEventsInsert, type RunEventInput } from "./events";
 

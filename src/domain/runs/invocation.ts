@@ -9,9 +9,7 @@ import { resolveEnvBindings } from "../secrets/bindings";
 import type { RunRow } from "./lifecycle";
 import { skillsForRun } from "../skills/delivery";
 import { enabledToolNames } from "../plugins/queries";
-
-/** The API origin agents call back: the configured public URL, else the local dev server. */
-export const serviceApiUrl = (env: Env) => (env.AUTH_PUBLIC_BASE_URL?.trim() || env.API_PUBLIC_URL?.trim() || "http://127.0.0.1:8787").replace(/\/+$/, "");
+import { serviceApiUrl } from "../../config";
 
 /** The run's wake context as the agent sees it (variables for its environment are delivered under `env`). */
 export function agentContext(run: Pick<RunRow, "context" | "reason" | "issueId">): { context: Record<string, unknown>; wakeEnv: Record<string, string> } {

@@ -8,7 +8,8 @@ import type { Statement } from "../../db/batch";
 import type { RunErrorCode } from "../../db/schema/runs";
 import { backoffSeconds, endRunStatements, MAX_RETRIES, type RunEnding } from "./lifecycle";
 import { runEvent, runEventsInsert, type RunEventInput } from "./events";
-import { recordRunUsage, type RunUsage } from "./usage";
+import { recordRunUsage } from "./usage";
+import type { RunUsage } from "../../adapters/types";
 import { clearSessionStatement, saveSessionStatement, type SavedSession } from "./sessions";
 
 export interface RemoteRunReport {

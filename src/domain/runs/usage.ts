@@ -8,18 +8,7 @@ import { billingTypes } from "../../db/schema/costs";
 import { reportCostEvent } from "../costs/commands";
 import { usdToCents } from "../costs/cents";
 import type { RunRow } from "./lifecycle";
-
-export interface RunUsage {
-  provider?: unknown;
-  model?: unknown;
-  inputTokens?: unknown;
-  cachedInputTokens?: unknown;
-  outputTokens?: unknown;
-  costCents?: unknown;
-  /** A runtime's own cost in US dollars. */
-  costUsd?: unknown;
-  billingType?: unknown;
-}
+import type { RunUsage } from "../../adapters/types";
 
 const count = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined);
 

@@ -4,6 +4,7 @@
 import type { CatalogSource } from "./catalog-content";
 import { packageFromTexts, type SkillPackage, type TrustLevel } from "./package";
 import { notFound, unprocessable } from "../errors";
+import { onFirstUse } from "../../lazy";
 
 export interface CatalogEntry {
   id: string;
@@ -28,8 +29,6 @@ export interface CatalogSkill {
   entry: CatalogEntry;
   pkg: SkillPackage;
 }
-
-let built: Promise<CatalogSkill[]> | null = null;
 
 async function build(source: CatalogSource): Promise<CatalogSkill> {
   const pkg = await packageFromTexts(source.files);
@@ -56,15 +55,11 @@ async function build(source: CatalogSource): Promise<CatalogSkill> {
   };
 }
 
-export function catalog(): Promise<CatalogSkill[]> {
-  built ??= import("./catalog-content")
-    .then(({ CATALOG_SOURCES }) => Promise.all(CATALOG_SOURCES.map(build)))
-    .catch((err) => {
-      built = null;
-      throw err;
-    });
-  return built;
-}
+/** The shipped catalog, built on first use (a failed build is tried again on the next call). */
+export const catalog: () => Promise<CatalogSkill[]> = onFirstUse(async () => {
+  const { CATALOG_SOURCES } = await import("./catalog-content");
+  return Promise.all(CATALOG_SOURCES.map(build));
+});
 
 export const bundledCatalog = async () => (await catalog()).filter((s) => s.entry.kind === "bundled");
 

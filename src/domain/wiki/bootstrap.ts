@@ -14,7 +14,7 @@ import { changeAgentLifecycle } from "../agents/lifecycle-commands";
 import { createProject } from "../projects/commands";
 import { createManagedSkill, patchSkillFile } from "../skills/commands";
 import { createRoutine, createTrigger } from "../routines/commands";
-import { serviceApiUrl } from "../runs/invocation";
+import { serviceApiUrl } from "../../config";
 import { DEFAULT_SPACE_SLUG, wikiIdOf, type WikiRef } from "./space";
 import { bootstrapControlFiles } from "./spaces";
 import { operationInsert } from "./operations";

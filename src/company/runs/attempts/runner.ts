@@ -2,22 +2,23 @@
 // connected runner serving the agent (src/company/runs/runners.ts), sent again or handed to another
 // runner when it is not acknowledged in time.
 import { and, eq } from "drizzle-orm";
-import { schema } from "../../db/client";
-import { inIds } from "../../db/id-list";
-import type { Statement } from "../../db/batch";
-import type { CommandContext } from "../command";
-import { endRunStatements, type RunRow } from "../../domain/runs/lifecycle";
-import { runEvent } from "../../domain/runs/events";
-import { runInvocationBody, serviceApiUrl } from "../../domain/runs/invocation";
-import { loadPromptFacts } from "../../domain/runs/prompt-facts";
-import { buildPrompt } from "../../domain/runs/prompt";
-import { sessionToResume, taskKeyOf } from "../../domain/runs/sessions";
-import { storedDesiredSkills } from "../../domain/agents/skills";
-import { runnerStillAuthorized, type RunnerAttachment } from "./runners";
-import { RUNNER_PROTOCOL_VERSION } from "../../protocol/runner";
-import { runnerGraceMs, runStartAckMs } from "./timing";
-import { readRunnerConfig } from "../../adapters/runner";
-import type { DispatcherHost } from "./host";
+import { schema } from "../../../db/client";
+import { inIds } from "../../../db/id-list";
+import type { Statement } from "../../../db/batch";
+import type { CommandContext } from "../../command";
+import { endRunStatements, type RunRow } from "../../../domain/runs/lifecycle";
+import { runEvent } from "../../../domain/runs/events";
+import { runInvocationBody } from "../../../domain/runs/invocation";
+import { serviceApiUrl } from "../../../config";
+import { loadPromptFacts } from "../../../domain/runs/prompt-facts";
+import { buildPrompt } from "../../../domain/runs/prompt";
+import { sessionToResume, taskKeyOf } from "../../../domain/runs/sessions";
+import { storedDesiredSkills } from "../../../domain/agents/skills";
+import { runnerStillAuthorized, type RunnerAttachment } from "../runners";
+import { RUNNER_PROTOCOL_VERSION } from "../../../protocol/runner";
+import { runnerGraceMs, runStartAckMs } from "../timing";
+import { readRunnerConfig } from "../../../adapters/runner";
+import type { DispatcherHost } from "../host";
 
 /** Run tokens of runner runs without a timeout live this long. */
 const RUNNER_TOKEN_SEC = 6 * 3600;

@@ -1,16 +1,16 @@
 // Running an `http` agent's run: one call to the agent's endpoint, its answer recorded serialised
 // (accepted with a completion deadline, retried with back-off, or ended).
 import { and, eq } from "drizzle-orm";
-import { schema } from "../../db/client";
-import type { CommandContext } from "../../company/command";
-import { backoffSeconds, endRunStatements, MAX_RETRIES, type RunRow } from "../../domain/runs/lifecycle";
-import { invokeHttpAgent, type HttpOutcome } from "./invoke";
-import { readHttpConfig } from "./config";
-import { runInvocationBody } from "../../domain/runs/invocation";
-import { storedDesiredSkills } from "../../domain/agents/skills";
-import { recordRunUsage } from "../../domain/runs/usage";
-import { runEvent } from "../../domain/runs/events";
-import { systemContext, type DispatcherHost } from "../../company/runs/host";
+import { schema } from "../../../db/client";
+import type { CommandContext } from "../../command";
+import { backoffSeconds, endRunStatements, MAX_RETRIES, type RunRow } from "../../../domain/runs/lifecycle";
+import { invokeHttpAgent, type HttpOutcome } from "../../../adapters/http/invoke";
+import { readHttpConfig } from "../../../adapters/http/config";
+import { runInvocationBody } from "../../../domain/runs/invocation";
+import { storedDesiredSkills } from "../../../domain/agents/skills";
+import { recordRunUsage } from "../../../domain/runs/usage";
+import { runEvent } from "../../../domain/runs/events";
+import { systemContext, type DispatcherHost } from "../host";
 
 /** Calls the agent's endpoint once and records the answer (at the time of the answer); true when the run ended. */
 export async function attemptHttpRun(host: DispatcherHost, ctx: CommandContext, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {

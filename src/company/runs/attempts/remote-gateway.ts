@@ -1,14 +1,14 @@
 // Running a `remote_gateway` agent's run: handed to its GatewayRunObject (src/company/gateway-run.ts),
 // which holds the remote event stream and reports back through run.remote.report.
 import { and, eq } from "drizzle-orm";
-import { schema } from "../../db/client";
-import type { CommandContext } from "../../company/command";
-import { endRunStatements, type RunRow } from "../../domain/runs/lifecycle";
-import { runEvent } from "../../domain/runs/events";
-import { agentContext, runInvocationBody } from "../../domain/runs/invocation";
-import { readGatewayConfig } from "./config";
-import { gatewayRunObject } from "../../company/gateway-run";
-import type { DispatcherHost } from "../../company/runs/host";
+import { schema } from "../../../db/client";
+import type { CommandContext } from "../../command";
+import { endRunStatements, type RunRow } from "../../../domain/runs/lifecycle";
+import { runEvent } from "../../../domain/runs/events";
+import { agentContext, runInvocationBody } from "../../../domain/runs/invocation";
+import { readGatewayConfig } from "../../../adapters/remote-gateway/config";
+import { gatewayRunObject } from "../../client";
+import type { DispatcherHost } from "../host";
 
 /** The service's own deadline past the gateway's timeout (the gateway object ends the run first; this is the net). */
 const GATEWAY_DEADLINE_SLACK_SEC = 300;
