@@ -29,8 +29,8 @@ import { sweepRemoteRuns } from "./runs/remote-sweep";
 import { agentsOfType, ENV_TEST_TIMEOUT_MS, type EnvironmentTestInput } from "./runs/environment-test";
 import { resolveEnvBindings } from "../domain/secrets/bindings";
 import { reportRemoteRun, type RemoteRunReport } from "../domain/runs/remote";
-import { PRUNE_EVERY_MS } from "./events-hub";
-import { eventsHub, RUNNER_HEADERS } from "./client";
+import { RUNNER_HEADERS } from "./client";
+import { HubLink } from "./hub-link";
 import { SYSTEM_ACTOR } from "../domain/actor";
 import { placementOf } from "../db/placement";
 import { companyScope, withShardScope } from "../db/shards";
@@ -58,15 +58,8 @@ export class CompanyDurableObject extends DurableObject<Env> {
   private wakeAsked: number | null = null;
   /** Runs a dispatch of this instance is handing out now (their starting_runs entries are not orphans). */
   private readonly handingOut = new Set<string>();
-  /**
-   * Whether the company's event hub has streams open (undefined: not known since this instance
-   * started), as its last notification answered or a stream opening told (streamsOpened); the
-   * epoch makes an answer that crossed a stream's opening not count. When the hub is known to
-   * have none and nothing is to be delivered, a command does not notify it (pruning aside).
-   */
-  private hubStreaming: boolean | undefined;
-  private hubStreamsEpoch = 0;
-  private hubNotifiedAt = 0;
+  /** What this object knows of its company's event hub (src/company/hub-link.ts). */
+  private readonly hub = new HubLink();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -194,8 +187,8 @@ export class CompanyDurableObject extends DurableObject<Env> {
         if (ctx.dispatchRequested) await this.wakeAt(Date.now() + dispatchDelayMs(this.env));
         // Events written (by the command's batch, or by the run triggers when runs were queued or
         // ended): the company's hub streams and delivers them (not awaited: never delays the caller).
-        if ((ctx.eventsWritten || ctx.dispatchRequested || ctx.runsEnded) && this.hubWantsNotice(ctx.deliveriesPending))
-          this.ctx.waitUntil(this.notifyEvents(companyId, ctx.deliveriesPending));
+        if ((ctx.eventsWritten || ctx.dispatchRequested || ctx.runsEnded) && this.hub.wantsNotice(ctx.deliveriesPending))
+          this.ctx.waitUntil(this.hub.notify(this.env, companyId, ctx.deliveriesPending));
         // Stopping runs where they execute (remote calls) happens after the serialised section.
         if (ctx.runsEnded) this.ctx.waitUntil(this.sweepAfter());
         return { ok: true, value, credentialsChanged: ctx.changedCredentials || undefined };
@@ -238,7 +231,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
         await runDispatch(this.dispatcherHost(), companyId);
       });
       // Runs started or ended write run events (migrations/0017_run_events.sql).
-      this.ctx.waitUntil(this.notifyEvents(companyId));
+      this.ctx.waitUntil(this.hub.notify(this.env, companyId));
     } finally {
       this.dispatching--;
     }
@@ -300,35 +293,9 @@ export class CompanyDurableObject extends DurableObject<Env> {
     this.runnerGone(ws);
   }
 
-  /**
-   * Tells the company's event hub that events were written (the minute cron covers a lost
-   * notification), and whether deliveries were pending after the command (see CommandContext).
-   */
-  private async notifyEvents(companyId: string, deliveriesPending?: boolean): Promise<void> {
-    const epoch = this.hubStreamsEpoch;
-    this.hubNotifiedAt = Date.now();
-    try {
-      const streaming = await eventsHub(this.env, companyId).notify(companyId, deliveriesPending);
-      if (epoch === this.hubStreamsEpoch) this.hubStreaming = streaming;
-    } catch (err) {
-      this.hubStreaming = undefined;
-      console.error("event hub notification failed", err);
-    }
-  }
-
-  /**
-   * Whether written events need the hub: deliveries pending (or not known), streams open (or not
-   * known), or the hub's hourly pruning due. Otherwise the notification (a Durable Object call per
-   * command) would do nothing.
-   */
-  private hubWantsNotice(deliveriesPending: boolean | undefined): boolean {
-    return deliveriesPending !== false || this.hubStreaming !== false || Date.now() - this.hubNotifiedAt >= PRUNE_EVERY_MS;
-  }
-
   /** The company's event hub opened a stream: every command writing events notifies it from now on. */
   async streamsOpened(): Promise<void> {
-    this.hubStreamsEpoch++;
-    this.hubStreaming = true;
+    this.hub.streamsOpened();
   }
 
   /** Sweeps remote runs once the command queue has moved on (never delays the command's caller). */

@@ -33,6 +33,7 @@ import { activityInsert } from "../domain/activity/record";
 import { SYSTEM_ACTOR } from "../domain/actor";
 import { pruneEventsStatements } from "../domain/events/retention";
 import { companyObject, STREAM_HEADERS } from "./client";
+import { PRUNE_EVERY_MS } from "./hub-link";
 
 /** Deliveries one subscription is sent per alarm before the hub yields (the next alarm carries on). */
 const MAX_PER_SUBSCRIPTION = 200;
@@ -42,8 +43,6 @@ const KEEP_ALIVE_MS = 15_000;
 const PAGE = 500;
 /** Pending deliveries of one subscription read at a time. */
 const PAGE_DELIVERIES = 50;
-/** How often a hub prunes its company's events (the company object notifies at least this often, src/company/durable-object.ts). */
-export const PRUNE_EVERY_MS = 3600_000;
 
 /** Headers the Worker sets on a stream request after authenticating it (the hub is reachable only from the Worker). */
 

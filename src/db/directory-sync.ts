@@ -10,21 +10,27 @@ import type { Statement, Trailing } from "./batch";
 import { runBatch } from "./batch";
 import { schema, type Db } from "./client";
 import { forgetPlacement } from "./placement";
+import { parseOutboxRow } from "./directory-outbox";
 
 type OutboxRow = typeof schema.directoryOutbox.$inferSelect;
 
 /** The directory statements that apply outbox rows, in order. */
 export function directoryStatements(db: Db, rows: readonly OutboxRow[]): Statement[] {
   const statements: Statement[] = [];
-  for (const row of rows) {
-    const p = JSON.parse(row.payload) as Record<string, string | null>;
+  for (const outboxRow of rows) {
+    const row = parseOutboxRow(outboxRow);
     const company = row.companyId;
     switch (row.kind) {
       case "company":
         statements.push(
           db
             .update(schema.directoryCompanies)
-            .set({ name: p.name!, issuePrefix: p.issuePrefix!, status: p.status!, updatedAt: p.updatedAt ?? new Date().toISOString() })
+            .set({
+              name: row.payload.name,
+              issuePrefix: row.payload.issuePrefix,
+              status: row.payload.status,
+              updatedAt: row.payload.updatedAt ?? new Date().toISOString(),
+            })
             .where(eq(schema.directoryCompanies.id, company)),
         );
         break;
@@ -40,48 +46,52 @@ export function directoryStatements(db: Db, rows: readonly OutboxRow[]): Stateme
         break;
       case "membership": {
         const m = schema.directoryMemberships;
-        if (p.status === "deleted") statements.push(db.delete(m).where(and(eq(m.companyId, company), eq(m.userId, p.userId!))));
+        const p = row.payload;
+        if (p.status === "deleted") statements.push(db.delete(m).where(and(eq(m.companyId, company), eq(m.userId, p.userId))));
         else
           statements.push(
             db
               .insert(m)
-              .values({ companyId: company, userId: p.userId!, membershipRole: p.role!, status: p.status! })
-              .onConflictDoUpdate({ target: [m.companyId, m.userId], set: { membershipRole: p.role!, status: p.status! } }),
+              .values({ companyId: company, userId: p.userId, membershipRole: p.role, status: p.status })
+              .onConflictDoUpdate({ target: [m.companyId, m.userId], set: { membershipRole: p.role, status: p.status } }),
           );
         break;
       }
       case "agent_key": {
         const k = schema.directoryAgentKeys;
+        const p = row.payload;
         const values = {
-          keyHash: p.keyHash!,
-          keyId: p.keyId!,
-          agentId: p.agentId!,
+          keyHash: p.keyHash,
+          keyId: p.keyId,
+          agentId: p.agentId,
           companyId: company,
           agentStatus: p.agentStatus ?? "idle",
-          revokedAt: p.revokedAt,
+          revokedAt: p.revokedAt ?? null,
         };
         statements.push(db.insert(k).values(values).onConflictDoUpdate({ target: k.keyHash, set: values }));
         break;
       }
       case "agent_key_deleted":
-        statements.push(db.delete(schema.directoryAgentKeys).where(eq(schema.directoryAgentKeys.keyHash, p.keyHash!)));
+        statements.push(db.delete(schema.directoryAgentKeys).where(eq(schema.directoryAgentKeys.keyHash, row.payload.keyHash)));
         break;
       case "agent_status":
-        statements.push(db.update(schema.directoryAgentKeys).set({ agentStatus: p.agentStatus! }).where(eq(schema.directoryAgentKeys.agentId, p.agentId!)));
+        statements.push(
+          db.update(schema.directoryAgentKeys).set({ agentStatus: row.payload.agentStatus }).where(eq(schema.directoryAgentKeys.agentId, row.payload.agentId)),
+        );
         break;
       case "public_id": {
         const t = schema.directoryPublicIds;
         statements.push(
           db
             .insert(t)
-            .values({ kind: p.kind as "routine_trigger", publicId: p.publicId!, companyId: company })
+            .values({ kind: row.payload.kind, publicId: row.payload.publicId, companyId: company })
             .onConflictDoUpdate({ target: [t.kind, t.publicId], set: { companyId: company } }),
         );
         break;
       }
       case "public_id_deleted": {
         const t = schema.directoryPublicIds;
-        statements.push(db.delete(t).where(and(eq(t.kind, p.kind as "routine_trigger"), eq(t.publicId, p.publicId!), eq(t.companyId, company))));
+        statements.push(db.delete(t).where(and(eq(t.kind, row.payload.kind), eq(t.publicId, row.payload.publicId), eq(t.companyId, company))));
         break;
       }
     }

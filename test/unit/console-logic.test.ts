@@ -2,7 +2,9 @@
 // for), event patterns as the stream reads them, how the inbox groups budget incidents and hides
 // their override approvals, and where signing in may send the user.
 import { describe, expect, it } from "vitest";
-import { matches } from "../../src/console/lib/event-patterns";
+import { matchesEventPatterns } from "../../src/domain/events/catalogue";
+
+const matches = (patterns: string[], type: string) => matchesEventPatterns(type, patterns);
 import { type Approval, type BudgetIncident, groupIncidents, standaloneApprovals } from "../../src/console/lib/inbox-items";
 import { safeNext } from "../../src/console/lib/next";
 import { bucketSpend, dayBounds, windowDays } from "../../src/console/lib/spend";

@@ -6,7 +6,7 @@
 import { signal } from "@preact/signals";
 import { EVENT_TYPES } from "../../domain/events/catalogue";
 import { api, call, type Schemas } from "./api";
-import { matches } from "./event-patterns";
+import { matchesEventPatterns } from "../../domain/events/catalogue";
 
 export type LiveEvent = Schemas["Event"];
 export type LiveMode = "off" | "connecting" | "live" | "polling";
@@ -42,7 +42,7 @@ export function subscribe(patterns: string[], listener: Listener): () => void {
 
 function deliver(event: LiveEvent | { type: "resync" }) {
   for (const { patterns, listener } of [...subscriptions]) {
-    if (event.type === "resync" || matches(patterns, event.type)) listener(event);
+    if (event.type === "resync" || matchesEventPatterns(event.type, patterns)) listener(event);
   }
 }
 

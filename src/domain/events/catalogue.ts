@@ -63,11 +63,24 @@ export function isEventPattern(pattern: string): boolean {
   return (EVENT_TYPES as string[]).includes(pattern);
 }
 
-/** Whether `type` matches any of `patterns` (an empty or missing list matches everything). */
+/**
+ * Whether `type` matches any of `patterns`: an exact type, `prefix.*` or `*`. No filter (null or
+ * undefined) matches everything; an empty list matches nothing. The one matcher: the Worker (event
+ * streams), the console (what a page reloads on) and, as eventPatternMatchSql, the database (which
+ * webhook subscriptions an event is queued for; test/http/event-patterns.test.ts keeps them equal).
+ */
 export function matchesEventPatterns(type: string, patterns: readonly string[] | null | undefined): boolean {
-  if (!patterns || patterns.length === 0) return true;
+  if (!patterns) return true;
   return patterns.some((p) => p === "*" || p === type || (p.endsWith(".*") && type.startsWith(p.slice(0, -1))));
 }
+
+/**
+ * matchesEventPatterns in SQL, for one pattern expression and one type expression (SQL text): the
+ * delivery trigger of migrations/0017_run_events.sql holds it for `p.value` and NEW.`type`, and
+ * event lists filter with it over a JSON array of patterns.
+ */
+export const eventPatternMatchSql = (pattern: string, type: string) =>
+  `${pattern} = '*' OR ${pattern} = ${type} OR (substr(${pattern}, -2) = '.*' AND substr(${type}, 1, length(${pattern}) - 1) = substr(${pattern}, 1, length(${pattern}) - 1))`;
 
 /** The catalogue as the OpenAPI description and the README show it. */
 export const eventCatalogueMarkdown = () => EVENT_TYPES.map((type) => `- \`${type}\`: ${EVENT_CATALOGUE[type]}`).join("\n");

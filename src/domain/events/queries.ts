@@ -1,11 +1,11 @@
 // Reads of the outbound-event area: subscriptions, their deliveries (newest first) and the
 // company's retained events (oldest first, after an event id).
-import { and, asc, desc, eq, gt, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, lte, or, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { badRequest, notFound } from "../errors";
 import { deliveryView, webhookView, type WebhookRow } from "./webhooks";
 import { eventView } from "./outbox";
-import { BOARD_ONLY_EVENT_PREFIXES, isEventPattern } from "./catalogue";
+import { BOARD_ONLY_EVENT_PREFIXES, eventPatternMatchSql, isEventPattern } from "./catalogue";
 
 export async function listWebhooks(db: Db, companyId: string) {
   const s = schema.webhookSubscriptions;
@@ -64,13 +64,10 @@ export function parseTypes(raw: string | undefined): string[] | null {
   return patterns.length ? patterns : null;
 }
 
-/** SQL filter for event types matching `patterns` (exact types and prefixes). */
+/** SQL filter for event types matching `patterns` (the catalogue's matcher in SQL, over the patterns as one JSON parameter). */
 function typeFilter(patterns: string[] | null) {
   if (!patterns || patterns.includes("*")) return undefined;
-  const exact = patterns.filter((p) => !p.endsWith(".*"));
-  const prefixes = patterns.filter((p) => p.endsWith(".*")).map((p) => p.slice(0, -1));
-  const e = schema.companyEvents;
-  return or(...(exact.length ? [inArray(e.type, exact)] : []), ...prefixes.map((prefix) => sql`substr(${e.type}, 1, ${prefix.length}) = ${prefix}`));
+  return sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(patterns)}) p WHERE ${sql.raw(eventPatternMatchSql("p.value", '"company_events"."type"'))})`;
 }
 
 /** The company's retained events after `after` (an event id), oldest first; agents see no finance events. */
