@@ -1,7 +1,7 @@
 // The README's event catalogue and its signature-verification snippet match what the service
 // sends: the catalogue table lists exactly the catalogue's types, and the snippet, run as written,
 // accepts a delivery signed by the service's own delivery code and refuses a tampered one.
-import { readFileSync, mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
@@ -17,6 +17,28 @@ describe("README: outbound events", () => {
   it("the catalogue table lists exactly the catalogue", () => {
     const listed = [...section.matchAll(/^\| `([a-z_.]+)` \|/gm)].map((m) => m[1]);
     expect(listed).toEqual(EVENT_TYPES);
+  });
+
+  it("each type names its producer, and the producer exists: the activity mapping's cases or the migration's trigger", () => {
+    const mapping = readFileSync(path.join(root, "src/domain/events/from-activity.ts"), "utf8");
+    const migrations = readdirSync(path.join(root, "migrations"))
+      .map((f) => readFileSync(path.join(root, "migrations", f), "utf8"))
+      .join("\n");
+    const rows = [...section.matchAll(/^\| `([a-z_.]+)` \| .*? \| (.+) \|$/gm)].map((m) => ({ type: m[1], producer: m[2] }));
+    expect(rows.map((r) => r.type)).toEqual(EVENT_TYPES);
+    for (const { type, producer } of rows) {
+      const names = [...producer.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+      if (producer.startsWith("activity ")) {
+        expect(mapping, `${type}: the mapping announces it`).toContain(`"${type}"`);
+        for (const action of names) expect(mapping, `${type}: activity ${action}`).toContain(`"${action}"`);
+      } else if (producer.startsWith("trigger ")) {
+        for (const trigger of names) {
+          const body = new RegExp(`CREATE TRIGGER \`${trigger}\`[\\s\\S]*?END;`).exec(migrations)?.[0];
+          expect(body, `${type}: trigger ${trigger}`).toBeTruthy();
+          expect(body, `${type}: trigger ${trigger} writes it`).toContain(type.split(".").pop()!);
+        }
+      } else expect(type).toBe("ping");
+    }
   });
 
   it("the verification snippet accepts what the service signs and refuses a tampered body or a stale timestamp", async () => {
