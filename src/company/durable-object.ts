@@ -12,7 +12,7 @@ import { runDispatch } from "./runs/dispatcher";
 import type { DispatcherHost } from "./runs/host";
 import { DISPATCH_RESUME_MS, dispatchDelayMs, runnerGraceMs } from "./runs/timing";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
-import { Faults, faultsEnabled, parseFaults, type FaultRule } from "../db/faults";
+import type { FaultRule } from "../db/faults";
 import {
   newRunnerAttachment,
   onRunnerClosed,
@@ -35,6 +35,7 @@ import { SYSTEM_ACTOR } from "../domain/actor";
 import { placementOf } from "../db/placement";
 import { companyScope, withShardScope } from "../db/shards";
 import { DirectorySync } from "../db/directory-sync";
+import { ObjectFaults } from "./object-scaffolding";
 
 /** While fenced: the Retry-After commands answer with, and how long fence() waits for a running dispatch. */
 export const FENCE_RETRY_SECONDS = 5;
@@ -50,9 +51,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
   private readonly countedEnv: Env;
   private readonly runners: Runners;
   /** Test-only fault injection (src/db/faults.ts) is on: TEST_FAULTS = "1", never in a deployment. */
-  private readonly faultsOn: boolean;
-  /** Faults armed on this object (armFaults), until each has fired. */
-  private armed: FaultRule[] = [];
+  private readonly faults: ObjectFaults;
   /** Dispatches running in this instance, and the earliest alarm asked for since the first of them began (ms). */
   private dispatching = 0;
   private wakeAsked: number | null = null;
@@ -64,9 +63,9 @@ export class CompanyDurableObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.countedEnv = withCountedD1(env);
-    this.faultsOn = faultsEnabled(env);
+    this.faults = new ObjectFaults(env);
     migrateCompanyStorage(ctx.storage.sql);
-    this.storage = new CompanyStorage(this.faultsOn ? failableSql(ctx.storage.sql) : ctx.storage.sql);
+    this.storage = new CompanyStorage(this.faults.enabled ? failableSql(ctx.storage.sql) : ctx.storage.sql);
     this.runners = new Runners(ctx, this.storage);
     // Runner keep-alives are answered by the runtime without waking a hibernated object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(JSON.stringify({ type: "ping" }), JSON.stringify({ type: "pong" })));
@@ -87,11 +86,11 @@ export class CompanyDurableObject extends DurableObject<Env> {
   ): Promise<CommandResult<unknown>> {
     const roundTrips = new RoundTrips();
     roundTrips.phase = "command";
-    roundTrips.faults = this.faultsFor(faults);
+    roundTrips.faults = this.faults.rules(faults);
     const result = await withRoundTrips(roundTrips, () =>
       this.inCompanyScope(companyId, shard, () => this.executeSerially(companyId, name, actor, input, loaded)),
     );
-    return { ...result, roundTrips: roundTrips.d1.command, ...(faults && this.faultsOn ? { faults } : {}) };
+    return { ...result, roundTrips: roundTrips.d1.command, ...(faults && this.faults.enabled ? { faults } : {}) };
   }
 
   /**
@@ -116,25 +115,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
 
   /** Test-only (TEST_FAULTS = "1"): arms fault rules on this object, for everything it does until each fired. */
   async armFaults(spec: string): Promise<void> {
-    if (!this.faultsOn) throw new Error("Fault injection is off (TEST_FAULTS is not set)");
-    this.armed = [...this.armed.filter((rule) => !rule.fired), ...parseFaults(spec)];
-  }
-
-  /** The faults a request carried and the ones armed here; undefined (no cost) when fault injection is off. */
-  private faultsFor(carried?: FaultRule[]): Faults | undefined {
-    if (!this.faultsOn) return undefined;
-    const rules = [...(carried ?? []), ...this.armed.filter((rule) => !rule.fired)];
-    return rules.length ? new Faults(rules) : undefined;
-  }
-
-  /** Runs `fn` with this object's armed faults (alarms and runner messages have no request to carry any). */
-  private withArmedFaults<T>(fn: () => Promise<T>): Promise<T> {
-    const faults = this.faultsFor();
-    if (!faults) return fn();
-    const roundTrips = new RoundTrips();
-    roundTrips.phase = "command";
-    roundTrips.faults = faults;
-    return withRoundTrips(roundTrips, fn);
+    this.faults.arm(spec);
   }
 
   private executeSerially(companyId: string, name: string, actor: Actor, input: unknown, loaded: unknown): Promise<CommandResult<unknown>> {
@@ -221,7 +202,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
     if (this.storage.facts.get("fencedAt")) return this.ctx.storage.setAlarm(Date.now() + FENCE_RETRY_SECONDS * 1000 + dispatchDelayMs(this.env));
     if (this.dispatching++ === 0) this.wakeAsked = null;
     try {
-      await this.withArmedFaults(async () => {
+      await this.faults.around(async () => {
         // Re-armed before any work: if the object is evicted or a write fails half-way, the alarm
         // fires again and the dispatch (every step safe to repeat) resumes. A dispatch that
         // finishes replaces this with the next alarm it needs (settleAlarm).
@@ -277,7 +258,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
   }
 
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    await this.inOwnScope(() => this.withArmedFaults(() => onRunnerMessage(this.runnerHost(), ws, message)));
+    await this.inOwnScope(() => this.faults.around(() => onRunnerMessage(this.runnerHost(), ws, message)));
   }
 
   async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {

@@ -14,9 +14,8 @@ import { DurableObject } from "cloudflare:workers";
 import { and, asc, eq, gt, gte, min, sql } from "drizzle-orm";
 import { createDb, schema, type Db } from "../db/client";
 import { runBatch, type Statement } from "../db/batch";
-import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
+import { withCountedD1 } from "../db/round-trips";
 import { onShardOf } from "../db/placement";
-import { Faults, faultsEnabled, parseFaults, type FaultRule } from "../db/faults";
 import { eventView, pendingDeliveriesRead, type EventRow, type ServiceEvent } from "../domain/events/outbox";
 import {
   decideDelivery,
@@ -34,6 +33,7 @@ import { SYSTEM_ACTOR } from "../domain/actor";
 import { pruneEventsStatements } from "../domain/events/retention";
 import { companyObject, STREAM_HEADERS } from "./client";
 import { PRUNE_EVERY_MS } from "./hub-link";
+import { migrateObjectStorage, ObjectFaults } from "./object-scaffolding";
 
 /** Deliveries one subscription is sent per alarm before the hub yields (the next alarm carries on). */
 const MAX_PER_SUBSCRIPTION = 200;
@@ -58,10 +58,18 @@ interface StreamClient {
 const encoder = new TextEncoder();
 const sseFrame = (event: ServiceEvent) => encoder.encode(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
 
+/** The hub's own tables, in append-only versioned steps (src/company/object-scaffolding.ts). */
+const HUB_STORAGE_STEPS: readonly string[][] = [
+  // 1: deliveries acknowledged by their receiver but not yet recorded in D1 (never sent twice), and the hub's facts.
+  [
+    "CREATE TABLE IF NOT EXISTS acked (delivery_id TEXT PRIMARY KEY, status INTEGER NOT NULL, latency_ms INTEGER NOT NULL, body TEXT, at TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+  ],
+];
+
 export class CompanyEventsHub extends DurableObject<Env> {
   private readonly countedEnv: Env;
-  private readonly faultsOn: boolean;
-  private armed: FaultRule[] = [];
+  private readonly faults: ObjectFaults;
   private readonly clients = new Set<StreamClient>();
   private keepAlive: ReturnType<typeof setInterval> | null = null;
   /** Serialises broadcasts (each reads from the lowest client cursor). */
@@ -71,11 +79,8 @@ export class CompanyEventsHub extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.countedEnv = withCountedD1(env);
-    this.faultsOn = faultsEnabled(env);
-    ctx.storage.sql.exec(
-      "CREATE TABLE IF NOT EXISTS acked (delivery_id TEXT PRIMARY KEY, status INTEGER NOT NULL, latency_ms INTEGER NOT NULL, body TEXT, at TEXT NOT NULL)",
-    );
-    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    this.faults = new ObjectFaults(env);
+    migrateObjectStorage(ctx.storage.sql, HUB_STORAGE_STEPS);
   }
 
   /** Facts read once per instance: only this object writes them. */
@@ -130,8 +135,7 @@ export class CompanyEventsHub extends DurableObject<Env> {
 
   /** Test-only (TEST_FAULTS = "1"): fault rules for this hub's D1 batches. */
   async armFaults(spec: string): Promise<void> {
-    if (!this.faultsOn) throw new Error("Fault injection is off (TEST_FAULTS is not set)");
-    this.armed = [...this.armed.filter((rule) => !rule.fired), ...parseFaults(spec)];
+    this.faults.arm(spec);
   }
 
   /** Test-only: deliveries acknowledged but not yet recorded in D1. */
@@ -142,27 +146,17 @@ export class CompanyEventsHub extends DurableObject<Env> {
       .map((r) => r.delivery_id);
   }
 
-  private withFaults<T>(fn: () => Promise<T>): Promise<T> {
-    if (!this.faultsOn) return fn();
-    const rules = this.armed.filter((rule) => !rule.fired);
-    if (!rules.length) return fn();
-    const roundTrips = new RoundTrips();
-    roundTrips.phase = "command";
-    roundTrips.faults = new Faults(rules);
-    return withRoundTrips(roundTrips, fn);
-  }
-
   async alarm(): Promise<void> {
     const companyId = this.fact("companyId");
     if (!companyId) return;
     // An alarm that fails (a write, an eviction) is retried by the runtime; every step is safe to repeat.
-    await this.inShard(companyId, () => this.withFaults(() => this.deliverDue(companyId)));
+    await this.inShard(companyId, () => this.faults.around(() => this.deliverDue(companyId)));
   }
 
   /** Runs the deliveries now (tests and the bench instead of waiting for the alarm). */
   async deliverNow(companyId: string): Promise<void> {
     if (this.fact("companyId") !== companyId) this.setFact("companyId", companyId);
-    await this.inShard(companyId, () => this.withFaults(() => this.deliverDue(companyId)));
+    await this.inShard(companyId, () => this.faults.around(() => this.deliverDue(companyId)));
   }
 
   private deliverDue(companyId: string): Promise<void> {

@@ -29,6 +29,7 @@ import { isPrivateTarget } from "../adapters/targets";
 import type { CommandResult } from "./command";
 import { dispatchDelayMs } from "./runs/timing";
 import { SYSTEM_ACTOR } from "../domain/actor";
+import { ObjectFaults } from "./object-scaffolding";
 
 /** Wall time one alarm spends on a run before handing over to the next alarm. */
 const ALARM_BUDGET_MS = 10 * 60_000;
@@ -64,6 +65,8 @@ interface GatewayRunState extends GatewayRunSpec {
 }
 
 export class GatewayRunObject extends DurableObject<Env> {
+  /** Test-only fault rules (src/company/object-scaffolding.ts). */
+  private readonly faults = new ObjectFaults(this.env);
   /** Aborts the stream or sleep in progress (cancel, deadline). */
   private interrupt: AbortController | null = null;
   /** Set by cancel() for an alarm already running in this instance (it holds its own copy of the state). */
@@ -98,7 +101,17 @@ export class GatewayRunObject extends DurableObject<Env> {
     return rest;
   }
 
+  /** Test-only (TEST_FAULTS = "1"): fault rules for what this object does until each fired. */
+  async armFaults(spec: string): Promise<void> {
+    this.faults.arm(spec);
+  }
+
   async alarm(): Promise<void> {
+    await this.faults.around(() => this.step());
+  }
+
+  /** One alarm: start, follow or poll the remote run, or forget a finished one. */
+  private async step(): Promise<void> {
     const state = await this.state();
     if (!state) return;
     if (state.done) {

@@ -3,6 +3,7 @@
 // Synchronous and transactional with the object, so hot state read on every command (counters,
 // the fence) costs no D1 round trip.
 import { isWrite } from "../db/faults";
+import { migrateObjectStorage } from "./object-scaffolding";
 import { currentFaults } from "../db/round-trips";
 
 /** Ordered schema steps; append only (a deployed object has applied the earlier ones). */
@@ -43,16 +44,7 @@ const STEPS: readonly string[][] = [
 export const COMPANY_STORAGE_VERSION = STEPS.length;
 
 /** Brings the object's tables up to the current version (idempotent; run at construction). */
-export function migrateCompanyStorage(sql: SqlStorage): number {
-  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)");
-  const row = sql.exec<{ version: number }>("SELECT version FROM schema_version WHERE id = 1").toArray()[0];
-  const from = row ? Number(row.version) : 0;
-  for (let version = from; version < STEPS.length; version++) {
-    for (const statement of STEPS[version]) sql.exec(statement);
-    sql.exec("INSERT INTO schema_version (id, version) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET version = excluded.version", version + 1);
-  }
-  return STEPS.length;
-}
+export const migrateCompanyStorage = (sql: SqlStorage): number => migrateObjectStorage(sql, STEPS);
 
 /** `sql` whose writes fail when a test fault names them (src/db/faults.ts); used only with TEST_FAULTS = "1". */
 export function failableSql(sql: SqlStorage): SqlStorage {
