@@ -2,7 +2,8 @@
 // one batch, then read through their handles. Checks written as "add the query, then interpret
 // the rows" can share a batch with every other read a request needs.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { Column, getTableName, is, SQL, Subquery } from "drizzle-orm";
+import { Column, getTableName, is } from "drizzle-orm";
+import { decoderOf, decodesAsRead, preparedOf, type PreparedQuery } from "./drizzle-internals";
 import type { BatchResponse } from "drizzle-orm/batch";
 import type { Db } from "./client";
 import type { Statement } from "./batch";
@@ -49,7 +50,7 @@ export class ReadBatch {
     const queries = this.queries.splice(0);
     const handles = this.pending.splice(0);
     // What drizzle's db.batch() does, with rows mapped by mapRows (below) instead of per row and column.
-    const prepared = queries.map((query) => (query as unknown as { _prepare(): PreparedRead })._prepare());
+    const prepared = queries.map(preparedOf);
     const statements = prepared.map((p) => {
       const { params } = p.getQuery();
       return params.length ? p.stmt.bind(...params) : p.stmt;
@@ -103,36 +104,13 @@ export async function withJoinedReads<T>(db: Db, add: (batch: ReadBatch) => () =
   return result;
 }
 
-/** drizzle's prepared D1 query, as far as a batch uses it. */
-interface PreparedRead {
-  executeMethod: string;
-  stmt: D1PreparedStatement;
-  getQuery(): { sql: string; params: unknown[] };
-  fields?: { path: string[]; field: unknown }[];
-  customResultMapper?: unknown;
-  joinsNotNullableMap?: Record<string, boolean>;
-  mapResult(result: unknown, isFromBatch: boolean): unknown;
-}
-
-interface Decoder {
-  mapFromDriverValue(value: unknown): unknown;
-}
-
-/** How drizzle decodes a selected field's values (a column, an SQL expression, a subquery or an alias). */
-function decoderOf(field: unknown): Decoder {
-  if (is(field, Column)) return field;
-  if (is(field, SQL)) return (field as unknown as { decoder: Decoder }).decoder;
-  if (is(field, Subquery)) return (field._.sql as unknown as { decoder: Decoder }).decoder;
-  return (field as { sql: { decoder: Decoder } }).sql.decoder;
-}
-
 /**
  * A select's rows as drizzle's mapResultRow makes them (nested paths, decoded values, a left-joined
  * table whose columns are all null becomes null), with each column's decoder resolved once per
  * query instead of once per row and column (drizzle's `is()` checks dominated reading lists).
  * Anything but a plain select (`get`, `run`, relational queries) is mapped by drizzle itself.
  */
-function mapRows(prepared: PreparedRead, result: D1Result): unknown {
+function mapRows(prepared: PreparedQuery, result: D1Result): unknown {
   const { fields, joinsNotNullableMap } = prepared;
   if (prepared.executeMethod !== "all" || !fields || prepared.customResultMapper) return prepared.mapResult(result, true);
   const columns = fields.map(({ path, field }) => {
@@ -145,7 +123,7 @@ function mapRows(prepared: PreparedRead, result: D1Result): unknown {
   // column stored as read (most are text and plain integers).
   if (columns.every((c) => c.path.length === 1)) {
     const names = columns.map((c) => c.last);
-    const decoders = columns.map((c) => (c.decoder.mapFromDriverValue === Column.prototype.mapFromDriverValue ? null : c.decoder));
+    const decoders = columns.map((c) => (decodesAsRead(c.decoder) ? null : c.decoder));
     return rows.map((row) => {
       const mapped: Record<string, unknown> = {};
       let c = 0;

@@ -6,14 +6,10 @@
 // statement is run by batches only (ReadBatch, runBatch, db.batch), as every hot read and write is.
 import { is, Param, Placeholder, sql } from "drizzle-orm";
 import type { Db } from "./client";
+import { preparedAs, preparedOf, type PreparedQuery } from "./drizzle-internals";
 
 /** The placeholder for each value a template takes. */
 export type Slots<K extends string> = { readonly [P in K]: Placeholder<P> };
-
-/** What a batch uses of a prepared drizzle query (src/db/read-batch.ts, drizzle's D1 session). */
-interface Prepared {
-  query: { sql: string; params: unknown[] };
-}
 
 /**
  * A statement whose shape never varies: `build(db, slot)` makes it with `slot.<name>` where each
@@ -21,18 +17,17 @@ interface Prepared {
  */
 export function template<K extends string, S extends object>(names: readonly K[], build: (db: Db, slot: Slots<K>) => S) {
   const slots = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as unknown as Slots<K>;
-  const built = new WeakMap<Db, Prepared & { fill: (values: Record<string, unknown>) => unknown[] }>();
+  const built = new WeakMap<Db, PreparedQuery & { fill: (values: Record<string, unknown>) => unknown[] }>();
   return (db: Db, values: Record<K, unknown>): S => {
     let prepared = built.get(db);
     if (!prepared) {
-      const made = (build(db, slots) as unknown as { _prepare(): Prepared })._prepare();
+      const made = preparedOf(build(db, slots));
       built.set(db, (prepared = Object.assign(made, { fill: filler(made.query.params) })));
     }
     const query = { sql: prepared.query.sql, params: prepared.fill(values) };
-    const template = prepared;
     // The prepared query with this use's parameters and a statement on the current binding; its
     // result mapping (fields, joins, decoders) is the template's.
-    return { _prepare: () => Object.assign(Object.create(template), { query, stmt: db.$client.prepare(query.sql) }) } as unknown as S;
+    return preparedAs<S>(prepared, query, () => db.$client.prepare(query.sql));
   };
 }
 
