@@ -37,8 +37,10 @@ const t = schema.issues;
 
 /** A filter's value: the request's, or a template's slot (src/db/templates.ts). */
 type Value = string | Placeholder;
+/** The filters that each compare one value (every filter but `q`, `limit`, `statuses` and `includeRoutineExecutions`). */
+type SimpleFilter = Exclude<keyof IssueListFilters, "q" | "limit" | "statuses" | "includeRoutineExecutions">;
 /** The filters a list statement is built from, without `q` (its SQL depends on the words). */
-type Filters<V extends Value> = { [K in Exclude<keyof IssueListFilters, "q" | "limit" | "statuses" | "includeRoutineExecutions">]?: V } & {
+type Filters<V extends Value> = { [K in SimpleFilter]?: V } & {
   statuses?: V[];
   includeRoutineExecutions?: boolean;
 };
@@ -50,39 +52,46 @@ const touchedBy = (userId: Value) => sql`(
   OR EXISTS (SELECT 1 FROM issue_user_states s WHERE s.issue_id = ${t.id} AND s.user_id = ${userId} AND s.last_read_at IS NOT NULL)
 )`;
 
-function conditionsOf(companyId: Value, f: Filters<Value>): Array<SQL | undefined> {
-  const conditions: Array<SQL | undefined> = [eq(t.companyId, companyId), isNull(t.hiddenAt)];
-  if (f.statuses?.length) conditions.push(inArray(t.status, f.statuses as Array<IssueRow["status"] | Placeholder>));
-  if (f.assigneeAgentId) conditions.push(eq(t.assigneeAgentId, f.assigneeAgentId));
-  if (f.participantAgentId) {
-    const a = f.participantAgentId;
-    conditions.push(
-      sql`(${t.assigneeAgentId} = ${a} OR ${t.createdByAgentId} = ${a}
-        OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = ${t.id} AND c.author_agent_id = ${a}))`,
-    );
-  }
-  if (f.assigneeUserId) conditions.push(eq(t.assigneeUserId, f.assigneeUserId));
-  if (f.touchedByUserId) conditions.push(touchedBy(f.touchedByUserId));
-  if (f.inboxArchivedByUserId) {
-    conditions.push(
-      sql`EXISTS (SELECT 1 FROM issue_user_states s WHERE s.issue_id = ${t.id} AND s.user_id = ${f.inboxArchivedByUserId} AND s.inbox_archived_at IS NOT NULL)`,
-    );
-  }
-  if (f.unreadForUserId) {
-    const u = f.unreadForUserId;
-    conditions.push(touchedBy(u));
-    conditions.push(sql`EXISTS (
+/**
+ * Every simple filter's conditions, in one table: the general path (a statement built per
+ * request) and the templated path (one per filter shape) are both built from it, so a filter in
+ * IssueListFilters without an entry here — or an entry without a filter — is a type error.
+ */
+const FILTER_CONDITIONS: { readonly [K in SimpleFilter]-?: (value: Value) => SQL[] } = {
+  assigneeAgentId: (a) => [eq(t.assigneeAgentId, a)],
+  participantAgentId: (a) => [
+    sql`(${t.assigneeAgentId} = ${a} OR ${t.createdByAgentId} = ${a}
+      OR EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = ${t.id} AND c.author_agent_id = ${a}))`,
+  ],
+  assigneeUserId: (u) => [eq(t.assigneeUserId, u)],
+  touchedByUserId: (u) => [touchedBy(u)],
+  inboxArchivedByUserId: (u) => [
+    sql`EXISTS (SELECT 1 FROM issue_user_states s WHERE s.issue_id = ${t.id} AND s.user_id = ${u} AND s.inbox_archived_at IS NOT NULL)`,
+  ],
+  unreadForUserId: (u) => [
+    touchedBy(u),
+    sql`EXISTS (
       SELECT 1 FROM issue_comments c WHERE c.issue_id = ${t.id}
         AND (c.author_user_id IS NULL OR c.author_user_id != ${u})
         AND c.created_at > COALESCE((SELECT s.last_read_at FROM issue_user_states s WHERE s.issue_id = ${t.id} AND s.user_id = ${u}), '')
-    )`);
+    )`,
+  ],
+  projectId: (v) => [eq(t.projectId, v)],
+  executionWorkspaceId: (v) => [eq(t.executionWorkspaceId, v)],
+  parentId: (v) => [eq(t.parentId, v)],
+  labelId: (v) => [sql`EXISTS (SELECT 1 FROM issue_labels l WHERE l.issue_id = ${t.id} AND l.label_id = ${v})`],
+  originKind: (v) => [eq(t.originKind, v)],
+  originId: (v) => [eq(t.originId, v)],
+};
+const SIMPLE_FILTERS = Object.keys(FILTER_CONDITIONS) as SimpleFilter[];
+
+function conditionsOf(companyId: Value, f: Filters<Value>): Array<SQL | undefined> {
+  const conditions: Array<SQL | undefined> = [eq(t.companyId, companyId), isNull(t.hiddenAt)];
+  if (f.statuses?.length) conditions.push(inArray(t.status, f.statuses as Array<IssueRow["status"] | Placeholder>));
+  for (const name of SIMPLE_FILTERS) {
+    const value = f[name];
+    if (value) conditions.push(...FILTER_CONDITIONS[name](value));
   }
-  if (f.projectId) conditions.push(eq(t.projectId, f.projectId));
-  if (f.executionWorkspaceId) conditions.push(eq(t.executionWorkspaceId, f.executionWorkspaceId));
-  if (f.parentId) conditions.push(eq(t.parentId, f.parentId));
-  if (f.labelId) conditions.push(sql`EXISTS (SELECT 1 FROM issue_labels l WHERE l.issue_id = ${t.id} AND l.label_id = ${f.labelId})`);
-  if (f.originKind) conditions.push(eq(t.originKind, f.originKind));
-  if (f.originId) conditions.push(eq(t.originId, f.originId));
   if (!f.includeRoutineExecutions && !f.originKind && !f.originId) conditions.push(sql`${t.originKind} != 'routine_execution'`);
   return conditions;
 }
@@ -121,24 +130,10 @@ export function listIssueRows(db: Db, companyId: string, f: IssueListFilters) {
 
 // Lists without `q` are built once per shape (which filters are present, how many statuses): a
 // statement template (src/db/templates.ts) with a slot for each value.
-const SIMPLE_FILTERS = [
-  "assigneeAgentId",
-  "participantAgentId",
-  "assigneeUserId",
-  "touchedByUserId",
-  "inboxArchivedByUserId",
-  "unreadForUserId",
-  "projectId",
-  "executionWorkspaceId",
-  "parentId",
-  "labelId",
-  "originKind",
-  "originId",
-] as const;
 const MAX_LIST_SHAPES = 256;
 const listTemplates = new Map<string, ReturnType<typeof listTemplateFor>>();
 
-function listTemplateFor(present: readonly (typeof SIMPLE_FILTERS)[number][], statuses: number, includeRoutineExecutions: boolean) {
+function listTemplateFor(present: readonly SimpleFilter[], statuses: number, includeRoutineExecutions: boolean) {
   const statusSlots = Array.from({ length: statuses }, (_, i) => `status${i}`);
   return template(["companyId", "limit", ...present, ...statusSlots], (db, slot) => {
     const f: Filters<Placeholder> = { includeRoutineExecutions };
