@@ -6,12 +6,13 @@
 // budget, an API key shown once, hiring) and the issue page's documents (revisions and a diff),
 // attachments and the runs that touched it with their events; a cost and a routine run made
 // through the API appear without a reload; the instance's plugins (the wiki disabled and enabled). Every page gets axe-core and a screenshot, a 390 px
-// pass and its ready time.
+// pass and its ready time. Each test makes what it needs (its own company — most often Globex,
+// below —, agent endpoint, webhook receiver and browser context), so the tests pass alone and in
+// any order.
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, checkPage, type DevServer, devServer, fakeAgent, hireHttpAgent, launchChromium, noHorizontalScroll, ready, visit } from "./harness";
+import { describe, expect, it } from "vitest";
+import { type apiClient, browserSuite, checkPage, type DevServer, fakeAgent, hireHttpAgent, noHorizontalScroll, ours, ready, visit } from "./harness";
 
 const READY_BUDGET_MS = 1000;
 // A 1×1 PNG.
@@ -33,32 +34,34 @@ async function webhookReceiver() {
 }
 
 let server: DevServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let agent: Awaited<ReturnType<typeof fakeAgent>>;
-let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
 let api: ReturnType<typeof apiClient>;
-let company: any, ada: any, bea: any, runa: any, website: any, launch: any, beta: any, planIssue: any;
-let routineId: string;
-let webhookId: string;
-const PREFIX = () => `/${company.issuePrefix}`;
+const { newPage, newCompany } = browserSuite((suite) => ({ server, api } = suite));
 
-beforeAll(async () => {
-  [server, agent, receiver, browser] = await Promise.all([devServer(), fakeAgent(), webhookReceiver(), launchChromium()]);
-  api = apiClient(server.base);
-  company = await api.post("/api/companies", { name: "Globex", budgetMonthlyCents: 100_000 });
+/**
+ * Globex: Ada; Bea (reports to Ada, a $20 budget, an OpenAI key in her environment that the service
+ * keeps as a company secret); Runa (reports to Bea), all woken at an agent endpoint of the test's
+ * own; the goals Launch › Beta; the project Website (for Launch, led by Ada) with the issue “Write
+ * the spec”; $12.34 spent by Ada on Website (anthropic) and $5.00 by Bea (openai).
+ */
+async function globex() {
+  const { company, prefix } = await newCompany("Globex", { budgetMonthlyCents: 100_000 });
+  const agent = ours(await fakeAgent());
   const hire = (name: string, extra: object = {}) => hireHttpAgent(api, company.id, agent.url, name, extra);
-  ada = await hire("Ada");
-  bea = await hire("Bea", {
+  const ada = await hire("Ada");
+  const bea = await hire("Bea", {
     reportsTo: ada.id,
     budgetMonthlyCents: 2000,
     adapterConfig: { url: agent.url, env: { OPENAI_API_KEY: OPENAI_KEY, REGION: "eu" } },
   });
-  runa = await hire("Runa", { reportsTo: bea.id });
-  launch = await api.post(`/api/companies/${company.id}/goals`, { title: "Launch", level: "company", status: "active" });
-  beta = await api.post(`/api/companies/${company.id}/goals`, { title: "Beta", parentId: launch.id });
-  website = await api.post(`/api/companies/${company.id}/projects`, { name: "Website", status: "in_progress", goalIds: [launch.id], leadAgentId: ada.id });
+  const runa = await hire("Runa", { reportsTo: bea.id });
+  const launch = await api.post(`/api/companies/${company.id}/goals`, { title: "Launch", level: "company", status: "active" });
+  const beta = await api.post(`/api/companies/${company.id}/goals`, { title: "Beta", parentId: launch.id });
+  const website = await api.post(`/api/companies/${company.id}/projects`, {
+    name: "Website",
+    status: "in_progress",
+    goalIds: [launch.id],
+    leadAgentId: ada.id,
+  });
   await api.post(`/api/companies/${company.id}/issues`, { title: "Write the spec", projectId: website.id, status: "todo" });
   const now = new Date().toISOString();
   await api.post(`/api/companies/${company.id}/cost-events`, {
@@ -70,21 +73,65 @@ beforeAll(async () => {
     occurredAt: now,
   });
   await api.post(`/api/companies/${company.id}/cost-events`, { agentId: bea.id, provider: "openai", model: "gpt", costCents: 500, occurredAt: now });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
-}, 180_000);
+  return { company, prefix, agent, ada, bea, runa, launch, beta, website };
+}
 
-afterAll(async () => {
-  await browser?.close();
-  agent?.close();
-  receiver?.close();
-  server?.stop();
-});
+type Globex = Awaited<ReturnType<typeof globex>>;
+
+/** The routine “Daily triage” (Ada's, on Website), made through the API. */
+function dailyTriage({ company, ada, website }: Globex) {
+  return api.post(`/api/companies/${company.id}/routines`, {
+    title: "Daily triage",
+    description: "Sort the **new** issues.",
+    assigneeAgentId: ada.id,
+    projectId: website.id,
+  });
+}
+
+/** “Plan the launch”, Runa's: the document “Launch plan” in two revisions, and her run on it (a comment, an event) over. */
+async function planTheLaunch({ company, runa, agent }: Globex) {
+  const issue = await api.post(`/api/companies/${company.id}/issues`, { title: "Plan the launch", assigneeAgentId: runa.id, status: "todo" });
+  const first = await api.put(`/api/issues/${issue.id}/documents/plan`, {
+    title: "Launch plan",
+    body: "# Launch plan\n\n- write the post\n- tell the press\n- ship",
+  });
+  await api.put(`/api/issues/${issue.id}/documents/plan`, {
+    body: "# Launch plan\n\n- write the post\n- record a demo\n- ship\n- celebrate",
+    changeSummary: "Demo instead of press",
+    baseRevisionId: first.latestRevisionId,
+  });
+  await agent.complete(await startsWork(agent, issue.id));
+  return issue;
+}
+
+/** The run the agent was woken for on the issue comments on it (which links the run to it) and logs progress; returns its wake-up. */
+async function startsWork(agent: Globex["agent"], issueId: string) {
+  await expect.poll(() => agent.wakes.filter((w) => w.context.issueId === issueId).length, { timeout: 10_000 }).toBe(1);
+  const wake = agent.wakes.find((w) => w.context.issueId === issueId)!;
+  await fetch(`${wake.apiUrl}/api/issues/${issueId}/comments`, { method: "POST", headers: agent.asRun(wake), body: JSON.stringify({ body: "On it." }) });
+  await fetch(`${wake.apiUrl}/api/heartbeat-runs/${wake.runId}/events`, {
+    method: "POST",
+    headers: agent.asRun(wake),
+    body: JSON.stringify({ events: [{ kind: "progress", message: "Reading the launch plan" }] }),
+  });
+  return wake;
+}
+
+/** Globex with a routine, a webhook and the issue “Plan the launch”: every page of this file has something to show. */
+async function globexInFull() {
+  const world = await globex();
+  const routine = await dailyTriage(world);
+  const receiver = ours(await webhookReceiver());
+  const webhook = await api.post(`/api/companies/${world.company.id}/webhooks`, { url: receiver.url, events: ["issue.*"], description: "The team's bot" });
+  const planIssue = await planTheLaunch(world);
+  return { ...world, routineId: routine.id as string, webhookId: webhook.id as string, planIssue };
+}
 
 describe("board console: costs, projects, goals, routines, activity, settings, agents and issues in depth", () => {
   it("costs and budgets: spend by agent, project and provider; a budget set from the page", async () => {
-    await visit(page, server.base, `${PREFIX()}/costs`, "costs", "Costs and budgets");
+    const { company, prefix, ada } = await globex();
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/costs`, "costs", "Costs and budgets");
     const section = (name: string) => page.getByRole("region", { name, exact: true });
     await expect.poll(() => section("By agent").innerText()).toContain("Ada");
     expect(await section("By agent").innerText()).toContain("$12.34");
@@ -106,7 +153,9 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("projects: the list, a new project, and a project's page with its issues, spend and status", async () => {
-    await visit(page, server.base, `${PREFIX()}/projects`, "projects", "Projects");
+    const { company, prefix, beta, website } = await globex();
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/projects`, "projects", "Projects");
     expect(await page.locator(".project-list").innerText()).toMatch(/Website[\s\S]*led by Ada[\s\S]*Launch/);
     await page.getByRole("button", { name: "New project" }).click();
     const form = page.getByRole("form", { name: "New project" });
@@ -131,7 +180,9 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("goals: the tree, a new goal, and a goal's page with its sub-goals and projects", async () => {
-    await visit(page, server.base, `${PREFIX()}/goals`, "goals", "Goals");
+    const { prefix, launch } = await globex();
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/goals`, "goals", "Goals");
     await expect.poll(() => page.getByRole("list", { name: "Sub-goals of Launch" }).innerText()).toContain("Beta");
     await page.getByRole("button", { name: "New goal" }).click();
     const form = page.getByRole("form", { name: "New goal" });
@@ -150,7 +201,9 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("routines: a new routine, a schedule and a webhook trigger (its secret shown once), Run now and its run", async () => {
-    await visit(page, server.base, `${PREFIX()}/routines`, "routines-empty", "Routines");
+    const { prefix, agent } = await globex();
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/routines`, "routines-empty", "Routines");
     expect(await page.locator(".empty").innerText()).toContain("No routines yet");
     await page.getByRole("button", { name: "New routine" }).click();
     const form = page.getByRole("form", { name: "New routine" });
@@ -160,7 +213,7 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     await form.getByLabel("Project").selectOption({ label: "Website" });
     await form.getByRole("button", { name: "Create routine" }).click();
     await page.waitForURL(/\/routines\/[0-9a-f-]{36}$/);
-    routineId = page.url().split("/").pop()!;
+    const routineId = page.url().split("/").pop()!;
     await ready(page, "Daily triage");
 
     const triggers = page.getByRole("region", { name: "Triggers", exact: true });
@@ -206,13 +259,17 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     expect(page.url()).toContain(runs[0].linkedIssueId);
     await expect.poll(() => agent.wakes.filter((w) => w.context.issueId === runs[0].linkedIssueId).length, { timeout: 10_000 }).toBe(1);
     await agent.completeAll();
-    await visit(page, server.base, `${PREFIX()}/routines`, "routines", "Routines");
+    await visit(page, server.base, `${prefix}/routines`, "routines", "Routines");
     expect(await page.locator(".routine-list").innerText()).toContain("Daily triage");
-    await visit(page, server.base, `${PREFIX()}/routines/${routineId}`, "routine", "Daily triage");
+    await visit(page, server.base, `${prefix}/routines/${routineId}`, "routine", "Daily triage");
   });
 
   it("activity: the company's list, filtered by subject and agent in the URL", async () => {
-    await visit(page, server.base, `${PREFIX()}/activity`, "activity", "Activity");
+    const world = await globex();
+    const { company, prefix } = world;
+    await dailyTriage(world);
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/activity`, "activity", "Activity");
     await expect.poll(() => page.locator(".activity li").count()).toBeGreaterThan(5);
     await page.getByLabel("Subject").selectOption("routine");
     await page.waitForURL(/entityType=routine/);
@@ -224,7 +281,9 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("settings: name and description saved, a logo uploaded (shown in the header), hiring approval switched on", async () => {
-    await visit(page, server.base, `${PREFIX()}/settings`, "settings", "Settings");
+    const { company, prefix } = await globex();
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/settings`, "settings", "Settings");
     await page.getByLabel("Description").fill("We make everything.");
     await page.getByLabel("Brand colour").fill("#0a58ca");
     await page.getByRole("button", { name: "Save company" }).click();
@@ -236,7 +295,7 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     await expect.poll(() => page.getByText("Logo uploaded.").count()).toBe(1);
     const logoAssetId = (await api.get(`/api/companies/${company.id}`)).logoAssetId;
     expect(logoAssetId).toBeTruthy();
-    const preview = page.getByRole("img", { name: "Globex logo" });
+    const preview = page.getByRole("img", { name: `${company.name} logo` });
     await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
     expect(Buffer.from(await (await fetch(`${server.base}/api/assets/${logoAssetId}/content`)).arrayBuffer()).equals(PNG)).toBe(true);
     await expect.poll(() => page.locator("header img.logo").getAttribute("src")).toBe(`/api/assets/${logoAssetId}/content`);
@@ -247,7 +306,10 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("hires an agent with “Hire agent”; with approval required it waits in the inbox until approved", async () => {
-    await visit(page, server.base, `${PREFIX()}/agents`, "agents", "Agents");
+    const { company, prefix, ada, agent } = await globex();
+    await api.patch(`/api/companies/${company.id}`, { requireBoardApprovalForNewAgents: true });
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/agents`, "agents", "Agents");
     await page.getByRole("link", { name: "Hire agent" }).click();
     await ready(page, "Hire agent");
     await checkPage(page, "agent-hire");
@@ -267,11 +329,13 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /Hire Finn/ }) });
     await card.getByRole("button", { name: "Approve" }).click();
     await expect.poll(async () => (await api.get(`/api/agents/${finn.id}`)).status).not.toBe("pending_approval");
-    await api.patch(`/api/companies/${company.id}`, { requireBoardApprovalForNewAgents: false });
   });
 
   it("the org chart nests each agent under the one it reports to", async () => {
-    await visit(page, server.base, `${PREFIX()}/agents?view=org`, "agents-org", "Agents");
+    const { company, prefix, ada, agent } = await globex();
+    await hireHttpAgent(api, company.id, agent.url, "Finn", { role: "designer", reportsTo: ada.id });
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/agents?view=org`, "agents-org", "Agents");
     const underAda = page.getByRole("list", { name: "Reports to Ada" });
     await expect.poll(() => underAda.innerText()).toContain("Bea");
     expect(await underAda.innerText()).toContain("Finn");
@@ -280,7 +344,9 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("the agent page: configuration with secrets as references only, a budget, an API key shown once", async () => {
-    await visit(page, server.base, `${PREFIX()}/agents/${bea.id}`, "agent-config", "Bea");
+    const { company, prefix, bea } = await globex();
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/agents/${bea.id}`, "agent-config", "Bea");
     const config = page.getByRole("region", { name: "Configuration", exact: true });
     const secrets = await api.get(`/api/companies/${company.id}/secrets`);
     const secret = secrets.find((s: any) => s.name.includes("OPENAI_API_KEY"));
@@ -314,6 +380,8 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("a local runtime's run: its transcript in the run's log, the session it saved on the agent page, Reset sessions", async () => {
+    const { company, prefix } = await newCompany("Runtime Co");
+    const page = await newPage();
     // A Claude Code agent served by a runner played here over the runner WebSocket (protocol v2).
     const claude = await api.post(`/api/companies/${company.id}/agents`, { name: "Cody", adapterType: "claude_local", adapterConfig: { cwd: "/srv/app" } });
     const socket = new WebSocket(`${server.base.replace(/^http/, "ws")}/api/companies/${company.id}/runners/connect`);
@@ -353,7 +421,7 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     await expect.poll(() => received.some((m) => m.type === "run.completed")).toBe(true);
     socket.close();
 
-    await visit(page, server.base, `${PREFIX()}/agents/${claude.id}`, "agent-sessions", "Cody");
+    await visit(page, server.base, `${prefix}/agents/${claude.id}`, "agent-sessions", "Cody");
     const sessions = page.getByRole("region", { name: "Sessions", exact: true });
     await expect.poll(() => sessions.innerText()).toContain("0c5d6f7a-1111-4222-8333-444455556666");
     expect(await sessions.innerText()).toContain("in /srv/app with claude-sonnet-4-5");
@@ -370,7 +438,9 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("members and invites: an invite's link shown once, then revoked; secrets as metadata only", async () => {
-    await visit(page, server.base, `${PREFIX()}/settings/members`, "settings-members", "Members and invites");
+    const { company, prefix } = await globex();
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/settings/members`, "settings-members", "Members and invites");
     // In local_trusted mode the implicit local board is the company's member.
     await expect.poll(() => page.getByRole("region", { name: "Members", exact: true }).innerText()).toContain("Local Board");
     const form = page.getByRole("form", { name: "Create invite" });
@@ -387,13 +457,16 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     await invites.getByRole("button", { name: "Revoke the invite for agent gus" }).click();
     await expect.poll(async () => (await api.get(`/api/companies/${company.id}/invites`))[0].status).toBe("revoked");
 
-    await visit(page, server.base, `${PREFIX()}/settings/secrets`, "settings-secrets", "Secrets");
+    await visit(page, server.base, `${prefix}/settings/secrets`, "settings-secrets", "Secrets");
     await expect.poll(() => page.locator("table").innerText()).toContain("OPENAI_API_KEY");
     expect(await page.content()).not.toContain(OPENAI_KEY);
   });
 
   it("webhooks: created with its secret shown once (it signs the deliveries), a test ping, redelivery, disable and enable", async () => {
-    await visit(page, server.base, `${PREFIX()}/settings/webhooks`, "settings-webhooks-empty", "Webhooks");
+    const { company, prefix } = await newCompany("Webhook Co");
+    const receiver = ours(await webhookReceiver());
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/settings/webhooks`, "settings-webhooks-empty", "Webhooks");
     expect(await page.getByText("No webhooks yet.").count()).toBe(1);
     const form = page.getByRole("form", { name: "New webhook" });
     await form.getByLabel("URL").fill(receiver.url);
@@ -409,7 +482,7 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     expect(hooks).toHaveLength(1);
     expect(hooks[0]).toMatchObject({ url: receiver.url, events: ["issue.*", "routine.run_created"], enabled: true });
     expect(JSON.stringify(hooks)).not.toContain(secret);
-    webhookId = hooks[0].id;
+    const webhookId = hooks[0].id;
     // Never again: a reload lists the webhook without its secret.
     await page.reload();
     await ready(page, "Webhooks");
@@ -442,7 +515,9 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("plugins (instance-wide, from the header): the knowledge wiki installed if it is not, disabled (shown as disabled, its tools gone) and enabled again", async () => {
-    await visit(page, server.base, `${PREFIX()}/dashboard`, "dashboard-before-plugins");
+    const { prefix } = await newCompany("Plugin Co");
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/dashboard`, "dashboard-before-plugins");
     await page.getByRole("banner").getByRole("link", { name: "Plugins" }).click();
     await ready(page, "Plugins");
     const wikiRow = page.locator(".plugin-list li").filter({ hasText: "knowledge-wiki" });
@@ -471,9 +546,10 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("the issue page: a document edited into a second revision and the diff between them, an attachment uploaded, the runs that touched it with their events", async () => {
+    const { company, prefix, runa, agent } = await globex();
+    const page = await newPage();
     const issue = await api.post(`/api/companies/${company.id}/issues`, { title: "Plan the launch", assigneeAgentId: runa.id, status: "todo" });
-    planIssue = issue;
-    await visit(page, server.base, `${PREFIX()}/issues/${issue.identifier}`, "issue-detail-empty", /Plan the launch/);
+    await visit(page, server.base, `${prefix}/issues/${issue.identifier}`, "issue-detail-empty", /Plan the launch/);
     const documents = page.getByRole("region", { name: "Documents", exact: true });
     expect(await documents.innerText()).toContain("No documents yet.");
     await documents.getByRole("button", { name: "New document" }).click();
@@ -511,14 +587,7 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     expect(await (await fetch(`${server.base}${download}`)).text()).toBe("launch notes\n");
 
     // Runa was woken for the issue: her run comments on it and logs progress; the page shows the run and its events.
-    await expect.poll(() => agent.wakes.filter((w) => w.context.issueId === issue.id).length, { timeout: 10_000 }).toBe(1);
-    const wake = agent.wakes.find((w) => w.context.issueId === issue.id)!;
-    await fetch(`${wake.apiUrl}/api/issues/${issue.id}/comments`, { method: "POST", headers: agent.asRun(wake), body: JSON.stringify({ body: "On it." }) });
-    await fetch(`${wake.apiUrl}/api/heartbeat-runs/${wake.runId}/events`, {
-      method: "POST",
-      headers: agent.asRun(wake),
-      body: JSON.stringify({ events: [{ kind: "progress", message: "Reading the launch plan" }] }),
-    });
+    const wake = await startsWork(agent, issue.id);
     const runs = page.getByRole("region", { name: "Runs", exact: true });
     await expect.poll(() => runs.locator("summary").count(), { timeout: 10_000 }).toBe(1);
     await agent.complete(wake);
@@ -529,6 +598,7 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("empty and error states: a company with nothing yet, and the API's error for a missing routine", async () => {
+    const page = await newPage();
     const quiet = await api.post("/api/companies", { name: "Quiet Corp" });
     const at = (rest: string) => `/${quiet.issuePrefix}/${rest}`;
     await visit(page, server.base, at("projects"), "projects-empty", "Projects");
@@ -548,7 +618,11 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("a cost and a routine run made through the API appear without a reload (event stream)", async () => {
-    await visit(page, server.base, `${PREFIX()}/costs?range=all`, "costs-live", "Costs and budgets");
+    const world = await globex();
+    const { company, prefix, runa, agent } = world;
+    const routineId = (await dailyTriage(world)).id;
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/costs?range=all`, "costs-live", "Costs and budgets");
     await expect.poll(() => page.locator(".live").innerText()).toBe("Live");
     await page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
     await api.post(`/api/companies/${company.id}/cost-events`, {
@@ -570,7 +644,7 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     const before = (await api.get(`/api/routines/${routineId}/runs`)).length;
     await expect.poll(() => history.locator("li").count(), { timeout: 10_000 }).toBe(before);
     const latest = (await api.get(`/api/routines/${routineId}/runs`))[0];
-    if (latest.linkedIssueId) await api.patch(`/api/issues/${latest.linkedIssueId}`, { status: "done" });
+    if (latest?.linkedIssueId) await api.patch(`/api/issues/${latest.linkedIssueId}`, { status: "done" });
     await api.post(`/api/routines/${routineId}/run`, { source: "api" });
     await expect.poll(() => history.locator("li").count(), { timeout: 10_000 }).toBe(before + 1);
     expect(await history.locator("li").first().innerText()).toContain("Api");
@@ -579,16 +653,17 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 
   it("at 390 px wide none of these pages scrolls sideways", async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    const small = await phone.newPage();
-    for (const [url, name] of newPages()) {
+    const world = await globexInFull();
+    const { prefix, planIssue } = world;
+    const small = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    for (const [url, name] of newPages(world)) {
       await small.goto(`${server.base}${url}`);
       await ready(small);
       await noHorizontalScroll(small, name);
       await checkPage(small, `phone-${name}`);
     }
     // The issue page with a document's history (the diff) and a run's events open.
-    await small.goto(`${server.base}${PREFIX()}/issues/${planIssue.identifier}`);
+    await small.goto(`${server.base}${prefix}/issues/${planIssue.identifier}`);
     await ready(small);
     await small.getByRole("button", { name: "History of Launch plan" }).click();
     await small.getByRole("region", { name: "Runs", exact: true }).locator("summary").click();
@@ -596,12 +671,13 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     await expect.poll(() => small.locator(".run-events li").count()).toBeGreaterThan(0);
     await noHorizontalScroll(small, "issue with a diff and a run's events");
     await checkPage(small, "phone-issue-documents-runs");
-    await phone.close();
   });
 
   it("every one of these pages is ready within 1 s of its navigation (median of 3 loads)", async () => {
+    const world = await globexInFull();
+    const page = await newPage();
     const medians: Array<{ name: string; ms: number }> = [];
-    for (const [url, name] of newPages()) {
+    for (const [url, name] of newPages(world)) {
       const times: number[] = [];
       for (let i = 0; i < 3; i++) {
         await page.goto(`${server.base}${url}`);
@@ -614,24 +690,24 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
   });
 });
 
-function newPages(): Array<[string, string]> {
+function newPages({ prefix, website, launch, routineId, webhookId, bea }: Awaited<ReturnType<typeof globexInFull>>): Array<[string, string]> {
   return [
-    [`${PREFIX()}/costs`, "costs"],
-    [`${PREFIX()}/projects`, "projects"],
-    [`${PREFIX()}/projects/${website.id}`, "project"],
-    [`${PREFIX()}/goals`, "goals"],
-    [`${PREFIX()}/goals/${launch.id}`, "goal"],
-    [`${PREFIX()}/routines`, "routines"],
-    [`${PREFIX()}/routines/${routineId}`, "routine"],
-    [`${PREFIX()}/activity`, "activity"],
-    [`${PREFIX()}/settings`, "settings"],
-    [`${PREFIX()}/settings/members`, "settings-members"],
-    [`${PREFIX()}/settings/secrets`, "settings-secrets"],
-    [`${PREFIX()}/settings/webhooks`, "settings-webhooks"],
-    [`${PREFIX()}/settings/webhooks/${webhookId}`, "settings-webhook"],
-    [`${PREFIX()}/agents?view=org`, "agents-org"],
-    [`${PREFIX()}/agents/new`, "agent-hire"],
-    [`${PREFIX()}/agents/${bea.id}`, "agent-config"],
+    [`${prefix}/costs`, "costs"],
+    [`${prefix}/projects`, "projects"],
+    [`${prefix}/projects/${website.id}`, "project"],
+    [`${prefix}/goals`, "goals"],
+    [`${prefix}/goals/${launch.id}`, "goal"],
+    [`${prefix}/routines`, "routines"],
+    [`${prefix}/routines/${routineId}`, "routine"],
+    [`${prefix}/activity`, "activity"],
+    [`${prefix}/settings`, "settings"],
+    [`${prefix}/settings/members`, "settings-members"],
+    [`${prefix}/settings/secrets`, "settings-secrets"],
+    [`${prefix}/settings/webhooks`, "settings-webhooks"],
+    [`${prefix}/settings/webhooks/${webhookId}`, "settings-webhook"],
+    [`${prefix}/agents?view=org`, "agents-org"],
+    [`${prefix}/agents/new`, "agent-hire"],
+    [`${prefix}/agents/${bea.id}`, "agent-config"],
     ["/plugins", "plugins"],
   ];
 }

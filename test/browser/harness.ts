@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 // @ts-expect-error plain JavaScript tool module
 import { freePort, startDevServer } from "../tools/server.mjs";
 
@@ -96,6 +96,7 @@ export function apiClient(base: string, token?: string) {
     get: (route: string) => request("GET", route),
     post: (route: string, body: unknown = {}) => request("POST", route, body),
     patch: (route: string, body: unknown) => request("PATCH", route, body),
+    put: (route: string, body: unknown) => request("PUT", route, body),
   };
 }
 
@@ -161,7 +162,16 @@ export function hireHttpAgent(api: ReturnType<typeof apiClient>, companyId: stri
 
 /** Waits until the page shows its content: a heading in <main> and nothing still loading. Returns ms since navigation start. */
 export async function ready(page: Page, heading?: string | RegExp): Promise<number> {
-  await page.waitForFunction(() => document.querySelector("main h1") !== null && document.querySelector(".state") === null, undefined, { timeout: 15_000 });
+  try {
+    await page.waitForFunction(() => document.querySelector("main h1") !== null && document.querySelector(".state") === null, undefined, { timeout: 15_000 });
+  } catch (err) {
+    const shown = await page.evaluate(() => document.body.innerText.slice(0, 600)).catch(() => "(unreadable)");
+    const started = Date.now();
+    const probe = await fetch(new URL("/api/companies", page.url()))
+      .then((r) => `${r.status} in ${Date.now() - started} ms`)
+      .catch((e) => String(e));
+    throw new Error(`${page.url()} was not ready within 15 s (GET /api/companies from here now: ${probe}); it shows:\n${shown}`, { cause: err });
+  }
   const at = await page.evaluate(() => performance.now());
   if (heading) await expect.poll(() => page.locator("main h1").first().innerText()).toMatch(heading);
   return at;
@@ -222,3 +232,58 @@ export async function loadedWeight(page: Page, base: string) {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// What a test makes for itself, so that it passes alone and in any order: a browser context (nothing
+// remembered from another test), a company, an agent endpoint. Closed after the test.
+const opened: Array<{ close: () => unknown }> = [];
+
+/** Closed after the running test. */
+export function ours<T extends { close: () => unknown }>(thing: T): T {
+  opened.push(thing);
+  return thing;
+}
+
+export type PageOptions = Parameters<Browser["newContext"]>[0];
+
+export interface Suite {
+  server: DevServer;
+  browser: Browser;
+  api: ReturnType<typeof apiClient>;
+}
+
+let made = 0;
+
+/**
+ * A test file's dev server, Chromium and API client: started once before its tests (`started`
+ * receives them) and stopped after them. What each test opens for itself (`newPage`, `newCompany`,
+ * `ours`) is closed after that test.
+ */
+export function browserSuite(started: (suite: Suite) => void, { authenticated = false } = {}) {
+  let suite: Suite | undefined;
+  beforeAll(async () => {
+    const [server, browser] = await Promise.all([devServer({ authenticated }), launchChromium()]);
+    suite = { server, browser, api: apiClient(server.base) };
+    started(suite);
+  }, 180_000);
+  afterEach(async () => {
+    for (const each of opened.splice(0).reverse()) await each.close();
+  });
+  afterAll(async () => {
+    await suite?.browser.close();
+    suite?.server.stop();
+  });
+  return {
+    /** A page in a browser context of the test's own (1280×900 unless told), page errors logged. */
+    async newPage(options: PageOptions = {}): Promise<Page> {
+      const context = ours(await suite!.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options }));
+      const page = await context.newPage();
+      page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
+      return page;
+    },
+    /** A company of the test's own (its name made unique: `name` and a number) and its pages' prefix. */
+    async newCompany(name: string, extra: object = {}) {
+      const company = await suite!.api.post("/api/companies", { name: `${name} ${++made}`, ...extra });
+      return { company, prefix: `/${company.issuePrefix}` as string };
+    },
+  };
+}
