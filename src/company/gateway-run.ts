@@ -25,7 +25,7 @@ import {
 } from "../adapters/remote-gateway/protocol";
 import { readGatewayConfig, type GatewayConfig } from "../adapters/remote-gateway/config";
 import { companyObject } from "./client";
-import { isPrivateTarget } from "../adapters/targets";
+import { isPrivateTarget } from "../net/hosts";
 import type { CommandResult } from "./command";
 import { dispatchDelayMs } from "./runs/timing";
 import { SYSTEM_ACTOR } from "../domain/actor";

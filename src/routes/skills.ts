@@ -50,7 +50,7 @@ import { latestSourceCommit, packagesFromUpload, refetchSource, resolveSkillSour
 import { scanProjectSources } from "../domain/skills/scan";
 import { textOf } from "../domain/skills/package";
 import { canManageAgents } from "../domain/authorization/agent-management";
-import { isPrivateTarget } from "../adapters/targets";
+import { isPrivateTarget } from "../net/hosts";
 import { forbidden, HttpError, notFound, unprocessable } from "../domain/errors";
 
 const tags = ["Skills"];

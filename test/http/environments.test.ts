@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { del, get, patch, post, unique } from "../helpers/api";
 import { eq } from "drizzle-orm";
 import { boardUser, createCompany, insertAgent, insertAgentKey, insertGrant, schema, testDb, testD1 } from "../helpers/fixtures";
-import { classifyHost } from "../../src/domain/environments/network";
+import { classifyHost } from "../../src/net/hosts";
 
 const BOGUS = { token: "svc_agent_bogus" };
 

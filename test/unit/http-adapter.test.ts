@@ -1,7 +1,7 @@
 // The http adapter's rules straight at the module: private-network targets, what each answer
 // means, Retry-After parsing, and the run-state decisions of the dispatcher.
 import { describe, expect, it } from "vitest";
-import { isPrivateTarget } from "../../src/adapters/targets";
+import { isPrivateTarget } from "../../src/net/hosts";
 import { invokeHttpAgent, retryAfterSeconds } from "../../src/adapters/http/invoke";
 import { readHttpConfig } from "../../src/adapters/http/config";
 import { httpAdapter } from "../../src/adapters/http";

@@ -1,7 +1,7 @@
 // `http`: posts the wake payload to a URL for each heartbeat.
 import type { AdapterDefinition } from "../types";
 import { unprocessable } from "../../domain/errors";
-import { isPrivateTarget } from "../targets";
+import { isPrivateTarget } from "../../net/hosts";
 import { HTTP_DEFAULTS, httpConfigSchema } from "./config";
 
 export const httpAdapter: AdapterDefinition = {

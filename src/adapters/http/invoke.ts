@@ -2,7 +2,7 @@
 // means for the run. 202 = accepted, the agent completes the run later through the API; other
 // 2xx = done; 429/503 = come back later (Retry-After); anything else, a connection error or a
 // timeout ends the attempt. (The config is read by ./config.ts.)
-import { isPrivateTarget } from "../targets";
+import { isPrivateTarget } from "../../net/hosts";
 import type { HttpAdapterConfig } from "./config";
 
 /** Retry-After is honoured up to this many seconds. */

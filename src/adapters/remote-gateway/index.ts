@@ -2,7 +2,7 @@
 // (POST /v1/runs with Idempotency-Key = run id, SSE events, polling fallback, stop on timeout).
 import { unprocessable } from "../../domain/errors";
 import type { AdapterDefinition } from "../types";
-import { isPrivateTarget } from "../targets";
+import { isPrivateTarget } from "../../net/hosts";
 import { GATEWAY_DEFAULTS, gatewayConfigSchema, normalizeGatewayConfig, PROTECTED_GATEWAY_HEADERS } from "./config";
 
 export const remoteGatewayAdapter: AdapterDefinition = {

@@ -4,7 +4,7 @@
 import { inIds } from "../../db/id-list";
 import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
-import { classifyHost, type HostClass } from "./network";
+import { classifyHost, type HostClass } from "../../net/hosts";
 import { environmentConfigSchemas, secretFields, type EnvironmentKind } from "./kinds";
 
 export interface ProbeCheck {

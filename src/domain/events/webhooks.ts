@@ -7,7 +7,7 @@ import { schema } from "../../db/client";
 import { writeWith } from "../../db/batch";
 import { newId, randomToken } from "../../crypto/random";
 import { decryptSecretValue, encryptSecretValue, importMasterKey } from "../../crypto/secret-encryption";
-import { isPrivateTarget } from "../../adapters/targets";
+import { isPrivateTarget } from "../../net/hosts";
 import { badRequest, notFound } from "../errors";
 import { actorRef } from "../actor";
 import { isEventPattern } from "./catalogue";
