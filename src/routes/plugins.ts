@@ -9,7 +9,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
-import { addCompanyAccessCheck, requireActor, requireBoard, requireInstanceAdmin, scopeRequestToCompany } from "../http/access";
+import { addCompanyAccessCheck, requireActor, requireBoard, requireInstanceAdmin, scopeRequestToCompany, type AuthedActor } from "../http/access";
 import { errorBody } from "../http/errors";
 import { ReadBatch } from "../db/read-batch";
 import { ErrorSchema, errors, jsonBody, jsonContent } from "../schemas/common";
@@ -28,6 +28,7 @@ import {
 import { addReadyPluginCheck, listPlugins, pluginView, requirePlugin } from "../domain/plugins/queries";
 import { disablePlugin, enablePlugin, installPlugin, uninstallPlugin, upgradePlugin, type PluginHost } from "../domain/plugins/lifecycle";
 import { executeTool, listTools } from "../domain/plugins/tools";
+import type { PluginRouteDeclaration } from "../domain/plugins/definition";
 
 const tags = ["Plugins"];
 export const pluginsRouter = createRouter();
@@ -47,7 +48,7 @@ pluginsRouter.openapi(
   }),
   async (c) => {
     requireActor(c);
-    return c.json((await listTools(dbOf(c), c.req.valid("query").pluginId)) as never, 200);
+    return c.json(await listTools(dbOf(c), c.req.valid("query").pluginId), 200);
   },
 );
 
@@ -63,7 +64,7 @@ pluginsRouter.openapi(
     request: { body: jsonBody(ExecuteToolSchema) },
     responses: { 200: jsonContent(ToolExecutionSchema, "The tool's result"), ...errors(400, 401, 403, 404, 409, 413, 503) },
   }),
-  async (c) => c.json((await executeTool(c.env, dbOf(c), requireActor(c), c.req.valid("json"))) as never, 200),
+  async (c) => c.json(await executeTool(c.env, dbOf(c), requireActor(c), c.req.valid("json")), 200),
 );
 
 pluginsRouter.openapi(
@@ -78,7 +79,7 @@ pluginsRouter.openapi(
   }),
   async (c) => {
     requireBoard(c);
-    return c.json((await listPlugins(dbOf(c), c.req.valid("query").status)) as never, 200);
+    return c.json(await listPlugins(dbOf(c), c.req.valid("query").status), 200);
   },
 );
 
@@ -92,7 +93,7 @@ pluginsRouter.openapi(
     request: { body: jsonBody(InstallPluginSchema) },
     responses: { 201: jsonContent(PluginSchema, "The installed plugin"), ...errors(400, 401, 403, 409) },
   }),
-  async (c) => c.json((await installPlugin(hostOf(c), c.req.valid("json").packageName)) as never, 201),
+  async (c) => c.json(await installPlugin(hostOf(c), c.req.valid("json").packageName), 201),
 );
 
 pluginsRouter.openapi(
@@ -107,7 +108,7 @@ pluginsRouter.openapi(
   }),
   async (c) => {
     requireBoard(c);
-    return c.json(pluginView(await requirePlugin(dbOf(c), c.req.valid("param").pluginId)) as never, 200);
+    return c.json(pluginView(await requirePlugin(dbOf(c), c.req.valid("param").pluginId)), 200);
   },
 );
 
@@ -128,7 +129,7 @@ for (const action of ["enable", "disable", "upgrade"] as const) {
       request: { params: PluginIdParam },
       responses: { 200: jsonContent(PluginSchema, "The plugin"), ...errors(401, 403, 404, 409) },
     }),
-    async (c) => c.json((await lifecycle[action](hostOf(c), c.req.valid("param").pluginId)) as never, 200),
+    async (c) => c.json(await lifecycle[action](hostOf(c), c.req.valid("param").pluginId), 200),
   );
 }
 
@@ -142,7 +143,7 @@ pluginsRouter.openapi(
     request: { params: PluginIdParam, query: UninstallQuery },
     responses: { 200: jsonContent(UninstalledPluginSchema, "The uninstalled plugin"), ...errors(400, 401, 403, 404, 409) },
   }),
-  async (c) => c.json((await uninstallPlugin(hostOf(c), c.req.valid("param").pluginId, c.req.valid("query").purge === "true")) as never, 200),
+  async (c) => c.json(await uninstallPlugin(hostOf(c), c.req.valid("param").pluginId, c.req.valid("query").purge === "true"), 200),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -159,40 +160,44 @@ const jsonOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-export interface PluginRouteGate {
-  /** board: board callers only; board-or-agent: any caller with access to the company. */
-  auth: "board" | "board-or-agent";
-}
-
 /**
  * The plugin (ready, else 404/503) and the caller's access to the company (404 unknown company,
- * 403 another company's caller): one read batch.
+ * 403 another company's caller), by the route's declared caller rule: one read batch.
  */
-export async function pluginGate(c: Context<AppEnv>, pluginKey: string, companyId: string, gate: PluginRouteGate) {
+async function pluginGate(c: Context<AppEnv>, declared: PluginRouteDeclaration, companyId: string) {
   await scopeRequestToCompany(c, companyId);
   const batch = new ReadBatch(dbOf(c));
-  const company = addCompanyAccessCheck(c, batch, companyId, { board: gate.auth === "board" });
-  const plugin = addReadyPluginCheck(batch, c.req.param("pluginId") ?? pluginKey, pluginKey);
+  const company = addCompanyAccessCheck(c, batch, companyId, { board: declared.auth === "board" });
+  const plugin = addReadyPluginCheck(batch, c.req.param("pluginId") ?? declared.pluginKey, declared.pluginKey);
   await batch.run();
   plugin();
   company();
   return requireActor(c);
 }
 
+type PluginRoute<R> = R & { method: "get" | "post" | "patch"; path: string };
+
 /**
- * Mounts one scoped route of `pluginKey`: documented under /api/plugins/<pluginKey>/api<path>, and
- * (hidden) under /api/plugins/{pluginId}/api<path> for callers naming the plugin by id.
+ * Mounts one declared scoped route of a plugin: documented under /api/plugins/<pluginKey>/api<path>,
+ * and (hidden) under /api/plugins/{pluginId}/api<path> for callers naming the plugin by id. The
+ * handler gets `gate(companyId)`: the declaration's caller rule and the plugin's readiness.
  */
-export function mountPluginRoute<R extends RouteConfig>(
+export function mountPluginRoute<R extends Omit<RouteConfig, "method" | "path">>(
   router: ReturnType<typeof createRouter>,
-  pluginKey: string,
+  declared: PluginRouteDeclaration,
   route: R,
-  handler: RouteHandler<R, AppEnv>,
+  handler: (
+    c: Parameters<RouteHandler<PluginRoute<R>, AppEnv>>[0],
+    gate: (companyId: string) => Promise<AuthedActor>,
+  ) => ReturnType<RouteHandler<PluginRoute<R>, AppEnv>>,
 ) {
   const middleware = [jsonOnly];
+  const method = declared.method.toLowerCase() as "get" | "post" | "patch";
+  const path = declared.path.replace(/:(\w+)/g, "{$1}");
+  const run = ((c: Parameters<RouteHandler<PluginRoute<R>, AppEnv>>[0]) => handler(c, (companyId) => pluginGate(c, declared, companyId))) as never;
   router.openapi(
-    createRoute({ ...route, path: `/api/plugins/${pluginKey}/api${route.path}`, tags: route.tags ?? ["Plugin: " + pluginKey], middleware }),
-    handler as never,
+    createRoute({ ...route, method, path: `/api/plugins/${declared.pluginKey}/api${path}`, tags: route.tags ?? ["Plugin: " + declared.pluginKey], middleware }),
+    run,
   );
-  router.openapi(createRoute({ ...route, path: `/api/plugins/{pluginId}/api${route.path}`, operationId: undefined, hide: true, middleware }), handler as never);
+  router.openapi(createRoute({ ...route, method, path: `/api/plugins/{pluginId}/api${path}`, operationId: undefined, hide: true, middleware }), run);
 }

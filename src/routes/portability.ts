@@ -273,6 +273,6 @@ portabilityRouter.openapi(
       collisionStrategy: options.collisionStrategy,
       secretBindings: body.secretBindings,
     });
-    return c.json(result as never, 200);
+    return c.json(result, 200);
   },
 );

@@ -27,8 +27,8 @@ import {
   WikiSpaceResponseSchema,
   WikiSpacesSchema,
 } from "../schemas/wiki";
-import { jsonOnlyResponse, mountPluginRoute, pluginGate } from "./plugins";
-import { WIKI_PLUGIN_KEY } from "../domain/wiki/plugin";
+import { jsonOnlyResponse, mountPluginRoute } from "./plugins";
+import { WIKI_ROUTES } from "../domain/wiki/plugin";
 import { listOperations, listSpaces, wikiOverview } from "../domain/wiki/queries";
 import { bootstrapWiki } from "../domain/wiki/bootstrap";
 import { captureSource } from "../domain/wiki/sources";
@@ -37,35 +37,30 @@ import { fileAsPage, startQuery } from "../domain/wiki/query";
 
 const tags = ["Knowledge wiki"];
 export const wikiRouter = createRouter();
-const route = <R extends Parameters<typeof createRoute>[0]>(r: R) => r;
-const board = { auth: "board" } as const;
-const anyCaller = { auth: "board-or-agent" } as const;
+/** A route's documentation, schemas and responses; its method, path and caller rule are the plugin's declaration (WIKI_ROUTES). */
+const route = <R extends Omit<Parameters<typeof createRoute>[0], "method" | "path">>(r: R) => r;
 
 mountPluginRoute(
   wikiRouter,
-  WIKI_PLUGIN_KEY,
+  WIKI_ROUTES.overview,
   route({
-    method: "get",
-    path: "/overview",
     operationId: "getWikiOverview",
     tags,
     summary: "The wiki's state: bootstrapped or not, default space, managed agent, project and skills, operation count (board or agent)",
     request: { query: WikiCompanyQuery },
     responses: { 200: jsonContent(WikiOverviewSchema, "Overview"), ...errors(400, 401, 403, 404, 503) },
   }),
-  async (c) => {
+  async (c, gate) => {
     const query = c.req.valid("query");
-    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, query.companyId, anyCaller);
+    const actor = await gate(query.companyId);
     return c.json(await wikiOverview(dbOf(c), actor, query.companyId, query), 200);
   },
 );
 
 mountPluginRoute(
   wikiRouter,
-  WIKI_PLUGIN_KEY,
+  WIKI_ROUTES.bootstrap,
   route({
-    method: "post",
-    path: "/bootstrap",
     operationId: "bootstrapWiki",
     tags,
     summary:
@@ -73,104 +68,94 @@ mountPluginRoute(
     request: { body: jsonBody(WikiCompanyBody) },
     responses: { 201: jsonContent(WikiBootstrapSchema, "Bootstrapped"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
   }),
-  async (c) => {
+  async (c, gate) => {
     const body = c.req.valid("json");
-    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, body.companyId, board);
+    const actor = await gate(body.companyId);
     return c.json(await runCompanyCommand(c.env, body.companyId, bootstrapWiki, actor, { wikiId: body.wikiId }), 201);
   },
 );
 
 mountPluginRoute(
   wikiRouter,
-  WIKI_PLUGIN_KEY,
+  WIKI_ROUTES.captureSource,
   route({
-    method: "post",
-    path: "/sources",
     operationId: "captureWikiSource",
     tags,
     summary: "Capture a raw source under raw/ (board or agent); over its type's capture cap: 413 naming the cap",
     request: { body: jsonBody(CaptureSourceSchema) },
     responses: { 201: jsonContent(CapturedSourceSchema, "Captured"), ...errors(400, 401, 403, 404, 409, 413, 503), ...jsonOnlyResponse },
   }),
-  async (c) => {
+  async (c, gate) => {
     const { companyId, ...input } = c.req.valid("json");
-    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, companyId, anyCaller);
+    const actor = await gate(companyId);
     return c.json(await runCompanyCommand(c.env, companyId, captureSource, actor, input), 201);
   },
 );
 
 mountPluginRoute(
   wikiRouter,
-  WIKI_PLUGIN_KEY,
+  WIKI_ROUTES.listSpaces,
   route({
-    method: "get",
-    path: "/spaces",
     operationId: "listWikiSpaces",
     tags,
     summary: "The wiki's spaces, default first; archived ones hidden, board-only ones hidden from agents (board or agent)",
     request: { query: WikiCompanyQuery },
     responses: { 200: jsonContent(WikiSpacesSchema, "Spaces"), ...errors(400, 401, 403, 404, 503) },
   }),
-  async (c) => {
+  async (c, gate) => {
     const query = c.req.valid("query");
-    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, query.companyId, anyCaller);
+    const actor = await gate(query.companyId);
     return c.json(await listSpaces(dbOf(c), actor, query.companyId, query), 200);
   },
 );
 
 mountPluginRoute(
   wikiRouter,
-  WIKI_PLUGIN_KEY,
+  WIKI_ROUTES.createSpace,
   route({
-    method: "post",
-    path: "/spaces",
     operationId: "createWikiSpace",
     tags,
     summary: "Create a space (board); a slug already taken is 409",
     request: { body: jsonBody(CreateSpaceSchema) },
     responses: { 201: jsonContent(CreatedWikiSpaceSchema, "Created"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
   }),
-  async (c) => {
+  async (c, gate) => {
     const { companyId, ...input } = c.req.valid("json");
-    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, companyId, board);
+    const actor = await gate(companyId);
     return c.json(await runCompanyCommand(c.env, companyId, createSpace, actor, input), 201);
   },
 );
 
 mountPluginRoute(
   wikiRouter,
-  WIKI_PLUGIN_KEY,
+  WIKI_ROUTES.updateSpace,
   route({
-    method: "patch",
-    path: "/spaces/{spaceSlug}",
     operationId: "updateWikiSpace",
     tags,
     summary: "Rename a space, change its settings, archive or restore it (board); archiving the default space is refused (409)",
     request: { params: SpaceSlugParam, body: jsonBody(UpdateSpaceSchema) },
     responses: { 200: jsonContent(WikiSpaceResponseSchema, "The space"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
   }),
-  async (c) => {
+  async (c, gate) => {
     const { companyId, ...input } = c.req.valid("json");
-    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, companyId, board);
+    const actor = await gate(companyId);
     return c.json(await runCompanyCommand(c.env, companyId, updateSpace, actor, { ...input, spaceSlug: c.req.valid("param").spaceSlug }), 200);
   },
 );
 
 mountPluginRoute(
   wikiRouter,
-  WIKI_PLUGIN_KEY,
+  WIKI_ROUTES.bootstrapSpace,
   route({
-    method: "post",
-    path: "/spaces/{spaceSlug}/bootstrap",
     operationId: "bootstrapWikiSpace",
     tags,
     summary: "Write the space's missing control files (board; existing ones are preserved)",
     request: { params: SpaceSlugParam, body: jsonBody(WikiCompanyBody) },
     responses: { 201: jsonContent(SpaceBootstrapSchema, "Bootstrapped"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
   }),
-  async (c) => {
+  async (c, gate) => {
     const body = c.req.valid("json");
-    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, body.companyId, board);
+    const actor = await gate(body.companyId);
     return c.json(
       await runCompanyCommand(c.env, body.companyId, bootstrapSpace, actor, { wikiId: body.wikiId, spaceSlug: c.req.valid("param").spaceSlug }),
       201,
@@ -180,48 +165,42 @@ mountPluginRoute(
 
 mountPluginRoute(
   wikiRouter,
-  WIKI_PLUGIN_KEY,
+  WIKI_ROUTES.archiveSpace,
   route({
-    method: "post",
-    path: "/spaces/{spaceSlug}/archive",
     operationId: "archiveWikiSpace",
     tags,
     summary: "Archive a space: hidden and read-only (board); the default space cannot be archived (409)",
     request: { params: SpaceSlugParam, body: jsonBody(WikiCompanyBody) },
     responses: { 200: jsonContent(WikiSpaceResponseSchema, "The space"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
   }),
-  async (c) => {
+  async (c, gate) => {
     const body = c.req.valid("json");
-    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, body.companyId, board);
+    const actor = await gate(body.companyId);
     return c.json(await runCompanyCommand(c.env, body.companyId, archiveSpace, actor, { wikiId: body.wikiId, spaceSlug: c.req.valid("param").spaceSlug }), 200);
   },
 );
 
 mountPluginRoute(
   wikiRouter,
-  WIKI_PLUGIN_KEY,
+  WIKI_ROUTES.listOperations,
   route({
-    method: "get",
-    path: "/operations",
     operationId: "listWikiOperations",
     tags,
     summary: "The wiki's operations, newest first (board or agent)",
     request: { query: OperationsQuery },
     responses: { 200: jsonContent(WikiOperationsSchema, "Operations"), ...errors(400, 401, 403, 404, 503) },
   }),
-  async (c) => {
+  async (c, gate) => {
     const query = c.req.valid("query");
-    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, query.companyId, anyCaller);
+    const actor = await gate(query.companyId);
     return c.json(await listOperations(dbOf(c), actor, query.companyId, query), 200);
   },
 );
 
 mountPluginRoute(
   wikiRouter,
-  WIKI_PLUGIN_KEY,
+  WIKI_ROUTES.startQuery,
   route({
-    method: "post",
-    path: "/query-sessions",
     operationId: "startWikiQuerySession",
     tags,
     summary: "Ask the wiki maintainer a question (board): an operation issue assigned to it wakes it; progress and the answer arrive as wiki.query.* events",
@@ -229,28 +208,26 @@ mountPluginRoute(
     request: { body: jsonBody(StartQuerySchema) },
     responses: { 201: jsonContent(QuerySessionStartedSchema, "Started"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
   }),
-  async (c) => {
+  async (c, gate) => {
     const { companyId, ...input } = c.req.valid("json");
-    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, companyId, board);
-    return c.json((await runCompanyCommand(c.env, companyId, startQuery, actor, input)) as never, 201);
+    const actor = await gate(companyId);
+    return c.json(await runCompanyCommand(c.env, companyId, startQuery, actor, input), 201);
   },
 );
 
 mountPluginRoute(
   wikiRouter,
-  WIKI_PLUGIN_KEY,
+  WIKI_ROUTES.fileAsPage,
   route({
-    method: "post",
-    path: "/file-as-page",
     operationId: "fileWikiPage",
     tags,
     summary: "File contents, an answer, or a query session's answer as a wiki page (board); expectedHash as for page writes",
     request: { body: jsonBody(FileAsPageSchema) },
     responses: { 201: jsonContent(FiledPageSchema, "Filed"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
   }),
-  async (c) => {
+  async (c, gate) => {
     const { companyId, ...input } = c.req.valid("json");
-    const actor = await pluginGate(c, WIKI_PLUGIN_KEY, companyId, board);
+    const actor = await gate(companyId);
     return c.json(await runCompanyCommand(c.env, companyId, fileAsPage, actor, input), 201);
   },
 );

@@ -29,9 +29,13 @@ export interface PluginTool<P extends z.ZodObject = z.ZodObject> {
   run(ctx: ToolContext, parameters: z.infer<P>): Promise<ToolResult>;
 }
 
+/** A scoped API route of a plugin, declared once: the manifest lists it, the host mounts and gates it by it. */
 export interface PluginRouteDeclaration {
+  pluginKey: string;
   method: "GET" | "POST" | "PATCH";
+  /** Under /api/plugins/{pluginKey}/api, with `:name` parameters. */
   path: string;
+  /** board: board callers only; board-or-agent: any caller with access to the company. */
   auth: "board" | "board-or-agent";
 }
 
@@ -58,6 +62,6 @@ export const manifestOf = (plugin: PluginDefinition) => ({
   displayName: plugin.displayName,
   description: plugin.description,
   capabilities: [...plugin.capabilities],
-  apiRoutes: plugin.apiRoutes.map((r) => ({ ...r, path: `/api/plugins/${plugin.key}/api${r.path}` })),
+  apiRoutes: plugin.apiRoutes.map((r) => ({ method: r.method, path: `/api/plugins/${plugin.key}/api${r.path}`, auth: r.auth })),
   tools: plugin.tools.map((t) => ({ name: t.name, displayName: t.displayName, description: t.description })),
 });

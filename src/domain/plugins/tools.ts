@@ -10,12 +10,12 @@ import { addReadyPluginCheck, readyPlugins } from "./queries";
 import { shippedPlugin } from "./registry";
 import type { PluginTool, ToolResult } from "./definition";
 
-const schemas = new WeakMap<PluginTool, unknown>();
+const schemas = new WeakMap<PluginTool, Record<string, unknown>>();
 /** The tool's parameters as JSON Schema (computed once per tool). */
-export function parametersSchema(tool: PluginTool): unknown {
+export function parametersSchema(tool: PluginTool): Record<string, unknown> {
   const cached = schemas.get(tool);
   if (cached) return cached;
-  const schema = z.toJSONSchema(tool.parameters, { io: "input" });
+  const schema = z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>;
   schemas.set(tool, schema);
   return schema;
 }

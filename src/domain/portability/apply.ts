@@ -36,7 +36,8 @@ export const applyCompanyImport = defineCommand("company.importApply", async (ct
       .from(schema.companyImports)
       .where(and(eq(schema.companyImports.companyId, ctx.companyId), eq(schema.companyImports.packageHash, input.packageHash))),
   ]);
-  if (previous[0]) return { ...(previous[0].result as Record<string, unknown>), importId: previous[0].id, duplicate: true };
+  // The first application's result, as stored (importResult's shape).
+  if (previous[0]) return { ...(previous[0].result as ImportResult), importId: previous[0].id, duplicate: true };
 
   const pkg = await parsePackage(input.files, input.include);
   const target = await loadTarget(ctx.db, ctx.companyId);
@@ -60,7 +61,7 @@ export const applyCompanyImport = defineCommand("company.importApply", async (ct
   for (const kind of KINDS) await kind.apply?.(apply, pkg[kind.key]);
 
   const importId = newId();
-  const result = { importId, ...planView(plan), idMap: Object.fromEntries(Object.entries(plan.ids).map(([k, m]) => [k, Object.fromEntries(m)])) };
+  const result = importResult(importId, plan);
   // The last batch: what the kinds close with (the issue counter), the import record and the activity entry.
   const closing: Statement[] = [
     ...apply.closing,
@@ -90,6 +91,14 @@ export const applyCompanyImport = defineCommand("company.importApply", async (ct
   for (const done of apply.afterWrite) done();
   return { ...result, duplicate: false };
 });
+
+/** What an import answers (and keeps, to answer the same package again). */
+const importResult = (importId: string, plan: ImportPlan) => ({
+  importId,
+  ...planView(plan),
+  idMap: Object.fromEntries(Object.entries(plan.ids).map(([k, m]) => [k, Object.fromEntries(m)])),
+});
+type ImportResult = ReturnType<typeof importResult>;
 
 /** Deletes what the earlier batches of a failed import wrote (by the plan's new ids), children's kinds first; dependent rows go with them. */
 async function undoImport(ctx: CommandContext, plan: ImportPlan) {

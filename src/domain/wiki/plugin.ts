@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { runCompanyCommand } from "../../company/client";
 import type { CompanyCommand } from "../../company/command";
-import type { PluginDefinition, PluginTool, ToolContext } from "../plugins/definition";
+import type { PluginDefinition, PluginTool, ToolContext, PluginRouteDeclaration } from "../plugins/definition";
 import { appendLog, deletePage, movePage, writePage } from "./pages";
 import { listBacklinks, listPages, listSources, MAX_SEARCH_LIMIT, readPage, readSource, searchWiki } from "./queries";
 import { hashOf } from "./bodies";
@@ -15,6 +15,25 @@ import { purgeWiki } from "./commands";
 import { createDb, schema } from "../../db/client";
 
 export const WIKI_PLUGIN_KEY = "knowledge-wiki";
+
+/**
+ * The wiki's scoped API routes (under /api/plugins/knowledge-wiki/api), each declared once: its
+ * method, path and caller rule make the manifest's route list and the gate its route runs
+ * (src/routes/wiki.ts mounts each with its schemas and handler).
+ */
+export const WIKI_ROUTES = {
+  overview: { pluginKey: WIKI_PLUGIN_KEY, method: "GET", path: "/overview", auth: "board-or-agent" },
+  bootstrap: { pluginKey: WIKI_PLUGIN_KEY, method: "POST", path: "/bootstrap", auth: "board" },
+  captureSource: { pluginKey: WIKI_PLUGIN_KEY, method: "POST", path: "/sources", auth: "board-or-agent" },
+  listSpaces: { pluginKey: WIKI_PLUGIN_KEY, method: "GET", path: "/spaces", auth: "board-or-agent" },
+  createSpace: { pluginKey: WIKI_PLUGIN_KEY, method: "POST", path: "/spaces", auth: "board" },
+  updateSpace: { pluginKey: WIKI_PLUGIN_KEY, method: "PATCH", path: "/spaces/:spaceSlug", auth: "board" },
+  bootstrapSpace: { pluginKey: WIKI_PLUGIN_KEY, method: "POST", path: "/spaces/:spaceSlug/bootstrap", auth: "board" },
+  archiveSpace: { pluginKey: WIKI_PLUGIN_KEY, method: "POST", path: "/spaces/:spaceSlug/archive", auth: "board" },
+  listOperations: { pluginKey: WIKI_PLUGIN_KEY, method: "GET", path: "/operations", auth: "board-or-agent" },
+  startQuery: { pluginKey: WIKI_PLUGIN_KEY, method: "POST", path: "/query-sessions", auth: "board" },
+  fileAsPage: { pluginKey: WIKI_PLUGIN_KEY, method: "POST", path: "/file-as-page", auth: "board" },
+} as const satisfies Record<string, PluginRouteDeclaration>;
 
 const wikiArgs = {
   companyId: z.guid().describe("The company (the calling agent's own)"),
@@ -252,19 +271,7 @@ export const knowledgeWikiPlugin: PluginDefinition = {
     "activity.log.write",
     "events.emit",
   ],
-  apiRoutes: [
-    { method: "GET", path: "/overview", auth: "board-or-agent" },
-    { method: "POST", path: "/bootstrap", auth: "board" },
-    { method: "POST", path: "/sources", auth: "board-or-agent" },
-    { method: "GET", path: "/spaces", auth: "board-or-agent" },
-    { method: "POST", path: "/spaces", auth: "board" },
-    { method: "PATCH", path: "/spaces/:spaceSlug", auth: "board" },
-    { method: "POST", path: "/spaces/:spaceSlug/bootstrap", auth: "board" },
-    { method: "POST", path: "/spaces/:spaceSlug/archive", auth: "board" },
-    { method: "GET", path: "/operations", auth: "board-or-agent" },
-    { method: "POST", path: "/query-sessions", auth: "board" },
-    { method: "POST", path: "/file-as-page", auth: "board" },
-  ],
+  apiRoutes: Object.values(WIKI_ROUTES),
   tools,
   activationProblem: (env) => (env.FILES ? null : "The FILES R2 binding is missing: the wiki stores page and source bodies in R2"),
   async purgeData(env, actor) {
