@@ -10,7 +10,7 @@ import { CompanyStorage, failableSql, migrateCompanyStorage } from "./storage";
 import { commandRegistry } from "./commands";
 import { runDispatch } from "./runs/dispatcher";
 import type { DispatcherHost } from "./runs/host";
-import { DISPATCH_RESUME_MS, dispatchDelayMs, runnerGraceMs } from "./runs/timing";
+import { DISPATCH_RESUME_MS, runtimeSettings } from "./runs/timing";
 import { RoundTrips, withCountedD1, withRoundTrips } from "../db/round-trips";
 import type { FaultRule } from "../db/faults";
 import {
@@ -165,7 +165,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
           snapshot = await reload();
           value = await run(ctx, actor, input, snapshot);
         }
-        if (ctx.dispatchRequested) await this.wakeAt(Date.now() + dispatchDelayMs(this.env));
+        if (ctx.dispatchRequested) await this.wakeAt(Date.now() + runtimeSettings(this.env).dispatchDelayMs);
         // Events written (by the command's batch, or by the run triggers when runs were queued or
         // ended): the company's hub streams and delivers them (not awaited: never delays the caller).
         if ((ctx.eventsWritten || ctx.dispatchRequested || ctx.runsEnded) && this.hub.wantsNotice(ctx.deliveriesPending))
@@ -199,14 +199,15 @@ export class CompanyDurableObject extends DurableObject<Env> {
     if (!companyId) return;
     // Fenced (a move copies the company): no dispatch starts; look again after the fence's retry time.
     // Checked in the same synchronous step as the count fence() waits on.
-    if (this.storage.facts.get("fencedAt")) return this.ctx.storage.setAlarm(Date.now() + FENCE_RETRY_SECONDS * 1000 + dispatchDelayMs(this.env));
+    if (this.storage.facts.get("fencedAt"))
+      return this.ctx.storage.setAlarm(Date.now() + FENCE_RETRY_SECONDS * 1000 + runtimeSettings(this.env).dispatchDelayMs);
     if (this.dispatching++ === 0) this.wakeAsked = null;
     try {
       await this.faults.around(async () => {
         // Re-armed before any work: if the object is evicted or a write fails half-way, the alarm
         // fires again and the dispatch (every step safe to repeat) resumes. A dispatch that
         // finishes replaces this with the next alarm it needs (settleAlarm).
-        const resumeAt = Date.now() + DISPATCH_RESUME_MS + dispatchDelayMs(this.env);
+        const resumeAt = Date.now() + DISPATCH_RESUME_MS + runtimeSettings(this.env).dispatchDelayMs;
         const current = await this.ctx.storage.getAlarm();
         if (current === null || current <= Date.now() || current > resumeAt) await this.ctx.storage.setAlarm(resumeAt);
         await runDispatch(this.dispatcherHost(), companyId);
@@ -313,7 +314,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
 
   private runnerGone(ws: WebSocket) {
     const now = Date.now();
-    if (onRunnerClosed(this.storage, ws, now) > 0) void this.wakeAt(now + runnerGraceMs(this.env) + dispatchDelayMs(this.env));
+    if (onRunnerClosed(this.storage, ws, now) > 0) void this.wakeAt(now + runtimeSettings(this.env).runnerGraceMs + runtimeSettings(this.env).dispatchDelayMs);
   }
 
   private runnerHost(): RunnerHost {
@@ -328,7 +329,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
         if (!result.ok) throw new Error(result.error);
         return result.value as { live: boolean };
       },
-      requestDispatch: () => this.wakeAt(Date.now() + dispatchDelayMs(this.env)),
+      requestDispatch: () => this.wakeAt(Date.now() + runtimeSettings(this.env).dispatchDelayMs),
     };
   }
 

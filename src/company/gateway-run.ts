@@ -27,7 +27,7 @@ import { readGatewayConfig, type GatewayConfig } from "../adapters/remote-gatewa
 import { companyObject } from "./client";
 import { isPrivateTarget } from "../net/hosts";
 import type { CommandResult } from "./command";
-import { dispatchDelayMs } from "./runs/timing";
+import { runtimeSettings } from "./runs/timing";
 import { SYSTEM_ACTOR } from "../domain/actor";
 import { ObjectFaults } from "./object-scaffolding";
 
@@ -77,7 +77,7 @@ export class GatewayRunObject extends DurableObject<Env> {
     if (await this.ctx.storage.get("state")) return;
     const state: GatewayRunState = { ...spec, remoteRunId: null, lastEventId: null, mode: "stream", cancelled: false, done: false };
     await this.ctx.storage.put("state", state);
-    await this.ctx.storage.setAlarm(Date.now() + dispatchDelayMs(this.env));
+    await this.ctx.storage.setAlarm(Date.now() + runtimeSettings(this.env).dispatchDelayMs);
   }
 
   /** The service run was cancelled (or ended elsewhere): stop the remote run and end. */

@@ -22,7 +22,7 @@ import { resendUnacknowledgedStarts } from "./attempts/runner";
 import { ATTEMPTS } from "./attempts";
 import { sweepRemoteRuns } from "./remote-sweep";
 import { RUNNER_STALE_MS } from "./runners";
-import { dispatchDelayMs, runnerGraceMs, runStartAckMs } from "./timing";
+import { runtimeSettings } from "./timing";
 
 /** One alarm: a dispatch step, the attempts, and the next alarm. */
 export async function runDispatch(host: DispatcherHost, companyId: string): Promise<void> {
@@ -48,7 +48,7 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
   const lostAt = host.storage.remoteRuns.earliestLost();
   // While runners execute runs, look again after RUNNER_STALE_MS: a socket that went silent loses its runs.
   const runnerCheck = host.storage.remoteRuns.all().some((r) => r.kind === "runner" && r.lostAt === null)
-    ? Date.now() + RUNNER_STALE_MS + dispatchDelayMs(host.env)
+    ? Date.now() + RUNNER_STALE_MS + runtimeSettings(host.env).dispatchDelayMs
     : null;
   const unacknowledged = host.storage.remoteRuns.earliestUnacknowledged();
   const next = await host.serialise(async () =>
@@ -56,12 +56,12 @@ export async function runDispatch(host: DispatcherHost, companyId: string): Prom
       await nextDueAt(host.db, companyId, [...host.runners.servedAgents().keys()]),
       host.storage.timers.earliest(),
       step.backoffUntil,
-      lostAt === null ? null : lostAt + runnerGraceMs(host.env),
+      lostAt === null ? null : lostAt + runtimeSettings(host.env).runnerGraceMs,
       runnerCheck,
-      unacknowledged === null ? null : unacknowledged + runStartAckMs(host.env),
+      unacknowledged === null ? null : unacknowledged + runtimeSettings(host.env).runStartAckMs,
     ),
   );
-  await host.settleAlarm(again ? Date.now() + dispatchDelayMs(host.env) : next);
+  await host.settleAlarm(again ? Date.now() + runtimeSettings(host.env).dispatchDelayMs : next);
 }
 
 const earliest = (...times: Array<number | null>) => {

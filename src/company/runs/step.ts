@@ -14,7 +14,7 @@ import type { RunRow } from "../../domain/runs/lifecycle";
 import { decideRunTransitions, endsRun, runsToHandOut, type RunState } from "../../domain/runs/transitions";
 import { transitionStatements } from "./transition-statements";
 import type { RunnerHub } from "./runners";
-import { runnerGraceMs } from "./timing";
+import { runtimeSettings } from "./timing";
 import { typesWhere } from "../../adapters";
 
 const QUEUE_BATCH = 200;
@@ -147,6 +147,6 @@ async function readRunState(ctx: CommandContext, runners: RunnerHub, handingOut:
     starting: ctx.storage.startingRuns.all(),
     handingOut,
     remoteRuns: ctx.storage.remoteRuns.all(),
-    runnerGraceMs: runnerGraceMs(ctx.env),
+    runnerGraceMs: runtimeSettings(ctx.env).runnerGraceMs,
   };
 }

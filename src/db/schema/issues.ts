@@ -6,6 +6,8 @@ import { createdAt, updatedAt } from "./columns";
 import { companies } from "./companies";
 
 export const ISSUE_STATUSES = ["backlog", "todo", "in_progress", "in_review", "blocked", "done", "cancelled"] as const;
+/** Statuses an issue's work is over in (it wakes no one, holds no checkout). */
+export const TERMINAL_ISSUE_STATUSES = ["done", "cancelled"] as const satisfies readonly (typeof ISSUE_STATUSES)[number][];
 export const ISSUE_PRIORITIES = ["critical", "high", "medium", "low"] as const;
 
 export const issues = sqliteTable(

@@ -5,7 +5,7 @@ import { and, desc, eq, notExists, notInArray, sql, type SQL } from "drizzle-orm
 import { schema, type Db } from "../../db/client";
 import { defineCommand } from "../../company/command";
 import { newId } from "../../crypto/random";
-import { TERMINAL_ISSUE_STATUSES } from "../issues/view";
+import { TERMINAL_ISSUE_STATUSES } from "../../db/schema/issues";
 
 export const GLOBAL_SCOPE = "global";
 

@@ -10,7 +10,8 @@ import { planReviewContextForIssue } from "../documents/summaries";
 import { issueViewsFor } from "./load";
 import { PRIORITY_RANK } from "./list";
 import { loadAncestors, loadProjectAndGoal } from "./detail";
-import { commentView, TERMINAL_ISSUE_STATUSES, type IssueRow } from "./view";
+import { commentView, type IssueRow } from "./view";
+import { TERMINAL_ISSUE_STATUSES } from "../../db/schema/issues";
 
 const issues = schema.issues;
 

@@ -1,5 +1,6 @@
 // API views of issue rows, comments and labels.
 import type { schema } from "../../db/client";
+import { TERMINAL_ISSUE_STATUSES } from "../../db/schema/issues";
 
 export type IssueRow = typeof schema.issues.$inferSelect;
 export type CommentRow = typeof schema.issueComments.$inferSelect;
@@ -83,5 +84,4 @@ export function labelView(row: LabelRow) {
 }
 
 /** Statuses after which an issue no longer blocks anything or needs work. */
-export const TERMINAL_ISSUE_STATUSES = ["done", "cancelled"] as const;
 export const isTerminalStatus = (status: string) => (TERMINAL_ISSUE_STATUSES as readonly string[]).includes(status);

@@ -19,7 +19,7 @@ import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { conflict, HttpError, notFound, unprocessable } from "../errors";
 import { newId } from "../../crypto/random";
-import { TERMINAL_ISSUE_STATUSES } from "../issues/view";
+import { TERMINAL_ISSUE_STATUSES } from "../../db/schema/issues";
 import { ISSUE_DESCRIPTION_MAX, ISSUE_TITLE_MAX } from "../issues/limits";
 import { issueInsert, newIssueRow } from "../issues/commands";
 import { commitIssueNumber, companyCounterStatement, isNumberClash, issueNumbering, recountIssueNumbers } from "../issues/numbering";

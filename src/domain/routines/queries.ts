@@ -5,7 +5,7 @@ import { and, desc, eq, notInArray, sql } from "drizzle-orm";
 import { ReadBatch } from "../../db/read-batch";
 import { schema, type Db } from "../../db/client";
 import { issueSummary } from "../issues/view";
-import { TERMINAL_ISSUE_STATUSES } from "../issues/view";
+import { TERMINAL_ISSUE_STATUSES } from "../../db/schema/issues";
 import { ROUTINE_RUNS_LIMIT } from "./constants";
 import { routineRunView, routineView, triggerSummary, triggerView, type RoutineRow } from "./view";
 

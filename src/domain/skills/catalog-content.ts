@@ -2,6 +2,7 @@
 // every company's library (re-imported on each list); `optional` ones are installed on request
 // (`install-catalog`). Every `METHOD /api/...` a skill names must exist in the OpenAPI document
 // (test/http/skills-catalog.test.ts), so they stay accurate as the API grows.
+import { adapterTypes, typesWhere } from "../../adapters";
 
 export interface CatalogSource {
   id: string;
@@ -167,9 +168,9 @@ curl -sS -X POST "$SERVICE_API_URL/api/heartbeat-runs/$SERVICE_RUN_ID/events" \\
   -H "authorization: Bearer $SERVICE_API_TOKEN" -H 'content-type: application/json' -d "$body"
 `;
 
-/** Markdown skills suit every adapter; a skill with scripts needs a runtime that can run them. */
-const EVERY_ADAPTER = ["http", "remote_gateway", "process", "claude_local", "codex_local"];
-const LOCAL_ADAPTERS = ["process", "claude_local", "codex_local"];
+/** Markdown skills suit every adapter; a skill with scripts needs a runtime that can run them (one on a runner). */
+const EVERY_ADAPTER = adapterTypes.slice();
+const LOCAL_ADAPTERS = typesWhere("runner");
 
 export const CATALOG_SOURCES: CatalogSource[] = [
   {

@@ -3,7 +3,7 @@ import { and, eq, inArray, notInArray } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import type { BoardActor } from "../actor";
 import { notFound } from "../errors";
-import { TERMINAL_ISSUE_STATUSES } from "../issues/view";
+import { TERMINAL_ISSUE_STATUSES } from "../../db/schema/issues";
 import { slugify } from "./slug";
 
 const users = schema.users;

@@ -16,7 +16,7 @@ import { sessionToResume, taskKeyOf } from "../../../domain/runs/sessions";
 import { storedDesiredSkills } from "../../../domain/agents/skills";
 import { runnerStillAuthorized, type RunnerAttachment } from "../runners";
 import { RUNNER_PROTOCOL_VERSION } from "../../../protocol/runner";
-import { runnerGraceMs, runStartAckMs } from "../timing";
+import { runtimeSettings } from "../timing";
 import { readRunnerConfig } from "../../../adapters/runner";
 import type { DispatcherHost } from "../host";
 
@@ -90,7 +90,7 @@ export async function attemptRunnerRun(host: DispatcherHost, ctx: CommandContext
   }
   if (!sent) {
     // No runner could take it after all (it left, went silent, or lost its credential): lost now (retry policy).
-    host.storage.remoteRuns.markRunLost(run.id, Date.now() - runnerGraceMs(host.env));
+    host.storage.remoteRuns.markRunLost(run.id, Date.now() - runtimeSettings(host.env).runnerGraceMs);
     return false;
   }
   return host.serialise(async () => {
@@ -114,7 +114,7 @@ export async function attemptRunnerRun(host: DispatcherHost, ctx: CommandContext
  * of waiting for the socket to go stale.
  */
 export async function resendUnacknowledgedStarts(host: DispatcherHost, ctx: CommandContext): Promise<void> {
-  const due = host.storage.remoteRuns.unacknowledged(Date.now() - runStartAckMs(host.env));
+  const due = host.storage.remoteRuns.unacknowledged(Date.now() - runtimeSettings(host.env).runStartAckMs);
   if (!due.length) return;
   const r = schema.heartbeatRuns;
   const rows = await host.db
@@ -129,7 +129,7 @@ export async function resendUnacknowledgedStarts(host: DispatcherHost, ctx: Comm
     );
   const byId = new Map(rows.map((row) => [row.run.id, row]));
   const events: Statement[] = [];
-  const seconds = Math.round(runStartAckMs(host.env) / 1000);
+  const seconds = Math.round(runtimeSettings(host.env).runStartAckMs / 1000);
   for (const tracked of due) {
     const row = byId.get(tracked.runId);
     if (row?.run.status !== "running") continue; // ended meanwhile: the sweep stops it
