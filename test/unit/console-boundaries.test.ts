@@ -20,6 +20,7 @@ describe("board console boundaries", () => {
       i === "src:client" ||
       i === "src:domain/events/catalogue" ||
       i === "src:domain/sensitive-keys" ||
+      i === "src:lazy" ||
       (!i.startsWith("src:") && packages.test(i)) ||
       i.endsWith(".css");
     const bad = consoleFiles.flatMap((f) => f.imports.filter((i) => !allowed(i)).map((i) => `${f.rel} → ${i}`));
@@ -29,6 +30,7 @@ describe("board console boundaries", () => {
   it("the service modules it imports stand alone (the event catalogue, the secret-like keys)", () => {
     expect(table.find((f) => f.rel === "domain/events/catalogue.ts")?.imports).toEqual([]);
     expect(table.find((f) => f.rel === "domain/sensitive-keys.ts")?.imports).toEqual([]);
+    expect(table.find((f) => f.rel === "lazy.ts")?.imports).toEqual([]);
   });
 
   it("nothing outside the console imports it", () => {

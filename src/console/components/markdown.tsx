@@ -3,16 +3,13 @@
 // script or foreign image. The renderer is its own chunk, loaded with the first markdown shown;
 // until then the text shows as it is.
 import { useEffect, useState } from "preact/hooks";
+import { onFirstUse } from "../../lazy";
 
-let renderer: Promise<(source: string) => string> | null = null;
-const loadRenderer = () => {
-  renderer ??= import("micromark").then(
-    ({ micromark }) =>
-      (source: string) =>
-        micromark(source),
-  );
-  return renderer;
-};
+/** The renderer, loaded with the first markdown shown (a failed load is tried again by the next). */
+const loadRenderer = onFirstUse(async () => {
+  const { micromark } = await import("micromark");
+  return (source: string) => micromark(source);
+});
 
 export function Markdown({ source }: { source: string }) {
   const [html, setHtml] = useState<string | null>(null);
