@@ -4,105 +4,97 @@
 // exit code; `error_max_turns` is the turn limit.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { arr, brief, jsonLine, num, numOrNull, obj, str, textOf } from "./json-lines";
+import { arr, brief, num, numOrNull, obj, str, textOf, jsonLineHandler, sessionStatus } from "./json-lines";
 import { emptyOutput, type RuntimeDriver, type StreamParser, type TranscriptEvent } from "./types";
 
 export function claudeParser(): StreamParser {
   const out = emptyOutput();
   const texts: string[] = [];
   return {
-    line(text) {
-      const event = jsonLine(text);
-      if (!event) {
-        if (text.trim()) out.plainLines++;
-        return [];
-      }
-      const events: TranscriptEvent[] = [];
-      out.sessionId = str(event.session_id) ?? out.sessionId;
-      switch (event.type) {
-        case "system":
-          if (event.subtype === "init") {
-            out.model = str(event.model) ?? out.model;
+    line: (text) =>
+      jsonLineHandler(out, text, (event) => {
+        const events: TranscriptEvent[] = [];
+        out.sessionId = str(event.session_id) ?? out.sessionId;
+        switch (event.type) {
+          case "system":
+            if (event.subtype === "init") {
+              out.model = str(event.model) ?? out.model;
+              events.push(sessionStatus(out));
+            }
+            break;
+          case "assistant": {
+            const message = obj(event.message);
+            let calledTools = false;
+            for (const part of arr(message.content)) {
+              const p = obj(part);
+              if (p.type === "text" && str(p.text)) {
+                texts.push(p.text as string);
+                events.push({ kind: "assistant", message: p.text as string });
+              } else if (p.type === "thinking" && str(p.thinking)) events.push({ kind: "thinking", message: p.thinking as string });
+              else if (p.type === "tool_use") {
+                calledTools = true;
+                events.push({
+                  kind: "tool_call",
+                  message: `${str(p.name) ?? "tool"} ${brief(p.input, 300)}`,
+                  data: { id: p.id ?? null, name: p.name ?? null, input: p.input ?? null },
+                });
+              }
+            }
+            if (calledTools) out.toolTurns++;
+            if (str(event.error)) out.errors.push(String(event.error));
+            break;
+          }
+          case "user":
+            for (const part of arr(obj(event.message).content)) {
+              const p = obj(part);
+              if (p.type !== "tool_result") continue;
+              const content = textOf(p.content);
+              events.push({ kind: "tool_result", message: brief(content, 2000), data: { toolUseId: p.tool_use_id ?? null, isError: p.is_error === true } });
+            }
+            break;
+          case "result": {
+            const result = str(event.result);
+            out.summary = result ?? (texts.length ? texts.join("\n\n") : null);
+            out.costUsd = numOrNull(event.total_cost_usd);
+            const byModel = obj(event.modelUsage);
+            const models = Object.entries(byModel);
+            if (models.length) {
+              for (const [name, u] of models) {
+                const usage = obj(u);
+                out.tokens.inputTokens += num(usage.inputTokens) + num(usage.cacheCreationInputTokens);
+                out.tokens.cachedInputTokens += num(usage.cacheReadInputTokens);
+                out.tokens.outputTokens += num(usage.outputTokens);
+                out.model ??= name;
+              }
+            } else {
+              const usage = obj(event.usage);
+              out.tokens.inputTokens += num(usage.input_tokens) + num(usage.cache_creation_input_tokens);
+              out.tokens.cachedInputTokens += num(usage.cache_read_input_tokens);
+              out.tokens.outputTokens += num(usage.output_tokens);
+            }
+            out.model ??= str(event.model);
+            const subtype = str(event.subtype) ?? "";
+            out.succeeded = subtype === "success" && event.is_error !== true;
+            if (subtype.includes("max_turns") || ["max_turns", "max_turns_exhausted"].includes(String(event.stop_reason))) out.stopReason = "max_turns";
+            else if (subtype === "refusal" || event.stop_reason === "refusal") out.stopReason = "refusal";
+            for (const e of arr(event.errors)) {
+              const o = obj(e);
+              const message = typeof e === "string" ? e : (str(o.message) ?? str(o.error) ?? str(o.code));
+              if (message) out.errors.push(message);
+            }
+            if (!out.succeeded && result) out.errors.push(result);
             events.push({
-              kind: "status",
-              message: `Session ${out.sessionId ?? "?"} (${out.model ?? "default model"})`,
-              data: { sessionId: out.sessionId, model: out.model },
+              kind: out.succeeded ? "status" : "error",
+              message: out.succeeded ? `Result: ${subtype}` : `Result: ${subtype}${result ? ` — ${brief(result, 500)}` : ""}`,
+              data: { subtype, isError: event.is_error === true, numTurns: event.num_turns ?? null, costUsd: out.costUsd },
             });
+            break;
           }
-          break;
-        case "assistant": {
-          const message = obj(event.message);
-          let calledTools = false;
-          for (const part of arr(message.content)) {
-            const p = obj(part);
-            if (p.type === "text" && str(p.text)) {
-              texts.push(p.text as string);
-              events.push({ kind: "assistant", message: p.text as string });
-            } else if (p.type === "thinking" && str(p.thinking)) events.push({ kind: "thinking", message: p.thinking as string });
-            else if (p.type === "tool_use") {
-              calledTools = true;
-              events.push({
-                kind: "tool_call",
-                message: `${str(p.name) ?? "tool"} ${brief(p.input, 300)}`,
-                data: { id: p.id ?? null, name: p.name ?? null, input: p.input ?? null },
-              });
-            }
-          }
-          if (calledTools) out.toolTurns++;
-          if (str(event.error)) out.errors.push(String(event.error));
-          break;
+          default:
+            out.unknownEvents++;
         }
-        case "user":
-          for (const part of arr(obj(event.message).content)) {
-            const p = obj(part);
-            if (p.type !== "tool_result") continue;
-            const content = textOf(p.content);
-            events.push({ kind: "tool_result", message: brief(content, 2000), data: { toolUseId: p.tool_use_id ?? null, isError: p.is_error === true } });
-          }
-          break;
-        case "result": {
-          const result = str(event.result);
-          out.summary = result ?? (texts.length ? texts.join("\n\n") : null);
-          out.costUsd = numOrNull(event.total_cost_usd);
-          const byModel = obj(event.modelUsage);
-          const models = Object.entries(byModel);
-          if (models.length) {
-            for (const [name, u] of models) {
-              const usage = obj(u);
-              out.tokens.inputTokens += num(usage.inputTokens) + num(usage.cacheCreationInputTokens);
-              out.tokens.cachedInputTokens += num(usage.cacheReadInputTokens);
-              out.tokens.outputTokens += num(usage.outputTokens);
-              out.model ??= name;
-            }
-          } else {
-            const usage = obj(event.usage);
-            out.tokens.inputTokens += num(usage.input_tokens) + num(usage.cache_creation_input_tokens);
-            out.tokens.cachedInputTokens += num(usage.cache_read_input_tokens);
-            out.tokens.outputTokens += num(usage.output_tokens);
-          }
-          out.model ??= str(event.model);
-          const subtype = str(event.subtype) ?? "";
-          out.succeeded = subtype === "success" && event.is_error !== true;
-          if (subtype.includes("max_turns") || ["max_turns", "max_turns_exhausted"].includes(String(event.stop_reason))) out.stopReason = "max_turns";
-          else if (subtype === "refusal" || event.stop_reason === "refusal") out.stopReason = "refusal";
-          for (const e of arr(event.errors)) {
-            const o = obj(e);
-            const message = typeof e === "string" ? e : (str(o.message) ?? str(o.error) ?? str(o.code));
-            if (message) out.errors.push(message);
-          }
-          if (!out.succeeded && result) out.errors.push(result);
-          events.push({
-            kind: out.succeeded ? "status" : "error",
-            message: out.succeeded ? `Result: ${subtype}` : `Result: ${subtype}${result ? ` — ${brief(result, 500)}` : ""}`,
-            data: { subtype, isError: event.is_error === true, numTurns: event.num_turns ?? null, costUsd: out.costUsd },
-          });
-          break;
-        }
-        default:
-          out.unknownEvents++;
-      }
-      return events;
-    },
+        return events;
+      }),
     flush: () => [],
     result: () => out,
   };

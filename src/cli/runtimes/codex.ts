@@ -5,7 +5,7 @@
 // or credential for ever, so the runner refuses to start it without credentials.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { arr, brief, jsonLine, num, obj, str } from "./json-lines";
+import { arr, brief, num, obj, str, jsonLineHandler } from "./json-lines";
 import { withInstructions } from "./instructions";
 import { emptyOutput, type RuntimeDriver, type StreamParser, type TranscriptEvent } from "./types";
 
@@ -17,90 +17,86 @@ export function codexParser(): StreamParser {
   let turnFailed = false;
   let turnCompleted = false;
   return {
-    line(text) {
-      const event = jsonLine(text);
-      if (!event) {
-        if (text.trim()) out.plainLines++;
-        return [];
-      }
-      const events: TranscriptEvent[] = [];
-      switch (event.type) {
-        case "thread.started":
-          out.sessionId = str(event.thread_id) ?? out.sessionId;
-          events.push({ kind: "status", message: `Thread ${out.sessionId ?? "?"}`, data: { sessionId: out.sessionId } });
-          break;
-        case "turn.started":
-          break;
-        case "item.started":
-        case "item.completed": {
-          const item = obj(event.item);
-          const type = str(item.type) ?? "";
-          const done = event.type === "item.completed";
-          if (type === "agent_message" && done && str(item.text)) {
-            lastMessage = item.text as string;
-            events.push({ kind: "assistant", message: lastMessage });
-          } else if (type === "reasoning" && done && str(item.text)) events.push({ kind: "thinking", message: item.text as string });
-          else if (TOOL_ITEMS.has(type)) {
-            const call =
-              type === "command_execution"
-                ? (str(item.command) ?? "")
-                : type === "file_change"
-                  ? arr(item.changes)
-                      .map((c) => `${obj(c).kind ?? "change"} ${obj(c).path ?? ""}`)
-                      .join(", ")
-                  : brief(item.arguments ?? item.query ?? item, 300);
-            if (!done) {
-              out.toolTurns++;
-              events.push({ kind: "tool_call", message: `${type}: ${call}`, data: { id: item.id ?? null, type } });
-            } else {
-              if (type === "file_change") events.push({ kind: "tool_call", message: `${type}: ${call}`, data: { id: item.id ?? null, type } });
-              const output = type === "command_execution" ? (str(item.aggregated_output) ?? "") : brief(item.result ?? item.status ?? "", 2000);
-              events.push({
-                kind: "tool_result",
-                message: brief(output, 2000),
-                data: {
-                  id: item.id ?? null,
-                  type,
-                  exitCode: item.exit_code ?? null,
-                  status: item.status ?? null,
-                  isError: item.status === "failed" || (typeof item.exit_code === "number" && item.exit_code !== 0),
-                },
-              });
-            }
-          } else if (type === "error" && str(item.message)) {
-            out.errors.push(item.message as string);
-            events.push({ kind: "error", message: item.message as string });
-          } else if (type !== "agent_message" && type !== "reasoning") out.unknownEvents++;
-          break;
+    line: (text) =>
+      jsonLineHandler(out, text, (event) => {
+        const events: TranscriptEvent[] = [];
+        switch (event.type) {
+          case "thread.started":
+            out.sessionId = str(event.thread_id) ?? out.sessionId;
+            events.push({ kind: "status", message: `Thread ${out.sessionId ?? "?"}`, data: { sessionId: out.sessionId } });
+            break;
+          case "turn.started":
+            break;
+          case "item.started":
+          case "item.completed": {
+            const item = obj(event.item);
+            const type = str(item.type) ?? "";
+            const done = event.type === "item.completed";
+            if (type === "agent_message" && done && str(item.text)) {
+              lastMessage = item.text as string;
+              events.push({ kind: "assistant", message: lastMessage });
+            } else if (type === "reasoning" && done && str(item.text)) events.push({ kind: "thinking", message: item.text as string });
+            else if (TOOL_ITEMS.has(type)) {
+              const call =
+                type === "command_execution"
+                  ? (str(item.command) ?? "")
+                  : type === "file_change"
+                    ? arr(item.changes)
+                        .map((c) => `${obj(c).kind ?? "change"} ${obj(c).path ?? ""}`)
+                        .join(", ")
+                    : brief(item.arguments ?? item.query ?? item, 300);
+              if (!done) {
+                out.toolTurns++;
+                events.push({ kind: "tool_call", message: `${type}: ${call}`, data: { id: item.id ?? null, type } });
+              } else {
+                if (type === "file_change") events.push({ kind: "tool_call", message: `${type}: ${call}`, data: { id: item.id ?? null, type } });
+                const output = type === "command_execution" ? (str(item.aggregated_output) ?? "") : brief(item.result ?? item.status ?? "", 2000);
+                events.push({
+                  kind: "tool_result",
+                  message: brief(output, 2000),
+                  data: {
+                    id: item.id ?? null,
+                    type,
+                    exitCode: item.exit_code ?? null,
+                    status: item.status ?? null,
+                    isError: item.status === "failed" || (typeof item.exit_code === "number" && item.exit_code !== 0),
+                  },
+                });
+              }
+            } else if (type === "error" && str(item.message)) {
+              out.errors.push(item.message as string);
+              events.push({ kind: "error", message: item.message as string });
+            } else if (type !== "agent_message" && type !== "reasoning") out.unknownEvents++;
+            break;
+          }
+          case "turn.completed": {
+            turnCompleted = true;
+            const usage = obj(event.usage);
+            out.tokens.inputTokens += num(usage.input_tokens);
+            out.tokens.cachedInputTokens += num(usage.cached_input_tokens);
+            out.tokens.outputTokens += num(usage.output_tokens);
+            break;
+          }
+          case "turn.failed": {
+            turnFailed = true;
+            const message = str(obj(event.error).message) ?? "The turn failed";
+            out.errors.push(message);
+            events.push({ kind: "error", message });
+            break;
+          }
+          case "error": {
+            const message = str(event.message) ?? "error";
+            out.errors.push(message);
+            events.push({ kind: "error", message });
+            break;
+          }
+          default:
+            out.unknownEvents++;
         }
-        case "turn.completed": {
-          turnCompleted = true;
-          const usage = obj(event.usage);
-          out.tokens.inputTokens += num(usage.input_tokens);
-          out.tokens.cachedInputTokens += num(usage.cached_input_tokens);
-          out.tokens.outputTokens += num(usage.output_tokens);
-          break;
-        }
-        case "turn.failed": {
-          turnFailed = true;
-          const message = str(obj(event.error).message) ?? "The turn failed";
-          out.errors.push(message);
-          events.push({ kind: "error", message });
-          break;
-        }
-        case "error": {
-          const message = str(event.message) ?? "error";
-          out.errors.push(message);
-          events.push({ kind: "error", message });
-          break;
-        }
-        default:
-          out.unknownEvents++;
-      }
-      out.summary = lastMessage;
-      out.succeeded = turnFailed ? false : turnCompleted ? true : null;
-      return events;
-    },
+        out.summary = lastMessage;
+        out.succeeded = turnFailed ? false : turnCompleted ? true : null;
+        return events;
+      }),
     flush: () => [],
     result: () => out,
   };

@@ -4,7 +4,7 @@
 // Lines may arrive prefixed with `stdout`/`stderr`.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { arr, brief, DeltaBuffer, jsonLine, num, numOrNull, obj, str, textOf } from "./json-lines";
+import { arr, brief, DeltaBuffer, num, numOrNull, obj, str, textOf, jsonLineHandler, sessionStatus } from "./json-lines";
 import { withInstructions } from "./instructions";
 import { emptyOutput, type RuntimeDriver, type StreamParser, type TranscriptEvent } from "./types";
 
@@ -13,83 +13,74 @@ export function cursorParser(): StreamParser {
   const deltas = new DeltaBuffer();
   const texts: string[] = [];
   return {
-    line(raw) {
-      const text = raw.replace(/^(?:stdout|stderr)(?=\{)/, "");
-      const event = jsonLine(text);
-      if (!event) {
-        if (text.trim()) out.plainLines++;
-        return [];
-      }
-      const events: TranscriptEvent[] = [];
-      out.sessionId = str(event.session_id) ?? str(event.chat_id) ?? out.sessionId;
-      if (event.type !== "thinking") events.push(...deltas.flush());
-      switch (event.type) {
-        case "system":
-          if (event.subtype === "init") {
-            out.model = str(event.model) ?? out.model;
-            events.push({
-              kind: "status",
-              message: `Chat ${out.sessionId ?? "?"} (${out.model ?? "auto"})`,
-              data: { sessionId: out.sessionId, model: out.model },
-            });
-          } else if (event.subtype === "error") out.errors.push(str(event.message) ?? "error");
-          break;
-        case "user":
-          break;
-        case "assistant": {
-          const content = arr(obj(event.message).content)
-            .map((p) => (["text", "output_text"].includes(String(obj(p).type)) ? textOf(p) : ""))
-            .join("");
-          if (content) {
-            texts.push(content);
-            events.push({ kind: "assistant", message: content });
+    line: (raw) =>
+      jsonLineHandler(out, raw.replace(/^(?:stdout|stderr)(?=\{)/, ""), (event) => {
+        const events: TranscriptEvent[] = [];
+        out.sessionId = str(event.session_id) ?? str(event.chat_id) ?? out.sessionId;
+        if (event.type !== "thinking") events.push(...deltas.flush());
+        switch (event.type) {
+          case "system":
+            if (event.subtype === "init") {
+              out.model = str(event.model) ?? out.model;
+              events.push(sessionStatus(out, "Chat", "auto"));
+            } else if (event.subtype === "error") out.errors.push(str(event.message) ?? "error");
+            break;
+          case "user":
+            break;
+          case "assistant": {
+            const content = arr(obj(event.message).content)
+              .map((p) => (["text", "output_text"].includes(String(obj(p).type)) ? textOf(p) : ""))
+              .join("");
+            if (content) {
+              texts.push(content);
+              events.push({ kind: "assistant", message: content });
+            }
+            break;
           }
-          break;
-        }
-        case "thinking":
-          if (str(event.text)) events.push(...deltas.add("thinking", event.text as string));
-          break;
-        case "tool_call": {
-          const call = obj(event.tool_call);
-          const [name, body] = Object.entries(call)[0] ?? ["tool", {}];
-          const detail = obj(body);
-          if (event.subtype === "started") {
-            out.toolTurns++;
-            events.push({
-              kind: "tool_call",
-              message: `${name.replace(/ToolCall$/, "")} ${brief(detail.args, 300)}`,
-              data: { id: event.call_id ?? null, name },
-            });
-          } else if (event.subtype === "completed") {
-            const result = obj(detail.result);
-            const isError = "error" in result || "failure" in result;
-            events.push({ kind: "tool_result", message: brief(detail.result, 2000), data: { id: event.call_id ?? null, isError } });
+          case "thinking":
+            if (str(event.text)) events.push(...deltas.add("thinking", event.text as string));
+            break;
+          case "tool_call": {
+            const call = obj(event.tool_call);
+            const [name, body] = Object.entries(call)[0] ?? ["tool", {}];
+            const detail = obj(body);
+            if (event.subtype === "started") {
+              out.toolTurns++;
+              events.push({
+                kind: "tool_call",
+                message: `${name.replace(/ToolCall$/, "")} ${brief(detail.args, 300)}`,
+                data: { id: event.call_id ?? null, name },
+              });
+            } else if (event.subtype === "completed") {
+              const result = obj(detail.result);
+              const isError = "error" in result || "failure" in result;
+              events.push({ kind: "tool_result", message: brief(detail.result, 2000), data: { id: event.call_id ?? null, isError } });
+            }
+            break;
           }
-          break;
+          case "result": {
+            const usage = obj(event.usage);
+            out.tokens.inputTokens += num(usage.input_tokens);
+            out.tokens.cachedInputTokens += num(usage.cached_input_tokens);
+            out.tokens.outputTokens += num(usage.output_tokens);
+            out.costUsd = numOrNull(event.total_cost_usd) ?? numOrNull(event.cost_usd) ?? numOrNull(event.cost) ?? out.costUsd;
+            out.succeeded = event.subtype !== "error" && event.is_error !== true;
+            out.summary = str(event.result) ?? (texts.length ? texts.join("\n\n") : null);
+            if (!out.succeeded) out.errors.push(str(event.result) ?? str(event.error) ?? "The agent failed");
+            events.push({ kind: out.succeeded ? "status" : "error", message: `Result: ${event.subtype ?? "done"}` });
+            break;
+          }
+          case "error": {
+            const message = str(event.message) ?? str(obj(event.error).message) ?? "error";
+            out.errors.push(message);
+            events.push({ kind: "error", message });
+            break;
+          }
+          default:
+            out.unknownEvents++;
         }
-        case "result": {
-          const usage = obj(event.usage);
-          out.tokens.inputTokens += num(usage.input_tokens);
-          out.tokens.cachedInputTokens += num(usage.cached_input_tokens);
-          out.tokens.outputTokens += num(usage.output_tokens);
-          out.costUsd = numOrNull(event.total_cost_usd) ?? numOrNull(event.cost_usd) ?? numOrNull(event.cost) ?? out.costUsd;
-          out.succeeded = event.subtype !== "error" && event.is_error !== true;
-          out.summary = str(event.result) ?? (texts.length ? texts.join("\n\n") : null);
-          if (!out.succeeded) out.errors.push(str(event.result) ?? str(event.error) ?? "The agent failed");
-          events.push({ kind: out.succeeded ? "status" : "error", message: `Result: ${event.subtype ?? "done"}` });
-          break;
-        }
-        case "error": {
-          const message = str(event.message) ?? str(obj(event.error).message) ?? "error";
-          out.errors.push(message);
-          events.push({ kind: "error", message });
-          break;
-        }
-        default:
-          out.unknownEvents++;
-      }
-      return events;
-    },
+        return events;
+      }),
     flush: () => deltas.flush(),
     result: () => out,
   };

@@ -5,7 +5,7 @@
 // are read too. Exit codes: 41 not signed in, 53 turn limit.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { arr, brief, DeltaBuffer, jsonLine, num, numOrNull, obj, str, textOf } from "./json-lines";
+import { arr, brief, DeltaBuffer, num, numOrNull, obj, str, textOf, jsonLineHandler, sessionStatus } from "./json-lines";
 import { withInstructions } from "./instructions";
 import { emptyOutput, type RuntimeDriver, type StreamParser, type TranscriptEvent } from "./types";
 
@@ -18,93 +18,85 @@ export function geminiParser(): StreamParser {
   // The assistant's text since its last tool call: its final word (the summary).
   let assistant = "";
   return {
-    line(text) {
-      const event = jsonLine(text);
-      if (!event) {
-        if (text.trim()) out.plainLines++;
-        return [];
-      }
-      const events: TranscriptEvent[] = [];
-      out.sessionId = str(event.session_id) ?? str(event.sessionId) ?? str(event.checkpoint_id) ?? out.sessionId;
-      const type = str(event.type);
-      if (type !== "message") events.push(...deltas.flush());
-      switch (type) {
-        case "init":
-          out.model = str(event.model) ?? out.model;
-          events.push({
-            kind: "status",
-            message: `Session ${out.sessionId ?? "?"} (${out.model ?? "default model"})`,
-            data: { sessionId: out.sessionId, model: out.model },
-          });
-          break;
-        case "system":
-          if (event.subtype === "init") out.model = str(event.model) ?? out.model;
-          else if (event.subtype === "error") out.errors.push(str(event.message) ?? "error");
-          break;
-        case "message":
-          if (event.role === "assistant") {
-            const content = textOf(event.content);
-            assistant += content;
-            events.push(...deltas.add("assistant", content));
+    line: (text) =>
+      jsonLineHandler(out, text, (event) => {
+        const events: TranscriptEvent[] = [];
+        out.sessionId = str(event.session_id) ?? str(event.sessionId) ?? str(event.checkpoint_id) ?? out.sessionId;
+        const type = str(event.type);
+        if (type !== "message") events.push(...deltas.flush());
+        switch (type) {
+          case "init":
+            out.model = str(event.model) ?? out.model;
+            events.push(sessionStatus(out));
+            break;
+          case "system":
+            if (event.subtype === "init") out.model = str(event.model) ?? out.model;
+            else if (event.subtype === "error") out.errors.push(str(event.message) ?? "error");
+            break;
+          case "message":
+            if (event.role === "assistant") {
+              const content = textOf(event.content);
+              assistant += content;
+              events.push(...deltas.add("assistant", content));
+            }
+            break;
+          case "assistant": {
+            const content = arr(obj(event.message).content)
+              .map((p) => textOf(p))
+              .join("");
+            if (content) {
+              assistant += content;
+              events.push({ kind: "assistant", message: content });
+            }
+            break;
           }
-          break;
-        case "assistant": {
-          const content = arr(obj(event.message).content)
-            .map((p) => textOf(p))
-            .join("");
-          if (content) {
-            assistant += content;
-            events.push({ kind: "assistant", message: content });
+          case "tool_use":
+          case "tool_call":
+            if (type === "tool_call" && event.subtype === "completed") break;
+            assistant = "";
+            out.toolTurns++;
+            events.push({
+              kind: "tool_call",
+              message: `${str(event.tool_name) ?? str(event.name) ?? "tool"} ${brief(event.parameters ?? event.args, 300)}`,
+              data: { id: event.tool_id ?? event.call_id ?? null },
+            });
+            break;
+          case "tool_result": {
+            const failed = event.status === "error";
+            events.push({
+              kind: "tool_result",
+              message: brief(failed ? (str(obj(event.error).message) ?? event.output) : event.output, 2000),
+              data: { id: event.tool_id ?? null, isError: failed },
+            });
+            break;
           }
-          break;
+          case "error": {
+            const message = str(event.message) ?? "error";
+            if (event.severity !== "warning") out.errors.push(message);
+            events.push({ kind: "error", message, data: { severity: event.severity ?? null } });
+            break;
+          }
+          case "result": {
+            const stats = obj(event.stats);
+            const usage = obj(event.usage ?? event.usageMetadata);
+            out.tokens.inputTokens += num(stats.input_tokens) || num(usage.input_tokens) || num(usage.promptTokenCount);
+            out.tokens.cachedInputTokens += num(stats.cached) || num(usage.cached_input_tokens) || num(usage.cachedContentTokenCount);
+            out.tokens.outputTokens += num(stats.output_tokens) || num(usage.output_tokens) || num(usage.candidatesTokenCount);
+            out.costUsd = numOrNull(event.total_cost_usd) ?? numOrNull(event.cost_usd) ?? numOrNull(event.cost) ?? out.costUsd;
+            const status = str(event.status) ?? (event.is_error ? "error" : "success");
+            out.succeeded = status === "success" && event.is_error !== true;
+            if (["max_turns", "turn_limit"].includes(String(event.stopReason ?? event.error_code ?? status))) out.stopReason = "max_turns";
+            const error = str(obj(event.error).message) ?? str(event.error);
+            if (error) out.errors.push(error);
+            out.summary = str(event.result) ?? (assistant.trim() || null);
+            events.push({ kind: out.succeeded ? "status" : "error", message: `Result: ${status}${error ? ` — ${error}` : ""}`, data: { stats } });
+            break;
+          }
+          default:
+            out.unknownEvents++;
         }
-        case "tool_use":
-        case "tool_call":
-          if (type === "tool_call" && event.subtype === "completed") break;
-          assistant = "";
-          out.toolTurns++;
-          events.push({
-            kind: "tool_call",
-            message: `${str(event.tool_name) ?? str(event.name) ?? "tool"} ${brief(event.parameters ?? event.args, 300)}`,
-            data: { id: event.tool_id ?? event.call_id ?? null },
-          });
-          break;
-        case "tool_result": {
-          const failed = event.status === "error";
-          events.push({
-            kind: "tool_result",
-            message: brief(failed ? (str(obj(event.error).message) ?? event.output) : event.output, 2000),
-            data: { id: event.tool_id ?? null, isError: failed },
-          });
-          break;
-        }
-        case "error": {
-          const message = str(event.message) ?? "error";
-          if (event.severity !== "warning") out.errors.push(message);
-          events.push({ kind: "error", message, data: { severity: event.severity ?? null } });
-          break;
-        }
-        case "result": {
-          const stats = obj(event.stats);
-          const usage = obj(event.usage ?? event.usageMetadata);
-          out.tokens.inputTokens += num(stats.input_tokens) || num(usage.input_tokens) || num(usage.promptTokenCount);
-          out.tokens.cachedInputTokens += num(stats.cached) || num(usage.cached_input_tokens) || num(usage.cachedContentTokenCount);
-          out.tokens.outputTokens += num(stats.output_tokens) || num(usage.output_tokens) || num(usage.candidatesTokenCount);
-          out.costUsd = numOrNull(event.total_cost_usd) ?? numOrNull(event.cost_usd) ?? numOrNull(event.cost) ?? out.costUsd;
-          const status = str(event.status) ?? (event.is_error ? "error" : "success");
-          out.succeeded = status === "success" && event.is_error !== true;
-          if (["max_turns", "turn_limit"].includes(String(event.stopReason ?? event.error_code ?? status))) out.stopReason = "max_turns";
-          const error = str(obj(event.error).message) ?? str(event.error);
-          if (error) out.errors.push(error);
-          out.summary = str(event.result) ?? (assistant.trim() || null);
-          events.push({ kind: out.succeeded ? "status" : "error", message: `Result: ${status}${error ? ` — ${error}` : ""}`, data: { stats } });
-          break;
-        }
-        default:
-          out.unknownEvents++;
-      }
-      return events;
-    },
+        return events;
+      }),
     flush: () => deltas.flush(),
     result: () => {
       if (!out.summary && assistant.trim()) out.summary = assistant.trim();

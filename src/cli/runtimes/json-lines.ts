@@ -1,6 +1,6 @@
 // Helpers the runtimes' parsers share: reading a line as a JSON object, text from the shapes CLIs
 // use for content, numbers, and coalescing streamed text deltas into one transcript entry.
-import type { TranscriptEvent } from "./types";
+import type { ParsedOutput, TranscriptEvent } from "./types";
 
 export type Json = Record<string, unknown>;
 
@@ -15,6 +15,37 @@ export function jsonLine(text: string): Json | null {
     return null;
   }
 }
+
+/**
+ * A parser's handling of one stdout line: a JSON object goes to `onEvent` (its transcript entries
+ * come back); anything else is counted in `out.plainLines` (it stays in the log).
+ */
+export function jsonLineHandler(out: ParsedOutput, text: string, onEvent: (event: Json) => TranscriptEvent[]): TranscriptEvent[] {
+  const event = jsonLine(text);
+  if (!event) {
+    if (text.trim()) out.plainLines++;
+    return [];
+  }
+  return onEvent(event);
+}
+
+/** The transcript's note of the session a CLI opened (its id and model). */
+export const sessionStatus = (out: ParsedOutput, word = "Session", defaultModel = "default model"): TranscriptEvent => ({
+  kind: "status",
+  message: `${word} ${out.sessionId ?? "?"} (${out.model ?? defaultModel})`,
+  data: { sessionId: out.sessionId, model: out.model },
+});
+
+/** Model providers' API keys a multi-provider CLI (OpenCode, Pi) reads. */
+export const PROVIDER_KEYS = [
+  "ANTHROPIC_API_KEY",
+  "OPENAI_API_KEY",
+  "OPENROUTER_API_KEY",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "GROQ_API_KEY",
+  "XAI_API_KEY",
+] as const;
 
 export const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);

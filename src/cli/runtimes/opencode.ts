@@ -4,7 +4,7 @@
 // the run even on exit 0.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { brief, jsonLine, num, numOrNull, obj, str } from "./json-lines";
+import { brief, num, numOrNull, obj, str, jsonLineHandler, PROVIDER_KEYS } from "./json-lines";
 import { withInstructions } from "./instructions";
 import { emptyOutput, type RuntimeDriver, type StreamParser, type TranscriptEvent } from "./types";
 
@@ -14,63 +14,59 @@ export function opencodeParser(): StreamParser {
   let cost: number | null = null;
   let failed = false;
   return {
-    line(text) {
-      const event = jsonLine(text);
-      if (!event) {
-        if (text.trim()) out.plainLines++;
-        return [];
-      }
-      const events: TranscriptEvent[] = [];
-      out.sessionId = str(event.sessionID) ?? out.sessionId;
-      const part = obj(event.part);
-      switch (event.type) {
-        case "text":
-          if (str(part.text)) {
-            texts.push(part.text as string);
-            events.push({ kind: "assistant", message: part.text as string });
+    line: (text) =>
+      jsonLineHandler(out, text, (event) => {
+        const events: TranscriptEvent[] = [];
+        out.sessionId = str(event.sessionID) ?? out.sessionId;
+        const part = obj(event.part);
+        switch (event.type) {
+          case "text":
+            if (str(part.text)) {
+              texts.push(part.text as string);
+              events.push({ kind: "assistant", message: part.text as string });
+            }
+            break;
+          case "reasoning":
+            if (str(part.text)) events.push({ kind: "thinking", message: part.text as string });
+            break;
+          case "step_start":
+            break;
+          case "tool_use": {
+            const state = obj(part.state);
+            out.toolTurns++;
+            events.push({
+              kind: "tool_call",
+              message: `${str(part.tool) ?? "tool"} ${brief(state.input, 300)}`,
+              data: { id: part.callID ?? null, name: part.tool ?? null },
+            });
+            if (state.status === "completed" || state.status === "error") {
+              const isError = state.status === "error";
+              events.push({ kind: "tool_result", message: brief(isError ? state.error : state.output, 2000), data: { id: part.callID ?? null, isError } });
+            }
+            break;
           }
-          break;
-        case "reasoning":
-          if (str(part.text)) events.push({ kind: "thinking", message: part.text as string });
-          break;
-        case "step_start":
-          break;
-        case "tool_use": {
-          const state = obj(part.state);
-          out.toolTurns++;
-          events.push({
-            kind: "tool_call",
-            message: `${str(part.tool) ?? "tool"} ${brief(state.input, 300)}`,
-            data: { id: part.callID ?? null, name: part.tool ?? null },
-          });
-          if (state.status === "completed" || state.status === "error") {
-            const isError = state.status === "error";
-            events.push({ kind: "tool_result", message: brief(isError ? state.error : state.output, 2000), data: { id: part.callID ?? null, isError } });
+          case "step_finish": {
+            const tokens = obj(part.tokens);
+            out.tokens.inputTokens += num(tokens.input);
+            out.tokens.outputTokens += num(tokens.output) + num(tokens.reasoning);
+            out.tokens.cachedInputTokens += num(obj(tokens.cache).read);
+            const stepCost = numOrNull(part.cost);
+            if (stepCost !== null) cost = (cost ?? 0) + stepCost;
+            break;
           }
-          break;
+          case "error": {
+            const error = obj(event.error);
+            const message = str(obj(error.data).message) ?? str(error.message) ?? str(error.name) ?? "error";
+            failed = true;
+            out.errors.push(str(error.name) && error.name !== "UnknownError" ? `${error.name}: ${message}` : message);
+            events.push({ kind: "error", message });
+            break;
+          }
+          default:
+            out.unknownEvents++;
         }
-        case "step_finish": {
-          const tokens = obj(part.tokens);
-          out.tokens.inputTokens += num(tokens.input);
-          out.tokens.outputTokens += num(tokens.output) + num(tokens.reasoning);
-          out.tokens.cachedInputTokens += num(obj(tokens.cache).read);
-          const stepCost = numOrNull(part.cost);
-          if (stepCost !== null) cost = (cost ?? 0) + stepCost;
-          break;
-        }
-        case "error": {
-          const error = obj(event.error);
-          const message = str(obj(error.data).message) ?? str(error.message) ?? str(error.name) ?? "error";
-          failed = true;
-          out.errors.push(str(error.name) && error.name !== "UnknownError" ? `${error.name}: ${message}` : message);
-          events.push({ kind: "error", message });
-          break;
-        }
-        default:
-          out.unknownEvents++;
-      }
-      return events;
-    },
+        return events;
+      }),
     flush: () => [],
     result: () => ({ ...out, summary: texts.length ? texts[texts.length - 1] : null, costUsd: cost, succeeded: failed ? false : null }),
   };
@@ -79,6 +75,7 @@ export function opencodeParser(): StreamParser {
 export const opencodeDriver: RuntimeDriver = {
   runtime: "opencode",
   credentialEnv: [
+    ...PROVIDER_KEYS,
     "OPENCODE_CONFIG",
     "OPENCODE_CONFIG_DIR",
     "OPENCODE_CONFIG_CONTENT",
@@ -87,13 +84,6 @@ export const opencodeDriver: RuntimeDriver = {
     "OPENCODE_API_KEY",
     "OPENCODE_DISABLE_MODELS_FETCH",
     "OPENCODE_DISABLE_AUTOUPDATE",
-    "ANTHROPIC_API_KEY",
-    "OPENAI_API_KEY",
-    "OPENROUTER_API_KEY",
-    "GEMINI_API_KEY",
-    "GOOGLE_API_KEY",
-    "GROQ_API_KEY",
-    "XAI_API_KEY",
     "XDG_CONFIG_HOME",
     "XDG_DATA_HOME",
   ],
