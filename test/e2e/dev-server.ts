@@ -18,3 +18,15 @@ export async function devBase(): Promise<string> {
   })();
   return (await started).base;
 }
+
+/** A JSON call to the dev server at `base` (with `token` as the bearer key); a non-2xx answer throws with the API's body. */
+export async function devApi(base: string, method: string, route: string, body?: unknown, token?: string): Promise<any> {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}

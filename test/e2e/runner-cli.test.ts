@@ -6,23 +6,14 @@ import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { devBase } from "./dev-server";
+import { devApi, devBase } from "./dev-server";
 import { eventually } from "../helpers/eventually";
 
 let base = "";
 const root = path.resolve(import.meta.dirname, "../..");
 const cli = path.join(root, "dist/cli.cjs");
 
-async function api(method: string, route: string, body?: unknown, token?: string): Promise<any> {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const api = (method: string, route: string, body?: unknown, token?: string) => devApi(base, method, route, body, token);
 
 /** Polls the dev server (200 ms apart, up to 30 s: the real CLI and processes are slow to start). */
 const until = <T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000) => eventually(fn, { what, timeoutMs, intervalMs: 200 });

@@ -8,9 +8,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devBase } from "./dev-server";
+import { devApi, devBase } from "./dev-server";
 import { eventually } from "../helpers/eventually";
 import { LOCAL_RUNTIMES, type LocalRuntime } from "../../src/protocol/local-runtimes";
+import { FAKE_SUMMARY, promptOf, RESUME_FLAG } from "../helpers/local-runtimes";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const cli = path.join(root, "dist/cli.cjs");
@@ -22,16 +23,7 @@ let runner: ChildProcess | null = null;
 let runnerLog = "";
 const agents = new Map<LocalRuntime, { id: string; capture: string }>();
 
-async function api(method: string, route: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const api = (method: string, route: string, body?: unknown) => devApi(base, method, route, body, token);
 
 const until = <T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 45_000) => eventually(fn, { what, timeoutMs, intervalMs: 200 });
 
@@ -43,17 +35,7 @@ async function boardKey(): Promise<string> {
   return ((await res.json()) as any).boardApiKey.token;
 }
 
-const SUMMARY = "Finished: checked out the issue, commented and set it done.";
-const RESUME_FLAG: Record<LocalRuntime, string> = {
-  claude: "--resume",
-  codex: "resume",
-  gemini: "--resume",
-  opencode: "--session",
-  cursor: "--resume",
-  pi: "--session",
-};
-const promptOf = (runtime: LocalRuntime, inv: { argv: string[]; stdin: string }) =>
-  runtime === "gemini" ? inv.argv[inv.argv.indexOf("--prompt") + 1] : runtime === "pi" ? inv.argv[inv.argv.length - 1] : inv.stdin;
+const SUMMARY = FAKE_SUMMARY;
 const invocations = (capture: string) =>
   readdirSync(capture)
     .sort()

@@ -79,3 +79,20 @@ export async function runLocal(runtime: LocalRuntime, options: LocalRunOptions =
     .map((f) => JSON.parse(readFileSync(path.join(capture, f), "utf8")) as Invocation);
   return { outcome, events, log, invocations };
 }
+
+/** What the fake CLIs answer a normal run with. */
+export const FAKE_SUMMARY = "Finished: checked out the issue, commented and set it done.";
+
+/** The flag (or subcommand word) each CLI resumes a session with. */
+export const RESUME_FLAG: Record<LocalRuntime, string> = {
+  claude: "--resume",
+  codex: "resume",
+  gemini: "--resume",
+  opencode: "--session",
+  cursor: "--resume",
+  pi: "--session",
+};
+
+/** Where each CLI got the prompt: Gemini's --prompt, Pi's last argument, else stdin. */
+export const promptOf = (runtime: LocalRuntime, inv: { argv: string[]; stdin: string }) =>
+  runtime === "gemini" ? inv.argv[inv.argv.indexOf("--prompt") + 1] : runtime === "pi" ? inv.argv[inv.argv.length - 1] : inv.stdin;

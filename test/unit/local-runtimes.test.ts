@@ -6,13 +6,9 @@ import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { LOCAL_RUNTIMES, type LocalRuntime } from "../../src/protocol/local-runtimes";
-import { runLocal, tempDir } from "../helpers/local-runtimes";
+import { FAKE_SUMMARY, promptOf, RESUME_FLAG, runLocal, tempDir } from "../helpers/local-runtimes";
 
-const SUMMARY = "Finished: checked out the issue, commented and set it done.";
-
-/** Where each CLI takes the prompt. */
-const promptOf = (runtime: LocalRuntime, inv: { argv: string[]; stdin: string }) =>
-  runtime === "gemini" ? inv.argv[inv.argv.indexOf("--prompt") + 1] : runtime === "pi" ? inv.argv[inv.argv.length - 1] : inv.stdin;
+const SUMMARY = FAKE_SUMMARY;
 
 /** Each CLI's non-interactive, structured-output flags. */
 const MODE_FLAGS: Record<LocalRuntime, string[]> = {
@@ -22,15 +18,6 @@ const MODE_FLAGS: Record<LocalRuntime, string[]> = {
   opencode: ["run", "--format", "json"],
   cursor: ["-p", "--output-format", "stream-json"],
   pi: ["--mode", "json", "-p"],
-};
-
-const RESUME_FLAG: Record<LocalRuntime, string> = {
-  claude: "--resume",
-  codex: "resume",
-  gemini: "--resume",
-  opencode: "--session",
-  cursor: "--resume",
-  pi: "--session",
 };
 
 const TOKENS = { inputTokens: 1200, cachedInputTokens: 300, outputTokens: 450 };
