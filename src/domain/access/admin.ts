@@ -69,10 +69,9 @@ export async function userCompanyAccess(db: Db, userId: string) {
       .select({ membership: memberships, companyName: schema.companies.name })
       .from(memberships)
       .innerJoin(schema.companies, eq(schema.companies.id, memberships.companyId))
-      .where(and(eq(memberships.principalType, "user"), eq(memberships.principalId, userId)))
-      .orderBy(schema.companies.name),
+      .where(and(eq(memberships.principalType, "user"), eq(memberships.principalId, userId))),
   );
-  // Read from every shard at once: sorted again as a whole.
+  // Read from every shard at once (an unordered read is their union): sorted here.
   rows.sort((a, b) => (a.companyName < b.companyName ? -1 : a.companyName > b.companyName ? 1 : 0));
   return {
     userId,

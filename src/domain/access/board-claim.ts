@@ -17,8 +17,9 @@ export const boardClaimPath = (token: string) => `/api/board-claim/${encodeURICo
 
 /** Companies whose active owners include the implicit local board. */
 export async function localBoardOwnedCompanies(db: Db) {
-  return db
-    .select({ id: schema.companies.id, name: schema.companies.name })
+  // Read on every shard the scope allows (an unordered read is their union), oldest first here.
+  const rows = await db
+    .select({ id: schema.companies.id, name: schema.companies.name, createdAt: schema.companies.createdAt })
     .from(schema.companyMemberships)
     .innerJoin(schema.companies, eq(schema.companies.id, schema.companyMemberships.companyId))
     .where(
@@ -28,8 +29,9 @@ export async function localBoardOwnedCompanies(db: Db) {
         eq(schema.companyMemberships.membershipRole, "owner"),
         eq(schema.companyMemberships.status, "active"),
       ),
-    )
-    .orderBy(schema.companies.createdAt);
+    );
+  rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+  return rows.map(({ id, name }) => ({ id, name }));
 }
 
 /**

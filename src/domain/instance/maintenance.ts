@@ -10,12 +10,20 @@ import { notFound } from "../errors";
 import { boardClaimPath, mintBoardClaimTokenIfNeeded } from "../access/board-claim";
 import { findStuckIssues, recoverStuckIssues } from "./liveness";
 import { readSettings } from "./settings";
+import { forEachShard } from "../../db/shards";
+import { onShardOf } from "../../db/placement";
+
+/** Stuck issues of one company (on its shard), or of every company (each shard answers for its own: the scan orders and limits). */
+function stuckIssues(env: Env, db: ReturnType<typeof createDb>, options: { companyId?: string; staleBefore: string }) {
+  if (options.companyId) return onShardOf(db, options.companyId, () => findStuckIssues(db, options));
+  return forEachShard(env, () => findStuckIssues(db, options)).then((perShard) => perShard.flat());
+}
 
 /** Releases stuck issues company by company; returns what was released. */
 export async function runLivenessRecovery(env: Env, actor: Actor, options: { companyId?: string; staleAfterMinutes: number; now?: Date }) {
   const staleBefore = new Date((options.now ?? new Date()).getTime() - options.staleAfterMinutes * 60_000).toISOString();
   const db = createDb(env.DB);
-  const candidates = await findStuckIssues(db, { companyId: options.companyId, staleBefore });
+  const candidates = await stuckIssues(env, db, { companyId: options.companyId, staleBefore });
   const companyIds = [...new Set(candidates.map((c) => c.companyId))];
   const recovered = [];
   for (const companyId of companyIds) {
@@ -41,7 +49,7 @@ export async function livenessRecoveryRequest(env: Env, actor: Actor, body: { co
   const staleAfterMinutes = body.staleAfterMinutes ?? (await readSettings(db, "experimental")).issueGraphLivenessStaleAfterMinutes;
   if (dryRun) {
     const staleBefore = new Date(Date.now() - staleAfterMinutes * 60_000).toISOString();
-    const issues = await findStuckIssues(db, { companyId: body.companyId, staleBefore });
+    const issues = await stuckIssues(env, db, { companyId: body.companyId, staleBefore });
     return { dryRun, staleAfterMinutes, staleBefore, issues, recoveredCount: 0 };
   }
   const { staleBefore, recovered } = await runLivenessRecovery(env, actor, { companyId: body.companyId, staleAfterMinutes });
