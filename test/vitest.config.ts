@@ -75,22 +75,6 @@ export default defineConfig(async () => {
         { test: { name: "unit", root, include: ["test/unit/**/*.test.ts"], environment: "node" } },
         // HTTP behaviour: one warm module graph and one storage per worker, shared across files.
         await workersProject("http", false, fakeAgent.url),
-        // End to end: the real CLI against one real dev server (wrangler dev), in Node.
-        {
-          test: {
-            name: "e2e",
-            root,
-            include: ["test/e2e/**/*.test.ts"],
-            environment: "node",
-            // One worker for all files: they share one dev server (test/e2e/dev-server.ts). After the
-            // other projects (a dev server competing for the 2 cores slows everything else down).
-            isolate: false,
-            fileParallelism: false,
-            sequence: { groupOrder: 1 },
-            testTimeout: 90_000,
-            hookTimeout: 90_000,
-          },
-        },
         // Instance-wide singletons (bootstrap, board claim, instance admins and settings): fresh storage per file.
         await workersProject("isolated", true, fakeAgent.url),
         // Shards (src/db/shards.ts): placement, routing, the directory, moves (they need two shards).

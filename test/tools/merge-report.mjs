@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// .ci/run: adds the browser tests' vitest JSON report to the suite's, so test/tools/test-timings.mjs
-// prints a `browser` row and counts them in its closing `N passed, N failed` line. A browser run that
-// failed without a report (Chromium missing, a server that did not start) counts as one failure.
-// Usage: merge-report.mjs <suite report.json> <browser report.json> <browser exit status>
+// .ci/run: adds another run's vitest JSON report (the end-to-end flows, the browser tests) to the
+// suite's, so test/tools/test-timings.mjs prints its rows and counts it in its closing `N passed,
+// N failed` line. A run that failed without a report (Chromium missing, a server that did not start)
+// counts as one failure.
+// Usage: merge-report.mjs <suite report.json> <other report.json> <other exit status> <label> <script>
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const [suitePath, browserPath, status] = process.argv.slice(2);
+const [suitePath, browserPath, status, label = "browser", script = "test:browser"] = process.argv.slice(2);
 const suite = JSON.parse(readFileSync(suitePath, "utf8"));
 let browser = null;
 try {
@@ -21,10 +22,10 @@ if (!browser || (status !== "0" && browser.numFailedTests === 0)) {
     testResults: [
       ...(browser?.testResults ?? []),
       {
-        name: path.resolve("test/browser/(run)"),
+        name: path.resolve(`test/${label}/(run)`),
         startTime: 0,
         endTime: 0,
-        assertionResults: [{ title: `npm run test:browser exited ${status}`, status: "failed" }],
+        assertionResults: [{ title: `npm run ${script} exited ${status}`, status: "failed" }],
       },
     ],
   };
@@ -33,4 +34,4 @@ suite.testResults.push(...browser.testResults);
 suite.numPassedTests += browser.numPassedTests;
 suite.numFailedTests += browser.numFailedTests;
 writeFileSync(suitePath, JSON.stringify(suite));
-console.log(`browser tests: ${browser.numPassedTests} passed, ${browser.numFailedTests} failed`);
+console.log(`${label} tests: ${browser.numPassedTests} passed, ${browser.numFailedTests} failed`);
