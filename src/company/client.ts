@@ -11,6 +11,7 @@ import { currentRoundTrips } from "../db/round-trips";
 import { createDb } from "../db/client";
 import { currentD1Session } from "../db/sessions";
 import { forgetCachedCredentials } from "../db/credential-cache";
+import { idempotencyRequest } from "../domain/idempotency/receipts";
 
 export const companyObject = (env: Env, companyId: string) => env.COMPANY.getByName(companyId);
 /** The company's event hub (src/company/events-hub.ts). */
@@ -41,12 +42,13 @@ export async function runCompanyCommand<I, O, L>(
   actor: Actor,
   input: I,
   loaded?: L,
+  options: { idempotencyKey?: string | null } = {},
 ): Promise<O> {
   // The company's shard: the request's scope narrows to it (a cron or object caller gets a scope of its own).
   if (!currentShardScope()) {
     const placement = await placementOf(createDb(env.DB), companyId);
     if (!placement) throw notFound("Company not found");
-    return withShardScope(companyScope(companyId, placement.shard), () => runCompanyCommand(env, companyId, command, actor, input, loaded));
+    return withShardScope(companyScope(companyId, placement.shard), () => runCompanyCommand(env, companyId, command, actor, input, loaded, options));
   }
   const placement = await scopeToCompany(createDb(env.DB), companyId);
   if (!placement) throw notFound("Company not found");
@@ -55,9 +57,17 @@ export async function runCompanyCommand<I, O, L>(
   const roundTrips = currentRoundTrips();
   // Test-only faults armed for this request go along (and their counts come back).
   const faults = roundTrips?.faults;
-  const result = (await (faults
-    ? companyObject(env, companyId).execute(companyId, command.name, actor, input, snapshot, faults.rules, placement.shard)
-    : companyObject(env, companyId).execute(companyId, command.name, actor, input, snapshot, undefined, placement.shard))) as CommandResult<O>;
+  const idempotency = options.idempotencyKey ? idempotencyRequest(options.idempotencyKey, actor, command.name, input) : undefined;
+  const result = (await companyObject(env, companyId).execute(
+    companyId,
+    command.name,
+    actor,
+    input,
+    snapshot,
+    faults?.rules,
+    placement.shard,
+    idempotency,
+  )) as CommandResult<O>;
   faults?.absorb(result.faults);
   if (roundTrips) {
     roundTrips.companyObjectCalls += 1;

@@ -15,6 +15,7 @@ import { activityInsert, type ActivityEntry } from "../domain/activity/record";
 import { pendingDeliveriesRead } from "../domain/events/outbox";
 import type { CompanyStorage } from "./storage";
 import type { FaultRule } from "../db/faults";
+import { receiptInsert, type IdempotencyRequest } from "../domain/idempotency/receipts";
 
 /** An activity entry as a command writes it: company, time and (by default) actor come from the command. */
 export type CommandActivity = Omit<ActivityEntry, "companyId" | "now" | "actor"> & { actor?: Actor };
@@ -29,6 +30,10 @@ export interface CommandContext {
   storage: CompanyStorage;
   /** Start time of the command (ISO). */
   now: string;
+  /** The request's Idempotency-Key: its receipt goes into the command's first write batch (src/domain/idempotency/). */
+  idempotency?: IdempotencyRequest;
+  /** Whether that receipt was written. */
+  readonly receiptWritten: boolean;
   /** One D1 round trip for all of `statements`, as one transaction; none when empty. Throws StaleRead when a guard fails. */
   batch<const T extends readonly Statement[]>(statements: T): Promise<BatchResults<T>>;
   /** The activity-log insert for this command, to go into its batch. */
@@ -112,9 +117,14 @@ const isGuardFailure = (err: unknown) => /CHECK constraint failed: held/.test(`$
 
 /** The context a command runs with. */
 export function commandContext(
-  fields: Pick<CommandContext, "env" | "db" | "companyId" | "actor" | "storage" | "now"> & { trailing?: Trailing },
+  fields: Pick<CommandContext, "env" | "db" | "companyId" | "actor" | "storage" | "now" | "idempotency"> & { trailing?: Trailing },
 ): CommandContext {
   const { db, trailing } = fields;
+  let receiptWritten = false;
+  /** The subject of the command's latest activity entry: what a receipt names. */
+  let subject: { type: string; id: string } | null = null;
+  /** The command's activity inserts: the batch carrying one is the command's write (the receipt goes with it). */
+  const activityStatements = new WeakSet<object>();
   let changedCredentials = false;
   let dispatchRequested = false;
   let runsEnded = false;
@@ -154,19 +164,31 @@ export function commandContext(
     get deliveriesPending() {
       return deliveriesPending;
     },
+    get receiptWritten() {
+      return receiptWritten;
+    },
     batch: async (statements) => {
       try {
         const events = hasFollowUps(statements);
         deliveriesPending = undefined;
-        const results = await runBatch(db, statements, events ? withDeliveriesRead() : trailing);
+        // The receipt goes with the command's first write batch (read-only batches carry none).
+        const receipt = fields.idempotency && !receiptWritten && statements.some((s) => activityStatements.has(s));
+        const all = receipt ? [...statements, receiptInsert(db, fields.companyId, fields.idempotency!, subject, fields.now)] : statements;
+        const results = await runBatch(db, all, events ? withDeliveriesRead() : trailing);
+        if (receipt) receiptWritten = true;
         if (events) eventsWritten = true;
-        return results;
+        return results as BatchResults<typeof statements>;
       } catch (err) {
         if (isGuardFailure(err)) throw new StaleRead();
         throw err;
       }
     },
-    activity: (entry) => activityInsert(db, { ...entry, actor: entry.actor ?? fields.actor, companyId: fields.companyId, now: fields.now }),
+    activity: (entry) => {
+      subject = { type: entry.entityType, id: entry.entityId };
+      const statement = activityInsert(db, { ...entry, actor: entry.actor ?? fields.actor, companyId: fields.companyId, now: fields.now });
+      activityStatements.add(statement);
+      return statement;
+    },
     guard: (condition) =>
       db
         .insert(schema.commandGuards)

@@ -36,6 +36,7 @@ import { placementOf } from "../db/placement";
 import { companyScope, withShardScope } from "../db/shards";
 import { DirectorySync } from "../db/directory-sync";
 import { ObjectFaults } from "./object-scaffolding";
+import { receiptResponse, replayOf, type IdempotencyRequest } from "../domain/idempotency/receipts";
 
 /** While fenced: the Retry-After commands answer with, and how long fence() waits for a running dispatch. */
 export const FENCE_RETRY_SECONDS = 5;
@@ -83,12 +84,13 @@ export class CompanyDurableObject extends DurableObject<Env> {
     loaded?: unknown,
     faults?: FaultRule[],
     shard?: string,
+    idempotency?: IdempotencyRequest,
   ): Promise<CommandResult<unknown>> {
     const roundTrips = new RoundTrips();
     roundTrips.phase = "command";
     roundTrips.faults = this.faults.rules(faults);
     const result = await withRoundTrips(roundTrips, () =>
-      this.inCompanyScope(companyId, shard, () => this.executeSerially(companyId, name, actor, input, loaded)),
+      this.inCompanyScope(companyId, shard, () => this.executeSerially(companyId, name, actor, input, loaded, idempotency)),
     );
     return { ...result, roundTrips: roundTrips.d1.command, ...(faults && this.faults.enabled ? { faults } : {}) };
   }
@@ -118,15 +120,29 @@ export class CompanyDurableObject extends DurableObject<Env> {
     this.faults.arm(spec);
   }
 
-  private executeSerially(companyId: string, name: string, actor: Actor, input: unknown, loaded: unknown): Promise<CommandResult<unknown>> {
+  private executeSerially(
+    companyId: string,
+    name: string,
+    actor: Actor,
+    input: unknown,
+    loaded: unknown,
+    idempotency?: IdempotencyRequest,
+  ): Promise<CommandResult<unknown>> {
     // Commands read and write the primary; the session's bookmark goes back to the caller, whose
     // next reads (sending it) then see this write even from a replica.
     const session: RequestSession = openSession(this.countedEnv.DB, "first-primary");
     const bookmarked = (result: CommandResult<unknown>): CommandResult<unknown> => ({ ...result, bookmark: session.session.getBookmark() });
-    return this.serialise(() => withD1Session(session, () => this.executeInSession(companyId, name, actor, input, loaded).then(bookmarked)));
+    return this.serialise(() => withD1Session(session, () => this.executeInSession(companyId, name, actor, input, loaded, idempotency).then(bookmarked)));
   }
 
-  private async executeInSession(companyId: string, name: string, actor: Actor, input: unknown, loaded: unknown): Promise<CommandResult<unknown>> {
+  private async executeInSession(
+    companyId: string,
+    name: string,
+    actor: Actor,
+    input: unknown,
+    loaded: unknown,
+    idempotency?: IdempotencyRequest,
+  ): Promise<CommandResult<unknown>> {
     {
       // Fencing write first: a stale duplicate instance fails here instead of racing.
       this.storage.advanceFence();
@@ -144,6 +160,11 @@ export class CompanyDurableObject extends DurableObject<Env> {
         };
       try {
         const db = createDb(this.countedEnv.DB);
+        // A request made before with this Idempotency-Key: its first response (src/domain/idempotency/).
+        if (idempotency) {
+          const replay = await replayOf(db, companyId, idempotency);
+          if (replay) return { ok: true, value: replay.value };
+        }
         const ctx = commandContext({
           env: this.countedEnv,
           db,
@@ -151,6 +172,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
           actor,
           storage: this.storage,
           now: new Date().toISOString(),
+          idempotency,
           trailing: this.directorySync(db),
         });
         const run = command.run as CommandRule<unknown, unknown, unknown>;
@@ -165,6 +187,7 @@ export class CompanyDurableObject extends DurableObject<Env> {
           snapshot = await reload();
           value = await run(ctx, actor, input, snapshot);
         }
+        if (idempotency && ctx.receiptWritten) await receiptResponse(db, companyId, idempotency, value).run();
         if (ctx.dispatchRequested) await this.wakeAt(Date.now() + runtimeSettings(this.env).dispatchDelayMs);
         // Events written (by the command's batch, or by the run triggers when runs were queued or
         // ended): the company's hub streams and delivers them (not awaited: never delays the caller).

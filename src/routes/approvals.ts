@@ -6,9 +6,10 @@ import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
 import { requireBoard, requireCompanyAccess, requireEntityAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
+import { idempotencyOf } from "../http/idempotency";
 import { approvalView } from "../domain/approvals/view";
 import { approvalIssues, listApprovalComments, listApprovals, loadApproval } from "../domain/approvals/queries";
-import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
+import { CompanyIdParam, errors, jsonBody, jsonContent, IdempotencyHeaders } from "../schemas/common";
 import {
   ApprovalCommentSchema,
   ApprovalIdParam,
@@ -74,13 +75,13 @@ approvalsRouter.openapi(
       "Agent callers are the requester (requestedByAgentId defaults to them; naming another agent is 403). Board callers are " +
       "recorded as requestedByUserId and may name a requesting agent of the company (else 422). issueIds are linked " +
       "(duplicates ignored): an unknown issue is 404, an issue of another company 422.",
-    request: { params: CompanyIdParam, body: jsonBody(CreateApprovalSchema) },
+    request: { params: CompanyIdParam, headers: IdempotencyHeaders, body: jsonBody(CreateApprovalSchema) },
     responses: { 201: jsonContent(ApprovalSchema, "The new approval"), ...errors(400, 401, 403, 404, 422) },
   }),
   async (c) => {
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
-    const approval = await runCompanyCommand(c.env, companyId, createApproval, c.get("actor"), c.req.valid("json"));
+    const approval = await runCompanyCommand(c.env, companyId, createApproval, c.get("actor"), c.req.valid("json"), undefined, idempotencyOf(c));
     return c.json(approval, 201);
   },
 );

@@ -6,10 +6,11 @@ import { dbOf } from "../http/db";
 import { requireBoard } from "../http/access";
 import { HttpError, notFound } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
+import { idempotencyOf } from "../http/idempotency";
 import { loadForIssueDocument, requireIssue } from "./issues/guard";
 import { DOCUMENT_BODY_MAX_BYTES, utf8Length } from "../domain/documents/keys";
 import { getDocument, listDocuments, listRevisions, requireDocumentRow } from "../domain/documents/queries";
-import { ErrorSchema, errors, jsonBody, jsonContent } from "../schemas/common";
+import { ErrorSchema, errors, jsonBody, jsonContent, IdempotencyHeaders } from "../schemas/common";
 import {
   DeletedDocumentSchema,
   DocumentKeyParams,
@@ -82,7 +83,7 @@ documentsRouter.openapi(
       "Create: omit baseRevisionId (201). Update: baseRevisionId must be the current latestRevisionId (200); omitted → 409 `Document update requires baseRevisionId`, stale → 409 `Document was updated by someone else`, both with details.currentRevisionId. " +
       "A locked document refuses board callers with 409 { error: `Document is locked`, key, lockedAt }; an agent's write goes to a new derived document (`plan-2`, `plan-3`, …; 201) and the response carries redirectedFromLockedDocument { sourceKey, key }. " +
       "Body up to 512 KiB of UTF-8 (413 beyond). Open annotation threads are re-anchored on every new revision.",
-    request: { params: DocumentKeyParams, body: jsonBody(PutDocumentSchema) },
+    request: { params: DocumentKeyParams, headers: IdempotencyHeaders, body: jsonBody(PutDocumentSchema) },
     responses: {
       200: jsonContent(DocumentWriteResponseSchema, "Updated: a new latest revision"),
       201: jsonContent(DocumentWriteResponseSchema, "Created (or redirected to a new derived document)"),
@@ -102,7 +103,7 @@ documentsRouter.openapi(
       });
     }
     try {
-      const result = await runCompanyCommand(c.env, issue.companyId, putDocument, c.get("actor"), input, loaded);
+      const result = await runCompanyCommand(c.env, issue.companyId, putDocument, c.get("actor"), input, loaded, idempotencyOf(c));
       const body = {
         ...result.document,
         ...(result.redirectedFromLockedDocument ? { redirectedFromLockedDocument: result.redirectedFromLockedDocument } : {}),

@@ -1,9 +1,10 @@
 // Cron tick (every minute): records the scheduler heartbeat, runs access maintenance and, on each
-// shard, prunes aged-out runs and applies directory rows left behind; fires due routine schedule
+// shard, prunes aged-out runs and Idempotency-Key receipts and applies directory rows left behind; fires due routine schedule
 // triggers (found on every shard, each company's fired in its own object), and wakes event hubs
 // whose webhook deliveries are overdue.
 import { runAccessMaintenance } from "../domain/instance/maintenance";
 import { pruneRuns } from "../domain/runs/retention";
+import { pruneReceipts } from "../domain/idempotency/receipts";
 import { fireDueRoutines } from "../domain/routines/tick";
 import { sql } from "drizzle-orm";
 import { createDb, schema } from "../db/client";
@@ -29,6 +30,9 @@ export async function runScheduledTick(given: Env, at: Date): Promise<void> {
   // Per shard (src/db/shards.ts): retention deletes, and directory rows a writer left behind.
   await forEachShard(env, async (shard) => {
     await pruneRuns(db, env, at).catch((err) => console.error(`run retention failed on ${shard}`, err));
+    await pruneReceipts(db, at)
+      .run()
+      .catch((err) => console.error(`idempotency receipt retention failed on ${shard}`, err));
     await drainDirectoryOutbox(db).catch((err) => console.error(`directory sync failed on ${shard}`, err));
   });
   await pokeEventHubs(env, db, at).catch((err) => console.error("event hub safety net failed", err));

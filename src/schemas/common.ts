@@ -53,3 +53,19 @@ export const atLeastOneField = [
   (v: Record<string, unknown>) => Object.values(v).some((x) => x !== undefined),
   { message: "at least one field to update is required" },
 ] as const;
+
+/** The `Idempotency-Key` header of the agent-facing mutations (src/domain/idempotency/receipts.ts). */
+export const IdempotencyHeaders = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces")
+    .optional()
+    .openapi({
+      description:
+        "Makes a retry safe: a repeat of the same request (same caller, route and body) within 24 h answers with the first response and changes nothing; " +
+        "the same key with another request is 422. 1–200 printable ASCII characters, chosen by the caller (a UUID, or run:turn:call).",
+      example: "7f1c2b9e-run-3-call-1",
+    }),
+});

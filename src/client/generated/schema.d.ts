@@ -13411,7 +13411,10 @@ export interface operations {
     createIssue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat of the same request (same caller, route and body) within 24 h answers with the first response and changes nothing; the same key with another request is 422. 1–200 printable ASCII characters, chosen by the caller (a UUID, or run:turn:call). */
+                "idempotency-key"?: string;
+            };
             path: {
                 companyId: string;
             };
@@ -13523,7 +13526,10 @@ export interface operations {
     updateIssue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat of the same request (same caller, route and body) within 24 h answers with the first response and changes nothing; the same key with another request is 422. 1–200 printable ASCII characters, chosen by the caller (a UUID, or run:turn:call). */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description Issue UUID or identifier such as ABC-12 */
                 issueId: string;
@@ -13754,7 +13760,10 @@ export interface operations {
     checkoutIssue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat of the same request (same caller, route and body) within 24 h answers with the first response and changes nothing; the same key with another request is 422. 1–200 printable ASCII characters, chosen by the caller (a UUID, or run:turn:call). */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description Issue UUID or identifier such as ABC-12 */
                 issueId: string;
@@ -13944,7 +13953,10 @@ export interface operations {
     createIssueComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat of the same request (same caller, route and body) within 24 h answers with the first response and changes nothing; the same key with another request is 422. 1–200 printable ASCII characters, chosen by the caller (a UUID, or run:turn:call). */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description Issue UUID or identifier such as ABC-12 */
                 issueId: string;
@@ -16962,7 +16974,10 @@ export interface operations {
     createApproval: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat of the same request (same caller, route and body) within 24 h answers with the first response and changes nothing; the same key with another request is 422. 1–200 printable ASCII characters, chosen by the caller (a UUID, or run:turn:call). */
+                "idempotency-key"?: string;
+            };
             path: {
                 companyId: string;
             };
@@ -20120,7 +20135,10 @@ export interface operations {
     putIssueDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat of the same request (same caller, route and body) within 24 h answers with the first response and changes nothing; the same key with another request is 422. 1–200 printable ASCII characters, chosen by the caller (a UUID, or run:turn:call). */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description Issue UUID or identifier such as ACM-12 */
                 issueId: string;

@@ -20,6 +20,7 @@ export * from "./execution-workspaces";
 export * from "./secrets";
 export * from "./approvals";
 export * from "./runs";
+export * from "./receipts";
 export * from "./routines";
 export * from "./skills";
 export * from "./feedback";

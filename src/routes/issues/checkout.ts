@@ -2,7 +2,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../http/router";
 import { runCompanyCommand } from "../../company/client";
-import { errors, jsonBody, jsonContent } from "../../schemas/common";
+import { idempotencyOf } from "../../http/idempotency";
+import { errors, jsonBody, jsonContent, IdempotencyHeaders } from "../../schemas/common";
 import { CheckoutSchema, IssueIdParam, IssueSchema } from "../../schemas/issues";
 import { checkoutIssue, releaseIssue } from "../../domain/issues/checkout";
 import { loadForIssue } from "./guard";
@@ -21,14 +22,14 @@ issueCheckoutRouter.openapi(
       "The issue's status must be in expectedStatuses and its project not paused (409). Sets in_progress, the assignee and checkoutRunId. " +
       "Idempotent for the same agent and run. A lock whose run finished, failed, was cancelled, timed out (including a live run idle past the run lease) or is missing " +
       "is adopted by the same agent when expectedStatuses includes in_progress. Otherwise 409 `Issue checkout conflict` with details { issueId, status, assigneeAgentId, checkoutRunId }.",
-    request: { params: IssueIdParam, body: jsonBody(CheckoutSchema) },
+    request: { params: IssueIdParam, headers: IdempotencyHeaders, body: jsonBody(CheckoutSchema) },
     responses: { 200: jsonContent(IssueSchema, "The checked-out issue"), ...errors(400, 401, 403, 404, 409) },
   }),
 
   async (c) => {
     const body = c.req.valid("json");
     const { issue, input, loaded } = await loadForIssue(c, checkoutIssue, c.req.valid("param").issueId, (issueId) => ({ issueId, ...body }));
-    const result = await runCompanyCommand(c.env, issue.companyId, checkoutIssue, c.get("actor"), input, loaded);
+    const result = await runCompanyCommand(c.env, issue.companyId, checkoutIssue, c.get("actor"), input, loaded, idempotencyOf(c));
     return c.json(result, 200);
   },
 );

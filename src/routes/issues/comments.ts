@@ -3,7 +3,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../http/router";
 import { dbOf } from "../../http/db";
 import { runCompanyCommand } from "../../company/client";
-import { errors, jsonBody, jsonContent } from "../../schemas/common";
+import { idempotencyOf } from "../../http/idempotency";
+import { errors, jsonBody, jsonContent, IdempotencyHeaders } from "../../schemas/common";
 import { CommentIdParam, CommentListQuery, CommentSchema, CreateCommentSchema, IssueIdParam } from "../../schemas/issues";
 import { getComment, listComments } from "../../domain/issues/queries";
 import { addComment } from "../../domain/issues/commands";
@@ -57,14 +58,14 @@ issueCommentsRouter.openapi(
       "body: markdown. reopen: a done/cancelled issue goes back to todo. interrupt: board only — cancels the issue's live runs. " +
       "Wakes the assignee agent (reason `comment`, not when the issue stays closed) and every `@AgentName` mentioned (reason `mention`, case-insensitive exact names, multi-word included); " +
       "an agent's own comment never wakes itself. The assignee agent commenting on its checked-out issue must do so from the holding run (409 otherwise); agents need a run id on in_progress issues (401).",
-    request: { params: IssueIdParam, body: jsonBody(CreateCommentSchema) },
+    request: { params: IssueIdParam, headers: IdempotencyHeaders, body: jsonBody(CreateCommentSchema) },
     responses: { 201: jsonContent(CommentSchema, "The comment"), ...errors(400, 401, 403, 404, 409) },
   }),
 
   async (c) => {
     const body = c.req.valid("json");
     const { issue, input, loaded } = await loadForIssue(c, addComment, c.req.valid("param").issueId, (issueId) => ({ issueId, ...body }));
-    const comment = await runCompanyCommand(c.env, issue.companyId, addComment, c.get("actor"), input, loaded);
+    const comment = await runCompanyCommand(c.env, issue.companyId, addComment, c.get("actor"), input, loaded, idempotencyOf(c));
     return c.json(comment, 201);
   },
 );

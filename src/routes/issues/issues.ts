@@ -9,7 +9,8 @@ import { addCompanyAccessCheck, requireActor, requireBoard, requireEntityAccess 
 import { ReadBatch } from "../../db/read-batch";
 import { badRequest } from "../../domain/errors";
 import { runCompanyCommand } from "../../company/client";
-import { CompanyIdParam, errors, jsonBody, jsonContent } from "../../schemas/common";
+import { idempotencyOf } from "../../http/idempotency";
+import { CompanyIdParam, errors, jsonBody, jsonContent, IdempotencyHeaders } from "../../schemas/common";
 import { CreateIssueSchema, IssueDetailSchema, IssueIdParam, IssueListQuery, IssueSchema, IssueUserStateSchema, UpdateIssueSchema } from "../../schemas/issues";
 import { addIssueListRead } from "../../domain/issues/list";
 import { loadIssueDetail } from "../../domain/issues/detail";
@@ -84,7 +85,7 @@ issuesRouter.openapi(
       "Defaults: status `backlog`, priority `medium`, originKind `manual`. parentId, blockedByIssueIds (UUIDs or identifiers), labelIds, projectId, goalId and " +
       "inheritExecutionWorkspaceFromIssueId must belong to the company (422 otherwise). Assignee fields pass the task-assignment authorization " +
       "(403 with details.reason). Goal: the given goal, else the project's goal, else (no project) the company default goal.",
-    request: { params: CompanyIdParam, body: jsonBody(CreateIssueSchema) },
+    request: { params: CompanyIdParam, headers: IdempotencyHeaders, body: jsonBody(CreateIssueSchema) },
     responses: { 201: jsonContent(IssueSchema, "The issue"), ...errors(400, 401, 403, 404, 422) },
   }),
 
@@ -92,7 +93,7 @@ issuesRouter.openapi(
     const { companyId } = c.req.valid("param");
     const input = c.req.valid("json");
     const loaded = await loadInCompany(c, companyId, createIssue, input);
-    const issue = rememberIssue(await runCompanyCommand(c.env, companyId, createIssue, c.get("actor"), input, loaded));
+    const issue = rememberIssue(await runCompanyCommand(c.env, companyId, createIssue, c.get("actor"), input, loaded, idempotencyOf(c)));
     return c.json(issue, 201);
   },
 );
@@ -132,14 +133,14 @@ issuesRouter.openapi(
       "blockedByIssueIds replaces the set: same company, no self-block, no cycle (422). Status changes stamp startedAt/completedAt/cancelledAt; " +
       "leaving in_progress or changing the assignee agent ends the checkout. Moving to done wakes assignees of issues whose last open blocker it was. " +
       "An agent updating an in_progress issue needs a run id (401) and, when the issue is checked out, must be the holding run (409 `Issue run ownership conflict`).",
-    request: { params: IssueIdParam, body: jsonBody(UpdateIssueSchema) },
+    request: { params: IssueIdParam, headers: IdempotencyHeaders, body: jsonBody(UpdateIssueSchema) },
     responses: { 200: jsonContent(IssueSchema, "The updated issue"), ...errors(400, 401, 403, 404, 409, 422) },
   }),
 
   async (c) => {
     const body = c.req.valid("json");
     const { issue, input, loaded } = await loadForIssue(c, updateIssue, c.req.valid("param").issueId, (issueId) => ({ issueId, body }));
-    const updated = await runCompanyCommand(c.env, issue.companyId, updateIssue, c.get("actor"), input, loaded);
+    const updated = await runCompanyCommand(c.env, issue.companyId, updateIssue, c.get("actor"), input, loaded, idempotencyOf(c));
     return c.json(updated, 200);
   },
 );
