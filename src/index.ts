@@ -3,6 +3,7 @@ import { runScheduledTick } from "./scheduler/tick";
 import { RoundTrips, withCountedD1, withRoundTrips } from "./db/round-trips";
 import { FAULT_HEADER, Faults, faultsEnabled, parseFaults } from "./db/faults";
 import { onFirstUse } from "./lazy";
+import { AgentLoop } from "./company/agent-loop/object";
 
 export { CompanyDurableObject } from "./company/durable-object";
 export { GatewayRunObject } from "./company/gateway-run";
@@ -16,7 +17,7 @@ export { CompanyEventsHub } from "./company/events-hub";
  */
 const httpApp = onFirstUse(async () => (await import("./app")).createApp());
 
-export default {
+const worker = {
   async fetch(request, env, ctx) {
     const roundTrips = new RoundTrips();
     // Test-only: a request may arm faults (src/db/faults.ts); never honoured outside the test configuration.
@@ -35,6 +36,18 @@ export default {
     ctx.waitUntil(runScheduledTick(withCountedD1(env), new Date(controller.scheduledTime)));
   },
 } satisfies ExportedHandler<Env>;
+export default worker;
+
+/**
+ * The edge agent's loop object (src/company/agent-loop/object.ts), given this Worker's HTTP app: its
+ * tools call the agent's own API routes in this isolate, as the agent (no network round trip).
+ */
+export class AgentLoopObject extends AgentLoop {
+  protected appFetch(request: Request): Promise<Response> {
+    const ctx = { waitUntil: (promise: Promise<unknown>) => this.ctx.waitUntil(promise), passThroughOnException: () => {}, props: {} };
+    return worker.fetch(request as Parameters<typeof worker.fetch>[0], this.env, ctx as unknown as ExecutionContext);
+  }
+}
 
 /** Reports the request's D1 round trips and Durable Object calls (see src/db/round-trips.ts). */
 function withServerTiming(response: Response, roundTrips: RoundTrips): Response {

@@ -25,6 +25,19 @@ function singleDatabaseConfig(): string {
   return file;
 }
 
+/** The stub AI binding's Worker: run(model, inputs) → the fake model server's Workers AI answer (or its error, thrown). */
+const FAKE_WORKERS_AI = `
+import { WorkerEntrypoint } from "cloudflare:workers";
+export default class FakeWorkersAi extends WorkerEntrypoint {
+  async run(model, inputs) {
+    const res = await fetch(this.env.FAKE_AGENT_URL + "/llm-workers-ai/run", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model, inputs }) });
+    const body = await res.json();
+    if (!res.ok) throw new Error("AiError: " + (body.error && body.error.message ? body.error.message : res.status));
+    return body;
+  }
+}
+`;
+
 async function workersProject(name: string, isolate: boolean, fakeAgentUrl: string, configPath = defaultConfig) {
   const migrations = await readD1Migrations(path.join(root, "migrations"));
   return defineProject({
@@ -50,6 +63,18 @@ async function workersProject(name: string, isolate: boolean, fakeAgentUrl: stri
             // Test-only fault injection (src/db/faults.ts): the x-test-fault header and armFaults. Never in wrangler.toml.
             TEST_FAULTS: "1",
           },
+          // Workers AI for llm_api agents: a stub with the binding's run() that asks the fake model server
+          // (test/setup/fake-llm.ts). wrangler.toml binds the real one in production only.
+          serviceBindings: { AI: "fake-workers-ai" },
+          workers: [
+            {
+              name: "fake-workers-ai",
+              modules: true,
+              compatibilityDate: "2026-08-01",
+              bindings: { FAKE_AGENT_URL: fakeAgentUrl },
+              script: FAKE_WORKERS_AI,
+            },
+          ],
         },
       }),
     ],

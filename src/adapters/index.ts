@@ -2,15 +2,16 @@
 // one: validation of its adapterConfig, where its runs execute (in the object, a gateway object or
 // on a runner), and its attempt. Each adapter owns these in src/adapters/<type>.
 import { unprocessable } from "../domain/errors";
-import type { AdapterDefinition, AdapterWhere } from "./types";
+import type { AdapterDefinition, AdapterWhere, Deployment } from "./types";
 import { processAdapter } from "./process";
 import { httpAdapter } from "./http";
 import { localAdapters } from "./local";
 import { remoteGatewayAdapter } from "./remote-gateway";
+import { llmApiAdapter } from "./llm-api";
 
-export type { AdapterDefinition, AdapterWhere } from "./types";
+export type { AdapterDefinition, AdapterWhere, Deployment } from "./types";
 
-export const adapterDefinitions: AdapterDefinition[] = [processAdapter, httpAdapter, ...localAdapters, remoteGatewayAdapter];
+export const adapterDefinitions: AdapterDefinition[] = [processAdapter, httpAdapter, ...localAdapters, remoteGatewayAdapter, llmApiAdapter];
 const byType = new Map(adapterDefinitions.map((d) => [d.type, d]));
 export const adapterTypes = adapterDefinitions.map((d) => d.type) as [string, ...string[]];
 
@@ -53,3 +54,9 @@ export function validateAdapterConfig(type: string, config: Record<string, unkno
   if (definition.normalize) value = definition.normalize(value);
   return value;
 }
+
+/** What this deployment offers the adapters' policy checks (src/adapters/types.ts). */
+export const deploymentOf = (env: Pick<Env, "SERVER_EXPOSURE"> & { AI?: unknown }): Deployment => ({
+  exposure: env.SERVER_EXPOSURE === "public" ? "public" : "private",
+  workersAi: env.AI !== undefined && env.AI !== null,
+});

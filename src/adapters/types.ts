@@ -5,9 +5,16 @@
 
 /**
  * Where a run executes: in the company object (one call per attempt), in a gateway object (a
- * GatewayRunObject holding the remote stream), or on a user's machine (a connected runner).
+ * GatewayRunObject holding the remote stream), in a loop object (an AgentLoopObject running the
+ * model's tool loop itself), or on a user's machine (a connected runner).
  */
-export type AdapterWhere = "object" | "gateway" | "runner";
+export type AdapterWhere = "object" | "gateway" | "loop" | "runner";
+
+/** What a deployment offers an adapter's policy check: how it is exposed, and whether Workers AI is bound. */
+export interface Deployment {
+  exposure: "private" | "public";
+  workersAi: boolean;
+}
 
 /**
  * A run's usage as an adapter reports it (an agent endpoint's own report, a gateway's, a runtime's):
@@ -55,7 +62,7 @@ export interface AdapterDefinition {
   /** Normalisation after schema validation (URL mapping, policy checks); throws 422 on a broken rule. */
   normalize?: (config: Record<string, unknown>) => Record<string, unknown>;
   /** Deployment policy on the stored config (e.g. no private-network targets when public); throws 422. */
-  checkPolicy?: (config: Record<string, unknown>, deployment: { exposure: "private" | "public" }) => void;
+  checkPolicy?: (config: Record<string, unknown>, deployment: Deployment) => void;
   /** Config keys holding credentials that must be stored as secret references. */
   secretFields?: string[];
   example: Record<string, unknown>;

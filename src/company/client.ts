@@ -18,6 +18,8 @@ export const companyObject = (env: Env, companyId: string) => env.COMPANY.getByN
 export const eventsHub = (env: Env, companyId: string) => env.EVENTS.getByName(companyId);
 /** The object holding one remote gateway run (src/company/gateway-run.ts). */
 export const gatewayRunObject = (env: Env, runId: string) => env.GATEWAY_RUNS.getByName(runId);
+/** The AgentLoopObject running an `llm_api` run's tool loop (src/company/agent-loop/object.ts). */
+export const agentLoopObject = (env: Env, runId: string) => env.AGENT_LOOPS.getByName(runId);
 
 /** Headers the Worker hands a runner's WebSocket upgrade to the company object with (who connected, and how). */
 export const RUNNER_HEADERS = {

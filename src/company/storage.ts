@@ -148,7 +148,7 @@ export class SeenSignatures {
 
 export interface RemoteRun {
   runId: string;
-  kind: "gateway" | "runner";
+  kind: "gateway" | "loop" | "runner";
   agentId: string;
   runnerId: string | null;
   lostAt: number | null;

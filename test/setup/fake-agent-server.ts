@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serveFakeGithub } from "./fake-github";
 import { serveFakeGateway } from "./fake-gateway";
+import { serveFakeLlm } from "./fake-llm";
 
 interface Received {
   method: string;
@@ -26,6 +27,7 @@ export async function startFakeAgentServer(): Promise<{ url: string; server: Ser
     const text = Buffer.concat(chunks).toString("utf8");
     if (serveFakeGithub(url, res, req)) return;
     if (serveFakeGateway(url, req, res, text)) return;
+    if (serveFakeLlm(url, req, res, text)) return;
     const [, kind, id] = url.pathname.split("/");
     if (kind === "__received") {
       res.writeHead(200, { "content-type": "application/json" });

@@ -9,11 +9,12 @@ import { readRunnerConfig } from "../../src/adapters/runner";
 import { isRunnerAdapter } from "../../src/protocol/runner";
 
 describe("adapter registry", () => {
-  it("says where each type's runs execute: http in the object, remote_gateway in a gateway object, the rest on runners", () => {
+  it("says where each type's runs execute: http in the object, remote_gateway in a gateway object, llm_api in a loop object, the rest on runners", () => {
     expect(typesWhere("object")).toEqual(["http"]);
     expect(typesWhere("gateway")).toEqual(["remote_gateway"]);
+    expect(typesWhere("loop")).toEqual(["llm_api"]);
     expect(typesWhere("runner")).toEqual(["process", "claude_local", "codex_local", "gemini_local", "opencode_local", "cursor_local", "pi_local"]);
-    expect([...typesWhere("object", "gateway", "runner")].sort()).toEqual([...adapterTypes].sort());
+    expect([...typesWhere("object", "gateway", "loop", "runner")].sort()).toEqual([...adapterTypes].sort());
   });
 
   it("agrees with the runner protocol (what the CLI serves) on which types runners execute", () => {

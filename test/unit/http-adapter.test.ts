@@ -36,19 +36,22 @@ describe("private-network targets", () => {
   });
   it("a publicly exposed service refuses loopback and private-network gateways and callback URLs", () => {
     for (const apiBaseUrl of ["http://127.0.0.1:9/api", "https://10.1.2.3/api", "https://metadata.internal/api", "https://[::ffff:7f00:1]/api"]) {
-      expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl }, { exposure: "public" }), apiBaseUrl).toThrow(/private-network/);
-      expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl }, { exposure: "private" })).not.toThrow();
+      expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl }, { exposure: "public", workersAi: false }), apiBaseUrl).toThrow(/private-network/);
+      expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl }, { exposure: "private", workersAi: false })).not.toThrow();
     }
     expect(() =>
-      remoteGatewayAdapter.checkPolicy!({ apiBaseUrl: "https://gw.example.com/api", paperclipApiUrl: "http://192.168.1.5" }, { exposure: "public" }),
+      remoteGatewayAdapter.checkPolicy!(
+        { apiBaseUrl: "https://gw.example.com/api", paperclipApiUrl: "http://192.168.1.5" },
+        { exposure: "public", workersAi: false },
+      ),
     ).toThrow(/paperclipApiUrl/);
-    expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl: "https://gw.example.com/api" }, { exposure: "public" })).not.toThrow();
+    expect(() => remoteGatewayAdapter.checkPolicy!({ apiBaseUrl: "https://gw.example.com/api" }, { exposure: "public", workersAi: false })).not.toThrow();
   });
   it("a publicly exposed service refuses to store a private target (422); a private one allows it", () => {
-    expect(() => httpAdapter.checkPolicy!({ url: "http://127.0.0.1:9/x" }, { exposure: "public" })).toThrow(/private-network/);
-    expect(() => httpAdapter.checkPolicy!({ url: "https://10.0.0.5/x" }, { exposure: "public" })).toThrow(/private-network/);
-    expect(() => httpAdapter.checkPolicy!({ url: "https://agents.example.com/x" }, { exposure: "public" })).not.toThrow();
-    expect(() => httpAdapter.checkPolicy!({ url: "http://127.0.0.1:9/x" }, { exposure: "private" })).not.toThrow();
+    expect(() => httpAdapter.checkPolicy!({ url: "http://127.0.0.1:9/x" }, { exposure: "public", workersAi: false })).toThrow(/private-network/);
+    expect(() => httpAdapter.checkPolicy!({ url: "https://10.0.0.5/x" }, { exposure: "public", workersAi: false })).toThrow(/private-network/);
+    expect(() => httpAdapter.checkPolicy!({ url: "https://agents.example.com/x" }, { exposure: "public", workersAi: false })).not.toThrow();
+    expect(() => httpAdapter.checkPolicy!({ url: "http://127.0.0.1:9/x" }, { exposure: "private", workersAi: false })).not.toThrow();
   });
 });
 

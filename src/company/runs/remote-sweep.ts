@@ -1,8 +1,8 @@
 // Stopping runs where they execute once they ended here (cancel, pause, timeout, finish): gateway
-// runs are stopped remotely, runners are told run.cancel.
+// runs are stopped remotely, agent loops abort their model call, runners are told run.cancel.
 import { schema } from "../../db/client";
 import { inIds } from "../../db/id-list";
-import { gatewayRunObject } from "../client";
+import { agentLoopObject, gatewayRunObject } from "../client";
 import type { DispatcherHost } from "./host";
 
 /**
@@ -41,6 +41,10 @@ async function sweep(host: Pick<DispatcherHost, "env" | "db" | "storage" | "runn
           await gatewayRunObject(host.env, t.runId)
             .cancel()
             .catch((err) => console.error(`stopping gateway run ${t.runId} failed`, err));
+        else if (t.kind === "loop")
+          await agentLoopObject(host.env, t.runId)
+            .cancel()
+            .catch((err) => console.error(`stopping agent loop ${t.runId} failed`, err));
         else if (t.runnerId) host.runners.send(t.runnerId, { type: "run.cancel", runId: t.runId });
       }),
   );

@@ -30,12 +30,12 @@ export interface DispatchStep {
 
 /**
  * Agents the dispatcher starts runs for, as the adapters say where their runs execute: those run by
- * the service itself (in the object or a gateway object), and runner agents a connected runner
+ * the service itself (in the object, a gateway or a loop object), and runner agents a connected runner
  * serves (wake-ups of the others wait for one).
  */
 export const dispatchable = (served: readonly string[]) =>
   or(
-    inArray(schema.agents.adapterType, typesWhere("object", "gateway")),
+    inArray(schema.agents.adapterType, typesWhere("object", "gateway", "loop")),
     and(inIds(schema.agents.id, served), inArray(schema.agents.adapterType, typesWhere("runner"))),
   );
 

@@ -41,6 +41,11 @@ export const RUN_ERROR_CODES = [
   "context_length",
   "content_filtered",
   "model_not_found",
+  // The edge agent's model provider (src/adapters/llm-api): quota or spend limit gone (never
+  // retried), unavailable after its retries, and a model that kept calling tools with bad arguments.
+  "provider_quota",
+  "provider_unavailable",
+  "tool_args_invalid",
   // Runners.
   "process_lost",
   "process_failed",

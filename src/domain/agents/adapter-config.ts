@@ -5,7 +5,7 @@ import type { CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { unprocessable } from "../errors";
 import { normalizeEnvBindings } from "../secrets/bindings";
-import { requireAdapter, validateAdapterConfig } from "../../adapters";
+import { deploymentOf, requireAdapter, validateAdapterConfig } from "../../adapters";
 import { companySkillChoices, resolveDesiredSkills, storedDesiredSkills, withDesiredSkills } from "./skills";
 
 /**
@@ -27,7 +27,7 @@ export async function prepareAdapterConfig(
 ): Promise<{ config: Record<string, unknown>; statements: Statement[] }> {
   const definition = requireAdapter(args.adapterType);
   let config = validateAdapterConfig(args.adapterType, args.config, { creating: args.creating });
-  definition.checkPolicy?.(config, { exposure: ctx.env.SERVER_EXPOSURE === "public" ? "public" : "private" });
+  definition.checkPolicy?.(config, deploymentOf(ctx.env));
   const statements: Statement[] = [];
   if (config.env !== undefined && config.env !== null) {
     const normalized = await normalizeEnvBindings(ctx, actor, config.env as Record<string, unknown>, { ownerLabel: args.ownerLabel });

@@ -125,13 +125,28 @@ export class McpToolServer {
     }
   }
 
-  private describe(name: string, tool: Tool) {
-    const inputSchema = tool.input ? z.toJSONSchema(tool.input, { target: "draft-7", io: "input" }) : { type: "object", properties: {} };
+  private describe(name: string, tool: Tool, hidden: readonly string[] = []) {
+    const omitted = tool.input ? hidden.filter((h) => h in tool.input!.shape) : [];
+    const input = tool.input && omitted.length ? tool.input.omit(Object.fromEntries(omitted.map((h) => [h, true])) as Record<string, true>) : tool.input;
+    const inputSchema = input ? z.toJSONSchema(input, { target: "draft-7", io: "input" }) : { type: "object", properties: {} };
     return { name, title: tool.title, description: tool.description, inputSchema };
   }
 
+  /**
+   * The tools as tools/list describes them (JSON Schema draft-7), for a caller that offers them to a
+   * model itself (the edge agent's loop): `only` narrows the list, `hidden` arguments (what the
+   * caller fills in, such as the run and the company) are left out of the schemas.
+   */
+  list(options: { only?: readonly string[] | null; hidden?: readonly string[] } = {}) {
+    return [...this.tools].filter(([name]) => !options.only || options.only.includes(name)).map(([name, tool]) => this.describe(name, tool, options.hidden));
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
   /** A tool's failures (unknown tool, bad arguments, a thrown error) are its result with isError, as in the SDK. */
-  private async call(name: string, args: Record<string, unknown> | undefined): Promise<ToolResult> {
+  async call(name: string, args: Record<string, unknown> | undefined): Promise<ToolResult> {
     const tool = this.tools.get(name);
     if (!tool) return toolError(`MCP error ${JSONRPC.invalidParams}: Tool ${name} not found`);
     try {

@@ -35,6 +35,7 @@ function companyOf(actor: Actor, companyId: string | undefined): string | ToolRe
 
 const companyArg = { companyId: z.string().optional().describe("Company id (defaults to the agent's company, or the board user's only company)") };
 const issueArg = { issue: z.string().min(1).describe("Issue UUID or identifier such as ABC-12") };
+const documentKey = z.string().min(1).max(64).describe("Document key, such as plan or report (lowercase letters, digits, - and _)");
 const runArg = { runId: z.string().optional().describe("The run id, for agent API keys acting inside a run (run JWTs carry it)") };
 
 export function buildMcpServer(actor: Actor, api: ApiCall): McpToolServer {
@@ -138,6 +139,64 @@ export function buildMcpServer(actor: Actor, api: ApiCall): McpToolServer {
     "release_issue",
     { description: "Release an issue the caller has checked out", inputSchema: { ...issueArg, ...runArg } },
     async ({ issue, runId }) => result(await api("POST", `/api/issues/${enc(issue)}/release`, {}, runId)),
+  );
+  server.registerTool(
+    "my_assignments",
+    { description: "Your open work (agent keys): issues assigned to you that are not done or cancelled, most important first" },
+    async () => {
+      if (actor.type !== "agent") return { isError: true, content: [{ type: "text", text: "my_assignments is for agent keys" }] };
+      return result(await api("GET", "/api/agents/me/inbox-lite"));
+    },
+  );
+  server.registerTool(
+    "list_comments",
+    {
+      description: "An issue's comments, oldest first",
+      inputSchema: { ...issueArg, afterCommentId: z.string().optional().describe("Only comments after this comment id") },
+    },
+    async ({ issue, afterCommentId }) =>
+      result(await api("GET", `/api/issues/${enc(issue)}/comments${afterCommentId ? `?afterCommentId=${enc(afterCommentId)}` : ""}`)),
+  );
+  server.registerTool(
+    "read_document",
+    { description: "An issue's document (markdown) with its latestRevisionId", inputSchema: { ...issueArg, key: documentKey } },
+    async ({ issue, key }) => result(await api("GET", `/api/issues/${enc(issue)}/documents/${enc(key)}`)),
+  );
+  server.registerTool(
+    "write_document",
+    {
+      description:
+        "Create or update an issue's document (markdown; long output belongs here, not in comments). To update, pass the document's current latestRevisionId as baseRevisionId (a 409 means it changed: read it again)",
+      inputSchema: {
+        ...issueArg,
+        ...runArg,
+        key: documentKey,
+        body: z.string().describe("The whole document, markdown"),
+        title: z.string().max(200).optional(),
+        baseRevisionId: z.string().optional().describe("Omit to create; to update, the current latestRevisionId"),
+        changeSummary: z.string().max(1000).optional(),
+      },
+    },
+    async ({ issue, runId, key, ...body }) =>
+      result(await api("PUT", `/api/issues/${enc(issue)}/documents/${enc(key)}`, { format: "markdown", ...body }, runId)),
+  );
+  server.registerTool(
+    "request_approval",
+    {
+      description: "Ask the board to approve something (spending, a risky change, a strategy): it waits in the board's inbox; the decision wakes you",
+      inputSchema: {
+        ...companyArg,
+        title: z.string().min(1).max(200),
+        summary: z.string().min(1).describe("What you want to do and why"),
+        recommendedAction: z.string().optional(),
+        risks: z.array(z.string()).optional(),
+        issueIds: z.array(z.string()).optional().describe("Issues (UUIDs) the request is about"),
+      },
+    },
+    async ({ companyId, issueIds, ...payload }) =>
+      inCompany(companyId, (id) =>
+        api("POST", `/api/companies/${enc(id)}/approvals`, { type: "request_board_approval", payload, ...(issueIds?.length ? { issueIds } : {}) }),
+      ),
   );
   server.registerTool(
     "list_approvals",

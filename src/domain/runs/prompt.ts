@@ -130,8 +130,26 @@ function apiSection(facts: PromptFacts): string {
   ].join("\n");
 }
 
+/** The edge agent's way of working: its tools are the API (the run and company are filled in for it). */
+function toolsSection(facts: PromptFacts): string {
+  const ref = facts.issue ? facts.issue.identifier : "the issue";
+  return [
+    "## How to work",
+    "You act through your tools: each one calls this company's API as you, in this run (never pass a run id or a company id; they are filled in).",
+    `- Check out ${ref} before you change it: checkout_issue (an error saying someone else holds it means: do not retry, say so and stop).`,
+    "- Report with comment_issue; long output goes in a document: write_document.",
+    `- Finish: update_issue with status "done" (or "in_review", or "blocked" with a comment saying why); if you stop without finishing, release_issue.`,
+    "- Split big work into sub-issues (create_issue with parentId); mention another agent with @Name only when you need them.",
+    "- A tool's error is an answer, not a failure: read it and adapt (fix the arguments, or do something else).",
+    "When you have nothing more to do, answer without calling a tool: that answer is your run's summary.",
+  ].join("\n");
+}
+
+/** How the agent reaches the API: with the run's key over HTTP (runtimes, endpoints), or through tools (the edge agent). */
+export type PromptSurface = "api" | "tools";
+
 /** The default prompt: who, why, the issue and its new comments, how to call the API. */
-export function defaultPrompt(facts: PromptFacts): string {
+export function defaultPrompt(facts: PromptFacts, surface: PromptSurface = "api"): string {
   const { agent, company } = facts;
   const who = `You are ${agent.name}${agent.title ? `, ${agent.title}` : ""} (role: ${agent.role}) at ${company.name}, an agent in this company's control plane.`;
   const sections = [
@@ -139,13 +157,13 @@ export function defaultPrompt(facts: PromptFacts): string {
     `## Why you woke\n${wakeText(facts)}`,
     issueSection(facts),
     commentsSection(facts),
-    apiSection(facts),
+    surface === "tools" ? toolsSection(facts) : apiSection(facts),
   ];
   return sections.filter((s): s is string => !!s).join("\n\n");
 }
 
 /** What a prompt template can reference. */
-export function promptValues(facts: PromptFacts): TemplateValues {
+export function promptValues(facts: PromptFacts, surface: PromptSurface = "api"): TemplateValues {
   return {
     agent: facts.agent,
     company: facts.company,
@@ -157,11 +175,11 @@ export function promptValues(facts: PromptFacts): TemplateValues {
     approval: facts.approval,
     comments: facts.comments.map((c) => `${c.author} at ${c.createdAt}:\n${c.body}`).join("\n\n"),
     apiUrl: facts.apiUrl,
-    defaultPrompt: defaultPrompt(facts),
+    defaultPrompt: defaultPrompt(facts, surface),
   };
 }
 
 /** The prompt: the agent's template rendered with the facts, else the default one. */
-export function buildPrompt(facts: PromptFacts, template?: string | null): string {
-  return template?.trim() ? renderTemplate(template, promptValues(facts)) : defaultPrompt(facts);
+export function buildPrompt(facts: PromptFacts, template?: string | null, surface: PromptSurface = "api"): string {
+  return template?.trim() ? renderTemplate(template, promptValues(facts, surface)) : defaultPrompt(facts, surface);
 }

@@ -2,7 +2,7 @@
 // terminal status, a runner's output and completion): serialised in the company object like
 // every other run write. Internal only: no route calls it, the caller is the service itself.
 import { and, eq } from "drizzle-orm";
-import { defineCommand } from "../../company/command";
+import { defineCommand, type CommandContext } from "../../company/command";
 import { schema } from "../../db/client";
 import type { Statement } from "../../db/batch";
 import type { RunErrorCode } from "../../db/schema/runs";
@@ -25,7 +25,49 @@ export interface RemoteRunReport {
   reschedule?: { at?: string; errorCode: RunErrorCode; error: string; usage?: RunUsage | null; summary?: string | null };
   /** The runtime's session after this run: kept for the agent's next run on the task, or forgotten. */
   session?: SavedSession | { clear: true };
+  /** Mid-run (no ending): one model call's usage, recorded as a cost event now, so budgets see spend during the run. */
+  usage?: RunUsage | null;
+  /**
+   * Mid-run: whether the run may go on spending. A run whose agent, company or project is stopped by
+   * its budget (a hard stop, perhaps by this very report's usage) is cancelled with `budget_blocked`,
+   * and the answer is `live: false`.
+   */
+  checkBudget?: boolean;
 }
+
+/** The budget stop (if any) of the run's agent, company or the project of its issue: read with the run. */
+function budgetStopRead(ctx: CommandContext, run: { agentId: string; issueId: string | null }) {
+  const a = schema.agents;
+  const c = schema.companies;
+  const i = schema.issues;
+  const p = schema.projects;
+  return ctx.db
+    .select({
+      agentPause: a.pauseReason,
+      agentStatus: a.status,
+      companyPause: c.pauseReason,
+      companyStatus: c.status,
+      projectPause: p.pauseReason,
+      projectPausedAt: p.pausedAt,
+    })
+    .from(a)
+    .innerJoin(c, eq(c.id, a.companyId))
+    .leftJoin(i, and(eq(i.id, run.issueId ?? ""), eq(i.companyId, a.companyId)))
+    .leftJoin(p, eq(p.id, i.projectId))
+    .where(and(eq(a.id, run.agentId), eq(a.companyId, ctx.companyId)));
+}
+
+type BudgetRow = Awaited<ReturnType<typeof budgetStopRead>>[number];
+const stoppedBy = (row: BudgetRow | undefined): "agent" | "company" | "project" | null =>
+  !row
+    ? null
+    : row.companyStatus === "paused" && row.companyPause === "budget"
+      ? "company"
+      : row.agentStatus === "paused" && row.agentPause === "budget"
+        ? "agent"
+        : row.projectPausedAt && row.projectPause === "budget"
+          ? "project"
+          : null;
 
 /** Per event: at most this much message text and this much JSON data (a remote cannot flood the log). */
 const MAX_MESSAGE = 10_000;
@@ -54,12 +96,29 @@ export const reportRemoteRun = defineCommand("run.remote.report", async (ctx, _a
       .from(r)
       .where(and(eq(r.id, input.runId), eq(r.companyId, ctx.companyId)))
   )[0];
-  if (run?.status !== "running") return { live: false, status: run?.status ?? null };
+  if (run?.status !== "running") {
+    // Ended meanwhile (cancelled, a budget stop): the session it reached is still the task's to continue.
+    if (run && input.session && !("clear" in input.session)) await ctx.batch([saveSessionStatement(ctx, run, input.session)]);
+    return { live: false, status: run?.status ?? null };
+  }
   const events = (input.events ?? []).map(boundedEvent);
   const { ending, reschedule } = input;
   if (!ending && !reschedule) {
     if (events.length) await ctx.batch([runEventsInsert(ctx, run, events), ctx.db.update(r).set({ lastActivityAt: ctx.now }).where(eq(r.id, run.id))]);
-    return { live: true, status: run.status };
+    if (input.usage) await recordRunUsage(ctx, run, input.usage);
+    if (!input.checkBudget) return { live: true, status: run.status };
+    // After the usage (its cost event may have opened a hard stop, which cancels the agent's or company's runs).
+    const [[current], [budget]] = await ctx.batch([ctx.db.select({ status: r.status }).from(r).where(eq(r.id, run.id)), budgetStopRead(ctx, run)]);
+    if (current?.status !== "running") return { live: false, status: current?.status ?? null };
+    const scope = stoppedBy(budget);
+    if (!scope) return { live: true, status: run.status };
+    await ctx.batch([
+      ...endRunStatements(ctx, run.id, { status: "cancelled", errorCode: "budget_blocked", error: `The ${scope}'s budget is exhausted (hard stop)` }),
+      runEvent(ctx, run, "status", `Stopped before the next model call: the ${scope}'s budget is exhausted`, { errorCode: "budget_blocked", scope }),
+    ]);
+    ctx.storage.remoteRuns.forget(run.id);
+    ctx.requestDispatch();
+    return { live: false, status: "cancelled" };
   }
   const session: Statement[] = !input.session
     ? []

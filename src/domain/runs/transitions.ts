@@ -39,7 +39,7 @@ export interface RunState {
   /** Runs a dispatch of this instance is handing out right now (their journal entries are not left over). */
   handingOut: ReadonlySet<string>;
   /** Runs handed to a gateway or a runner; a runner's run whose socket closed carries lostAt (ms). */
-  remoteRuns: ReadonlyArray<{ runId: string; kind: "gateway" | "runner"; lostAt: number | null }>;
+  remoteRuns: ReadonlyArray<{ runId: string; kind: "gateway" | "loop" | "runner"; lostAt: number | null }>;
   /** How long a lost runner run waits to be reclaimed (ms). */
   runnerGraceMs: number;
 }

@@ -5,7 +5,7 @@ import { and, asc, eq, ne } from "drizzle-orm";
 import { z } from "zod";
 import { schema } from "../../../db/client";
 import { inIds } from "../../../db/id-list";
-import { findAdapter, validateAdapterConfig } from "../../../adapters";
+import { deploymentOf, findAdapter, validateAdapterConfig } from "../../../adapters";
 import { HttpError, unprocessable } from "../../errors";
 import { deriveUrlKey } from "../../agents/naming";
 import { storedDesiredSkills, SKILL_SYNC_KEY, withDesiredSkills } from "../../agents/skills";
@@ -106,7 +106,7 @@ export const agents = defineKind<PkgAgent[]>({
       let adapterConfig: Record<string, unknown>;
       try {
         adapterConfig = validateAdapterConfig(agent.adapterType, ctx.bind(agent.adapterConfig) ?? {}, { creating: true });
-        findAdapter(agent.adapterType)?.checkPolicy?.(adapterConfig, { exposure: command.env.SERVER_EXPOSURE === "public" ? "public" : "private" });
+        findAdapter(agent.adapterType)?.checkPolicy?.(adapterConfig, deploymentOf(command.env));
       } catch (err) {
         if (err instanceof HttpError) throw unprocessable(`${agent.path}: ${err.message}`, { path: agent.path, details: err.details });
         throw err;
