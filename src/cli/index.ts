@@ -3,7 +3,7 @@
 // goes through the typed client (src/client), so no request shape is written by hand here.
 import { Command, CommanderError, Option } from "commander";
 import { authCommands } from "./commands/auth";
-import { agentCommands, approvalCommands, companyCommands, costCommands, issueCommands, routineCommands } from "./commands/work";
+import { adapterCommands, agentCommands, approvalCommands, companyCommands, costCommands, issueCommands, routineCommands } from "./commands/work";
 import { runCommands } from "./commands/runs";
 import { portabilityCommands, skillCommands } from "./commands/files";
 import { runnerCommand } from "./commands/runner";
@@ -30,6 +30,7 @@ const program = new Command()
 authCommands(program);
 companyCommands(program);
 agentCommands(program);
+adapterCommands(program);
 issueCommands(program);
 approvalCommands(program);
 costCommands(program);

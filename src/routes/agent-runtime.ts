@@ -1,6 +1,7 @@
-// An agent's runtime state (the sessions its runs resume) and clearing it; the environment test of
-// an adapter type on a connected runner (the incumbent's routes).
-import { createRoute } from "@hono/zod-openapi";
+// The adapters (types and their config fields, for forms and the CLI), an agent's runtime state (the
+// sessions its runs resume) and clearing it; the environment test of an adapter type on a connected
+// runner (the incumbent's routes).
+import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
 import { requireCompanyAccess } from "../http/access";
@@ -9,7 +10,10 @@ import { companyObject, runCompanyCommand } from "../company/client";
 import { errors, jsonContent, optionalJsonBody, jsonBody } from "../schemas/common";
 import { AgentIdParam, AgentLookupQuery } from "../schemas/agents";
 import { AgentRuntimeStateSchema, ResetSessionResultSchema, ResetSessionSchema } from "../schemas/agent-runtime";
-import { AdapterTypeParam, EnvironmentTestResultSchema, TestEnvironmentSchema } from "../schemas/adapters";
+import { AdapterInfoSchema, AdapterTypeParam, EnvironmentTestResultSchema, TestEnvironmentSchema } from "../schemas/adapters";
+import { requireActor } from "../http/access";
+import { adapterCatalogue } from "../adapters/catalogue";
+import { loopToolNames } from "../company/agent-loop/tools";
 import { listAgentSessions, resetAgentSessions } from "../domain/runs/sessions";
 import { canReadAgentConfig } from "../domain/authorization/agent-management";
 import { forbidden, unprocessable } from "../domain/errors";
@@ -18,6 +22,27 @@ import { localRuntimeOf } from "../protocol/local-runtimes";
 
 const tags = ["Agents"];
 export const agentRuntimeRouter = createRouter();
+
+agentRuntimeRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/adapters",
+    operationId: "listAdapters",
+    tags,
+    summary: "The adapter types and their config fields (for hire forms and the CLI)",
+    description:
+      "Any signed-in caller. Each type's fields with their JSON type, whether required, default, allowed values and whether they hold a credential (stored as a secret reference). " +
+      "The same facts as text: /api/llms/agent-configuration/{adapterType}.txt.",
+    responses: { 200: jsonContent(z.array(AdapterInfoSchema), "The adapters"), ...errors(401) },
+  }),
+  (c) => {
+    requireActor(c);
+    return c.json(
+      adapterCatalogue().map((a) => (a.where === "loop" ? { ...a, tools: loopToolNames() } : a)),
+      200,
+    );
+  },
+);
 
 agentRuntimeRouter.openapi(
   createRoute({

@@ -45,3 +45,32 @@ export const EnvironmentTestResultSchema = z
     runner: z.object({ runnerId: z.string(), name: z.string() }).nullable().openapi({ description: "The runner that checked (null: none could)" }),
   })
   .openapi("EnvironmentTestResult");
+
+export const AdapterFieldSchema = z
+  .object({
+    name: z.string(),
+    type: z
+      .enum(["string", "integer", "number", "boolean", "object", "array"])
+      .openapi({ description: "JSON type of the value (from the adapter's config schema)" }),
+    required: z.boolean(),
+    default: z.unknown().optional(),
+    secret: z.boolean().openapi({ description: "A credential: a raw value is stored as a company secret, kept as a secret reference" }),
+    enum: z.array(z.string()).optional().openapi({ description: "The allowed values" }),
+    description: z.string(),
+  })
+  .openapi("AdapterField");
+
+export const AdapterInfoSchema = z
+  .object({
+    type: z.string().openapi({ example: "llm_api" }),
+    label: z.string(),
+    description: z.string(),
+    where: z.enum(["object", "gateway", "loop", "runner"]).openapi({
+      description:
+        "Where its runs execute: object (the service calls your endpoint), gateway (a remote agent server), loop (the service runs the model's tool loop itself), runner (a machine of yours running `acp runner`)",
+    }),
+    fields: z.array(AdapterFieldSchema),
+    example: z.record(z.string(), z.unknown()).openapi({ description: "A working adapterConfig" }),
+    tools: z.array(z.string()).optional().openapi({ description: "llm_api: the tools its agents may be given (the `tools` allowlist narrows them)" }),
+  })
+  .openapi("AdapterInfo");

@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
-import { get, patch, post, unique } from "../helpers/api";
-import { createCompany, dispatch, schema, testDb } from "../helpers/fixtures";
+import { AUTHENTICATED, get, patch, post, unique } from "../helpers/api";
+import { agentWithKey, createCompany, dispatch, schema, testDb } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
 import { API_KEY, assignIssue, driveLoop, llmAgent, llmRequests, loopObject, runEvents, runOf, type Provider } from "../helpers/llm-agents";
 
@@ -267,6 +267,31 @@ describe("llm_api failures and limits", () => {
 });
 
 describe("llm_api configuration", () => {
+  it("GET /api/adapters lists every type with its fields as JSON (types from the config schemas, credentials marked)", async () => {
+    const res = await get("/api/adapters");
+    expect(res.status).toBe(200);
+    const byType = new Map((res.body as Array<{ type: string }>).map((a) => [a.type, a as any]));
+    expect([...byType.keys()]).toEqual(expect.arrayContaining(["http", "process", "claude_local", "codex_local", "remote_gateway", "llm_api"]));
+    const llm = byType.get("llm_api");
+    expect(llm).toMatchObject({ where: "loop", label: expect.any(String) });
+    const field = (name: string) => llm.fields.find((f: { name: string }) => f.name === name);
+    expect(field("provider")).toMatchObject({ type: "string", required: true, secret: false, enum: ["openai_compatible", "anthropic", "workers_ai"] });
+    expect(field("apiKey")).toMatchObject({ type: "string", secret: true });
+    expect(field("maxTurns")).toMatchObject({ type: "integer", default: 20 });
+    expect(field("stream")).toMatchObject({ type: "boolean" });
+    expect(llm.tools).toEqual(expect.arrayContaining(["checkout_issue", "comment_issue", "write_document", "request_approval"]));
+    expect(llm.tools).not.toContain("decide_approval");
+    expect(byType.get("http").fields.find((f: { name: string }) => f.name === "method")).toMatchObject({
+      enum: ["GET", "POST", "PUT", "PATCH"],
+      default: "POST",
+    });
+    // Agents read it with their own key; nobody without one.
+    const company = await createCompany();
+    const agent = await agentWithKey(company.id);
+    expect((await get("/api/adapters", { token: agent.token })).status).toBe(200);
+    expect((await get("/api/adapters", { env: AUTHENTICATED })).status).toBe(401);
+  });
+
   it("stores a plaintext apiKey as a company secret and never shows it", async () => {
     const company = await createCompany();
     const { agent } = await llmAgent(company.id, "work");

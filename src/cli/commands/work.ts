@@ -52,6 +52,65 @@ export function companyCommands(program: Command) {
     });
 }
 
+/** `--set field=value` pairs as adapterConfig, each value read as its field's JSON type says. */
+export function configFields(fields: ReadonlyArray<{ name: string; type: string; enum?: string[] }>, pairs: readonly string[]): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at < 1) throw new CliError(`--set takes field=value; got "${pair}"`);
+    const [name, raw] = [pair.slice(0, at), pair.slice(at + 1)];
+    const field = fields.find((f) => f.name === name);
+    if (!field) throw new CliError(`Unknown field ${name}; the adapter's fields: ${fields.map((f) => f.name).join(", ")}`);
+    if (field.enum && !field.enum.includes(raw)) throw new CliError(`${name} must be one of ${field.enum.join(", ")}`);
+    if (field.type === "integer" || field.type === "number") {
+      const value = Number(raw);
+      if (!Number.isFinite(value) || (field.type === "integer" && !Number.isInteger(value)))
+        throw new CliError(`${name} must be a${field.type === "integer" ? "n integer" : " number"}`);
+      config[name] = value;
+    } else if (field.type === "boolean") {
+      if (raw !== "true" && raw !== "false") throw new CliError(`${name} must be true or false`);
+      config[name] = raw === "true";
+    } else if (field.type === "object" || field.type === "array") config[name] = parseJson(`--set ${name}`)(raw);
+    else config[name] = raw;
+  }
+  return config;
+}
+
+export function adapterCommands(program: Command) {
+  const adapter = program.command("adapter").description("How agents can run: the adapter types and their config fields");
+  adapter.command("list").action(async (_o: unknown, command: Command) => {
+    const ctx = cliContext(command);
+    const adapters = await unwrap(ctx.api.GET("/api/adapters"));
+    ctx.out.table(adapters, [
+      ["Type", "type"],
+      ["Runs", "where"],
+      ["Label", "label"],
+    ]);
+  });
+  adapter
+    .command("show")
+    .argument("<type>")
+    .action(async (type: string, _o: unknown, command: Command) => {
+      const ctx = cliContext(command);
+      const adapters = await unwrap(ctx.api.GET("/api/adapters"));
+      const found = adapters.find((a) => a.type === type);
+      if (!found) throw new CliError(`Unknown adapter ${type}; one of ${adapters.map((a) => a.type).join(", ")}`);
+      ctx.out.table(
+        found.fields.map((f) => ({
+          ...f,
+          kind: `${f.enum ? f.enum.join("|") : f.type}${f.secret ? " (secret)" : ""}`,
+          need: f.required ? "required" : f.default !== undefined ? `default ${JSON.stringify(f.default)}` : "",
+        })),
+        [
+          ["Field", "name"],
+          ["Type", "kind"],
+          ["", "need"],
+          ["Description", "description"],
+        ],
+      );
+    });
+}
+
 export function agentCommands(program: Command) {
   const agent = program.command("agent").description("Agents of the selected company");
   agent.command("list").action(async (_o: unknown, command: Command) => {
@@ -68,20 +127,30 @@ export function agentCommands(program: Command) {
   agent
     .command("create")
     .argument("<name>")
-    .requiredOption("--adapter <type>", "adapterType (http, process, claude_local, remote_gateway, …)")
+    .requiredOption("--adapter <type>", "adapterType (http, process, claude_local, remote_gateway, llm_api, …: `acp adapter list`)")
     .option("--config <json>", "adapterConfig as JSON", parseJson("--config"), {})
+    .option("--set <field=value...>", "adapterConfig fields one by one, typed as `acp adapter show <type>` lists them (e.g. --set maxTurns=10)")
     .option("--role <role>", "role", "general")
     .option("--title <title>")
-    .action(async (name: string, opts: { adapter: string; config: Record<string, unknown>; role: string; title?: string }, command: Command) => {
-      const ctx = cliContext(command);
-      const created = await unwrap(
-        ctx.api.POST("/api/companies/{companyId}/agents", {
-          params: { path: { companyId: ctx.companyId() } },
-          body: { name, adapterType: opts.adapter as never, adapterConfig: opts.config, role: opts.role, title: opts.title },
-        }),
-      );
-      ctx.out.value(created, () => `Created agent ${created.name} (${created.id})`);
-    });
+    .action(
+      async (name: string, opts: { adapter: string; config: Record<string, unknown>; set?: string[]; role: string; title?: string }, command: Command) => {
+        const ctx = cliContext(command);
+        let adapterConfig = opts.config;
+        if (opts.set?.length) {
+          const adapters = await unwrap(ctx.api.GET("/api/adapters"));
+          const adapter = adapters.find((a) => a.type === opts.adapter);
+          if (!adapter) throw new CliError(`Unknown adapter ${opts.adapter}; one of ${adapters.map((a) => a.type).join(", ")}`);
+          adapterConfig = { ...adapterConfig, ...configFields(adapter.fields, opts.set) };
+        }
+        const created = await unwrap(
+          ctx.api.POST("/api/companies/{companyId}/agents", {
+            params: { path: { companyId: ctx.companyId() } },
+            body: { name, adapterType: opts.adapter as never, adapterConfig, role: opts.role, title: opts.title },
+          }),
+        );
+        ctx.out.value(created, () => `Created agent ${created.name} (${created.id})`);
+      },
+    );
   for (const action of ["pause", "resume"] as const) {
     agent
       .command(action)

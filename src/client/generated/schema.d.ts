@@ -3744,6 +3744,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/adapters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The adapter types and their config fields (for hire forms and the CLI)
+         * @description Any signed-in caller. Each type's fields with their JSON type, whether required, default, allowed values and whether they hold a credential (stored as a secret reference). The same facts as text: /api/llms/agent-configuration/{adapterType}.txt.
+         */
+        get: operations["listAdapters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/{agentId}/runtime-state": {
         parameters: {
             query?: never;
@@ -4923,7 +4943,7 @@ export interface components {
              * @description Why the run did not succeed (one list for every adapter)
              * @enum {string|null}
              */
-            errorCode: "timeout" | "cancelled" | "interrupted" | "budget_blocked" | "company_inactive" | "agent_paused" | "agent_terminated" | "completion_timeout" | "agent_failed" | "auth_required" | "provider_rate_limited" | "max_turns" | "context_length" | "content_filtered" | "model_not_found" | "process_lost" | "process_failed" | "adapter_failed" | "adapter_unreachable" | "adapter_refused" | "adapter_unavailable" | "gateway_create_failed" | "gateway_failed" | "gateway_cancelled" | "company.inactive" | "budget.blocked" | "agent.not_invokable" | "rate_limited" | null;
+            errorCode: "timeout" | "cancelled" | "interrupted" | "budget_blocked" | "company_inactive" | "agent_paused" | "agent_terminated" | "completion_timeout" | "agent_failed" | "auth_required" | "provider_rate_limited" | "max_turns" | "context_length" | "content_filtered" | "model_not_found" | "provider_quota" | "provider_unavailable" | "tool_args_invalid" | "process_lost" | "process_failed" | "adapter_failed" | "adapter_unreachable" | "adapter_refused" | "adapter_unavailable" | "gateway_create_failed" | "gateway_failed" | "gateway_cancelled" | "company.inactive" | "budget.blocked" | "agent.not_invokable" | "rate_limited" | null;
             summary: string | null;
             usage: {
                 [key: string]: unknown;
@@ -7968,7 +7988,7 @@ export interface components {
              * @description How the agent runs; see /api/llms/agent-configuration.txt
              * @enum {string}
              */
-            adapterType: "process" | "http" | "claude_local" | "codex_local" | "gemini_local" | "opencode_local" | "cursor_local" | "pi_local" | "remote_gateway";
+            adapterType: "process" | "http" | "claude_local" | "codex_local" | "gemini_local" | "opencode_local" | "cursor_local" | "pi_local" | "remote_gateway" | "llm_api";
             /** @description Adapter-specific config; env values may be secret references */
             adapterConfig?: {
                 [key: string]: unknown;
@@ -8035,7 +8055,7 @@ export interface components {
              * @description How the agent runs; see /api/llms/agent-configuration.txt
              * @enum {string}
              */
-            adapterType: "process" | "http" | "claude_local" | "codex_local" | "gemini_local" | "opencode_local" | "cursor_local" | "pi_local" | "remote_gateway";
+            adapterType: "process" | "http" | "claude_local" | "codex_local" | "gemini_local" | "opencode_local" | "cursor_local" | "pi_local" | "remote_gateway" | "llm_api";
             /** @description Adapter-specific config; env values may be secret references */
             adapterConfig?: {
                 [key: string]: unknown;
@@ -8080,7 +8100,7 @@ export interface components {
              * @description How the agent runs; see /api/llms/agent-configuration.txt
              * @enum {string}
              */
-            adapterType?: "process" | "http" | "claude_local" | "codex_local" | "gemini_local" | "opencode_local" | "cursor_local" | "pi_local" | "remote_gateway";
+            adapterType?: "process" | "http" | "claude_local" | "codex_local" | "gemini_local" | "opencode_local" | "cursor_local" | "pi_local" | "remote_gateway" | "llm_api";
             /** @description Adapter-specific config; env values may be secret references */
             adapterConfig?: {
                 [key: string]: unknown;
@@ -8606,6 +8626,39 @@ export interface components {
              */
             connectedAt: string;
             activeRuns: number;
+        };
+        AdapterInfo: {
+            /** @example llm_api */
+            type: string;
+            label: string;
+            description: string;
+            /**
+             * @description Where its runs execute: object (the service calls your endpoint), gateway (a remote agent server), loop (the service runs the model's tool loop itself), runner (a machine of yours running `acp runner`)
+             * @enum {string}
+             */
+            where: "object" | "gateway" | "loop" | "runner";
+            fields: components["schemas"]["AdapterField"][];
+            /** @description A working adapterConfig */
+            example: {
+                [key: string]: unknown;
+            };
+            /** @description llm_api: the tools its agents may be given (the `tools` allowlist narrows them) */
+            tools?: string[];
+        };
+        AdapterField: {
+            name: string;
+            /**
+             * @description JSON type of the value (from the adapter's config schema)
+             * @enum {string}
+             */
+            type: "string" | "integer" | "number" | "boolean" | "object" | "array";
+            required: boolean;
+            default?: unknown;
+            /** @description A credential: a raw value is stored as a company secret, kept as a secret reference */
+            secret: boolean;
+            /** @description The allowed values */
+            enum?: string[];
+            description: string;
         };
         AgentRuntimeState: {
             agentId: string;
@@ -23683,6 +23736,35 @@ export interface operations {
             };
             /** @description Not found (or outside the caller's company) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdapters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The adapters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdapterInfo"][];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

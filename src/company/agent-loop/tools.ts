@@ -66,3 +66,13 @@ export async function runToolCall(
   const text = result.content.map((c) => c.text).join("\n");
   return answer(text, result.isError === true, result.isError === true && /Input validation error/.test(text));
 }
+
+/** The names of the tools an edge agent may be given (the built-in catalogue; the ready plugins' tools are added per run). */
+export function loopToolNames(): string[] {
+  const actor: AgentActor = { type: "agent", source: "agent_jwt", agentId: "", companyId: "", keyId: null, runId: null };
+  const unused: ApiCall = async () => ({ status: 500, body: null });
+  return buildMcpServer(actor, unused)
+    .list()
+    .map((t) => t.name)
+    .filter((name) => !LOOP_EXCLUDED_TOOLS.includes(name));
+}
