@@ -331,6 +331,29 @@ describe("board console: costs, projects, goals, routines, activity, settings, a
     await expect.poll(async () => (await api.get(`/api/agents/${finn.id}`)).status).not.toBe("pending_approval");
   });
 
+  it("the hire form offers every adapter from GET /api/adapters, with its fields and example: an edge agent (llm_api)", async () => {
+    const { company, prefix } = await globex();
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/agents/new`, "agent-hire-llm", "Hire agent");
+    await page.getByLabel("Adapter", { exact: true }).selectOption("llm_api");
+    await expect.poll(() => page.getByLabel("Adapter configuration (JSON)").getAttribute("placeholder")).toContain('"provider":"openai_compatible"');
+    await page.getByText(/configuration fields/).click();
+    const provider = page.getByRole("row", { name: /provider/ }).first();
+    expect(await provider.innerText()).toContain("openai_compatible | anthropic | workers_ai");
+    expect(await page.getByRole("row", { name: /apiKey/ }).innerText()).toContain("(secret)");
+    await checkPage(page, "agent-hire-llm-fields");
+    await page.getByLabel("Name").fill("Edgar");
+    await page
+      .getByLabel("Adapter configuration (JSON)")
+      .fill(
+        JSON.stringify({ provider: "openai_compatible", baseUrl: "http://127.0.0.1:11434/v1", model: "qwen3:8b", apiKey: "sk-local-edge-secret-0123456789" }),
+      );
+    await page.getByRole("button", { name: "Hire agent" }).click();
+    await ready(page, "Edgar");
+    const edgar = (await api.get(`/api/companies/${company.id}/agents`)).find((a: any) => a.name === "Edgar");
+    expect(edgar).toMatchObject({ adapterType: "llm_api", adapterConfig: { provider: "openai_compatible", apiKey: { type: "secret_ref" } } });
+  });
+
   it("the org chart nests each agent under the one it reports to", async () => {
     const { company, prefix, ada, agent } = await globex();
     await hireHttpAgent(api, company.id, agent.url, "Finn", { role: "designer", reportsTo: ada.id });

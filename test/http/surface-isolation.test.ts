@@ -73,6 +73,7 @@ const ISOLATION_SKIPS: Record<string, string> = {
   "GET /api/llms/agent-configuration.txt": "static adapter documentation, no tenant data",
   "GET /api/llms/agent-configuration/{adapterType}.txt": "static adapter documentation, no tenant data",
   "GET /api/llms/agent-icons.txt": "static icon list, no tenant data",
+  "GET /api/adapters": "the adapter types and their fields: the same for every caller, no tenant data",
   "POST /api/companies/import/preview": "board-only package validation; a target company in the body is access-checked (covered by portability tests)",
   "GET /api/skills/catalog": "the shipped skill catalog, the same for every caller",
   "GET /api/skills/catalog/{catalogId}": "the shipped skill catalog, the same for every caller",

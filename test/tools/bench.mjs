@@ -11,6 +11,7 @@
 // test/tools/bench-routines.mjs (export benchRoutines) public webhook fires per second on one routine.
 // test/tools/bench-wiki.mjs (export benchWiki) wiki_write_page throughput and wiki_search p50/p99 over 10,000 pages.
 // test/tools/bench-shards.mjs (export benchShards) issue creates on 10 companies over two shards vs one.
+// test/tools/bench-edge.mjs (export benchEdge) the edge agent's turn overhead and a 30-turn run's wall time and CPU.
 // Each operation is also compared with a ceiling — a minimal Worker with the same bindings doing one
 // D1 read, or one serialised Durable Object command with one D1 batch (test/tools/ceiling) — driven
 // by the same client in the same run, first and again last (throughput and CPU per request as ratios
@@ -320,6 +321,7 @@ async function main() {
       ["bench-events.mjs", "benchEvents"],
       ["bench-wiki.mjs", "benchWiki"],
       ["bench-shards.mjs", "benchShards"],
+      ["bench-edge.mjs", "benchEdge"],
     ];
     // BENCH_PLUGINS: a comma list of plug-in names (costs, documents, runs, …) to run only those.
     const only = process.env.BENCH_PLUGINS?.split(",").map((s) => s.trim());
@@ -333,14 +335,15 @@ async function main() {
       }
       const before = treeCpuMs(server.pid);
       // Plug-ins wrap each measurement in withCpu, so every operation gets its own CPU per request.
-      const result = await mod[exportName](server.base, { measure, withCpu, request, createCompany, concurrency: CONCURRENCY });
+      const result = await mod[exportName](server.base, { measure, withCpu, request, createCompany, concurrency: CONCURRENCY, serverPid: server.pid });
       const list = Array.isArray(result) ? result : result ? [result] : [];
       const total = list.reduce((n, r) => n + (r.count ?? r.requests ?? 0), 0);
       // Rows measured without withCpu (cost events, wake-up latency) share the CPU of the whole plug-in run.
       for (const r of list) {
         r.cpuMsPerReq ??= total ? (treeCpuMs(server.pid) - before) / total : NaN;
         // Compared with the write ceiling unless it is a read; wake-up latency has no ceiling.
-        if (!r.name.startsWith("wake-up") && !r.name.startsWith("SSE")) r.kind ??= /\b(GET|download|range read|list|read)\b/i.test(r.name) ? "read" : "write";
+        if (!r.name.startsWith("wake-up") && !r.name.startsWith("SSE") && !r.name.startsWith("edge agent"))
+          r.kind ??= /\b(GET|download|range read|list|read)\b/i.test(r.name) ? "read" : "write";
       }
       rows.push(...list);
     }

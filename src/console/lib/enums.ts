@@ -25,6 +25,7 @@ export const ADAPTER_TYPES = tuple<Schemas["HireAgent"]["adapterType"]>()([
   "cursor_local",
   "pi_local",
   "remote_gateway",
+  "llm_api",
 ]);
 export const MEMBER_ROLES = tuple<Schemas["CompanyMember"]["membershipRole"]>()(["owner", "admin", "member", "viewer"]);
 export const BUDGET_WINDOWS = tuple<Schemas["BudgetPolicyState"]["windowKind"]>()(["calendar_month_utc", "lifetime"]);

@@ -1,5 +1,6 @@
-// "Hire agent": name, role, title, reporting line, how it runs (adapter type and its configuration
-// as JSON), monthly budget and capabilities. When the company requires the board's approval for new
+// "Hire agent": name, role, title, reporting line, how it runs (adapter type — from GET /api/adapters,
+// with its fields and a working example — and its configuration as JSON), monthly budget and
+// capabilities. When the company requires the board's approval for new
 // agents the hire waits in "Waiting on you" (the agent is pending approval); otherwise the agent
 // page opens.
 import { useState } from "preact/hooks";
@@ -10,16 +11,13 @@ import { agents, loadAgents } from "../lib/agents";
 import { api, call, type Schemas } from "../lib/api";
 import { companyPath } from "../lib/companies";
 import { ADAPTER_TYPES, type AdapterType, onChosen } from "../lib/enums";
+import { useResource } from "../lib/resource";
+import { AdapterFields } from "../components/agent/adapter-fields";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
 import { submittedForm } from "../lib/form";
 
 type Hired = Schemas["AgentHireResult"];
-
-const CONFIG_EXAMPLES: Partial<Record<AdapterType, string>> = {
-  http: '{ "url": "https://agents.example.com/wake" }',
-  process: '{ "command": "node", "args": ["agent.js"] }',
-};
 
 export default function HireAgentPage({ company }: CompanyPageProps) {
   useTitle("Hire agent");
@@ -27,6 +25,8 @@ export default function HireAgentPage({ company }: CompanyPageProps) {
   const action = useAction();
   const [adapterType, setAdapterType] = useState<AdapterType>("http");
   const [pending, setPending] = useState<Hired | null>(null);
+  const adapters = useResource(() => call(api.GET("/api/adapters")), []);
+  const adapter = adapters.data?.find((a) => a.type === adapterType);
 
   const submit = async (event: Event) => {
     const { text } = submittedForm(event);
@@ -107,21 +107,25 @@ export default function HireAgentPage({ company }: CompanyPageProps) {
           name="adapterType"
           value={adapterType}
           onChange={onChosen(ADAPTER_TYPES, setAdapterType)}
-          options={ADAPTER_TYPES.map((t) => ({ value: t, label: t }))}
+          options={ADAPTER_TYPES.map((t) => {
+            const info = adapters.data?.find((a) => a.type === t);
+            return { value: t, label: info ? `${info.label} (${t})` : t };
+          })}
         />
         <TextArea
           label="Adapter configuration (JSON)"
           name="config"
           rows={4}
           class="mono"
-          placeholder={CONFIG_EXAMPLES[adapterType] ?? "{}"}
+          placeholder={adapter ? JSON.stringify(adapter.example) : "{}"}
           hint={
             <>
-              What the adapter needs (see <a href={`/api/llms/agent-configuration/${adapterType}.txt`}>its configuration guide</a>). Secret values under env
-              become company secrets, kept only as references.
+              What the adapter needs (see <a href={`/api/llms/agent-configuration/${adapterType}.txt`}>its configuration guide</a>). Secret values (an API key,
+              secret-looking names under env) become company secrets, kept only as references.
             </>
           }
         />
+        {adapter && <AdapterFields adapter={adapter} />}
         <TextField label="Monthly budget (USD)" name="budget" type="number" min={0} step="0.01" inputMode="decimal" hint="0 or empty: no agent budget." />
         <TextArea label="Capabilities" name="capabilities" rows={3} hint="What it is good at, for the agents that delegate to it." />
         <Feedback action={action} />

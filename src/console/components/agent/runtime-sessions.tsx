@@ -1,5 +1,6 @@
 // An agent's runtime sessions (GET /api/agents/{id}/runtime-state): the session each task's runs
-// resume (a local CLI's session id, with the directory and model it was made for), and the board's
+// resume (a local CLI's session id, with the directory and model it was made for; an edge agent's
+// conversation), and the board's
 // Reset sessions (POST …/runtime-state/reset-session), all of them or one task's: the next runs
 // start new ones.
 import { Feedback, useAction } from "../action";
@@ -33,7 +34,7 @@ export function RuntimeSessions({ agentId, company }: { agentId: string; company
               {s.sessions.map((session) => (
                 <li key={session.taskKey}>
                   {session.issueId ? <a href={companyPath(company, `issues/${session.issueId}`)}>The issue's session</a> : "The agent's own session"}{" "}
-                  <code>{session.sessionId}</code>{" "}
+                  {typeof session.params.messages === "number" ? `a conversation of ${session.params.messages} messages` : <code>{session.sessionId}</code>}{" "}
                   <span class="meta">
                     {typeof session.params.cwd === "string" ? `in ${session.params.cwd}` : ""}{" "}
                     {typeof session.params.model === "string" ? `with ${session.params.model}` : ""} ·{" "}
