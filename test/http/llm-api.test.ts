@@ -169,9 +169,12 @@ describe("llm_api failures and limits", () => {
     ["overloaded-forever", "provider_unavailable", 6],
     ["bad-args-3", "tool_args_invalid", 3],
   ])("%s ends the run with %s after %i model call(s)", async (scenario, errorCode, calls) => {
-    const { run, requests } = await runScenario(scenario);
+    const { run, requests, runId } = await runScenario(scenario);
     expect(run).toMatchObject({ status: "failed", errorCode });
     expect(requests).toHaveLength(calls);
+    // The auth scenario's provider quotes the key it refused: redacted before it is recorded.
+    expect(JSON.stringify({ run, events: await runEvents(runId) })).not.toContain(API_KEY);
+    if (scenario === "auth") expect(run.error).toContain("[redacted]");
   });
 
   it.each([

@@ -56,7 +56,7 @@ function userText(messages: any[]): string {
 
 type Answer = { step: Step; status?: number; error?: unknown; headers?: Record<string, string>; hang?: boolean; usage?: typeof USAGE; cost?: number };
 
-function answerFor(scenario: string, messages: any[], requestNumber: number): Answer {
+function answerFor(scenario: string, messages: any[], requestNumber: number, key = ""): Answer {
   const turn = messages.filter((m) => m.role === "assistant").length;
   const text = userText(messages);
   const ref = /## The issue: (\S+) —/.exec(text)?.[1] ?? "UNKNOWN-1";
@@ -88,7 +88,8 @@ function answerFor(scenario: string, messages: any[], requestNumber: number): An
     case "overloaded-forever":
       return { step: { text: "" }, status: 503, error: { message: "The server is overloaded", type: "server_error" } };
     case "auth":
-      return { step: { text: "" }, status: 401, error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } };
+      // Quoting the key it refused, as some proxies do.
+      return { step: { text: "" }, status: 401, error: { message: `Incorrect API key provided: ${key}`, type: "invalid_request_error", code: "invalid_api_key" } };
     case "bad-args":
       return { step: turn === 0 ? [{ tool: "checkout_issue", raw: `{"issue": "${ref}` }] : at(work, turn - 1) };
     case "bad-args-3":
@@ -265,7 +266,8 @@ export function serveFakeLlm(url: URL, req: IncomingMessage, res: ServerResponse
     if (!res.writableFinished) entry.aborted = true;
   });
   const messages: any[] = kind === "workers-ai" ? (body?.inputs?.messages ?? []) : (body?.messages ?? []);
-  const answer = answerFor(scenario, messages, log.length);
+  const key = String(req.headers["x-api-key"] ?? req.headers.authorization ?? "").replace(/^Bearer /, "");
+  const answer = answerFor(scenario, messages, log.length, key);
   const turn = messages.filter((m) => m.role === "assistant").length;
   const model = String(body?.model ?? "fake-model");
   if (answer.hang) {

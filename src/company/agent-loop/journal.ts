@@ -5,6 +5,7 @@
 // Idempotency-Key (the service answers it with the first response). Writes go through
 // failableSql: a test can fail the N-th write to a table (src/db/faults.ts).
 import type { ToolCall, ToolResultMessage, TurnMessage } from "../../adapters/llm-api/turns";
+import type { RunUsage } from "../../adapters/types";
 import { failableSql } from "../storage";
 import { migrateObjectStorage } from "../object-scaffolding";
 
@@ -48,6 +49,8 @@ export interface LoopState {
   totals: { inputTokens: number; cachedInputTokens: number; outputTokens: number; micros: number };
   /** Micro-dollars not yet reported as whole cents (carried from call to call). */
   unbilledMicros: number;
+  /** The last model call's usage, not yet reported (it goes with the next report: a cost event). */
+  pendingUsage: RunUsage | null;
   /** When the next step is due (ms), for diagnostics. */
   nextStepAt: number | null;
   summary: string | null;

@@ -47,8 +47,10 @@ const MAX_CRASHES = 5;
 const MAX_BAD_ARGUMENT_TURNS = 3;
 /** Streamed text goes to the run's events at most this often (and at the end of each call). */
 const TEXT_FLUSH_MS = 1000;
-/** The run token minted for each step lives this long. */
+/** The run token the tools use lives this long (a new one a minute before it expires). */
 const STEP_TOKEN_SEC = 900;
+/** The ready plugins (whose tools the agent is offered) are looked at again after this long. */
+const PLUGINS_TTL_MS = 60_000;
 
 export interface AgentLoopSpec {
   companyId: string;
@@ -96,6 +98,10 @@ export abstract class AgentLoop extends DurableObject<Env> {
   private callKey: string | null = null;
   /** Events not yet reported (they go with the next report). */
   private pendingEvents: RunEventInput[] = [];
+  /** This run's token for the tools (minted by the instance, never stored). */
+  private token: { value: string; until: number } | null = null;
+  /** The tools, built once per instance (the ready plugins looked at again after PLUGINS_TTL_MS). */
+  private catalogue: { at: number; tools: StepTools } | null = null;
 
   /** Takes the run (idempotent: a second start of the same run changes nothing) and arms the alarm. */
   async start(spec: AgentLoopSpec): Promise<void> {
@@ -111,6 +117,7 @@ export abstract class AgentLoop extends DurableObject<Env> {
       crashes: 0,
       totals: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, micros: 0 },
       unbilledMicros: 0,
+      pendingUsage: null,
       nextStepAt: at,
       summary: null,
       cancelled: false,
@@ -132,8 +139,8 @@ export abstract class AgentLoop extends DurableObject<Env> {
   async describe() {
     const state = this.journal.state();
     if (!state) return null;
-    const { adapterConfig: _config, prompt: _prompt, ...rest } = state;
-    return { ...rest, messages: this.journal.messages().length, calls: this.journal.calls().map((c) => ({ idx: c.idx, name: c.call.name, state: c.state })) };
+    const { adapterConfig: _config, prompt: _prompt, pendingUsage, ...rest } = state;
+    return { ...rest, usagePending: pendingUsage !== null, messages: this.journal.messages().length, calls: this.journal.calls().map((c) => ({ idx: c.idx, name: c.call.name, state: c.state })) };
   }
 
   /** Test-only (TEST_FAULTS = "1"): fault rules for what this object does until each fired. */
@@ -181,6 +188,15 @@ export abstract class AgentLoop extends DurableObject<Env> {
       return this.finish(state, { status: "failed", errorCode: "adapter_refused", error: "Refusing to call a loopback or private-network model API" });
     // Answered without tool calls, but the ending was not recorded (evicted right after): record it now.
     if (state.phase === "done") return this.finish(state, { status: "succeeded", summary: state.summary });
+    // One report per step, before anything else: the last call's usage (its cost event), the events so
+    // far, and whether the run may go on — still running, no budget stop of the agent, company or
+    // project (a hard stop, perhaps by that very usage, cancels the run there): else no tool of the
+    // turn runs and no model is called.
+    if (!(await this.report(state, { usage: state.pendingUsage, checkBudget: true })).live) return this.stopped(state);
+    if (state.pendingUsage) {
+      state.pendingUsage = null;
+      this.save(state);
+    }
     const tools = await this.tools(state, config);
     if (state.phase === "start") await this.begin(state);
     if (state.phase === "tools" && !(await this.runTools(state, tools))) return;
@@ -259,12 +275,10 @@ export abstract class AgentLoop extends DurableObject<Env> {
     return true;
   }
 
-  /** One model call: after asking whether the run may go on, with its usage reported at once. */
+  /** One model call (the step's report asked whether the run may go on); its usage goes with the next report. */
   private async modelStep(state: LoopState, config: LlmApiConfig, tools: StepTools): Promise<void> {
     if (state.turn >= config.maxTurns)
       return this.finish(state, { status: "failed", errorCode: "max_turns", error: `Stopped after ${config.maxTurns} model calls (maxTurns)` });
-    // Still running, and no budget stop of the agent, company or project (a hard stop cancels the run there).
-    if (!(await this.report(state, { checkBudget: true })).live) return this.stopped(state);
     let apiKey: string | null;
     try {
       apiKey = await this.apiKey(state);
@@ -305,7 +319,8 @@ export abstract class AgentLoop extends DurableObject<Env> {
       }
       if (!(failure instanceof ProviderFailure)) throw failure;
       text.flush();
-      return this.providerFailed(state, failure);
+      // A provider (or a proxy) may quote the key it refused: it never reaches the run's error or events.
+      return this.providerFailed(state, apiKey ? redacted(failure, apiKey) : failure);
     } finally {
       this.disarm(controller);
     }
@@ -313,7 +328,7 @@ export abstract class AgentLoop extends DurableObject<Env> {
     await this.answered(state, config, reply);
   }
 
-  /** A model answer: journaled with its calls, its usage reported (a cost event now), then the next step or the end. */
+  /** A model answer: journaled with its calls and its usage, then the next step (which reports the usage first) or the end. */
   private async answered(state: LoopState, config: LlmApiConfig, reply: ModelReply): Promise<void> {
     state.attempt = 0;
     state.turn += 1;
@@ -329,6 +344,16 @@ export abstract class AgentLoop extends DurableObject<Env> {
       micros: state.totals.micros + cost.micros,
     };
     if (reply.text) state.summary = reply.text;
+    // The call's cost event goes with the next report (the next step's, or the ending): journaled with the answer.
+    state.pendingUsage = {
+      provider: config.provider,
+      model: config.model,
+      inputTokens: reply.usage.inputTokens,
+      cachedInputTokens: reply.usage.cachedInputTokens,
+      outputTokens: reply.usage.outputTokens,
+      costCents: cents,
+      billingType: cost.billingType,
+    };
     // No tool calls and no refusal: the answer is the end (phase done until the ending is recorded).
     state.phase = reply.toolCalls.length ? "tools" : reply.stop === "end" || reply.stop === "length" ? "done" : "model";
     this.ctx.storage.transactionSync(() => {
@@ -341,19 +366,6 @@ export abstract class AgentLoop extends DurableObject<Env> {
       message: `Turn ${state.turn}: ${reply.toolCalls.length ? `${reply.toolCalls.length} tool call${reply.toolCalls.length === 1 ? "" : "s"} (${reply.toolCalls.map((c) => c.name).join(", ")})` : "answered"}; ${reply.usage.inputTokens} input tokens (${reply.usage.cachedInputTokens} cached), ${reply.usage.outputTokens} output`,
       data: { turn: state.turn, stop: reply.stop, usage: reply.usage, costMicros: Math.round(cost.micros), priceSource: cost.source },
     });
-    const answer = await this.report(state, {
-      usage: {
-        provider: config.provider,
-        model: config.model,
-        inputTokens: reply.usage.inputTokens,
-        cachedInputTokens: reply.usage.cachedInputTokens,
-        outputTokens: reply.usage.outputTokens,
-        costCents: cents,
-        billingType: cost.billingType,
-      },
-      checkBudget: true,
-    });
-    if (!answer.live) return this.stopped(state);
     if (reply.stop === "content_filter")
       return this.finish(state, { status: "failed", errorCode: "content_filtered", error: "The provider's content filter stopped the answer" });
     if (reply.stop === "context_length")
@@ -384,20 +396,27 @@ export abstract class AgentLoop extends DurableObject<Env> {
       message: `${failure.message}; retry ${state.attempt} of ${MAX_RETRIES} at ${new Date(at).toISOString()}`,
       data: { errorCode: failure.errorCode, nextRetryAt: new Date(at).toISOString(), attempt: state.attempt },
     });
-    await this.flushEvents(state);
     await this.rearm(state, waitMs);
   }
 
-  /** The tools of this step: the catalogue bound to a fresh run token (in this isolate, as the agent). */
+  /**
+   * The tools of this step: the catalogue with the ready plugins' tools, bound to a run token (minted
+   * here, never stored), called in this isolate as the agent. Kept by the instance (the token until
+   * a minute before it expires, the catalogue for PLUGINS_TTL_MS): a turn does not rebuild them.
+   */
   private async tools(state: LoopState, config: LlmApiConfig): Promise<StepTools> {
-    const token = await mintAgentJwt(
-      this.env.AGENT_JWT_SECRET,
-      { agentId: state.agentId, companyId: state.companyId, adapterType: state.adapterType, runId: state.runId },
-      { lifetimeSec: STEP_TOKEN_SEC },
-    );
+    if (!this.token || this.token.until < Date.now() + 60_000) {
+      const value = await mintAgentJwt(
+        this.env.AGENT_JWT_SECRET,
+        { agentId: state.agentId, companyId: state.companyId, adapterType: state.adapterType, runId: state.runId },
+        { lifetimeSec: STEP_TOKEN_SEC },
+      );
+      this.token = { value, until: Date.now() + STEP_TOKEN_SEC * 1000 };
+    }
+    if (this.catalogue && Date.now() - this.catalogue.at < PLUGINS_TTL_MS) return this.catalogue.tools;
     const origin = serviceApiUrl(this.env);
     const api: ApiCall = async (method, path, body) => {
-      const headers = new Headers({ authorization: `Bearer ${token}` });
+      const headers = new Headers({ authorization: `Bearer ${this.token!.value}` });
       if (body !== undefined) headers.set("content-type", "application/json");
       if (method !== "GET" && this.callKey) headers.set("idempotency-key", this.callKey);
       const response = await this.appFetch(new Request(`${origin}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
@@ -417,7 +436,8 @@ export abstract class AgentLoop extends DurableObject<Env> {
       api,
       plugins.map((p) => p.plugin),
     );
-    return { server, specs: loopToolSpecs(server, config.tools) };
+    this.catalogue = { at: Date.now(), tools: { server, specs: loopToolSpecs(server, config.tools) } };
+    return this.catalogue.tools;
   }
 
   /** The apiKey, resolved from its secret reference now (never stored in plain); null when none is configured. */
@@ -432,18 +452,25 @@ export abstract class AgentLoop extends DurableObject<Env> {
   /** Ends the run: the conversation kept for the next wake, the ending reported, the journal kept a day. */
   private async finish(state: LoopState, ending: NonNullable<RemoteRunReport["ending"]>): Promise<void> {
     const session = await this.persistConversation(state);
-    // The fraction of a cent carried so far is billed now when it rounds to a cent.
+    // The last call's usage, with the fraction of a cent carried so far when it rounds to a cent.
     const remainder = Math.round(state.unbilledMicros / 10_000);
     const config = readLlmApiConfig(state.adapterConfig);
+    const pending = state.pendingUsage;
+    const usage = pending
+      ? { ...pending, costCents: Number(pending.costCents ?? 0) + remainder }
+      : remainder > 0
+        ? { provider: config.provider, model: config.model, costCents: remainder, billingType: "metered_api" }
+        : null;
     await this.report(state, {
       ending: {
         ...ending,
         summary: ending.summary ?? (ending.status === "succeeded" ? state.summary : null),
         result: { turns: state.turn, ...state.totals, costUsd: Number((state.totals.micros / 1_000_000).toFixed(6)) },
-        usage: remainder > 0 ? { provider: config.provider, model: config.model, costCents: remainder, billingType: "metered_api" } : null,
+        usage,
       },
       ...(session ? { session } : {}),
     });
+    state.pendingUsage = null;
     state.done = true;
     state.phase = "done";
     state.unbilledMicros = 0;
@@ -512,7 +539,8 @@ export abstract class AgentLoop extends DurableObject<Env> {
   private async rearm(state: LoopState, delayMs: number): Promise<void> {
     state.nextStepAt = Date.now() + delayMs + runtimeSettings(this.env).dispatchDelayMs;
     this.save(state);
-    if (this.pendingEvents.length) await this.report(state, {});
+    // A wait (a retry later) reports its events now; otherwise they go with the next step's report.
+    if (delayMs > 0 && this.pendingEvents.length) await this.flushEvents(state);
     if (!this.cancelRequested) await this.ctx.storage.setAlarm(state.nextStepAt);
   }
 
@@ -529,6 +557,12 @@ export abstract class AgentLoop extends DurableObject<Env> {
     if (!controller.signal.aborted) controller.abort();
     if (this.interrupt === controller) this.interrupt = null;
   }
+}
+
+/** The failure with every occurrence of the key in its message replaced. */
+function redacted(failure: ProviderFailure, apiKey: string): ProviderFailure {
+  if (!failure.message.includes(apiKey)) return failure;
+  return new ProviderFailure(failure.action, failure.errorCode, failure.message.split(apiKey).join("[redacted]"), failure.retryAfterMs);
 }
 
 /** Streamed text deltas coalesced into run events: one per second (or per 4,000 characters), and the rest at the end. */
