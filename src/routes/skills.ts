@@ -387,6 +387,7 @@ skillsRouter.openapi(
     operationId: "resetCompanySkill",
     tags,
     summary: "Restore a catalog-managed skill to its catalog version (`{ force }` discards local changes)",
+    description: "Catalog-managed skills only: a bundled skill (kept current on every list, never edited) or a skill from another source is 422.",
     request: { params: SkillPathParams, body: optionalJsonBody(ForceSchema) },
     responses: { 200: jsonContent(InstallResultSchema, "The result"), ...errors(400, 401, 403, 404, 409, 422) },
   }),

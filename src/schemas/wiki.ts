@@ -3,17 +3,11 @@
 import { z } from "@hono/zod-openapi";
 import { JsonObject, Timestamp, Uuid } from "./common";
 import { IssueSchema } from "./issues";
-import {
-  WIKI_ACCESS_SCOPES,
-  WIKI_OPERATION_STATUSES,
-  WIKI_OPERATION_TYPES,
-  WIKI_PAGE_TYPES,
-  WIKI_SOURCE_TYPES,
-  WIKI_SPACE_STATUSES,
-} from "../db/schema/plugins";
+import { WIKI_ACCESS_SCOPES, WIKI_OPERATION_STATUSES, WIKI_OPERATION_TYPES, WIKI_PAGE_TYPES, WIKI_SPACE_STATUSES } from "../db/schema/plugins";
 import { WIKI_ID_PATTERN } from "../domain/wiki/space";
 import { MAX_OPERATIONS_LIMIT } from "../domain/wiki/queries";
 import { MAX_PATH_LENGTH } from "../domain/wiki/paths";
+import { CAPTURE_SOURCE_TYPES } from "../domain/wiki/sources";
 
 const Slug = (what: string) =>
   z
@@ -80,9 +74,9 @@ export const CaptureSourceSchema = z
   .object({
     companyId: CompanyId,
     ...spaceFields,
-    sourceType: z.enum(WIKI_SOURCE_TYPES).optional().openapi({
+    sourceType: z.enum(CAPTURE_SOURCE_TYPES).optional().openapi({
       description:
-        "Default `manual`; decides the capture cap (issue, comment, document 12,000 characters; cursor_window 60,000; routine_run 120,000; manual, url 250,000)",
+        "Default `manual`; decides the capture cap (issue, comment, document 12,000 characters; cursor_window 60,000; routine_run 120,000; manual, url 250,000). `text` (the incumbent's default) is the plain-text kind: stored as `manual`",
     }),
     title: z.string().trim().max(300).nullish(),
     url: z.url().max(2000).nullish(),

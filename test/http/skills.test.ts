@@ -174,6 +174,13 @@ describe("company library", () => {
 
     const managed = await post(`/api/companies/${company.id}/skills`, { name: "Mine" });
     expect((await post(`/api/companies/${company.id}/skills/${managed.body.id}/reset`, {})).status).toBe(422);
+    // Bundled skills are not catalog-managed in the spec's sense (never edited, re-imported on every list): reset is refused.
+    const heartbeat = (await library(company.id)).find((s) => s.key === "service/heartbeat");
+    for (const body of [{}, { force: true }]) {
+      const bundledReset = await post(`/api/companies/${company.id}/skills/${heartbeat.id}/reset`, body);
+      expect(bundledReset.status).toBe(422);
+      expect(bundledReset.body).toMatchObject({ error: expect.stringMatching(/catalog-managed skills only/), details: { sourceType: "bundled" } });
+    }
     const activity = JSON.stringify((await get(`/api/companies/${company.id}/activity`)).body);
     expect(activity).toContain("company.skills_imported");
   });

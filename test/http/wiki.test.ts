@@ -322,6 +322,21 @@ describe("wiki: capture caps", () => {
       data: { rawPath: "raw/comments/1.md", sourceType: "comment", sizeChars: 14 },
     });
   });
+
+  it('sourceType "text" (the incumbent\'s default its clients send) is the plain-text kind: stored as manual, with its cap; other unknown types are 400', async () => {
+    const w = await wikiCompany();
+    const text = await post(`${WIKI}/sources`, { companyId: w.company.id, sourceType: "text", title: "Pasted notes", contents: "Plain text from a client." });
+    expect(text.status).toBe(201);
+    expect(text.body).toMatchObject({ created: true, title: "Pasted notes" });
+    const listed = await toolData(w, "wiki_list_sources");
+    expect(listed.sources).toEqual([expect.objectContaining({ sourceId: text.body.sourceId, sourceType: "manual", sizeChars: 25 })]);
+    const past = await post(`${WIKI}/sources`, { companyId: w.company.id, sourceType: "text", contents: "a".repeat(250_001) });
+    expect(past.status).toBe(413);
+    expect(past.body.details).toMatchObject({ sourceType: "manual", capChars: 250_000 });
+    const unknown = await post(`${WIKI}/sources`, { companyId: w.company.id, sourceType: "pdf", contents: "x" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details).toBeDefined();
+  });
 });
 
 describe("wiki: backlinks", () => {

@@ -255,8 +255,17 @@ export const applySourceUpdate = defineCommand(
   },
 );
 
+/**
+ * Reset is for catalog-managed skills only (the spec): a bundled skill cannot be edited and is
+ * re-imported on every list, so there is nothing of its own to reset (422).
+ */
 export const resetSkill = defineCommand("skills.reset", async (ctx, _actor, input: { skillId: string; force?: boolean }) => {
   const skill = await requireSkill(ctx.db, ctx.companyId, input.skillId);
+  if (skill.row.sourceType === "bundled") {
+    throw unprocessable("reset applies to catalog-managed skills only: a bundled skill cannot be edited and is kept current by the service on every list", {
+      sourceType: skill.row.sourceType,
+    });
+  }
   return installFromCatalog(ctx, await catalogOrigin(skill, "reset"), skill, input.force ?? false);
 });
 

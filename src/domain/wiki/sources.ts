@@ -8,7 +8,7 @@ import { noRowExists } from "../../db/guards";
 import { defineCommand, type LoadScope } from "../../company/command";
 import { conflict } from "../errors";
 import { newId } from "../../crypto/random";
-import type { WIKI_SOURCE_TYPES } from "../../db/schema/plugins";
+import { WIKI_SOURCE_TYPES } from "../../db/schema/plugins";
 import { addSpaceRead, spaceIdSql, wikiIdOf, writableSpace, type SpaceRow, type WikiRef } from "./space";
 import { defaultRawPath, requireRawPath } from "./paths";
 import { checkCaptureCap } from "./caps";
@@ -19,8 +19,16 @@ import { wikiSourceSearch } from "./search-index";
 
 const s = schema.wikiSources;
 
+/**
+ * The source types a capture accepts: the stored kinds, and `text`, the incumbent's default that its
+ * clients send, which is the plain-text kind stored here as `manual` (pasted text, same cap).
+ */
+export const CAPTURE_SOURCE_TYPES = [...WIKI_SOURCE_TYPES, "text"] as const;
+export type CaptureSourceType = (typeof CAPTURE_SOURCE_TYPES)[number];
+const storedSourceType = (type: CaptureSourceType | undefined): SourceRow["sourceType"] => (type === undefined || type === "text" ? "manual" : type);
+
 export interface CaptureSourceInput extends WikiRef {
-  sourceType?: (typeof WIKI_SOURCE_TYPES)[number];
+  sourceType?: CaptureSourceType;
   title?: string | null;
   url?: string | null;
   contents: string;
@@ -53,7 +61,7 @@ export const captureSource = defineCommand("wiki.source.capture", {
     return { space: space.value[0], existing: existing.value[0] };
   },
   run: async (ctx, actor, input, loaded) => {
-    const sourceType = input.sourceType ?? "manual";
+    const sourceType = storedSourceType(input.sourceType);
     const sizeChars = checkCaptureCap(sourceType, input.contents);
     const hash = hashOf(input.contents);
     const rawPath = rawPathOf(input, ctx.now, hash);
