@@ -1,6 +1,7 @@
 // The knowledge-wiki plugin's scoped routes, under /api/plugins/knowledge-wiki/api (mounted by the
 // plugin host, src/routes/plugins.ts): overview, bootstrap, sources, spaces, operations, query
-// sessions and file-as-page. Reads are the wiki's queries; writes its commands in the company object.
+// sessions, file-as-page, and pages for board callers (list, read, revisions, backlinks, search,
+// write). Reads are the wiki's queries; writes its commands in the company object.
 import type { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
@@ -14,22 +15,34 @@ import {
   FileAsPageSchema,
   FiledPageSchema,
   OperationsQuery,
+  PageQuery,
+  PagesQuery,
+  RevisionsQuery,
   QuerySessionStartedSchema,
   SpaceBootstrapSchema,
   SpaceSlugParam,
   StartQuerySchema,
   UpdateSpaceSchema,
+  WikiBacklinksSchema,
   WikiBootstrapSchema,
   WikiCompanyBody,
   WikiCompanyQuery,
   WikiOperationsSchema,
   WikiOverviewSchema,
+  WikiPageContentSchema,
+  WikiPagesSchema,
+  WikiRevisionsSchema,
+  WikiSearchQuery,
+  WikiSearchSchema,
   WikiSpaceResponseSchema,
   WikiSpacesSchema,
+  WritePageSchema,
+  WrittenPageSchema,
 } from "../schemas/wiki";
 import { jsonOnlyResponse, mountPluginRoute } from "./plugins";
 import { WIKI_ROUTES } from "../domain/wiki/plugin";
-import { listOperations, listSpaces, wikiOverview } from "../domain/wiki/queries";
+import { listBacklinks, listOperations, listPages, listRevisions, listSpaces, readPage, searchWiki, wikiOverview } from "../domain/wiki/queries";
+import { writePage } from "../domain/wiki/pages";
 import { bootstrapWiki } from "../domain/wiki/bootstrap";
 import { captureSource } from "../domain/wiki/sources";
 import { archiveSpace, bootstrapSpace, createSpace, updateSpace } from "../domain/wiki/spaces";
@@ -229,5 +242,112 @@ mountPluginRoute(
     const { companyId, ...input } = c.req.valid("json");
     const actor = await gate(companyId);
     return c.json(await runCompanyCommand(c.env, companyId, fileAsPage, actor, input), 201);
+  },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Pages for board callers (agents read too; they write with their tools)
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_ROUTES.listPages,
+  route({
+    operationId: "listWikiPages",
+    tags,
+    summary: "The space's pages (path, title, type, hash), by path (board or agent)",
+    request: { query: PagesQuery },
+    responses: { 200: jsonContent(WikiPagesSchema, "Pages"), ...errors(400, 401, 403, 404, 503) },
+  }),
+  async (c, gate) => {
+    const { companyId, ...query } = c.req.valid("query");
+    const actor = await gate(companyId);
+    return c.json(await listPages(dbOf(c), actor, companyId, query), 200);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_ROUTES.readPage,
+  route({
+    operationId: "readWikiPage",
+    tags,
+    summary: "A page: its contents, its hash (a later write's expectedHash) and its backlinks (board or agent)",
+    request: { query: PageQuery },
+    responses: { 200: jsonContent(WikiPageContentSchema, "The page"), ...errors(400, 401, 403, 404, 503) },
+  }),
+  async (c, gate) => {
+    const { companyId, ...query } = c.req.valid("query");
+    const actor = await gate(companyId);
+    return c.json(await readPage(c.env, dbOf(c), actor, companyId, query), 200);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_ROUTES.pageRevisions,
+  route({
+    operationId: "listWikiPageRevisions",
+    tags,
+    summary: "A page's revisions, newest first: writes and moves, with hashes, authors and runs (board or agent); no page there: 404",
+    request: { query: RevisionsQuery },
+    responses: { 200: jsonContent(WikiRevisionsSchema, "Revisions"), ...errors(400, 401, 403, 404, 503) },
+  }),
+  async (c, gate) => {
+    const { companyId, ...query } = c.req.valid("query");
+    const actor = await gate(companyId);
+    return c.json(await listRevisions(dbOf(c), actor, companyId, query), 200);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_ROUTES.pageBacklinks,
+  route({
+    operationId: "listWikiBacklinks",
+    tags,
+    summary: "Pages linking to a page ([[wiki links]], relative markdown links, wiki/… mentions), whether or not it exists (board or agent)",
+    request: { query: PageQuery },
+    responses: { 200: jsonContent(WikiBacklinksSchema, "Backlinks"), ...errors(400, 401, 403, 404, 503) },
+  }),
+  async (c, gate) => {
+    const { companyId, ...query } = c.req.valid("query");
+    const actor = await gate(companyId);
+    return c.json(await listBacklinks(dbOf(c), actor, companyId, query), 200);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_ROUTES.search,
+  route({
+    operationId: "searchWiki",
+    tags,
+    summary: "Full-text search over the space's pages and sources: every word must match, ranked best first (board or agent)",
+    request: { query: WikiSearchQuery },
+    responses: { 200: jsonContent(WikiSearchSchema, "Results"), ...errors(400, 401, 403, 404, 503) },
+  }),
+  async (c, gate) => {
+    const { companyId, q, ...query } = c.req.valid("query");
+    const actor = await gate(companyId);
+    return c.json(await searchWiki(dbOf(c), actor, companyId, { ...query, query: q }), 200);
+  },
+);
+
+mountPluginRoute(
+  wikiRouter,
+  WIKI_ROUTES.writePage,
+  route({
+    operationId: "writeWikiPage",
+    tags,
+    summary: "Write a whole page atomically (board): with expectedHash, a page changed since it was read is 409 with details.currentHash",
+    description:
+      "Creates or replaces the page at `path`, with a revision, its links, an operation and a wiki.page_written event. Of two writers holding the same expectedHash one wins; the other gets 409 — read the page again, merge, write with the new hash. An archived space is 409.",
+    request: { body: jsonBody(WritePageSchema) },
+    responses: { 200: jsonContent(WrittenPageSchema, "Written (or unchanged)"), ...errors(400, 401, 403, 404, 409, 503), ...jsonOnlyResponse },
+  }),
+  async (c, gate) => {
+    const { companyId, ...input } = c.req.valid("json");
+    const actor = await gate(companyId);
+    return c.json(await runCompanyCommand(c.env, companyId, writePage, actor, input), 200);
   },
 );

@@ -3,9 +3,16 @@
 import { z } from "@hono/zod-openapi";
 import { JsonObject, Timestamp, Uuid } from "./common";
 import { IssueSchema } from "./issues";
-import { WIKI_ACCESS_SCOPES, WIKI_OPERATION_STATUSES, WIKI_OPERATION_TYPES, WIKI_PAGE_TYPES, WIKI_SPACE_STATUSES } from "../db/schema/plugins";
+import {
+  WIKI_ACCESS_SCOPES,
+  WIKI_OPERATION_STATUSES,
+  WIKI_OPERATION_TYPES,
+  WIKI_PAGE_TYPES,
+  WIKI_REVISION_CHANGES,
+  WIKI_SPACE_STATUSES,
+} from "../db/schema/plugins";
 import { WIKI_ID_PATTERN } from "../domain/wiki/space";
-import { MAX_OPERATIONS_LIMIT } from "../domain/wiki/queries";
+import { MAX_LIST_LIMIT, MAX_OPERATIONS_LIMIT, MAX_REVISIONS_LIMIT, MAX_SEARCH_LIMIT } from "../domain/wiki/queries";
 import { MAX_PATH_LENGTH } from "../domain/wiki/paths";
 import { CAPTURE_SOURCE_TYPES } from "../domain/wiki/sources";
 
@@ -134,6 +141,134 @@ export const UpdateSpaceSchema = z
 export const SpaceBootstrapSchema = z
   .object({ status: z.literal("ready"), space: WikiSpaceSchema, writtenFiles: z.array(z.string()), preservedFiles: z.array(z.string()) })
   .openapi("WikiSpaceBootstrap");
+
+/** A query limit: an integer in 1..max (400 otherwise). */
+const Limit = (max: number, fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1, `limit must be between 1 and ${max}`)
+    .max(max, `limit must be between 1 and ${max}`)
+    .optional()
+    .openapi({ description: `Default ${fallback}, at most ${max}` });
+
+// ---------------------------------------------------------------------------------------------
+// Pages (board callers; agents read too)
+
+const PagePath = z
+  .string()
+  .min(1)
+  .max(MAX_PATH_LENGTH)
+  .openapi({
+    description: "A .md page under wiki/ (or AGENTS.md, IDEA.md); `..`, `.`, backslashes and empty segments are 400",
+    example: "wiki/concepts/deploys.md",
+  });
+
+export const WikiPageSchema = z
+  .object({
+    path: z.string(),
+    title: z.string(),
+    pageType: z.enum(WIKI_PAGE_TYPES),
+    hash: Hash,
+    revisionId: z.string(),
+    sizeBytes: z.number().int(),
+    updatedAt: Timestamp,
+  })
+  .openapi("WikiPage");
+export const PagesQuery = z.object({
+  companyId: CompanyId,
+  ...spaceFields,
+  prefix: z.string().max(MAX_PATH_LENGTH).optional().openapi({ description: "Only paths starting with this", example: "wiki/concepts/" }),
+  limit: Limit(MAX_LIST_LIMIT, MAX_LIST_LIMIT),
+});
+export const WikiPagesSchema = z.object({ pages: z.array(WikiPageSchema) }).openapi("WikiPages");
+
+export const PageQuery = z.object({ companyId: CompanyId, ...spaceFields, path: PagePath });
+export const WikiPageContentSchema = WikiPageSchema.extend({
+  contents: z.string().openapi({ description: "The page, markdown" }),
+  backlinks: z.array(z.string()).openapi({ description: "Paths of the pages linking to this one" }),
+}).openapi("WikiPageContent");
+
+export const RevisionsQuery = PageQuery.extend({ limit: Limit(MAX_REVISIONS_LIMIT, MAX_REVISIONS_LIMIT) });
+export const WikiRevisionSchema = z
+  .object({
+    revisionId: z.string(),
+    path: z.string().openapi({ description: "The page's path at this revision (a move changes it)" }),
+    change: z.enum(WIKI_REVISION_CHANGES),
+    hash: Hash.nullable(),
+    previousHash: Hash.nullable(),
+    summary: z.string().nullable(),
+    operationId: z.string(),
+    createdByAgentId: z.string().nullable(),
+    createdByUserId: z.string().nullable(),
+    runId: z.string().nullable(),
+    createdAt: Timestamp,
+  })
+  .openapi("WikiPageRevision");
+export const WikiRevisionsSchema = z.object({ path: z.string(), revisions: z.array(WikiRevisionSchema) }).openapi("WikiPageRevisions");
+
+export const WikiBacklinksSchema = z
+  .object({ path: z.string(), backlinks: z.array(z.string()).openapi({ description: "Paths of the pages linking to it, sorted" }) })
+  .openapi("WikiBacklinks");
+
+export const WikiSearchQuery = z.object({
+  companyId: CompanyId,
+  ...spaceFields,
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .openapi({ description: "Words to find (every word must match; stemmed); punctuation is plain text", example: "deploy rollback" }),
+  limit: Limit(MAX_SEARCH_LIMIT, 10),
+});
+export const WikiSearchSchema = z
+  .object({
+    query: z.string(),
+    results: z.array(
+      z.object({
+        kind: z.enum(["page", "source"]),
+        path: z.string().openapi({ description: "A page's path, or a source's rawPath" }),
+        title: z.string(),
+        snippet: z.string().openapi({ description: "Where it matched, the matched words in **bold**" }),
+        hash: Hash,
+        rank: z.number().openapi({ description: "bm25 (lower is better; titles weigh over paths over bodies)" }),
+      }),
+    ),
+  })
+  .openapi("WikiSearch");
+
+export const WritePageSchema = z
+  .object({
+    companyId: CompanyId,
+    ...spaceFields,
+    path: PagePath,
+    contents: z
+      .string()
+      .max(512 * 1024)
+      .openapi({ description: "The whole page, markdown" }),
+    expectedHash: Hash.nullish().openapi({
+      description: "The hash read with the page: if the page changed since (or is gone), 409 with details.currentHash. Absent: written without the check",
+    }),
+    summary: z.string().max(500).nullish(),
+    title: z.string().trim().max(200).nullish().openapi({ description: "Default: the page's first heading, else its file name" }),
+  })
+  .strict()
+  .openapi("WriteWikiPage");
+export const WrittenPageSchema = z
+  .object({
+    path: z.string(),
+    hash: Hash,
+    previousHash: Hash.nullable(),
+    revisionId: z.string(),
+    created: z.boolean(),
+    unchanged: z.boolean().openapi({ description: "true: the contents and title were the page's already; nothing was written" }),
+    backlinks: z.array(z.string()),
+    links: z.array(z.string()).openapi({ description: "Pages this one links to" }),
+    page: z.object({ path: z.string(), title: z.string(), pageType: z.enum(WIKI_PAGE_TYPES), revisionId: z.string() }),
+    operationId: z.string().nullable(),
+  })
+  .openapi("WrittenWikiPage");
 
 export const WikiOperationSchema = z
   .object({

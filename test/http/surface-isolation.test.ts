@@ -114,6 +114,18 @@ const ISOLATION_SKIPS: Record<string, string> = {
     "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
   "POST /api/plugins/knowledge-wiki/api/file-as-page":
     "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki.test.ts)",
+  "GET /api/plugins/knowledge-wiki/api/pages":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki-pages.test.ts)",
+  "GET /api/plugins/knowledge-wiki/api/page":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki-pages.test.ts)",
+  "GET /api/plugins/knowledge-wiki/api/page/revisions":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki-pages.test.ts)",
+  "GET /api/plugins/knowledge-wiki/api/page/backlinks":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki-pages.test.ts)",
+  "GET /api/plugins/knowledge-wiki/api/search":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki-pages.test.ts)",
+  "POST /api/plugins/knowledge-wiki/api/pages":
+    "knowledge-wiki scoped route: the company is companyId in the query or body, not the path (cross-company board and agent refusals: test/http/wiki-pages.test.ts)",
 };
 /**
  * Cross-company references that are accepted today in areas this file's author may not edit (issues,

@@ -33,6 +33,15 @@ export const WIKI_ROUTES = {
   listOperations: { pluginKey: WIKI_PLUGIN_KEY, method: "GET", path: "/operations", auth: "board-or-agent" },
   startQuery: { pluginKey: WIKI_PLUGIN_KEY, method: "POST", path: "/query-sessions", auth: "board" },
   fileAsPage: { pluginKey: WIKI_PLUGIN_KEY, method: "POST", path: "/file-as-page", auth: "board" },
+  // Pages for board callers (the console), beside the agent tools. Reads are open to the company's
+  // agents too: the same rows their tools read (board-only spaces still refuse them); agents write
+  // through their tools, which carry their run and refuse the control files.
+  listPages: { pluginKey: WIKI_PLUGIN_KEY, method: "GET", path: "/pages", auth: "board-or-agent" },
+  readPage: { pluginKey: WIKI_PLUGIN_KEY, method: "GET", path: "/page", auth: "board-or-agent" },
+  pageRevisions: { pluginKey: WIKI_PLUGIN_KEY, method: "GET", path: "/page/revisions", auth: "board-or-agent" },
+  pageBacklinks: { pluginKey: WIKI_PLUGIN_KEY, method: "GET", path: "/page/backlinks", auth: "board-or-agent" },
+  search: { pluginKey: WIKI_PLUGIN_KEY, method: "GET", path: "/search", auth: "board-or-agent" },
+  writePage: { pluginKey: WIKI_PLUGIN_KEY, method: "POST", path: "/pages", auth: "board" },
 } as const satisfies Record<string, PluginRouteDeclaration>;
 
 const wikiArgs = {

@@ -1,6 +1,6 @@
 // Wiki reads, for the plugin's routes and tools alike: overview, spaces, operations, pages (list,
-// read with its hash, backlinks), sources (list, read) and search. Each read is one D1 round trip
-// (one batch), plus the R2 object for a page's or source's body.
+// read with its hash, revisions, backlinks), sources (list, read) and search. Each read is one D1
+// round trip (one batch), plus the R2 object for a page's or source's body.
 //
 // Search: the FTS5 indexes `wiki_page_search` and `wiki_source_search` (porter stemming) are
 // matched with every word of the query (AND), joined to their rows filtered by company and space,
@@ -15,7 +15,7 @@ import type { WIKI_OPERATION_STATUSES, WIKI_OPERATION_TYPES } from "../../db/sch
 import { addSpaceRead, readableSpace, spaceSlugOf, wikiIdOf, DEFAULT_SPACE_SLUG, type SpaceRow, type WikiRef } from "./space";
 import { readBody } from "./bodies";
 import { backlinksQuery } from "./pages";
-import { pageView, sourceView, spaceView, operationView, querySessionView, type PageRow, type SourceRow } from "./view";
+import { pageView, revisionView, sourceView, spaceView, operationView, querySessionView, type PageRow, type SourceRow } from "./view";
 import { requirePagePath, requireRawPath } from "./paths";
 import { pageRank, pageSnippet, sourceRank, sourceSnippet, wikiPageSearch, wikiSourceSearch } from "./search-index";
 
@@ -27,6 +27,7 @@ const op = schema.wikiOperations;
 export const MAX_SEARCH_LIMIT = 50;
 export const MAX_OPERATIONS_LIMIT = 500;
 export const MAX_LIST_LIMIT = 1000;
+export const MAX_REVISIONS_LIMIT = 500;
 export const CAPABILITIES = ["pages", "sources", "spaces", "search", "backlinks", "query_sessions", "file_as_page", "agent_tools", "mcp"] as const;
 
 /** The space a read works in (null: the default space, never written). One round trip with `more`. */
@@ -187,6 +188,29 @@ export async function readPage(env: Env, db: Db, actor: Actor, companyId: string
   const row: PageRow | undefined = space ? value.page.value[0] : undefined;
   if (!row) throw notFound(`Page ${path} not found`);
   return { ...pageView(row), contents: await readBody(env, row.objectKey), backlinks: value.backlinks.value.map((b) => b.path) };
+}
+
+/**
+ * The revisions of the page at `path`, newest first: its writes, and its moves (a moved page keeps
+ * its history); 404 when no page is there.
+ */
+export async function listRevisions(db: Db, actor: Actor, companyId: string, ref: WikiRef & { path: string; limit?: number }) {
+  const path = requirePagePath(ref.path);
+  const r = schema.wikiPageRevisions;
+  const { space, value } = await withSpace(db, actor, companyId, ref, (batch, spaceId) =>
+    batch.add(
+      db
+        .select({ revision: r })
+        .from(p)
+        .innerJoin(r, eq(r.pageId, p.id))
+        .where(and(eq(p.companyId, companyId), sql`${p.spaceId} = ${spaceId}`, eq(p.path, path)))
+        .orderBy(desc(r.createdAt), sql`${r}.rowid DESC`)
+        .limit(Math.min(ref.limit ?? MAX_REVISIONS_LIMIT, MAX_REVISIONS_LIMIT)),
+    ),
+  );
+  const rows = space ? value.value : [];
+  if (!rows.length) throw notFound(`Page ${path} not found`);
+  return { path, revisions: rows.map((row) => revisionView(row.revision)) };
 }
 
 /** Pages linking to `path` (whether or not it exists: a link to a missing page is still a link). */

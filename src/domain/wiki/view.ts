@@ -6,6 +6,7 @@ export type PageRow = typeof schema.wikiPages.$inferSelect;
 export type SourceRow = typeof schema.wikiSources.$inferSelect;
 export type OperationRow = typeof schema.wikiOperations.$inferSelect;
 export type QuerySessionRow = typeof schema.wikiQuerySessions.$inferSelect;
+export type RevisionRow = typeof schema.wikiPageRevisions.$inferSelect;
 
 export const spaceView = (row: SpaceRow) => ({
   id: row.id,
@@ -27,6 +28,20 @@ export const pageView = (row: PageRow) => ({
   revisionId: row.revisionId,
   sizeBytes: row.sizeBytes,
   updatedAt: row.updatedAt,
+});
+
+export const revisionView = (row: RevisionRow) => ({
+  revisionId: row.id,
+  path: row.path,
+  change: row.change,
+  hash: row.hash,
+  previousHash: row.previousHash,
+  summary: row.summary,
+  operationId: row.operationId,
+  createdByAgentId: row.createdByAgentId,
+  createdByUserId: row.createdByUserId,
+  runId: row.runId,
+  createdAt: row.createdAt,
 });
 
 export const sourceView = (row: SourceRow) => ({
