@@ -1,11 +1,14 @@
 // The pure parts behind the console's newer pages, run in Node with the browser suite (they need no
-// browser): the document revision diff, the org chart from reportsTo, goals as a tree, and how an
-// agent's configuration shows secrets only as references.
+// browser): the document revision diff, the org chart from reportsTo (and whom an agent may report
+// to), goals as a tree, how an agent's configuration shows secrets only as references, and what the
+// agent settings form sends (only what changed) and where it shows the API's refusals.
 import { describe, expect, it } from "vitest";
+import { type AdapterField, type Agent, REDACTED, settingsDraft, settingsPatch } from "../../src/console/lib/agent-settings";
+import { fieldErrors, placeErrors } from "../../src/console/lib/field-errors";
 import { configRows } from "../../src/console/lib/config-view";
 import { goalTree } from "../../src/console/lib/goal-tree";
 import { diffLines, diffStats, foldUnchanged } from "../../src/console/lib/line-diff";
-import { orgChart } from "../../src/console/lib/org-chart";
+import { managerChoices, orgChart } from "../../src/console/lib/org-chart";
 
 describe("line diff", () => {
   it("marks added, removed and unchanged lines in order", () => {
@@ -69,6 +72,13 @@ describe("org chart", () => {
     walk(cycle);
     expect(names.sort()).toEqual(["X", "Y"]);
   });
+
+  it("an agent may report to anyone but itself and those under it, by name", () => {
+    const list = [agent("a", "Ada"), agent("b", "Bea", "a"), agent("d", "Dex", "b"), agent("c", "Cy"), agent("e", "Eve", "c")];
+    expect(managerChoices(list, "a").map((a) => a.name)).toEqual(["Cy", "Eve"]);
+    expect(managerChoices(list, "b").map((a) => a.name)).toEqual(["Ada", "Cy", "Eve"]);
+    expect(managerChoices(list, "d").map((a) => a.name)).toEqual(["Ada", "Bea", "Cy", "Eve"]);
+  });
 });
 
 describe("goal tree", () => {
@@ -111,5 +121,118 @@ describe("agent configuration", () => {
       { path: "payloadTemplate", value: { kind: "empty" } },
     ]);
     expect(JSON.stringify(rows)).not.toContain("hunter2");
+  });
+});
+
+describe("agent settings", () => {
+  const field = (name: string, type: AdapterField["type"], extra: Partial<AdapterField> = {}): AdapterField => ({
+    name,
+    type,
+    required: false,
+    secret: false,
+    description: "",
+    ...extra,
+  });
+  const fields = [
+    field("url", "string", { required: true }),
+    field("timeoutSec", "integer", { default: 30 }),
+    field("headers", "object", { default: {} }),
+    field("apiKey", "string", { secret: true }),
+    field("stream", "boolean", { default: true }),
+  ];
+  const agent = {
+    name: "Bea",
+    title: null,
+    role: "engineer",
+    reportsTo: "a",
+    capabilities: null,
+    adapterType: "http",
+    adapterConfig: {
+      url: "https://bea.example.com",
+      headers: { "x-team": "core", Authorization: REDACTED },
+      apiKey: { type: "secret_ref", secretId: "s-1", version: 3 },
+    },
+    runtimeConfig: { heartbeat: { enabled: false, intervalSec: 600, jitterSec: 5 }, other: 1 },
+  } as unknown as Agent;
+  const adapter = { type: "http", fields } as never;
+
+  it("shows a secret as the id of the company secret it refers to, never a value; objects as JSON; a box at its default", () => {
+    const draft = settingsDraft(agent, adapter);
+    expect(draft.adapter).toEqual({
+      url: "https://bea.example.com",
+      timeoutSec: "",
+      headers: JSON.stringify(agent.adapterConfig?.headers, null, 2),
+      apiKey: "s-1",
+      stream: true,
+    });
+    expect(draft.heartbeat).toEqual({ intervalSec: "600", maxConcurrentRuns: "", maxRunsPerHour: "" });
+  });
+
+  it("sends only what changed: a cleared field as null, the secret as a reference, the heartbeat with its other keys", () => {
+    const initial = settingsDraft(agent, adapter);
+    const draft = {
+      ...initial,
+      title: " Lead ",
+      reportsTo: "",
+      adapter: { ...initial.adapter, timeoutSec: "45", url: "https://bea.example.com", apiKey: "s-2", stream: false },
+      heartbeat: { ...initial.heartbeat, intervalSec: "", maxRunsPerHour: "12" },
+    };
+    expect(settingsPatch(agent, initial, initial, fields)).toEqual({ body: undefined, errors: {} });
+    expect(settingsPatch(agent, initial, draft, fields)).toEqual({
+      body: {
+        title: "Lead",
+        reportsTo: null,
+        adapterConfig: { timeoutSec: 45, apiKey: { type: "secret_ref", secretId: "s-2", version: "latest" }, stream: false },
+        runtimeConfig: { heartbeat: { enabled: false, jitterSec: 5, maxRunsPerHour: 12 }, other: 1 },
+      },
+      errors: {},
+    });
+  });
+
+  it("refuses text it cannot send: bad JSON, a hidden value sent back, a number that is not one", () => {
+    const initial = settingsDraft(agent, adapter);
+    const bad = (adapterValues: Record<string, string>) =>
+      settingsPatch(agent, initial, { ...initial, adapter: { ...initial.adapter, ...adapterValues } }, fields).errors;
+    expect(bad({ headers: "{ nope" })["adapterConfig.headers"]).toMatch(/Not valid JSON/);
+    expect(bad({ headers: "[]" })["adapterConfig.headers"]).toBe("Must be a JSON object.");
+    expect(bad({ headers: JSON.stringify({ "x-team": "ops", Authorization: REDACTED }) })["adapterConfig.headers"]).toMatch(/Hidden values/);
+    expect(bad({ timeoutSec: "1.5" })["adapterConfig.timeoutSec"]).toBe("Enter a whole number.");
+  });
+
+  it("a new adapter type replaces the configuration with what is set (a box only when it differs from its default)", () => {
+    const initial = settingsDraft(agent, adapter);
+    const draft = { ...initial, adapterType: "llm_api", adapter: { url: "", timeoutSec: "10", headers: "", apiKey: "", stream: true } };
+    expect(settingsPatch(agent, initial, draft, fields).body).toEqual({
+      adapterType: "llm_api",
+      replaceAdapterConfig: true,
+      adapterConfig: { timeoutSec: 10 },
+    });
+  });
+
+  it("places the API's refusals on the form's fields: zod paths, named fields, bare adapter fields and aliases", () => {
+    const known = [
+      "name",
+      "reportsTo",
+      "adapterType",
+      "adapterConfig.url",
+      "adapterConfig.headers",
+      "adapterConfig.apiKey",
+      "runtimeConfig.heartbeat.intervalSec",
+    ];
+    const place = (message: string, details: unknown) =>
+      placeErrors(fieldErrors(message, details), known, { under: ["adapterConfig"], aliases: { urlKey: "name", adapterConfig: "adapterType" } });
+    expect(place("Invalid adapterConfig for http", [{ path: ["adapterConfig", "url"], message: "url must be an http(s) URL" }])).toEqual({
+      "adapterConfig.url": "url must be an http(s) URL",
+    });
+    expect(place("Invalid", [{ path: ["adapterConfig", "headers", "x-team"], message: "expected string" }])).toEqual({
+      "adapterConfig.headers": "expected string",
+    });
+    expect(place("An agent cannot report to itself", { reportsTo: "a" })).toEqual({ reportsTo: "An agent cannot report to itself" });
+    expect(place("adapterConfig.apiKey must be a secret value", { field: "apiKey" })).toEqual({
+      "adapterConfig.apiKey": "adapterConfig.apiKey must be a secret value",
+    });
+    expect(place('Another agent already uses the shortname "ada"', { urlKey: "ada" })).toEqual({ name: 'Another agent already uses the shortname "ada"' });
+    expect(place("Something else", { unrelated: 1 })).toEqual({});
+    expect(place("No details", undefined)).toEqual({});
   });
 });

@@ -1,38 +1,57 @@
-// Labelled form fields: every control has a visible label tied to it.
-import type { ComponentChildren, InputHTMLAttributes, SelectHTMLAttributes, TextareaHTMLAttributes } from "preact";
+// Labelled form fields: every control has a visible label tied to it, and a refused value's message
+// (`error`, e.g. the API's for that field) shown under it and announced with it.
+import type { ComponentChildren, InputHTMLAttributes, SelectHTMLAttributes, TargetedEvent, TextareaHTMLAttributes } from "preact";
 import { useId } from "preact/hooks";
 
 interface FieldProps {
   label: string;
   hint?: ComponentChildren;
+  /** Why the value was refused (shown under the control, which is marked invalid). */
+  error?: string | null;
 }
 
-export function TextField({ label, hint, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+/** The hint and error under a control, and the attributes that tie them to it. */
+function useNotes(hint: ComponentChildren, error: string | null | undefined) {
   const id = useId();
+  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
+  return {
+    id,
+    control: { id, "aria-describedby": described || undefined, "aria-invalid": error ? ("true" as const) : undefined },
+    notes: (
+      <>
+        {hint && (
+          <small id={`${id}-hint`} class="hint">
+            {hint}
+          </small>
+        )}
+        {error && (
+          <small id={`${id}-error`} class="error field-error">
+            {error}
+          </small>
+        )}
+      </>
+    ),
+  };
+}
+
+export function TextField({ label, hint, error, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  const { id, control, notes } = useNotes(hint, error);
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
-      {hint && (
-        <small id={`${id}-hint`} class="hint">
-          {hint}
-        </small>
-      )}
+      <input {...control} {...input} />
+      {notes}
     </div>
   );
 }
 
-export function TextArea({ label, hint, ...input }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
+export function TextArea({ label, hint, error, ...input }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const { id, control, notes } = useNotes(hint, error);
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <textarea id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
-      {hint && (
-        <small id={`${id}-hint`} class="hint">
-          {hint}
-        </small>
-      )}
+      <textarea {...control} {...input} />
+      {notes}
     </div>
   );
 }
@@ -42,18 +61,40 @@ export interface Option {
   label: string;
 }
 
-export function SelectField({ label, options, ...select }: FieldProps & { options: Option[] } & SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = useId();
+export function SelectField({ label, hint, error, options, ...select }: FieldProps & { options: Option[] } & SelectHTMLAttributes<HTMLSelectElement>) {
+  const { id, control, notes } = useNotes(hint, error);
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} {...select}>
+      <select {...control} {...select}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
           </option>
         ))}
       </select>
+      {notes}
+    </div>
+  );
+}
+
+/** A checkbox with its label beside it. */
+export function CheckField({
+  label,
+  hint,
+  error,
+  checked,
+  disabled,
+  onChange,
+}: FieldProps & { checked: boolean; disabled?: boolean; onChange: (event: TargetedEvent<HTMLInputElement>) => void }) {
+  const { id, control, notes } = useNotes(hint, error);
+  return (
+    <div class="field">
+      <div class="check">
+        <input {...control} type="checkbox" checked={checked} disabled={disabled} onChange={onChange} />
+        <label for={id}>{label}</label>
+      </div>
+      {notes}
     </div>
   );
 }

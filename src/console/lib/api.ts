@@ -1,7 +1,8 @@
 // The console's one way to the API: the generated typed client on this origin. The browser sends
 // the session cookie by itself (authenticated mode); in local_trusted mode no credentials are
 // needed (the implicit local board). `call` turns an openapi-fetch result into its data or an
-// ApiError carrying the API's `error` message, which every page shows as it is.
+// ApiError carrying the API's `error` message, which every page shows as it is, and its `details`
+// (which name the refused fields: lib/field-errors.ts).
 import { type components, createClient, errorMessage } from "../../client";
 
 export type Schemas = components["schemas"];
@@ -11,6 +12,8 @@ export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** The API's `details`: zod issues (`[{ path, message }]`) or an object naming the fields. */
+    readonly details?: unknown,
   ) {
     super(message);
   }
@@ -34,7 +37,7 @@ export async function call<T>(request: Promise<Result<T>>): Promise<T> {
   const { data, error, response } = result;
   if (error !== undefined || !response.ok) {
     if (response.status === 401) for (const listener of unauthorizedListeners) listener();
-    throw new ApiError(errorMessage(error, response.status), response.status);
+    throw new ApiError(errorMessage(error, response.status), response.status, (error as { details?: unknown } | undefined)?.details);
   }
   return data as T;
 }

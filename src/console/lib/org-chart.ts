@@ -1,6 +1,6 @@
 // The org chart from each agent's `reportsTo` (pure): a forest whose roots report to the board (or
 // to an agent not listed, e.g. terminated). A reporting cycle, which the service refuses, would
-// still show every agent once.
+// still show every agent once. `managerChoices` lists whom an agent may report to.
 
 export interface OrgNode<T> {
   agent: T;
@@ -27,4 +27,20 @@ export function orgChart<T extends { id: string; reportsTo: string | null; name:
   // Agents only reachable through a cycle: shown at the top rather than lost.
   for (const agent of [...agents].sort(byName)) if (!placed.has(agent.id)) forest.push(build(agent));
   return forest;
+}
+
+/** Who `agentId` may report to: any listed agent but itself and those under it (that would be a cycle), by name. */
+export function managerChoices<T extends { id: string; reportsTo: string | null; name: string }>(agents: T[], agentId: string): T[] {
+  const under = new Set([agentId]);
+  // Walk down from the agent until no one new reports to someone already found.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const a of agents) {
+      if (a.reportsTo && under.has(a.reportsTo) && !under.has(a.id)) {
+        under.add(a.id);
+        grew = true;
+      }
+    }
+  }
+  return agents.filter((a) => !under.has(a.id)).sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -1,12 +1,15 @@
 // One agent: what it is, the board's controls — Pause, Resume, Wake now, and Terminate (asked
-// twice: it cannot be undone) — its monthly budget, its configuration (secrets only as references
-// to company secrets), its API keys (a new key's token is shown once), its latest runs with
-// their event logs (the transcript of a local runtime) and the sessions its runs resume.
+// twice: it cannot be undone) — its monthly budget, its settings (edited: name to run limits), its
+// desired skills, its configuration (secrets only as references to company secrets), its API keys
+// (a new key's token is shown once), its latest runs with their event logs (the transcript of a
+// local runtime) and the sessions its runs resume.
 import { BudgetSection } from "../components/agent/budget";
 import { ConfigurationSection } from "../components/agent/configuration";
 import { AgentControls } from "../components/agent/controls";
 import { KeysSection } from "../components/agent/keys";
 import { RuntimeSessions } from "../components/agent/runtime-sessions";
+import { SettingsSection } from "../components/agent/settings";
+import { AgentSkills } from "../components/agent/skills";
 import { StatusBadge } from "../components/badges";
 import { RunList } from "../components/runs";
 import { Async } from "../components/states";
@@ -121,6 +124,8 @@ export default function AgentPage({ company, params }: CompanyPageProps) {
           </section>
           <RuntimeSessions agentId={a.id} company={company} />
           <BudgetSection agent={a} onSaved={refresh} />
+          <SettingsSection agent={a} company={company} onSaved={refresh} />
+          <AgentSkills agentId={a.id} company={company} />
           <ConfigurationSection agent={a} company={company} />
           <KeysSection agent={a} company={company} />
         </article>

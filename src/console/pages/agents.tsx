@@ -1,11 +1,12 @@
 // The company's agents: a list (status, role, reporting line and the month's spend against each
-// budget) or the org chart drawn from `reportsTo` (`?view=org`); "Hire agent" opens the hiring form.
+// budget) or the org chart drawn from `reportsTo` (`?view=org`, where the board changes an agent's
+// manager); "Hire agent" opens the hiring form.
+import { OrgChart } from "../components/agents/org-chart";
 import { StatusBadge } from "../components/badges";
 import { Empty, ErrorMessage, Loading } from "../components/states";
-import { type Agent, agentName, agents, agentsError, loadAgents } from "../lib/agents";
-import { type Company, companyPath } from "../lib/companies";
+import { agentName, agents, agentsError, loadAgents } from "../lib/agents";
+import { companyPath } from "../lib/companies";
 import { ago, money } from "../lib/format";
-import { type OrgNode, orgChart } from "../lib/org-chart";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
 
@@ -53,41 +54,5 @@ export default function AgentsPage({ company, query }: CompanyPageProps) {
         </ul>
       )}
     </>
-  );
-}
-
-function OrgChart({ agents: list, company }: { agents: Agent[]; company: Company }) {
-  return (
-    <section aria-labelledby="org-chart">
-      <h2 id="org-chart">Org chart</h2>
-      <p class="meta">Who reports to whom; agents at the top report to the board.</p>
-      <ul class="org">
-        {orgChart(list).map((node) => (
-          <OrgBranch key={node.agent.id} node={node} company={company} />
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-function OrgBranch({ node, company }: { node: OrgNode<Agent>; company: Company }) {
-  const { agent, reports } = node;
-  return (
-    <li>
-      <div class="org-card">
-        <a href={companyPath(company, `agents/${agent.id}`)}>{agent.name}</a> <StatusBadge status={agent.status} />
-        <div class="meta">
-          {agent.title ?? agent.role}
-          {reports.length > 0 && ` · ${reports.length} direct ${reports.length === 1 ? "report" : "reports"}`}
-        </div>
-      </div>
-      {reports.length > 0 && (
-        <ul aria-label={`Reports to ${agent.name}`}>
-          {reports.map((child) => (
-            <OrgBranch key={child.agent.id} node={child} company={company} />
-          ))}
-        </ul>
-      )}
-    </li>
   );
 }
