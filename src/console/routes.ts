@@ -44,6 +44,7 @@ const Goals = lazy(() => import("./pages/goals"));
 const Goal = lazy(() => import("./pages/goal"));
 const Routines = lazy(() => import("./pages/routines"));
 const Routine = lazy(() => import("./pages/routine"));
+const Skills = lazy(() => import("./pages/skills"));
 const Costs = lazy(() => import("./pages/costs"));
 const Activity = lazy(() => import("./pages/activity"));
 const Settings = lazy(() => import("./pages/settings"));
@@ -74,6 +75,7 @@ export const routes: PageRoute[] = [
   { path: "/:company/goals/:goalId", access: "company", page: Goal },
   { path: "/:company/routines", access: "company", page: Routines, nav: { label: "Routines" } },
   { path: "/:company/routines/:routineId", access: "company", page: Routine },
+  { path: "/:company/skills", access: "company", page: Skills, nav: { label: "Skills" } },
   { path: "/:company/costs", access: "company", page: Costs, nav: { label: "Costs" } },
   { path: "/:company/activity", access: "company", page: Activity, nav: { label: "Activity" } },
   { path: "/:company/settings", access: "company", page: Settings, nav: { label: "Settings" } },

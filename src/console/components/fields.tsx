@@ -61,17 +61,34 @@ export interface Option {
   label: string;
 }
 
-export function SelectField({ label, hint, error, options, ...select }: FieldProps & { options: Option[] } & SelectHTMLAttributes<HTMLSelectElement>) {
+/** A select of `options`, then of each group's options under its heading (an optgroup). */
+export function SelectField({
+  label,
+  hint,
+  error,
+  options,
+  groups = [],
+  ...select
+}: FieldProps & { options: Option[]; groups?: Array<{ label: string; options: Option[] }> } & SelectHTMLAttributes<HTMLSelectElement>) {
   const { id, control, notes } = useNotes(hint, error);
+  const list = (items: Option[]) =>
+    items.map((o) => (
+      <option key={o.value} value={o.value}>
+        {o.label}
+      </option>
+    ));
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <select {...control} {...select}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
+        {list(options)}
+        {groups
+          .filter((g) => g.options.length > 0)
+          .map((g) => (
+            <optgroup key={g.label} label={g.label}>
+              {list(g.options)}
+            </optgroup>
+          ))}
       </select>
       {notes}
     </div>

@@ -1,12 +1,14 @@
-// "Waiting on you": every decision the board owes, in one place. Approvals (approve, reject or ask
-// for a revision, with a comment), budget incidents (keep the scope paused, or raise its budget and
-// resume) and join requests. The navigation shows the same count (lib/inbox.ts).
+// "Waiting on you": the work assigned to you and every decision the board owes, in one place. The
+// open issues assigned to the signed-in member, approvals (approve, reject or ask for a revision,
+// with a comment), budget incidents (keep the scope paused, or raise its budget and resume) and
+// join requests. The navigation shows the same count (lib/inbox.ts).
 import { Feedback, useAction } from "../components/action";
 import { ApprovalCard } from "../components/inbox/approval-card";
+import { AssignedList } from "../components/inbox/assigned-list";
 import { IncidentCard } from "../components/inbox/incident-card";
 import { JoinRequestCard } from "../components/inbox/join-request-card";
 import { Empty, ErrorMessage, Loading } from "../components/states";
-import { inbox, inboxError, loadInbox } from "../lib/inbox";
+import { assignedError, assignedToYou, inbox, inboxError, loadAssigned, loadInbox } from "../lib/inbox";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
 
@@ -14,11 +16,23 @@ export default function InboxPage({ company }: CompanyPageProps) {
   useTitle("Waiting on you");
   const action = useAction();
   const current = inbox.value?.companyId === company.id ? inbox.value : undefined;
+  const assigned = assignedToYou.value?.companyId === company.id ? assignedToYou.value.issues : undefined;
   const done = (message: string) => action.run(() => loadInbox(company.id), message);
   return (
     <>
       <h1 tabIndex={-1}>Waiting on you</h1>
       <Feedback action={action} />
+      <section aria-labelledby="inbox-assigned">
+        <h2 id="inbox-assigned">Assigned to you{assigned ? ` (${assigned.length})` : ""}</h2>
+        {assignedError.value && <ErrorMessage message={assignedError.value} retry={() => void loadAssigned(company.id)} />}
+        {!assigned ? (
+          !assignedError.value && <Loading what="your issues" />
+        ) : assigned.length === 0 ? (
+          <Empty>No open issue is assigned to you.</Empty>
+        ) : (
+          <AssignedList issues={assigned} company={company} />
+        )}
+      </section>
       {inboxError.value && <ErrorMessage message={inboxError.value} retry={() => void loadInbox(company.id)} />}
       {!current ? (
         !inboxError.value && <Loading what="the inbox" />

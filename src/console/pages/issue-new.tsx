@@ -1,10 +1,12 @@
-// "New issue": title, description (markdown), assignee, project, priority and status; opens the
-// issue once created.
+// "New issue": title, description (markdown), assignee (an agent or a person), project, priority
+// and status; opens the issue once created.
+import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso/router";
 import { Submit, useAction } from "../components/action";
+import { AssigneeSelect } from "../components/assignee-select";
 import { SelectField, TextArea, TextField } from "../components/fields";
-import { agents } from "../lib/agents";
 import { api, call } from "../lib/api";
+import { assigneeChoice, assigneeFields } from "../lib/assignees";
 import { companyPath } from "../lib/companies";
 import { ISSUE_PRIORITIES, ISSUE_STATUSES, label, oneOf } from "../lib/enums";
 import { submittedForm } from "../lib/form";
@@ -17,6 +19,7 @@ export default function NewIssuePage({ company, query }: CompanyPageProps) {
   const { route } = useLocation();
   const projects = useResource(() => call(api.GET("/api/companies/{companyId}/projects", { params: { path: { companyId: company.id } } })), [company.id]);
   const action = useAction();
+  const [assignee, setAssignee] = useState(() => assigneeChoice(query));
 
   const submit = async (event: Event) => {
     const { text } = submittedForm(event);
@@ -27,7 +30,7 @@ export default function NewIssuePage({ company, query }: CompanyPageProps) {
           body: {
             title: text("title"),
             description: text("description") || null,
-            assigneeAgentId: text("assignee") || null,
+            ...assigneeFields(assignee),
             projectId: text("project") || null,
             priority: oneOf(ISSUE_PRIORITIES, text("priority")),
             status: oneOf(ISSUE_STATUSES, text("status")),
@@ -44,12 +47,7 @@ export default function NewIssuePage({ company, query }: CompanyPageProps) {
       <form class="stack narrow-form" onSubmit={submit}>
         <TextField label="Title" name="title" required maxLength={500} />
         <TextArea label="Description" name="description" rows={6} hint="Markdown." />
-        <SelectField
-          label="Assignee"
-          name="assignee"
-          defaultValue={query.assigneeAgentId ?? ""}
-          options={[{ value: "", label: "Unassigned" }, ...(agents.value?.list ?? []).map((a) => ({ value: a.id, label: a.name }))]}
-        />
+        <AssigneeSelect companyId={company.id} name="assignee" value={assignee} onChange={(e) => setAssignee(e.currentTarget.value)} />
         <SelectField
           label="Project"
           name="project"

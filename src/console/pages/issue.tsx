@@ -13,10 +13,12 @@ import { RunList } from "../components/runs";
 import { Async } from "../components/states";
 import { agentName } from "../lib/agents";
 import { api, call, type Schemas } from "../lib/api";
+import { assigneeName } from "../lib/assignees";
 import { companyPath } from "../lib/companies";
 import { label } from "../lib/enums";
 import { ago, when } from "../lib/format";
 import type { LiveEvent } from "../lib/live";
+import { usePeople } from "../lib/people";
 import { type Resource, useResource } from "../lib/resource";
 import { session } from "../lib/session";
 import { useTitle } from "../lib/title";
@@ -60,13 +62,13 @@ export default function IssuePage({ company, params }: CompanyPageProps) {
       },
     },
   );
-  const users = useResource(() => call(api.GET("/api/companies/{companyId}/user-directory", { params: { path: { companyId: company.id } } })), [company.id]);
+  const users = usePeople(company.id);
   useTitle(issue.data ? `${issue.data.identifier} ${issue.data.title}` : ref);
 
   const author = (comment: Schemas["IssueComment"]) => {
     if (comment.authorAgentId) return agentName(comment.authorAgentId);
     if (comment.authorUserId === session.value?.user.id) return "You";
-    return users.data?.find((u) => u.id === comment.authorUserId)?.name ?? "A board member";
+    return users.find((u) => u.id === comment.authorUserId)?.name ?? "A board member";
   };
   const issueHref = (s: { identifier: string }) => companyPath(company, `issues/${s.identifier}`);
 
@@ -87,7 +89,7 @@ export default function IssuePage({ company, params }: CompanyPageProps) {
             <span class="identifier">{detail.identifier}</span> {detail.title}
           </h1>
           <p class="meta">
-            <StatusBadge status={detail.status} /> <PriorityBadge priority={detail.priority} /> · {agentName(detail.assigneeAgentId)} · updated{" "}
+            <StatusBadge status={detail.status} /> <PriorityBadge priority={detail.priority} /> · {assigneeName(detail)} · updated{" "}
             <time dateTime={detail.updatedAt} title={when(detail.updatedAt)}>
               {ago(detail.updatedAt)}
             </time>

@@ -7,11 +7,13 @@ import { Feedback, useAction } from "../components/action";
 import { PriorityBadge, StatusBadge } from "../components/badges";
 import { SelectField, TextField } from "../components/fields";
 import { Async } from "../components/states";
-import { agentName, agents } from "../lib/agents";
+import { agents } from "../lib/agents";
+import { assigneeName } from "../lib/assignees";
 import { api, call, type Schemas } from "../lib/api";
 import { companyPath } from "../lib/companies";
 import { ISSUE_STATUSES, type IssueStatus, label, onChosen } from "../lib/enums";
 import { ago } from "../lib/format";
+import { usePeople } from "../lib/people";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
@@ -30,6 +32,8 @@ export default function IssuesPage({ company, query }: CompanyPageProps) {
     [company.id, key],
     { types: ["issue.*"] },
   );
+  // People's names for the issues assigned to them.
+  usePeople(company.id);
   const projects = useResource(() => call(api.GET("/api/companies/{companyId}/projects", { params: { path: { companyId: company.id } } })), [company.id]);
   const action = useAction();
 
@@ -131,7 +135,7 @@ function IssueList({ issues, company }: { issues: Issue[]; company: CompanyPageP
           </a>{" "}
           <StatusBadge status={issue.status} /> <PriorityBadge priority={issue.priority} />{" "}
           <span class="meta">
-            {agentName(issue.assigneeAgentId)} · updated {ago(issue.updatedAt)}
+            {assigneeName(issue)} · updated {ago(issue.updatedAt)}
           </span>
         </li>
       ))}
@@ -182,7 +186,7 @@ function Board({ issues, company, onMove }: { issues: Issue[]; company: CompanyP
                     <span class="identifier">{issue.identifier}</span> {issue.title}
                   </a>
                   <p class="meta">
-                    <PriorityBadge priority={issue.priority} /> {agentName(issue.assigneeAgentId)}
+                    <PriorityBadge priority={issue.priority} /> {assigneeName(issue)}
                   </p>
                   <SelectField
                     label={`Move ${issue.identifier} to`}

@@ -6,12 +6,14 @@ import { StatusBadge } from "../components/badges";
 import { SelectField } from "../components/fields";
 import { Markdown } from "../components/markdown";
 import { Async } from "../components/states";
-import { agentName, agents } from "../lib/agents";
+import { agents } from "../lib/agents";
+import { assigneeName } from "../lib/assignees";
 import { api, call, type Schemas } from "../lib/api";
 import { WINDOW_LABEL } from "../lib/budgets";
 import { companyPath } from "../lib/companies";
 import { label, onChosen, PROJECT_STATUSES } from "../lib/enums";
 import { ago, money } from "../lib/format";
+import { usePeople } from "../lib/people";
 import { useResource } from "../lib/resource";
 import type { CompanyPageProps } from "../routes";
 
@@ -48,6 +50,8 @@ export default function ProjectPage({ company, params }: CompanyPageProps) {
     [company.id, id],
     { types: ["cost.*", "budget.*"] },
   );
+  // People's names for the issues assigned to them.
+  usePeople(company.id);
   const goals = useResource(() => call(api.GET("/api/companies/{companyId}/goals", { params: { path } })), [company.id]);
   useTitle(project.data?.name ?? "Project");
   return (
@@ -130,7 +134,7 @@ export default function ProjectPage({ company, params }: CompanyPageProps) {
                       <a href={companyPath(company, `issues/${issue.identifier}`)}>
                         <span class="identifier">{issue.identifier}</span> {issue.title}
                       </a>{" "}
-                      <StatusBadge status={issue.status} /> <span class="meta">{agentName(issue.assigneeAgentId)}</span>
+                      <StatusBadge status={issue.status} /> <span class="meta">{assigneeName(issue)}</span>
                     </li>
                   ))}
                 </ul>

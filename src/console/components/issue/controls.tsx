@@ -1,14 +1,15 @@
-// An issue's status, priority and assignee: each change saves at once.
-import { agents } from "../../lib/agents";
+// An issue's status, priority and assignee (an agent or a person): each change saves at once.
 import { api, call, type Schemas } from "../../lib/api";
+import { type Assigned, assigneeChoice, assigneeFields, assigneeName } from "../../lib/assignees";
 import { ISSUE_PRIORITIES, ISSUE_STATUSES, type IssuePriority, type IssueStatus, label, onChosen } from "../../lib/enums";
 import { Feedback, useAction } from "../action";
+import { AssigneeSelect } from "../assignee-select";
 import { SelectField } from "../fields";
 
 export function IssueControls({ issue, onSaved }: { issue: Schemas["IssueDetail"]; onSaved: () => void }) {
   const action = useAction();
-  const save = async (body: { status?: IssueStatus; priority?: IssuePriority; assigneeAgentId?: string | null }, what: string) => {
-    await action.run(() => call(api.PATCH("/api/issues/{issueId}", { params: { path: { issueId: issue.id } }, body })), `${what} saved.`);
+  const save = async (body: { status?: IssueStatus; priority?: IssuePriority } | Assigned, what: string) => {
+    await action.run(() => call(api.PATCH("/api/issues/{issueId}", { params: { path: { issueId: issue.id } }, body })), what);
     onSaved();
   };
   return (
@@ -17,19 +18,21 @@ export function IssueControls({ issue, onSaved }: { issue: Schemas["IssueDetail"
         label="Status"
         value={issue.status}
         options={ISSUE_STATUSES.map((s) => ({ value: s, label: label(s) }))}
-        onChange={onChosen(ISSUE_STATUSES, (status) => void save({ status }, "Status"))}
+        onChange={onChosen(ISSUE_STATUSES, (status) => void save({ status }, "Status saved."))}
       />
       <SelectField
         label="Priority"
         value={issue.priority}
         options={ISSUE_PRIORITIES.map((p) => ({ value: p, label: label(p) }))}
-        onChange={onChosen(ISSUE_PRIORITIES, (priority) => void save({ priority }, "Priority"))}
+        onChange={onChosen(ISSUE_PRIORITIES, (priority) => void save({ priority }, "Priority saved."))}
       />
-      <SelectField
-        label="Assignee"
-        value={issue.assigneeAgentId ?? ""}
-        options={[{ value: "", label: "Unassigned" }, ...(agents.value?.list ?? []).map((a) => ({ value: a.id, label: a.name }))]}
-        onChange={(e) => void save({ assigneeAgentId: e.currentTarget.value || null }, "Assignee")}
+      <AssigneeSelect
+        companyId={issue.companyId}
+        value={assigneeChoice(issue)}
+        onChange={(e) => {
+          const assigned = assigneeFields(e.currentTarget.value);
+          void save(assigned, `Assigned to ${assigneeName(assigned)}.`);
+        }}
       />
       <Feedback action={action} />
     </section>
