@@ -27,6 +27,7 @@ import { shardsRouter } from "./shards";
 import { sidebarRouter } from "./access/sidebar";
 import { boardClaimRouter } from "./access/board-claim";
 import { dashboardRouter } from "./dashboard";
+import { searchRouter } from "./search";
 import { documentsRouter } from "./documents";
 import { annotationsRouter } from "./annotations";
 import { attachmentsRouter } from "./attachments";
@@ -84,6 +85,7 @@ export const routeModules = [
   sidebarRouter,
   boardClaimRouter,
   dashboardRouter,
+  searchRouter,
   documentsRouter,
   annotationsRouter,
   attachmentsRouter,

@@ -291,13 +291,7 @@ export const OperationsQuery = z.object({
   ...spaceFields,
   operationType: z.enum(WIKI_OPERATION_TYPES).optional(),
   status: z.enum(WIKI_OPERATION_STATUSES).optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, `limit must be between 1 and ${MAX_OPERATIONS_LIMIT}`)
-    .max(MAX_OPERATIONS_LIMIT, `limit must be between 1 and ${MAX_OPERATIONS_LIMIT}`)
-    .optional()
-    .openapi({ description: `Default 50, at most ${MAX_OPERATIONS_LIMIT}` }),
+  limit: Limit(MAX_OPERATIONS_LIMIT, 50),
 });
 export const WikiOperationsSchema = z.object({ operations: z.array(WikiOperationSchema) }).openapi("WikiOperations");
 

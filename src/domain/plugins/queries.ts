@@ -50,6 +50,15 @@ export function addReadyPluginCheck(batch: ReadBatch, idOrKey: string, expectedK
   return (): { plugin: PluginDefinition; row: PluginRow } => requireReady(row.value[0], idOrKey, expectedKey);
 }
 
+/** Adds the plugin's read to `batch`; after it ran: whether the plugin is installed, shipped with this build and ready. */
+export function addPluginReadyRead(batch: ReadBatch, key: string) {
+  const row = batch.add(pluginQuery(batch.db, key));
+  return (): boolean => {
+    const found = row.value[0];
+    return found?.pluginKey === key && found.status === "ready" && shippedPlugin(key) !== null;
+  };
+}
+
 export function requireReady(row: PluginRow | undefined, idOrKey: string, expectedKey?: string) {
   const plugin = row ? shippedPlugin(row.pluginKey) : null;
   if (!row || !plugin || (expectedKey && row.pluginKey !== expectedKey)) throw notFound(`Plugin ${idOrKey} not found`);

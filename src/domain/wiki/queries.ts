@@ -17,7 +17,8 @@ import { readBody } from "./bodies";
 import { backlinksQuery } from "./pages";
 import { pageView, revisionView, sourceView, spaceView, operationView, querySessionView, type PageRow, type SourceRow } from "./view";
 import { requirePagePath, requireRawPath } from "./paths";
-import { pageRank, pageSnippet, sourceRank, sourceSnippet, wikiPageSearch, wikiSourceSearch } from "./search-index";
+import { pagePlainSnippet, pageRank, pageSnippet, sourceRank, sourceSnippet, wikiPageSearch, wikiSourceSearch } from "./search-index";
+import { tierSql, type MatchTier } from "../search/match";
 
 const p = schema.wikiPages;
 const src = schema.wikiSources;
@@ -249,11 +250,17 @@ export async function readSource(env: Env, db: Db, actor: Actor, companyId: stri
   return { ...sourceView(row), contents: await readBody(env, row.objectKey) };
 }
 
-/** FTS5 query: every word of `query`, each quoted (operators and punctuation are plain text). */
-export function ftsQuery(query: string): string {
+/** FTS5 query: every word of `query`, each quoted (operators and punctuation are plain text); null without words. */
+function ftsMatch(query: string): string | null {
   const words = query.match(/[\p{L}\p{N}_]+/gu)?.slice(0, 16) ?? [];
-  if (!words.length) throw badRequest("The search query needs at least one word", { query });
-  return words.map((w) => `"${w}"`).join(" ");
+  return words.length ? words.map((w) => `"${w}"`).join(" ") : null;
+}
+
+/** FTS5 query: every word of `query` (400 without any). */
+export function ftsQuery(query: string): string {
+  const match = ftsMatch(query);
+  if (!match) throw badRequest("The search query needs at least one word", { query });
+  return match;
 }
 
 export interface SearchHit {
@@ -298,6 +305,34 @@ export async function searchWiki(db: Db, actor: Actor, companyId: string, ref: W
     .sort((a, b) => a.rank - b.rank)
     .slice(0, limit);
   return { query: ref.query, results };
+}
+
+/**
+ * For the company search (src/domain/search): pages of every space the caller reads (active; board-only
+ * ones for board callers) whose text holds every word of q, by match tier (title equals, starts
+ * with, contains q, else the body) then bm25; null when q has no words to look for.
+ */
+export function addPageMatches(batch: ReadBatch, actor: Actor, companyId: string, q: string, limit: number) {
+  const match = ftsMatch(q);
+  if (!match) return null;
+  const tier = sql<MatchTier>`coalesce(${tierSql(sql`${p.title}`, [], sql`lower(${q})`)}, 3)`;
+  return batch.add(
+    batch.db
+      .select({ id: p.id, path: p.path, title: p.title, wikiId: sp.wikiId, spaceSlug: sp.slug, snippet: pagePlainSnippet, tier })
+      .from(wikiPageSearch)
+      .innerJoin(p, sql`${p}.rowid = ${wikiPageSearch.rowid}`)
+      .innerJoin(sp, eq(sp.id, p.spaceId))
+      .where(
+        and(
+          sql`wiki_page_search MATCH ${match}`,
+          eq(p.companyId, companyId),
+          eq(sp.status, "active"),
+          actor.type === "board" ? undefined : eq(sp.accessScope, "company"),
+        ),
+      )
+      .orderBy(tier, pageRank)
+      .limit(limit),
+  );
 }
 
 /** A query session of the company (404 otherwise). */

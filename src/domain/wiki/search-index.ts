@@ -23,3 +23,5 @@ export const pageRank = sql<number>`bm25(wiki_page_search, 5.0, 2.0, 1.0)`;
 export const sourceRank = sql<number>`bm25(wiki_source_search, 5.0, 2.0, 1.0)`;
 export const pageSnippet = sql<string>`snippet(wiki_page_search, 2, '**', '**', '…', 16)`;
 export const sourceSnippet = sql<string>`snippet(wiki_source_search, 2, '**', '**', '…', 16)`;
+/** The same window of a page's body as plain text (the company search shows no markup). */
+export const pagePlainSnippet = sql<string>`snippet(wiki_page_search, 2, '', '', '…', 24)`;
