@@ -6,7 +6,7 @@
 // reload), a manager chosen on the org chart, the assignee picker listing people beside agents,
 // "Assigned to you" in Waiting on you (counted in the navigation, live), and the skills page (the
 // library with its sources, the catalog's Install, an import from a URL, an audit's findings) with
-// an agent's desired skills. Every page gets axe-core and a screenshot, and a 390 px pass.
+// an agent's desired skills. Every page gets axe-core and a screenshot, a 390 px pass and its ready time.
 import { createServer, type Server } from "node:http";
 import { describe, expect, it } from "vitest";
 import { type apiClient, browserSuite, checkPage, type DevServer, fakeAgent, hireHttpAgent, noHorizontalScroll, ours, ready, visit } from "./harness";
@@ -15,6 +15,7 @@ let server: DevServer;
 let api: ReturnType<typeof apiClient>;
 const { newPage, newCompany } = browserSuite((suite) => ({ server, api } = suite));
 
+const READY_BUDGET_MS = 1000;
 const MODEL_KEY = "sk-live-edge-0123456789abcdef0123456789";
 
 /** Initech: Ada (the lead) and Bea (reports to Ada), http agents woken at an endpoint of the test's own. */
@@ -308,5 +309,27 @@ describe("board console: people in the loop, and the settings the API can change
     await expect.poll(() => settings.getByLabel("url", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     await noHorizontalScroll(small, "agent settings with a refused value");
     await checkPage(small, "phone-agent-settings-refused");
+  });
+
+  it("the skills page and the pages changed here are ready within 1 s of their navigation (median of 3 loads)", async () => {
+    const { company, prefix, bea } = await initech();
+    const issue = await api.post(`/api/companies/${company.id}/issues`, { title: "Approve the budget plan", assigneeUserId: "local-board", status: "todo" });
+    const page = await newPage();
+    const medians: Array<{ name: string; ms: number }> = [];
+    for (const [url, name] of [
+      [`${prefix}/skills`, "skills"],
+      [`${prefix}/agents/${bea.id}`, "agent with settings"],
+      [`${prefix}/inbox`, "inbox with assigned issues"],
+      [`${prefix}/issues/${issue.identifier}`, "issue assigned to a person"],
+    ]) {
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        await page.goto(`${server.base}${url}`);
+        times.push(await ready(page));
+      }
+      medians.push({ name, ms: Math.round(times.sort((a, b) => a - b)[1]) });
+    }
+    console.log(`ready after navigation (median of 3, ms): ${medians.map((m) => `${m.name} ${m.ms}`).join(", ")}`);
+    expect(medians.filter((m) => m.ms >= READY_BUDGET_MS)).toEqual([]);
   });
 });
