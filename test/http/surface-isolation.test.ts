@@ -202,6 +202,14 @@ function paramValue(name: string, path: string, m: Record<string, string> = ids)
 const paramsOf = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 const fill = (path: string, value: (name: string) => string) => path.replace(/\{(\w+)\}/g, (_, n) => encodeURIComponent(value(n)));
 const key = (r: Route) => `${r.method} ${r.path}`;
+/** The url with the route's required query parameters (their example, else a sample), so a call reaches the guard. */
+function withRequiredQuery(r: Route, url: string): string {
+  const required = (r.op.parameters ?? []).filter((p: Json) => p.in === "query" && p.required);
+  if (!required.length) return url;
+  const value = (p: Json) => String(p.example ?? p.schema?.example ?? sample(p.schema ?? {}, p.name));
+  return `${url}?${required.map((p: Json) => `${encodeURIComponent(p.name)}=${encodeURIComponent(value(p))}`).join("&")}`;
+}
+const withQuery = (url: string, query: string) => `${url}${url.includes("?") ? "&" : "?"}${query}`;
 
 // ---------------------------------------------------------------------------------------------
 // Request bodies from the OpenAPI schemas
@@ -607,10 +615,13 @@ describe("surface: tenant isolation", () => {
       const statuses: Record<number, number> = {};
       const rejectedByValidation: string[] = [];
       for (const r of tenantRoutes()) {
-        const url = fill(r.path, (n) => paramValue(n, r.path));
+        const url = withRequiredQuery(
+          r,
+          fill(r.path, (n) => paramValue(n, r.path)),
+        );
         const variants = [url];
         // Routes with a ?companyId= hint: naming B's own company must not let A's entity through.
-        if ((r.op.parameters ?? []).some((p: Json) => p.in === "query" && p.name === "companyId")) variants.push(`${url}?companyId=${B.id}`);
+        if ((r.op.parameters ?? []).some((p: Json) => p.in === "query" && p.name === "companyId")) variants.push(withQuery(url, `companyId=${B.id}`));
         for (const u of variants) {
           const res = await call(r.method, u, { ...validBody(r), token });
           statuses[res.status] = (statuses[res.status] ?? 0) + 1;
@@ -630,7 +641,10 @@ describe("surface: tenant isolation", () => {
   it("control: company A's own owner reads every tenant GET route (so the ids above are right)", async () => {
     const failures: string[] = [];
     for (const r of tenantRoutes().filter((x) => x.method === "GET")) {
-      const url = fill(r.path, (n) => paramValue(n, r.path));
+      const url = withRequiredQuery(
+        r,
+        fill(r.path, (n) => paramValue(n, r.path)),
+      );
       const res = await call("GET", url, { token: ids.ownerToken });
       // The runner upgrade answers a plain GET 426 once the caller passed its guard.
       if (r.path.endsWith("/runners/connect") && res.status === 426) continue;
