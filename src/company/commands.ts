@@ -14,6 +14,7 @@ import { documentCommands as documents } from "../domain/documents/commands";
 import { annotationCommands as annotations } from "../domain/documents/annotation-commands";
 import { attachmentCommands as attachments } from "../domain/attachments/commands";
 import { approvalCommands as approvals } from "../domain/approvals/commands";
+import { questionCommands as questions } from "../domain/questions/commands";
 import { agentCommands as agents } from "../domain/agents/commands";
 import { environmentCommands as environments } from "../domain/environments/commands";
 import { executionWorkspaceCommands as executionWorkspaces } from "../domain/execution-workspaces/commands";
@@ -44,6 +45,7 @@ export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
   annotations,
   attachments,
   approvals,
+  questions,
   agents,
   environments,
   executionWorkspaces,

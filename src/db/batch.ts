@@ -20,8 +20,17 @@ export function writeWith<S extends Statement>(statement: S, more: Statement[]):
   return statement;
 }
 
-/** Whether any of `statements` carries follow-ups (e.g. the batch writes outbound events). */
-export const hasFollowUps = (statements: readonly Statement[]) => statements.some((s) => followUps.has(s));
+/** Statements whose database triggers write outbound events (a run's log lines: `run.event`). */
+const triggersEvents = new WeakSet<object>();
+
+/** Marks `statement` as writing outbound events through a trigger: its batch counts as one that writes events. */
+export function writesEventsByTrigger<S extends Statement>(statement: S): S {
+  triggersEvents.add(statement);
+  return statement;
+}
+
+/** Whether any of `statements` carries follow-ups or writes events by trigger (the batch writes outbound events). */
+export const hasFollowUps = (statements: readonly Statement[]) => statements.some((s) => followUps.has(s) || triggersEvents.has(s));
 
 export function runBatch<const T extends readonly Statement[]>(db: Db, statements: T, trailing?: Trailing): Promise<BatchResults<T>> {
   if (!statements.length) return Promise.resolve([] as unknown as BatchResults<T>);

@@ -15,6 +15,8 @@ import {
   AgentBudgetSchema,
   AgentHireResultSchema,
   AgentIdParam,
+  AgentKeyIdParam,
+  AgentKeyInfoSchema,
   AgentKeySchema,
   AgentLookupQuery,
   AgentPermissionsSchema,
@@ -29,7 +31,7 @@ import {
 } from "../schemas/agents";
 import { createAgent, updateAgent, updateAgentPermissions } from "../domain/agents/commands";
 import { changeAgentLifecycle, deleteAgent, updateAgentBudget } from "../domain/agents/lifecycle-commands";
-import { createAgentKey, syncAgentSkills } from "../domain/agents/key-skill-commands";
+import { createAgentKey, listAgentKeys, revokeAgentKey, syncAgentSkills } from "../domain/agents/key-skill-commands";
 
 const tags = ["Agents"];
 export const agentsRouter = createRouter();
@@ -285,6 +287,46 @@ agentsRouter.openapi(
     const body = (c.req.valid("json") ?? {}) as z.infer<typeof CreateAgentKeySchema>;
     const key = await runCompanyCommand(c.env, agent.companyId, createAgentKey, actor, { agentId: agent.id, name: body.name ?? null });
     return c.json(key, 201);
+  },
+);
+
+agentsRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/agents/{agentId}/keys",
+    operationId: "listAgentKeys",
+    tags,
+    summary: "The agent's API keys, newest first (never a token)",
+    description:
+      "Name, a short prefix of the token (keys made before prefixes were recorded have none), created, last used, revoked. Callers: agents:create holders.",
+    request: { params: AgentIdParam, query: AgentLookupQuery },
+    responses: { 200: jsonContent(z.array(AgentKeyInfoSchema), "The keys"), ...errors(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const agent = await resolveAgent(c, c.req.valid("param").agentId, c.req.valid("query").companyId);
+    await requireAgentManager(c, agent.companyId);
+    return c.json(await listAgentKeys(dbOf(c), agent.companyId, agent.id), 200);
+  },
+);
+
+agentsRouter.openapi(
+  createRoute({
+    method: "delete",
+    path: "/api/agents/{agentId}/keys/{keyId}",
+    operationId: "revokeAgentKey",
+    tags,
+    summary: "Revoke one of the agent's API keys",
+    description:
+      "Refused at once by the isolate that revoked it; other isolates cache a resolved key for at most 5 s (CREDENTIAL_CACHE_MS), so it stops working everywhere within seconds. " +
+      "An unknown key: 404; a key already revoked: 409. Callers: agents:create holders.",
+    request: { params: AgentKeyIdParam, query: AgentLookupQuery },
+    responses: { 200: jsonContent(AgentKeyInfoSchema, "The revoked key"), ...errors(400, 401, 403, 404, 409) },
+  }),
+  async (c) => {
+    const { agentId, keyId } = c.req.valid("param");
+    const agent = await resolveAgent(c, agentId, c.req.valid("query").companyId);
+    const actor = await requireAgentManager(c, agent.companyId);
+    return c.json(await runCompanyCommand(c.env, agent.companyId, revokeAgentKey, actor, { agentId: agent.id, keyId }), 200);
   },
 );
 

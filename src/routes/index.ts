@@ -17,6 +17,7 @@ import { projectWorkspacesRouter } from "./project-workspaces";
 import { costsRouter } from "./costs";
 import { budgetsRouter } from "./budgets";
 import { approvalsRouter } from "./approvals";
+import { questionsRouter } from "./questions";
 import { invitesRouter } from "./access/invites";
 import { gatewayInviteRouter } from "./access/gateway-invite";
 import { joinRequestsRouter } from "./access/join-requests";
@@ -75,6 +76,7 @@ export const routeModules = [
   costsRouter,
   budgetsRouter,
   approvalsRouter,
+  questionsRouter,
   invitesRouter,
   gatewayInviteRouter,
   joinRequestsRouter,

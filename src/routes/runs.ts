@@ -20,7 +20,7 @@ import {
   SkippedWakeupSchema,
   WakeupRequestSchema,
 } from "../schemas/runs";
-import { appendRunEvents, cancelRun, completeRun, wakeAgent } from "../domain/runs/commands";
+import { appendRunEvents, cancelRun, completeRun, retryRun, wakeAgent } from "../domain/runs/commands";
 import { findRunRow, listRunEvents, listRuns } from "../domain/runs/queries";
 import { runView } from "../domain/runs/view";
 import { findAgent } from "../domain/agents/queries";
@@ -109,6 +109,27 @@ runsRouter.openapi(
     const run = await findRunRow(dbOf(c), c.req.valid("param").runId);
     requireEntityAccess(c, run?.companyId, "Run");
     return c.json(await runCompanyCommand(c.env, run!.companyId, cancelRun, c.get("actor"), { runId: run!.id }), 200);
+  },
+);
+
+runsRouter.openapi(
+  createRoute({
+    method: "post",
+    path: "/api/heartbeat-runs/{runId}/retry",
+    operationId: "retryHeartbeatRun",
+    tags,
+    summary: "Run a finished run again: a new run with the same agent, issue, reason and context (board)",
+    description:
+      "The new run is `queued` (context gains `retryOfRunId`) and started by the dispatcher. A live run: 409; an agent that cannot run now (paused, terminated, a budget stop, the company paused): 409 with `details.reason`; " +
+      "a live run of the agent on the same issue: 409 with its `runId`. Agents: 403.",
+    request: { params: RunPathParam },
+    responses: { 201: jsonContent(HeartbeatRunSchema, "The new run"), ...errors(401, 403, 404, 409) },
+  }),
+  async (c) => {
+    requireActor(c);
+    const run = await findRunRow(dbOf(c), c.req.valid("param").runId);
+    requireEntityAccess(c, run?.companyId, "Run");
+    return c.json(await runCompanyCommand(c.env, run!.companyId, retryRun, c.get("actor"), { runId: run!.id }), 201);
   },
 );
 

@@ -210,6 +210,28 @@ export const AgentKeySchema = z
   })
   .openapi("AgentApiKeyCreated");
 
+export const AgentKeyInfoSchema = z
+  .object({
+    id: z.string(),
+    agentId: z.string(),
+    name: z.string().nullable(),
+    tokenPrefix: z
+      .string()
+      .nullable()
+      .openapi({ description: "The token's first characters, to recognise it (keys made before prefixes were recorded have none); never the token" }),
+    createdAt: Timestamp,
+    lastUsedAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+  })
+  .openapi("AgentApiKey");
+
+export const AgentKeyIdParam = AgentIdParam.extend({
+  keyId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "keyId", in: "path" } }),
+});
+
 export const AgentSkillSnapshotSchema = z
   .object({
     adapterType: z.string(),

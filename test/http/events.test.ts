@@ -5,7 +5,7 @@
 import { env, exports } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { get, patch, post, unique } from "../helpers/api";
+import { call, get, patch, post, unique } from "../helpers/api";
 import { createCompany, dispatch, insertAgentKey, boardUser, testD1 } from "../helpers/fixtures";
 import { eventually } from "../helpers/eventually";
 
@@ -83,7 +83,9 @@ describe("the event catalogue", () => {
     const doc = (await get("/api/openapi.json")).body;
     const described: string = doc.components.schemas.Event.properties.type.description;
     // wiki.* and plugin.* types are produced by their own tests (test/http/wiki.test.ts, test/http/plugins.test.ts).
-    const catalogue = [...described.matchAll(/^- `([a-z_.]+)`/gm)].map((m) => m[1]).filter((type) => !type.startsWith("wiki.") && !type.startsWith("plugin."));
+    const catalogue = [...described.matchAll(/^- `([a-z_.]+)`/gm)]
+      .map((m) => m[1])
+      .filter((type) => !type.startsWith("wiki.") && !type.startsWith("plugin.") && !CONSOLE_TYPES.includes(type));
     expect(catalogue.length).toBeGreaterThanOrEqual(18);
 
     const company = await createCompany();
@@ -145,6 +147,85 @@ describe("the event catalogue", () => {
     // Ordered, each once.
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
     expect(JSON.stringify(events)).not.toContain(hook.secret);
+  });
+});
+
+/** The types the console follows (projects, goals, company, members, invites, documents, attachments, keys, questions, run log lines): produced below. */
+const CONSOLE_TYPES = [
+  "project.created",
+  "project.updated",
+  "goal.created",
+  "goal.updated",
+  "company.updated",
+  "member.added",
+  "member.role_changed",
+  "member.removed",
+  "invite.created",
+  "document.written",
+  "attachment.added",
+  "agent_key.created",
+  "agent_key.revoked",
+  "question.asked",
+  "question.answered",
+  "question.cancelled",
+  "run.event",
+];
+
+describe("the console's events", () => {
+  it("projects, goals, the company, members, invites, documents, attachments, agent keys, questions and run log lines each announce their changes", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id);
+    const project = (await post(`/api/companies/${company.id}/projects`, { name: unique("Launch") })).body;
+    expect((await patch(`/api/projects/${project.id}`, { description: "Q4" })).status).toBe(200);
+    const goal = (await post(`/api/companies/${company.id}/goals`, { title: "Grow" })).body;
+    expect((await patch(`/api/goals/${goal.id}`, { status: "active" })).status).toBe(200);
+    expect((await patch(`/api/companies/${company.id}`, { description: "We build things" })).status).toBe(200);
+    const person = await boardUser();
+    expect(
+      (await call("PUT", `/api/admin/users/${person.id}/company-access`, { body: { memberships: [{ companyId: company.id, membershipRole: "member" }] } }))
+        .status,
+    ).toBe(200);
+    const member = (await get(`/api/companies/${company.id}/members`)).body.find((m: any) => m.principalId === person.id);
+    expect((await patch(`/api/companies/${company.id}/members/${member.id}`, { membershipRole: "admin" })).status).toBe(200);
+    expect((await post(`/api/companies/${company.id}/members/${member.id}/archive`)).status).toBe(200);
+    expect((await post(`/api/companies/${company.id}/invites`, { membershipRole: "member" })).status).toBe(201);
+    const issue = (await post(`/api/companies/${company.id}/issues`, { title: "Console events", status: "in_progress", assigneeAgentId: agent.id })).body;
+    expect((await call("PUT", `/api/issues/${issue.id}/documents/plan`, { body: { body: "# Plan" } })).status).toBe(201);
+    const form = new FormData();
+    form.append("file", new Blob([new TextEncoder().encode("notes")], { type: "text/plain" }), "notes.txt");
+    expect((await call("POST", `/api/companies/${company.id}/issues/${issue.id}/attachments`, { rawBody: form })).status).toBe(201);
+    const key = (await post(`/api/agents/${agent.id}/keys`, { name: "ci" })).body;
+    expect((await call("DELETE", `/api/agents/${agent.id}/keys/${key.id}`)).status).toBe(200);
+    const asked = (await post(`/api/issues/${issue.id}/questions`, { prompt: "Go?" }, { token: agent.token })).body;
+    expect((await post(`/api/issues/${issue.id}/questions/${asked.id}/answer`, { text: "Yes" })).status).toBe(200);
+    const second = (await post(`/api/issues/${issue.id}/questions`, { prompt: "Again?" }, { token: agent.token })).body;
+    expect((await post(`/api/issues/${issue.id}/questions/${second.id}/cancel`, {}, { token: agent.token })).status).toBe(200);
+    const run = (await post(`/api/agents/${agent.id}/wakeup`, { reason: "log lines" })).body;
+    expect(
+      (await post(`/api/heartbeat-runs/${run.id}/events`, { events: [{ kind: "assistant", message: "Looking at it" }] }, { token: agent.token })).status,
+    ).toBe(202);
+
+    const events = await eventually(
+      async () => {
+        const list = [...(await eventsOf(company.id)), ...(await eventsOf(company.id, "types=run.event"))];
+        const missing = CONSOLE_TYPES.filter((type) => !list.some((e) => e.type === type));
+        if (missing.length) throw new Error(`missing ${missing.join(", ")}`);
+        return list;
+      },
+      { what: "every console type" },
+    );
+    const ofType = (type: string) => events.filter((e) => e.type === type);
+    expect(ofType("project.updated")[0].data).toMatchObject({ changed: ["description"] });
+    expect(ofType("member.role_changed")[0].data).toMatchObject({ userId: person.id, from: "member", to: "admin" });
+    expect(ofType("member.removed")[0].data).toMatchObject({ userId: person.id });
+    expect(ofType("document.written")[0].data).toMatchObject({ issueId: issue.id, key: "plan", revisionNumber: 1 });
+    expect(ofType("agent_key.revoked")[0].data).toMatchObject({ agentId: agent.id, keyId: key.id, name: "ci" });
+    expect(JSON.stringify(ofType("agent_key.created"))).not.toContain(key.token);
+    expect(ofType("question.answered")[0].data).toMatchObject({ issueId: issue.id, agentId: agent.id });
+    expect(ofType("run.event")[0]).toMatchObject({ subject: { type: "run" }, data: { seq: expect.any(Number), kind: expect.any(String) } });
+    // Log lines only for those who name them: not in the unfiltered list, nor under run.*.
+    expect((await eventsOf(company.id)).some((e) => e.type === "run.event")).toBe(false);
+    expect((await eventsOf(company.id, "types=run.*")).some((e) => e.type === "run.event")).toBe(false);
   });
 });
 

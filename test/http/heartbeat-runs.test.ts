@@ -513,3 +513,39 @@ describe("run listings and isolation", () => {
     expect((await get(`/api/heartbeat-runs/${woke.id}/events`)).body.filter((e: any) => e.kind === "log")).toHaveLength(0);
   });
 });
+
+describe("POST /api/heartbeat-runs/{runId}/retry", () => {
+  it("runs a finished run again with the same agent, issue, reason and context; refuses live runs, paused agents, agents and other companies", async () => {
+    const company = await createCompany();
+    const agent = await httpAgent(company.id, "statuses=500");
+    const issue = (await post(`/api/companies/${company.id}/issues`, { title: "Flaky deploy" })).body;
+    const first = (await post(`/api/agents/${agent.id}/wakeup`, { reason: "deploy again", issueId: issue.id, payload: { env: "staging" } })).body;
+    // Live: not yet.
+    expect((await post(`/api/heartbeat-runs/${first.id}/retry`)).status).toBe(409);
+    await dispatch(company.id);
+    const failed = await eventually(async () => {
+      const r = await run(first.id);
+      return r.status === "failed" ? r : null;
+    });
+    const retried = await post(`/api/heartbeat-runs/${first.id}/retry`);
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.body).toMatchObject({ status: "queued", agentId: agent.id, issueId: issue.id, reason: "deploy again" });
+    expect(retried.body.id).not.toBe(first.id);
+    expect(retried.body.context).toMatchObject({ payload: { env: "staging" }, retryOfRunId: failed.id });
+    // The retry is live: a second retry of the first run is refused (a live run of the agent on the issue).
+    const again = await post(`/api/heartbeat-runs/${first.id}/retry`);
+    expect(again.status).toBe(409);
+    expect(again.body.details).toMatchObject({ runId: retried.body.id });
+    // Agents, other companies: refused.
+    expect((await post(`/api/heartbeat-runs/${first.id}/retry`, undefined, { token: agent.token })).status).toBe(403);
+    const stranger = await boardUser((await createCompany()).id);
+    expect([403, 404]).toContain((await post(`/api/heartbeat-runs/${first.id}/retry`, undefined, { token: stranger.token })).status);
+    expect((await post(`/api/heartbeat-runs/${crypto.randomUUID()}/retry`)).status).toBe(404);
+    // A paused agent cannot run: 409 with the reason.
+    expect((await post(`/api/heartbeat-runs/${retried.body.id}/cancel`)).status).toBe(200);
+    expect((await post(`/api/agents/${agent.id}/pause`)).status).toBe(200);
+    const paused = await post(`/api/heartbeat-runs/${first.id}/retry`);
+    expect(paused.status).toBe(409);
+    expect(paused.body.details).toMatchObject({ reason: "agent.not_invokable" });
+  });
+});

@@ -26,6 +26,10 @@ const WHY: Record<string, { context?: Record<string, unknown>; over?: Partial<Pr
     context: { approvalId: "ap-1", approvalType: "approve_ceo_strategy", approvalStatus: "approved" },
     says: /approve_ceo_strategy approval you requested \(ap-1\) was approved/,
   },
+  question_answered: {
+    context: { questionId: "q-1", question: "Redis or D1?", answer: { optionId: "d1", optionLabel: "D1", text: "Already there." } },
+    says: /Your question on ACME-12 "Fix the login" was answered by a board member; you asked:\n`+text\nRedis or D1\?[\s\S]*D1\n\nAlready there\./,
+  },
   routine: { context: { source: "schedule" }, says: /A routine fired and created ACME-12 "Fix the login" for you \(trigger: schedule\)/ },
   on_demand: { says: /A board member woke you on demand about ACME-12/ },
   timer: { context: { intervalSec: 3600 }, over: { issue: null }, says: /heartbeat timer fired \(every 3600 s\).*inbox-lite/ },

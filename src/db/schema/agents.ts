@@ -55,6 +55,8 @@ export const agentApiKeys = sqliteTable(
       .references(() => agents.id, { onDelete: "cascade" }),
     name: text("name"),
     keyHash: text("key_hash").notNull().unique(),
+    /** The token's first characters (keys made before it was recorded have none): to recognise a key, never to use it. */
+    tokenPrefix: text("token_prefix"),
     lastUsedAt: text("last_used_at"),
     revokedAt: text("revoked_at"),
     createdAt: createdAt(),

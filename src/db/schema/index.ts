@@ -21,6 +21,7 @@ export * from "./secrets";
 export * from "./approvals";
 export * from "./runs";
 export * from "./receipts";
+export * from "./questions";
 export * from "./routines";
 export * from "./skills";
 export * from "./feedback";

@@ -10,7 +10,17 @@ import { RUN_EVENT_KINDS } from "../../protocol/runner";
  * Why an agent wakes (a wake-up's and its run's `reason`). A manual wake-up may carry the caller's
  * own text instead (its run's invocation source is then `on_demand`).
  */
-export const WAKE_REASONS = ["assignment", "comment", "mention", "approval_resolved", "routine", "on_demand", "timer", "blocker_resolved"] as const;
+export const WAKE_REASONS = [
+  "assignment",
+  "comment",
+  "mention",
+  "approval_resolved",
+  "question_answered",
+  "routine",
+  "on_demand",
+  "timer",
+  "blocker_resolved",
+] as const;
 export type WakeReason = (typeof WAKE_REASONS)[number];
 
 /** Why a wake-up was skipped (or a queued run cancelled): the dispatcher's decisions (src/domain/runs/dispatch.ts). */

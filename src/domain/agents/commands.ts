@@ -21,7 +21,7 @@ import { buildAgentView, type AgentRow } from "./view";
 import { loadCompanyAgent } from "./queries";
 import { mergeConfig, prepareAdapterConfig, runtimeConfigWithDefaults } from "./adapter-config";
 import { changeAgentLifecycle, checkBudgetAboveSpend, deleteAgent, updateAgentBudget } from "./lifecycle-commands";
-import { createAgentKey, syncAgentSkills } from "./key-skill-commands";
+import { createAgentKey, revokeAgentKey, syncAgentSkills } from "./key-skill-commands";
 
 export interface AgentFields {
   name: string;
@@ -351,5 +351,6 @@ export const agentCommands = [
   deleteAgent,
   updateAgentBudget,
   createAgentKey,
+  revokeAgentKey,
   syncAgentSkills,
 ];

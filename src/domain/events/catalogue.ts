@@ -13,13 +13,32 @@ export const EVENT_CATALOGUE = {
   "issue.released": "An issue's checkout was released. data: identifier",
   "approval.created": "An approval was requested. data: type",
   "approval.resolved": "An approval was approved, rejected or sent back for revision. data: type, status, decisionNote",
+  "question.asked": "An agent asked a person a question on an issue. data: issueId, identifier, askedOfUserId, blocksIssue, agentId",
+  "question.answered":
+    "A board member answered a question (posted as a comment; the asking agent is woken). data: issueId, identifier, optionId, commentId, answeredByUserId, agentId",
+  "question.cancelled": "An open question was cancelled. data: issueId, identifier, agentId",
   "agent.created": "An agent was created (hired or joined). data: name, role, status",
+  "agent_key.created": "An agent API key was created (never the token). data: agentId, keyId, name",
+  "agent_key.revoked": "An agent API key was revoked. data: agentId, keyId, name",
   "agent.status_changed": "An agent's status changed (paused, resumed, terminated, approved). data: from, to",
   "run.queued": "A heartbeat run was queued. data: agentId, reason, invocationSource, issueId",
   "run.started": "A heartbeat run started. data: agentId, adapterType, issueId",
   "run.finished": "A heartbeat run ended. data: agentId, status, errorCode",
+  "run.event":
+    "A line of a run's event log: its transcript (assistant text, thinking, tool calls and results), status and output. Matched only by a filter or subscription naming it exactly (not `*` or `run.*`: there are many). data: runId, seq, kind, message (its first 2,000 characters)",
   "budget.incident_opened": "A budget threshold was crossed (soft warning or hard stop). data: kind, scopeType, scopeId, amountCents, observedCents",
   "budget.incident_resolved": "A budget incident was resolved. data: action, amountCents",
+  "project.created": "A project was created. data: name, urlKey, goalIds",
+  "project.updated": "A project changed. data: changed (field names)",
+  "goal.created": "A goal was created. data: title, level, status, parentId",
+  "goal.updated": "A goal changed. data: changed (field names), changes ({ field: { from, to } })",
+  "company.updated": "The company's settings, branding or logo changed, or it was archived. data: changed (field names)",
+  "member.added": "A person became a member of the company (an accepted invite, an approved join request, an admin's grant). data: userId, membershipRole",
+  "member.removed": "A member's membership was deactivated. data: userId",
+  "member.role_changed": "A member's role changed. data: userId, from, to",
+  "invite.created": "An invite was created (never its token). data: inviteType, membershipRole, expiresAt",
+  "document.written": "An issue document got a new revision (created, updated or restored). data: issueId, key, documentId, revisionId, revisionNumber",
+  "attachment.added": "A file was attached to an issue. data: issueId, attachmentId, originalFilename, contentType, byteSize",
   "routine.run_created": "A routine fired. data: runId, source, status, linkedIssueId",
   "cost.recorded": "A cost event was recorded. data: agentId, provider, model, costCents, issueId, projectId",
   "wiki.page_written":
@@ -63,24 +82,29 @@ export function isEventPattern(pattern: string): boolean {
   return (EVENT_TYPES as string[]).includes(pattern);
 }
 
+/** Types matched only by a pattern naming them exactly — not `*`, a prefix or no filter: a run's log lines, too many for every subscriber. */
+export const EXACT_ONLY_EVENT_TYPES = ["run.event"] as const;
+const exactOnly = (type: string) => (EXACT_ONLY_EVENT_TYPES as readonly string[]).includes(type);
+
 /**
- * Whether `type` matches any of `patterns`: an exact type, `prefix.*` or `*`. No filter (null or
- * undefined) matches everything; an empty list matches nothing. The one matcher: the Worker (event
+ * Whether `type` matches any of `patterns`: an exact type, `prefix.*` or `*` (an exact-only type
+ * only by its name). No filter (null or undefined) matches everything but the exact-only types; an
+ * empty list matches nothing. The one matcher: the Worker (event
  * streams), the console (what a page reloads on) and, as eventPatternMatchSql, the database (which
  * webhook subscriptions an event is queued for; test/http/event-patterns.test.ts keeps them equal).
  */
 export function matchesEventPatterns(type: string, patterns: readonly string[] | null | undefined): boolean {
-  if (!patterns) return true;
-  return patterns.some((p) => p === "*" || p === type || (p.endsWith(".*") && type.startsWith(p.slice(0, -1))));
+  if (!patterns) return !exactOnly(type);
+  return patterns.some((p) => p === type || (!exactOnly(type) && (p === "*" || (p.endsWith(".*") && type.startsWith(p.slice(0, -1))))));
 }
 
 /**
  * matchesEventPatterns in SQL, for one pattern expression and one type expression (SQL text): the
- * delivery trigger of migrations/0017_run_events.sql holds it for `p.value` and NEW.`type`, and
+ * delivery trigger (migrations/0024_run_event_stream.sql) holds it for `p.value` and NEW.`type`, and
  * event lists filter with it over a JSON array of patterns.
  */
 export const eventPatternMatchSql = (pattern: string, type: string) =>
-  `${pattern} = '*' OR ${pattern} = ${type} OR (substr(${pattern}, -2) = '.*' AND substr(${type}, 1, length(${pattern}) - 1) = substr(${pattern}, 1, length(${pattern}) - 1))`;
+  `${pattern} = ${type} OR (${type} NOT IN (${EXACT_ONLY_EVENT_TYPES.map((t) => `'${t}'`).join(", ")}) AND (${pattern} = '*' OR (substr(${pattern}, -2) = '.*' AND substr(${type}, 1, length(${pattern}) - 1) = substr(${pattern}, 1, length(${pattern}) - 1))))`;
 
 /** The catalogue as the OpenAPI description and the README show it. */
 export const eventCatalogueMarkdown = () => EVENT_TYPES.map((type) => `- \`${type}\`: ${EVENT_CATALOGUE[type]}`).join("\n");

@@ -69,6 +69,15 @@ export function eventsFromActivity(entry: ActivityFacts): EventDraft[] {
       return one("issue.released", pick(details, "identifier"));
     case "approval.created":
       return one("approval.created", pick(details, "type"));
+    case "question.asked":
+      return one("question.asked", { ...pick(details, "issueId", "identifier", "askedOfUserId", "blocksIssue"), agentId: entry.agentId ?? null });
+    case "question.answered":
+      return one("question.answered", {
+        ...pick(details, "issueId", "identifier", "optionId", "commentId", "answeredByUserId"),
+        agentId: entry.agentId ?? null,
+      });
+    case "question.cancelled":
+      return one("question.cancelled", { ...pick(details, "issueId", "identifier"), agentId: entry.agentId ?? null });
     case "budget.hard_stop":
     case "budget.soft_threshold_reached":
       return one("budget.incident_opened", {
@@ -102,6 +111,40 @@ export function eventsFromActivity(entry: ActivityFacts): EventDraft[] {
       return one("wiki.query.started", pick(details, "querySessionId", "operationId", "title", "maintainerAgentId"));
     case "wiki.query_blocked":
       return one("wiki.query.blocked", pick(details, "querySessionId", "operationId", "reason", "maintainerAgentId"));
+    case "project.created":
+      return one("project.created", pick(details, "name", "urlKey", "goalIds"));
+    case "project.updated":
+      return one("project.updated", { changed: details.fields ?? [] });
+    case "goal.created":
+      return one("goal.created", pick(details, "title", "level", "status", "parentId"));
+    case "goal.updated": {
+      const changes = (details.changes ?? {}) as Record<string, unknown>;
+      return one("goal.updated", { changed: Object.keys(changes), changes });
+    }
+    case "company.updated":
+    case "company.branding_updated":
+    case "company.archived":
+      return one("company.updated", { changed: Object.keys((details.changes ?? {}) as Record<string, unknown>) });
+    case "company.logo_uploaded":
+      return one("company.updated", { changed: ["logoAssetId"] });
+    case "invite.created":
+      return one("invite.created", pick(details, "inviteType", "membershipRole", "expiresAt"));
+    case "invite.accepted":
+      return details.membershipId ? one("member.added", { userId: details.userId ?? null, membershipRole: details.membershipRole ?? null }) : [];
+    case "join_request.approved":
+      return details.userId ? one("member.added", { userId: details.userId, membershipRole: details.membershipRole ?? null }) : [];
+    case "company_member.updated":
+      return memberEvents(entry, details);
+    case "issue.document_created":
+    case "issue.document_updated":
+    case "issue.document_restored":
+      return one("document.written", { issueId: entry.entityId, ...pick(details, "key", "documentId", "revisionId", "revisionNumber") });
+    case "issue.attachment_added":
+      return one("attachment.added", { issueId: entry.entityId, ...pick(details, "attachmentId", "originalFilename", "contentType", "byteSize") });
+    case "agent.key_created":
+      return one("agent_key.created", { agentId: entry.entityId, ...pick(details, "keyId", "name") });
+    case "agent.key_revoked":
+      return one("agent_key.revoked", { agentId: entry.entityId, ...pick(details, "keyId", "name") });
     case "plugin.installed":
       return one("plugin.installed", pick(details, "pluginKey", "version", "status"));
     case "plugin.status_changed":
@@ -117,5 +160,22 @@ export function eventsFromActivity(entry: ActivityFacts): EventDraft[] {
   }
   if (entry.action === "agent.updated" && details.status && typeof details.status === "object")
     return one("agent.status_changed", details.status as Record<string, unknown>);
+  return [];
+}
+
+/** A membership change as member events: added (a new or reactivated membership), removed, role changed. */
+function memberEvents(entry: ActivityFacts, details: Record<string, unknown>): EventDraft[] {
+  if (details.principalType !== "user") return [];
+  const subject = { type: entry.entityType, id: entry.entityId };
+  const changes = (details.changes ?? {}) as Record<string, unknown>;
+  const change = (field: string) => (changes[field] && typeof changes[field] === "object" ? (changes[field] as { from?: unknown; to?: unknown }) : null);
+  const userId = details.principalId;
+  const status = change("status");
+  const role = change("membershipRole");
+  if (changes.created) return [{ type: "member.added", subject, data: { userId, membershipRole: changes.membershipRole ?? null } }];
+  if (status && status.from !== "active" && status.to === "active")
+    return [{ type: "member.added", subject, data: { userId, membershipRole: role?.to ?? null } }];
+  if (status && status.from === "active" && status.to !== "active") return [{ type: "member.removed", subject, data: { userId } }];
+  if (role && role.from !== role.to) return [{ type: "member.role_changed", subject, data: { userId, from: role.from, to: role.to } }];
   return [];
 }

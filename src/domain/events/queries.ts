@@ -1,11 +1,11 @@
 // Reads of the outbound-event area: subscriptions, their deliveries (newest first) and the
 // company's retained events (oldest first, after an event id).
-import { and, asc, desc, eq, gt, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import { schema, type Db } from "../../db/client";
 import { badRequest, notFound } from "../errors";
 import { deliveryView, webhookView, type WebhookRow } from "./webhooks";
 import { eventView } from "./outbox";
-import { BOARD_ONLY_EVENT_PREFIXES, eventPatternMatchSql, isEventPattern } from "./catalogue";
+import { BOARD_ONLY_EVENT_PREFIXES, EXACT_ONLY_EVENT_TYPES, eventPatternMatchSql, isEventPattern } from "./catalogue";
 
 export async function listWebhooks(db: Db, companyId: string) {
   const s = schema.webhookSubscriptions;
@@ -66,7 +66,8 @@ export function parseTypes(raw: string | undefined): string[] | null {
 
 /** SQL filter for event types matching `patterns` (the catalogue's matcher in SQL, over the patterns as one JSON parameter). */
 function typeFilter(patterns: string[] | null) {
-  if (!patterns || patterns.includes("*")) return undefined;
+  // No filter: everything but the exact-only types (a run's log lines).
+  if (!patterns) return notInArray(schema.companyEvents.type, [...EXACT_ONLY_EVENT_TYPES]);
   return sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(patterns)}) p WHERE ${sql.raw(eventPatternMatchSql("p.value", '"company_events"."type"'))})`;
 }
 

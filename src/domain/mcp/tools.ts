@@ -181,6 +181,27 @@ export function buildMcpServer(actor: Actor, api: ApiCall): McpToolServer {
       result(await api("PUT", `/api/issues/${enc(issue)}/documents/${enc(key)}`, { format: "markdown", ...body }, runId)),
   );
   server.registerTool(
+    "ask_question",
+    {
+      description:
+        "Ask a person a question on an issue assigned to you (a decision, missing information). It waits in the board's inbox; the answer is posted on the issue and wakes you. With blocksIssue the issue is blocked until then.",
+      inputSchema: {
+        ...issueArg,
+        ...runArg,
+        prompt: z.string().min(1).max(4000).describe("The question"),
+        options: z
+          .array(z.object({ id: z.string().min(1).max(64), label: z.string().min(1).max(200) }))
+          .max(20)
+          .optional()
+          .describe("Choices to answer with"),
+        allowFreeText: z.boolean().optional().describe("Whether a written answer is accepted (default: only without options)"),
+        askedOfUserId: z.string().optional().describe("A member's user id to ask (default: the board)"),
+        blocksIssue: z.boolean().optional().describe("Block the issue until the answer"),
+      },
+    },
+    async ({ issue, runId, ...body }) => result(await api("POST", `/api/issues/${enc(issue)}/questions`, body, runId)),
+  );
+  server.registerTool(
     "request_approval",
     {
       description: "Ask the board to approve something (spending, a risky change, a strategy): it waits in the board's inbox; the decision wakes you",

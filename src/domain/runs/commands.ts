@@ -167,6 +167,76 @@ function requireOwnAgent(actor: Actor, run: RunRow, what: string) {
 
 const finishedConflict = (run: RunRow) => conflict(`Run already finished (${run.status})`, { runId: run.id, status: run.status });
 
+/**
+ * Retry (board): a new run of the same agent with the finished run's reason, issue and context
+ * (`retryOfRunId` added), queued for the dispatcher. A live run: 409; an agent that cannot run now
+ * (paused, terminated, budget-stopped, the company paused): 409 with the reason; a live run of the
+ * agent on the same issue: 409 naming it.
+ */
+export const retryRun = defineCommand("run.retry", async (ctx, actor, input: { runId: string }) => {
+  if (actor.type !== "board") throw forbidden("Runs are retried by board members");
+  const { db } = ctx;
+  const r = schema.heartbeatRuns;
+  const run = await loadRun(ctx, input.runId);
+  if (isLiveRun(run.status)) throw conflict(`The run is still ${run.status}: cancel it first, or wait for it`, { runId: run.id, status: run.status });
+  const [[agent], [company], live] = await ctx.batch([
+    db
+      .select()
+      .from(schema.agents)
+      .where(and(eq(schema.agents.id, run.agentId), eq(schema.agents.companyId, ctx.companyId))),
+    db
+      .select({ status: schema.companies.status, pauseReason: schema.companies.pauseReason })
+      .from(schema.companies)
+      .where(eq(schema.companies.id, ctx.companyId)),
+    db
+      .select({ id: r.id })
+      .from(r)
+      .where(and(eq(r.agentId, run.agentId), eq(r.issueId, run.issueId ?? ""), sql`${r.status} IN ('queued', 'running', 'scheduled_retry')`)),
+  ]);
+  if (!agent) throw notFound("Agent not found");
+  const skip = company ? skipReasonOf(company, agent) : "company.inactive";
+  if (skip) throw conflict(`The agent cannot run now (${skip})`, { reason: skip });
+  if (live[0]) throw conflict("A run of the agent on this issue is already live", { runId: live[0].id });
+  const reason = run.reason ?? "on_demand";
+  const { coalescedReasons: _coalesced, ...context } = (run.context ?? {}) as Record<string, unknown>;
+  const wakeupId = newId();
+  const { actorType, actorId } = actorRef(actor);
+  const retry = newRunRow({
+    id: newId(),
+    companyId: ctx.companyId,
+    agentId: agent.id,
+    status: "queued",
+    adapterType: agent.adapterType,
+    invocationSource: run.invocationSource === "external" ? "on_demand" : run.invocationSource,
+    wakeupRequestId: wakeupId,
+    createdAt: ctx.now,
+    issueId: run.issueId,
+    reason,
+    context: { ...context, retryOfRunId: run.id },
+  });
+  await ctx.batch([
+    db.insert(r).values(retry),
+    db.insert(schema.agentWakeupRequests).values({
+      id: wakeupId,
+      companyId: ctx.companyId,
+      agentId: agent.id,
+      reason,
+      source: "retry",
+      issueId: run.issueId,
+      context: { ...context, retryOfRunId: run.id },
+      requestedByActorType: actorType,
+      requestedByActorId: actorId,
+      status: "claimed",
+      runId: retry.id,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    }),
+    wakeActivity(ctx, agent.id, wakeupId, reason, { runId: retry.id, retryOfRunId: run.id }),
+  ]);
+  ctx.requestDispatch();
+  return runView(retry);
+});
+
 export const cancelRun = defineCommand("run.cancel", async (ctx, actor, input: { runId: string }) => {
   const run = await loadRun(ctx, input.runId);
   if (actor.type === "agent" && actor.agentId !== run.agentId) throw forbidden("Only the board or the run's own agent may cancel it");
@@ -241,4 +311,4 @@ export const completeRun = defineCommand("run.complete", async (ctx, actor, inpu
   };
 });
 
-export const runCommands = [wakeAgent, cancelRun, appendRunEvents, completeRun, resetAgentSessions];
+export const runCommands = [wakeAgent, retryRun, cancelRun, appendRunEvents, completeRun, resetAgentSessions];

@@ -1,7 +1,7 @@
 // A run's event log: rows appended with the next sequence numbers, computed inside the insert
 // (the writer is serialised in the company object, so MAX(seq) + i cannot race).
 import { sql } from "drizzle-orm";
-import type { Statement } from "../../db/batch";
+import { writesEventsByTrigger, type Statement } from "../../db/batch";
 import { schema } from "../../db/client";
 import type { CommandContext } from "../../company/command";
 import { newId } from "../../crypto/random";
@@ -17,17 +17,20 @@ export interface RunEventInput {
 /** One insert for `events`, numbered after the run's last event (all rows see the same MAX, so offsets 1..n). */
 export function runEventsInsert(ctx: CommandContext, run: Pick<RunRow, "id" | "companyId">, events: RunEventInput[]): Statement {
   const e = schema.heartbeatRunEvents;
-  return ctx.db.insert(e).values(
-    events.map((event, i) => ({
-      id: newId(),
-      companyId: run.companyId,
-      runId: run.id,
-      seq: sql`(SELECT COALESCE(MAX(${e.seq}), 0) + ${i + 1} FROM ${e} WHERE ${e.runId} = ${run.id})`,
-      kind: event.kind,
-      message: event.message,
-      data: event.data ?? null,
-      createdAt: ctx.now,
-    })),
+  // Each line is also a `run.event` on the company's stream (trigger run_event_published, migrations/0024).
+  return writesEventsByTrigger(
+    ctx.db.insert(e).values(
+      events.map((event, i) => ({
+        id: newId(),
+        companyId: run.companyId,
+        runId: run.id,
+        seq: sql`(SELECT COALESCE(MAX(${e.seq}), 0) + ${i + 1} FROM ${e} WHERE ${e.runId} = ${run.id})`,
+        kind: event.kind,
+        message: event.message,
+        data: event.data ?? null,
+        createdAt: ctx.now,
+      })),
+    ),
   );
 }
 
