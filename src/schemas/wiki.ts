@@ -155,14 +155,10 @@ const Limit = (max: number, fallback: number) =>
 // ---------------------------------------------------------------------------------------------
 // Pages (board callers; agents read too)
 
-const PagePath = z
-  .string()
-  .min(1)
-  .max(MAX_PATH_LENGTH)
-  .openapi({
-    description: "A .md page under wiki/ (or AGENTS.md, IDEA.md); `..`, `.`, backslashes and empty segments are 400",
-    example: "wiki/concepts/deploys.md",
-  });
+const PagePath = z.string().min(1).max(MAX_PATH_LENGTH).openapi({
+  description: "A .md page under wiki/ (or AGENTS.md, IDEA.md); `..`, `.`, backslashes and empty segments are 400",
+  example: "wiki/concepts/deploys.md",
+});
 
 export const WikiPageSchema = z
   .object({
