@@ -576,6 +576,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/heartbeat-runs/{runId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a finished run again: a new run with the same agent, issue, reason and context (board)
+         * @description The new run is `queued` (context gains `retryOfRunId`) and started by the dispatcher. A live run: 409; an agent that cannot run now (paused, terminated, a budget stop, the company paused): 409 with `details.reason`; a live run of the agent on the same issue: 409 with its `runId`. Agents: 403.
+         */
+        post: operations["retryHeartbeatRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/heartbeat-runs/{runId}/events": {
         parameters: {
             query?: never;
@@ -988,7 +1008,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restore a catalog-managed skill to its catalog version (`{ force }` discards local changes) */
+        /**
+         * Restore a catalog-managed skill to its catalog version (`{ force }` discards local changes)
+         * @description Catalog-managed skills only: a bundled skill (kept current on every list, never edited) or a skill from another source is 422.
+         */
         post: operations["resetCompanySkill"];
         delete?: never;
         options?: never;
@@ -2091,6 +2114,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/issues/{issueId}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The issue's questions, oldest first (board members and the company's agents) */
+        get: operations["listIssueQuestions"];
+        put?: never;
+        /**
+         * Ask a person a question on the issue (the issue's assignee agent)
+         * @description The assignee agent asks with its key, in a run or not (the run id is recorded when sent). `askedOfUserId` must be an active member of the company (422); without options a free-text answer is allowed (a question with neither is 422). `blocksIssue: true` sets the issue `blocked` until the question is answered or cancelled, then returns it to its status before (422 on a done or cancelled issue). Board callers and other agents: 403. Accepts an Idempotency-Key.
+         */
+        post: operations["askQuestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/issues/{issueId}/questions/{questionId}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer an open question (board members; once)
+         * @description With `optionId` (one of the question's options, 422 otherwise) and/or `text` (refused when the question takes only its options). Records who answered, posts the answer on the issue as the answerer's comment (it wakes no one), unblocks the issue it blocked, and wakes the asking agent once (reason `question_answered`, the answer in its context). A question already answered or cancelled: 409. Agents: 403.
+         */
+        post: operations["answerQuestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/issues/{issueId}/questions/{questionId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an open question (the asking agent, or a board member)
+         * @description Unblocks the issue it blocked. Another agent: 403; a question already answered or cancelled: 409.
+         */
+        post: operations["cancelQuestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's questions, newest first, with their issues (board members and the company's agents)
+         * @description Filters: `status` (open, answered, cancelled), `askedOfUserId`; `limit` 1–200 (default 100).
+         */
+        get: operations["listCompanyQuestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyId}/invites": {
         parameters: {
             query?: never;
@@ -2817,6 +2921,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/{companyId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the company: issues, agents, projects, issue documents and wiki pages (board members and the company's agents)
+         * @description Issues match as the issue list's `q` (title, identifier, comments, description); agents by name or title (not terminated); projects by name or description; issue documents by title or latest body (not of hidden issues); wiki pages by title or body words (the wiki's full-text index, while the knowledge-wiki plugin is ready; board-only spaces for board callers only). Case-insensitive (ASCII letters), every character literal. Order: an exact identifier or name first, then a name or title starting with q, then containing it, then a match in another field; within that, issues, agents, projects, documents, wiki pages, each in its own order.
+         */
+        get: operations["searchCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/issues/{issueId}/documents": {
         parameters: {
             query?: never;
@@ -3350,7 +3474,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The agent's API keys, newest first (never a token)
+         * @description Name, a short prefix of the token (keys made before prefixes were recorded have none), created, last used, revoked. Callers: agents:create holders.
+         */
+        get: operations["listAgentKeys"];
         put?: never;
         /**
          * Create an agent API key (the token is returned once)
@@ -3358,6 +3486,26 @@ export interface paths {
          */
         post: operations["createAgentKey"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{agentId}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the agent's API keys
+         * @description Refused at once by the isolate that revoked it; other isolates cache a resolved key for at most 5 s (CREDENTIAL_CACHE_MS), so it stops working everywhere within seconds. An unknown key: 404; a key already revoked: 409. Callers: agents:create holders.
+         */
+        delete: operations["revokeAgentKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3851,13 +3999,30 @@ export interface paths {
          *     - `issue.released`: An issue's checkout was released. data: identifier
          *     - `approval.created`: An approval was requested. data: type
          *     - `approval.resolved`: An approval was approved, rejected or sent back for revision. data: type, status, decisionNote
+         *     - `question.asked`: An agent asked a person a question on an issue. data: issueId, identifier, askedOfUserId, blocksIssue, agentId
+         *     - `question.answered`: A board member answered a question (posted as a comment; the asking agent is woken). data: issueId, identifier, optionId, commentId, answeredByUserId, agentId
+         *     - `question.cancelled`: An open question was cancelled. data: issueId, identifier, agentId
          *     - `agent.created`: An agent was created (hired or joined). data: name, role, status
+         *     - `agent_key.created`: An agent API key was created (never the token). data: agentId, keyId, name
+         *     - `agent_key.revoked`: An agent API key was revoked. data: agentId, keyId, name
          *     - `agent.status_changed`: An agent's status changed (paused, resumed, terminated, approved). data: from, to
          *     - `run.queued`: A heartbeat run was queued. data: agentId, reason, invocationSource, issueId
          *     - `run.started`: A heartbeat run started. data: agentId, adapterType, issueId
          *     - `run.finished`: A heartbeat run ended. data: agentId, status, errorCode
+         *     - `run.event`: A line of a run's event log: its transcript (assistant text, thinking, tool calls and results), status and output. Matched only by a filter or subscription naming it exactly (not `*` or `run.*`: there are many). data: runId, seq, kind, message (its first 2,000 characters)
          *     - `budget.incident_opened`: A budget threshold was crossed (soft warning or hard stop). data: kind, scopeType, scopeId, amountCents, observedCents
          *     - `budget.incident_resolved`: A budget incident was resolved. data: action, amountCents
+         *     - `project.created`: A project was created. data: name, urlKey, goalIds
+         *     - `project.updated`: A project changed. data: changed (field names)
+         *     - `goal.created`: A goal was created. data: title, level, status, parentId
+         *     - `goal.updated`: A goal changed. data: changed (field names), changes ({ field: { from, to } })
+         *     - `company.updated`: The company's settings, branding or logo changed, or it was archived. data: changed (field names)
+         *     - `member.added`: A person became a member of the company (an accepted invite, an approved join request, an admin's grant). data: userId, membershipRole
+         *     - `member.removed`: A member's membership was deactivated. data: userId
+         *     - `member.role_changed`: A member's role changed. data: userId, from, to
+         *     - `invite.created`: An invite was created (never its token). data: inviteType, membershipRole, expiresAt
+         *     - `document.written`: An issue document got a new revision (created, updated or restored). data: issueId, key, documentId, revisionId, revisionNumber
+         *     - `attachment.added`: A file was attached to an issue. data: issueId, attachmentId, originalFilename, contentType, byteSize
          *     - `routine.run_created`: A routine fired. data: runId, source, status, linkedIssueId
          *     - `cost.recorded`: A cost event was recorded. data: agentId, provider, model, costCents, issueId, projectId
          *     - `wiki.page_written`: A knowledge-wiki page was written (created or changed; also the index, the log and filed answers). data: wikiId, spaceSlug, path, title, hash, previousHash, revisionId, operationType, querySessionId
@@ -4014,13 +4179,30 @@ export interface paths {
          *     - `issue.released`: An issue's checkout was released. data: identifier
          *     - `approval.created`: An approval was requested. data: type
          *     - `approval.resolved`: An approval was approved, rejected or sent back for revision. data: type, status, decisionNote
+         *     - `question.asked`: An agent asked a person a question on an issue. data: issueId, identifier, askedOfUserId, blocksIssue, agentId
+         *     - `question.answered`: A board member answered a question (posted as a comment; the asking agent is woken). data: issueId, identifier, optionId, commentId, answeredByUserId, agentId
+         *     - `question.cancelled`: An open question was cancelled. data: issueId, identifier, agentId
          *     - `agent.created`: An agent was created (hired or joined). data: name, role, status
+         *     - `agent_key.created`: An agent API key was created (never the token). data: agentId, keyId, name
+         *     - `agent_key.revoked`: An agent API key was revoked. data: agentId, keyId, name
          *     - `agent.status_changed`: An agent's status changed (paused, resumed, terminated, approved). data: from, to
          *     - `run.queued`: A heartbeat run was queued. data: agentId, reason, invocationSource, issueId
          *     - `run.started`: A heartbeat run started. data: agentId, adapterType, issueId
          *     - `run.finished`: A heartbeat run ended. data: agentId, status, errorCode
+         *     - `run.event`: A line of a run's event log: its transcript (assistant text, thinking, tool calls and results), status and output. Matched only by a filter or subscription naming it exactly (not `*` or `run.*`: there are many). data: runId, seq, kind, message (its first 2,000 characters)
          *     - `budget.incident_opened`: A budget threshold was crossed (soft warning or hard stop). data: kind, scopeType, scopeId, amountCents, observedCents
          *     - `budget.incident_resolved`: A budget incident was resolved. data: action, amountCents
+         *     - `project.created`: A project was created. data: name, urlKey, goalIds
+         *     - `project.updated`: A project changed. data: changed (field names)
+         *     - `goal.created`: A goal was created. data: title, level, status, parentId
+         *     - `goal.updated`: A goal changed. data: changed (field names), changes ({ field: { from, to } })
+         *     - `company.updated`: The company's settings, branding or logo changed, or it was archived. data: changed (field names)
+         *     - `member.added`: A person became a member of the company (an accepted invite, an approved join request, an admin's grant). data: userId, membershipRole
+         *     - `member.removed`: A member's membership was deactivated. data: userId
+         *     - `member.role_changed`: A member's role changed. data: userId, from, to
+         *     - `invite.created`: An invite was created (never its token). data: inviteType, membershipRole, expiresAt
+         *     - `document.written`: An issue document got a new revision (created, updated or restored). data: issueId, key, documentId, revisionId, revisionNumber
+         *     - `attachment.added`: A file was attached to an issue. data: issueId, attachmentId, originalFilename, contentType, byteSize
          *     - `routine.run_created`: A routine fired. data: runId, source, status, linkedIssueId
          *     - `cost.recorded`: A cost event was recorded. data: agentId, provider, model, costCents, issueId, projectId
          *     - `wiki.page_written`: A knowledge-wiki page was written (created or changed; also the index, the log and filed answers). data: wikiId, spaceSlug, path, title, hash, previousHash, revisionId, operationType, querySessionId
@@ -4376,6 +4558,95 @@ export interface paths {
         put?: never;
         /** File contents, an answer, or a query session's answer as a wiki page (board); expectedHash as for page writes */
         post: operations["fileWikiPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The space's pages (path, title, type, hash), by path (board or agent) */
+        get: operations["listWikiPages"];
+        put?: never;
+        /**
+         * Write a whole page atomically (board): with expectedHash, a page changed since it was read is 409 with details.currentHash
+         * @description Creates or replaces the page at `path`, with a revision, its links, an operation and a wiki.page_written event. Of two writers holding the same expectedHash one wins; the other gets 409 — read the page again, merge, write with the new hash. An archived space is 409.
+         */
+        post: operations["writeWikiPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page: its contents, its hash (a later write's expectedHash) and its backlinks (board or agent) */
+        get: operations["readWikiPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/page/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page's revisions, newest first: writes and moves, with hashes, authors and runs (board or agent); no page there: 404 */
+        get: operations["listWikiPageRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/page/backlinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pages linking to a page ([[wiki links]], relative markdown links, wiki/… mentions), whether or not it exists (board or agent) */
+        get: operations["listWikiBacklinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/knowledge-wiki/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Full-text search over the space's pages and sources: every word must match, ranked best first (board or agent) */
+        get: operations["searchWiki"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6917,6 +7188,67 @@ export interface components {
         CreateApprovalComment: {
             body: string;
         };
+        Question: {
+            id: string;
+            companyId: string;
+            issueId: string;
+            askedByAgentId: string;
+            runId: string | null;
+            askedOfUserId: string | null;
+            prompt: string;
+            options: components["schemas"]["QuestionOption"][];
+            allowFreeText: boolean;
+            blocksIssue: boolean;
+            /** @enum {string} */
+            status: "open" | "answered" | "cancelled";
+            answer: {
+                optionId: string | null;
+                optionLabel: string | null;
+                text: string | null;
+                answeredByUserId: string | null;
+                answeredAt: string | null;
+                commentId: string | null;
+            } | null;
+            cancelledAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        QuestionOption: {
+            id: string;
+            label: string;
+        };
+        AskQuestion: {
+            /** @description The question, markdown */
+            prompt: string;
+            /** @description Choices to answer with (the console shows them as buttons) */
+            options?: components["schemas"]["QuestionOption"][];
+            /** @description Whether a written answer is accepted (default: true without options, false with) */
+            allowFreeText?: boolean;
+            /** @description The member asked (an active member of the company); default the board */
+            askedOfUserId?: string | null;
+            /** @description Sets the issue blocked until the answer, which returns it to its status before */
+            blocksIssue?: boolean;
+        };
+        AnswerQuestion: {
+            optionId?: string | null;
+            text?: string | null;
+        };
+        CompanyQuestion: components["schemas"]["Question"] & {
+            issue: {
+                id: string;
+                identifier: string;
+                title: string;
+                status: string;
+            };
+        };
         Invite: {
             id: string;
             companyId: string;
@@ -7539,6 +7871,79 @@ export interface components {
                 pausedProjects: number;
             };
         };
+        SearchResults: {
+            results: components["schemas"]["SearchResult"][];
+        };
+        SearchResult: components["schemas"]["IssueSearchResult"] | components["schemas"]["AgentSearchResult"] | components["schemas"]["ProjectSearchResult"] | components["schemas"]["DocumentSearchResult"] | components["schemas"]["WikiPageSearchResult"];
+        IssueSearchResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "issue";
+            id: string;
+            /** @description The issue's or document's title, the agent's or project's name, the page's title */
+            title: string;
+            /** @description Plain text around the first match (else the start), up to 180 characters; … where the text goes on */
+            snippet: string;
+            identifier: string;
+        };
+        AgentSearchResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "agent";
+            id: string;
+            /** @description The issue's or document's title, the agent's or project's name, the page's title */
+            title: string;
+            /** @description Plain text around the first match (else the start), up to 180 characters; … where the text goes on */
+            snippet: string;
+        };
+        ProjectSearchResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "project";
+            id: string;
+            /** @description The issue's or document's title, the agent's or project's name, the page's title */
+            title: string;
+            /** @description Plain text around the first match (else the start), up to 180 characters; … where the text goes on */
+            snippet: string;
+        };
+        /** @description An issue document: /api/issues/{issueId}/documents/{key} */
+        DocumentSearchResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "document";
+            id: string;
+            /** @description The issue's or document's title, the agent's or project's name, the page's title */
+            title: string;
+            /** @description Plain text around the first match (else the start), up to 180 characters; … where the text goes on */
+            snippet: string;
+            issueId: string;
+            issueIdentifier: string;
+            key: string;
+        };
+        /** @description A knowledge-wiki page: GET /api/plugins/knowledge-wiki/api/page?companyId&wikiId&spaceSlug&path */
+        WikiPageSearchResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "wiki_page";
+            id: string;
+            /** @description The issue's or document's title, the agent's or project's name, the page's title */
+            title: string;
+            /** @description Plain text around the first match (else the start), up to 180 characters; … where the text goes on */
+            snippet: string;
+            wikiId: string;
+            spaceSlug: string;
+            path: string;
+        };
         IssueDocument: components["schemas"]["IssueDocumentSummary"] & {
             body: string;
             /** @description Change summary of the latest revision */
@@ -8159,6 +8564,20 @@ export interface components {
         };
         CreateAgentKey: {
             name?: string;
+        };
+        AgentApiKey: {
+            id: string;
+            agentId: string;
+            name: string | null;
+            /** @description The token's first characters, to recognise it (keys made before prefixes were recorded have none); never the token */
+            tokenPrefix: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
         };
         AgentSkillSnapshot: {
             adapterType: string;
@@ -8826,13 +9245,30 @@ export interface components {
              *     - `issue.released`: An issue's checkout was released. data: identifier
              *     - `approval.created`: An approval was requested. data: type
              *     - `approval.resolved`: An approval was approved, rejected or sent back for revision. data: type, status, decisionNote
+             *     - `question.asked`: An agent asked a person a question on an issue. data: issueId, identifier, askedOfUserId, blocksIssue, agentId
+             *     - `question.answered`: A board member answered a question (posted as a comment; the asking agent is woken). data: issueId, identifier, optionId, commentId, answeredByUserId, agentId
+             *     - `question.cancelled`: An open question was cancelled. data: issueId, identifier, agentId
              *     - `agent.created`: An agent was created (hired or joined). data: name, role, status
+             *     - `agent_key.created`: An agent API key was created (never the token). data: agentId, keyId, name
+             *     - `agent_key.revoked`: An agent API key was revoked. data: agentId, keyId, name
              *     - `agent.status_changed`: An agent's status changed (paused, resumed, terminated, approved). data: from, to
              *     - `run.queued`: A heartbeat run was queued. data: agentId, reason, invocationSource, issueId
              *     - `run.started`: A heartbeat run started. data: agentId, adapterType, issueId
              *     - `run.finished`: A heartbeat run ended. data: agentId, status, errorCode
+             *     - `run.event`: A line of a run's event log: its transcript (assistant text, thinking, tool calls and results), status and output. Matched only by a filter or subscription naming it exactly (not `*` or `run.*`: there are many). data: runId, seq, kind, message (its first 2,000 characters)
              *     - `budget.incident_opened`: A budget threshold was crossed (soft warning or hard stop). data: kind, scopeType, scopeId, amountCents, observedCents
              *     - `budget.incident_resolved`: A budget incident was resolved. data: action, amountCents
+             *     - `project.created`: A project was created. data: name, urlKey, goalIds
+             *     - `project.updated`: A project changed. data: changed (field names)
+             *     - `goal.created`: A goal was created. data: title, level, status, parentId
+             *     - `goal.updated`: A goal changed. data: changed (field names), changes ({ field: { from, to } })
+             *     - `company.updated`: The company's settings, branding or logo changed, or it was archived. data: changed (field names)
+             *     - `member.added`: A person became a member of the company (an accepted invite, an approved join request, an admin's grant). data: userId, membershipRole
+             *     - `member.removed`: A member's membership was deactivated. data: userId
+             *     - `member.role_changed`: A member's role changed. data: userId, from, to
+             *     - `invite.created`: An invite was created (never its token). data: inviteType, membershipRole, expiresAt
+             *     - `document.written`: An issue document got a new revision (created, updated or restored). data: issueId, key, documentId, revisionId, revisionNumber
+             *     - `attachment.added`: A file was attached to an issue. data: issueId, attachmentId, originalFilename, contentType, byteSize
              *     - `routine.run_created`: A routine fired. data: runId, source, status, linkedIssueId
              *     - `cost.recorded`: A cost event was recorded. data: agentId, provider, model, costCents, issueId, projectId
              *     - `wiki.page_written`: A knowledge-wiki page was written (created or changed; also the index, the log and filed answers). data: wikiId, spaceSlug, path, title, hash, previousHash, revisionId, operationType, querySessionId
@@ -9072,10 +9508,10 @@ export interface components {
              */
             spaceSlug?: string;
             /**
-             * @description Default `manual`; decides the capture cap (issue, comment, document 12,000 characters; cursor_window 60,000; routine_run 120,000; manual, url 250,000)
+             * @description Default `manual`; decides the capture cap (issue, comment, document 12,000 characters; cursor_window 60,000; routine_run 120,000; manual, url 250,000). `text` (the incumbent's default) is the plain-text kind: stored as `manual`
              * @enum {string}
              */
-            sourceType?: "manual" | "url" | "issue" | "comment" | "document" | "cursor_window" | "routine_run";
+            sourceType?: "manual" | "url" | "issue" | "comment" | "document" | "cursor_window" | "routine_run" | "text";
             title?: string | null;
             /** Format: uri */
             url?: string | null;
@@ -9257,6 +9693,128 @@ export interface components {
             querySessionId?: string | null;
             /** @description SHA-256 (hex) of the page's UTF-8 contents */
             expectedHash?: string | null;
+        };
+        WikiPages: {
+            pages: components["schemas"]["WikiPage"][];
+        };
+        WikiPage: {
+            path: string;
+            title: string;
+            /** @enum {string} */
+            pageType: "control" | "index" | "log" | "source" | "project" | "area" | "entity" | "concept" | "synthesis" | "page";
+            /** @description SHA-256 (hex) of the page's UTF-8 contents */
+            hash: string;
+            revisionId: string;
+            sizeBytes: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        WikiPageContent: components["schemas"]["WikiPage"] & {
+            /** @description The page, markdown */
+            contents: string;
+            /** @description Paths of the pages linking to this one */
+            backlinks: string[];
+        };
+        WikiPageRevisions: {
+            path: string;
+            revisions: components["schemas"]["WikiPageRevision"][];
+        };
+        WikiPageRevision: {
+            revisionId: string;
+            /** @description The page's path at this revision (a move changes it) */
+            path: string;
+            /** @enum {string} */
+            change: "write" | "move" | "delete";
+            /** @description SHA-256 (hex) of the page's UTF-8 contents */
+            hash: string | null;
+            /** @description SHA-256 (hex) of the page's UTF-8 contents */
+            previousHash: string | null;
+            summary: string | null;
+            operationId: string;
+            createdByAgentId: string | null;
+            createdByUserId: string | null;
+            runId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        WikiBacklinks: {
+            path: string;
+            /** @description Paths of the pages linking to it, sorted */
+            backlinks: string[];
+        };
+        WikiSearch: {
+            query: string;
+            results: {
+                /** @enum {string} */
+                kind: "page" | "source";
+                /** @description A page's path, or a source's rawPath */
+                path: string;
+                title: string;
+                /** @description Where it matched, the matched words in **bold** */
+                snippet: string;
+                /** @description SHA-256 (hex) of the page's UTF-8 contents */
+                hash: string;
+                /** @description bm25 (lower is better; titles weigh over paths over bodies) */
+                rank: number;
+            }[];
+        };
+        WrittenWikiPage: {
+            path: string;
+            /** @description SHA-256 (hex) of the page's UTF-8 contents */
+            hash: string;
+            /** @description SHA-256 (hex) of the page's UTF-8 contents */
+            previousHash: string | null;
+            revisionId: string;
+            created: boolean;
+            /** @description true: the contents and title were the page's already; nothing was written */
+            unchanged: boolean;
+            backlinks: string[];
+            /** @description Pages this one links to */
+            links: string[];
+            page: {
+                path: string;
+                title: string;
+                /** @enum {string} */
+                pageType: "control" | "index" | "log" | "source" | "project" | "area" | "entity" | "concept" | "synthesis" | "page";
+                revisionId: string;
+            };
+            operationId: string | null;
+        };
+        WriteWikiPage: {
+            /**
+             * Format: uuid
+             * @description The company (the caller must have access to it)
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
+            companyId: string;
+            /**
+             * @description The wiki (default `default`)
+             * @example default
+             */
+            wikiId?: string;
+            /**
+             * @description The space (default `default`)
+             * @example default
+             */
+            spaceSlug?: string;
+            /**
+             * @description A .md page under wiki/ (or AGENTS.md, IDEA.md); `..`, `.`, backslashes and empty segments are 400
+             * @example wiki/concepts/deploys.md
+             */
+            path: string;
+            /** @description The whole page, markdown */
+            contents: string;
+            /** @description The hash read with the page: if the page changed since (or is gone), 409 with details.currentHash. Absent: written without the check */
+            expectedHash?: string | null;
+            summary?: string | null;
+            /** @description Default: the page's first heading, else its file name */
+            title?: string | null;
         };
     };
     responses: never;
@@ -11128,6 +11686,64 @@ export interface operations {
         responses: {
             /** @description The cancelled run */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeartbeatRun"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryHeartbeatRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new run */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17555,6 +18171,336 @@ export interface operations {
             };
         };
     };
+    listIssueQuestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Issue UUID or identifier such as ABC-12 */
+                issueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The questions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Question"][];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    askQuestion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat of the same request (same caller, route and body) within 24 h answers with the first response and changes nothing; the same key with another request is 422. 1–200 printable ASCII characters, chosen by the caller (a UUID, or run:turn:call). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Issue UUID or identifier such as ABC-12 */
+                issueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AskQuestion"];
+            };
+        };
+        responses: {
+            /** @description The open question */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Question"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable: valid shape but breaks a rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    answerQuestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Issue UUID or identifier such as ABC-12 */
+                issueId: string;
+                questionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerQuestion"];
+            };
+        };
+        responses: {
+            /** @description The answered question */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Question"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable: valid shape but breaks a rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelQuestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Issue UUID or identifier such as ABC-12 */
+                issueId: string;
+                questionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled question */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Question"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCompanyQuestions: {
+        parameters: {
+            query?: {
+                status?: "open" | "answered" | "cancelled";
+                /** @description Only questions asked of this member */
+                askedOfUserId?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The questions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyQuestion"][];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listInvites: {
         parameters: {
             query?: never;
@@ -20084,6 +21030,69 @@ export interface operations {
             };
         };
     };
+    searchCompany: {
+        parameters: {
+            query: {
+                /** @description What to find (case-insensitive; every character literal) */
+                q: string;
+                /** @description Default 20, at most 50 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Results, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listIssueDocuments: {
         parameters: {
             query?: never;
@@ -22283,6 +23292,68 @@ export interface operations {
             };
         };
     };
+    listAgentKeys: {
+        parameters: {
+            query?: {
+                /** @description Company context for a shortname lookup (agent callers default to their own company) */
+                companyId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Agent UUID, or its company-unique shortname (urlKey) with company context */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentApiKey"][];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createAgentKey: {
         parameters: {
             query?: {
@@ -22309,6 +23380,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentApiKeyCreated"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeAgentKey: {
+        parameters: {
+            query?: {
+                /** @description Company context for a shortname lookup (agent callers default to their own company) */
+                companyId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Agent UUID, or its company-unique shortname (urlKey) with company context */
+                agentId: string;
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentApiKey"];
                 };
             };
             /** @description Bad request: validation failure, missing fields or wrong shape */
@@ -26048,6 +27191,469 @@ export interface operations {
             };
             /** @description Unsupported media type: plugin routes take JSON bodies */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWikiPages: {
+        parameters: {
+            query: {
+                /** @description The company (the caller must have access to it) */
+                companyId: string;
+                /** @description The wiki (default `default`) */
+                wikiId?: string;
+                /** @description The space (default `default`) */
+                spaceSlug?: string;
+                /** @description Only paths starting with this */
+                prefix?: string;
+                /** @description Default 1000, at most 1000 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiPages"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    writeWikiPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WriteWikiPage"];
+            };
+        };
+        responses: {
+            /** @description Written (or unchanged) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WrittenWikiPage"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: plugin routes take JSON bodies */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readWikiPage: {
+        parameters: {
+            query: {
+                /** @description The company (the caller must have access to it) */
+                companyId: string;
+                /** @description The wiki (default `default`) */
+                wikiId?: string;
+                /** @description The space (default `default`) */
+                spaceSlug?: string;
+                /** @description A .md page under wiki/ (or AGENTS.md, IDEA.md); `..`, `.`, backslashes and empty segments are 400 */
+                path: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiPageContent"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWikiPageRevisions: {
+        parameters: {
+            query: {
+                /** @description The company (the caller must have access to it) */
+                companyId: string;
+                /** @description The wiki (default `default`) */
+                wikiId?: string;
+                /** @description The space (default `default`) */
+                spaceSlug?: string;
+                /** @description A .md page under wiki/ (or AGENTS.md, IDEA.md); `..`, `.`, backslashes and empty segments are 400 */
+                path: string;
+                /** @description Default 500, at most 500 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revisions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiPageRevisions"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWikiBacklinks: {
+        parameters: {
+            query: {
+                /** @description The company (the caller must have access to it) */
+                companyId: string;
+                /** @description The wiki (default `default`) */
+                wikiId?: string;
+                /** @description The space (default `default`) */
+                spaceSlug?: string;
+                /** @description A .md page under wiki/ (or AGENTS.md, IDEA.md); `..`, `.`, backslashes and empty segments are 400 */
+                path: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Backlinks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiBacklinks"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchWiki: {
+        parameters: {
+            query: {
+                /** @description The company (the caller must have access to it) */
+                companyId: string;
+                /** @description The wiki (default `default`) */
+                wikiId?: string;
+                /** @description The space (default `default`) */
+                spaceSlug?: string;
+                /** @description Words to find (every word must match; stemmed); punctuation is plain text */
+                q: string;
+                /** @description Default 10, at most 50 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiSearch"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
