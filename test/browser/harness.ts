@@ -216,6 +216,24 @@ export async function noHorizontalScroll(page: Page, name: string) {
   expect(overflow, `${name} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
 }
 
+/**
+ * Each page, by name and URL, loaded three times afresh: the median time from navigation until it is
+ * ready is logged (the README's figures) and must stay under the budget.
+ */
+export async function expectReadyWithin(page: Page, base: string, pages: Array<[string, string]>, budgetMs = 1000) {
+  const medians: Array<{ name: string; ms: number }> = [];
+  for (const [name, url] of pages) {
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await page.goto(`${base}${url}`);
+      times.push(await ready(page));
+    }
+    medians.push({ name, ms: Math.round(times.sort((a, b) => a - b)[1]) });
+  }
+  console.log(`ready after navigation (median of 3, ms): ${medians.map((m) => `${m.name} ${m.ms}`).join(", ")}`);
+  expect(medians.filter((m) => m.ms >= budgetMs)).toEqual([]);
+}
+
 /** The gzipped bytes of the console's own files (HTML, JS, CSS) this page loaded, fetched again here. */
 export async function loadedWeight(page: Page, base: string) {
   const urls: string[] = await page.evaluate(() => [location.href, ...performance.getEntriesByType("resource").map((e) => e.name)]);

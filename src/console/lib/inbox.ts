@@ -41,7 +41,8 @@ export async function loadAssigned(companyId: string) {
     const issues = await call(
       api.GET("/api/companies/{companyId}/issues", { params: { path: { companyId }, query: { assigneeUserId: "me", status: OPEN_STATUSES, limit: "500" } } }),
     );
-    assignedToYou.value = { companyId, issues };
+    // The latest change first, as the issues list shows them.
+    assignedToYou.value = { companyId, issues: [...issues].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)) };
     assignedError.value = null;
   } catch (err) {
     assignedError.value = (err as Error).message;

@@ -3,8 +3,8 @@
 // with a comment), budget incidents (keep the scope paused, or raise its budget and resume) and
 // join requests. The navigation shows the same count (lib/inbox.ts).
 import { Feedback, useAction } from "../components/action";
+import { IssueList } from "../components/issue-list";
 import { ApprovalCard } from "../components/inbox/approval-card";
-import { AssignedList } from "../components/inbox/assigned-list";
 import { IncidentCard } from "../components/inbox/incident-card";
 import { JoinRequestCard } from "../components/inbox/join-request-card";
 import { Empty, ErrorMessage, Loading } from "../components/states";
@@ -30,7 +30,7 @@ export default function InboxPage({ company }: CompanyPageProps) {
         ) : assigned.length === 0 ? (
           <Empty>No open issue is assigned to you.</Empty>
         ) : (
-          <AssignedList issues={assigned} company={company} />
+          <IssueList issues={assigned} company={company} assignee={false} />
         )}
       </section>
       {inboxError.value && <ErrorMessage message={inboxError.value} retry={() => void loadInbox(company.id)} />}

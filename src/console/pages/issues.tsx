@@ -4,15 +4,15 @@
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso/router";
 import { Feedback, useAction } from "../components/action";
-import { PriorityBadge, StatusBadge } from "../components/badges";
+import { PriorityBadge } from "../components/badges";
 import { SelectField, TextField } from "../components/fields";
+import { IssueList } from "../components/issue-list";
 import { Async } from "../components/states";
 import { agents } from "../lib/agents";
 import { assigneeName } from "../lib/assignees";
 import { api, call, type Schemas } from "../lib/api";
 import { companyPath } from "../lib/companies";
 import { ISSUE_STATUSES, type IssueStatus, label, onChosen } from "../lib/enums";
-import { ago } from "../lib/format";
 import { usePeople } from "../lib/people";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
@@ -123,24 +123,6 @@ function viewSearch(query: Record<string, string>, view: string | null) {
   if (view) next.set("view", view);
   const s = next.toString();
   return s ? `?${s}` : "";
-}
-
-function IssueList({ issues, company }: { issues: Issue[]; company: CompanyPageProps["company"] }) {
-  return (
-    <ul class="rows issue-list">
-      {issues.map((issue) => (
-        <li key={issue.id}>
-          <a href={companyPath(company, `issues/${issue.identifier}`)}>
-            <span class="identifier">{issue.identifier}</span> {issue.title}
-          </a>{" "}
-          <StatusBadge status={issue.status} /> <PriorityBadge priority={issue.priority} />{" "}
-          <span class="meta">
-            {assigneeName(issue)} · updated {ago(issue.updatedAt)}
-          </span>
-        </li>
-      ))}
-    </ul>
-  );
 }
 
 function Board({ issues, company, onMove }: { issues: Issue[]; company: CompanyPageProps["company"]; onMove: (issue: Issue, status: IssueStatus) => void }) {
