@@ -1,16 +1,19 @@
 // The company's people — its active users (GET /api/companies/{id}/user-directory, the list made for
 // pickers) — shared by the pages that name or pick a person (assignees). Loaded when such a page
-// opens, the last list kept meanwhile; no event announces a member change, so each opening asks again.
+// opens (the last list kept meanwhile) and again on member events while it is open.
 import { signal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api, call, type Schemas } from "./api";
+import { subscribe } from "./live";
 
 export type Person = Schemas["UserDirectoryEntry"];
 
 export const people = signal<{ companyId: string; list: Person[] } | undefined>(undefined);
 export const peopleError = signal<string | null>(null);
 
-export async function loadPeople(companyId: string) {
+let loading: { companyId: string; done: Promise<void> } | null = null;
+
+async function fetchPeople(companyId: string) {
   try {
     const list = await call(api.GET("/api/companies/{companyId}/user-directory", { params: { path: { companyId } } }));
     people.value = { companyId, list };
@@ -20,9 +23,22 @@ export async function loadPeople(companyId: string) {
   }
 }
 
-/** The company's people (empty until loaded); asks for them when the calling page opens. */
+/** Loads the company's people; a load already under way for it is shared (several parts of a page ask at once). */
+export function loadPeople(companyId: string): Promise<void> {
+  if (loading?.companyId === companyId) return loading.done;
+  const done = fetchPeople(companyId).finally(() => {
+    if (loading?.done === done) loading = null;
+  });
+  loading = { companyId, done };
+  return done;
+}
+
+/** The company's people (empty until loaded), followed while the calling page is open. */
 export function usePeople(companyId: string): Person[] {
-  useEffect(() => void loadPeople(companyId), [companyId]);
+  useEffect(() => {
+    void loadPeople(companyId);
+    return subscribe(["member.*"], () => void loadPeople(companyId));
+  }, [companyId]);
   const current = people.value;
   return current?.companyId === companyId ? current.list : [];
 }
