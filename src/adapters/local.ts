@@ -13,8 +13,10 @@ function fieldsOf(runtime: LocalRuntime): AdapterField[] {
   return localFieldNames(runtime).map((name) => {
     if (name === "env") return envField;
     const doc = LOCAL_FIELD_DOCS[name];
-    const fallback = name === "model" ? info.defaultModel : name === "command" ? info.commands.join(" or ") : doc.default;
-    return { name, required: false, ...(fallback !== undefined ? { default: fallback } : {}), description: doc.description };
+    // Defaults are values a client may send as they are (a second accepted command is named in the description).
+    const fallback = name === "model" ? info.defaultModel : name === "command" ? info.commands[0] : doc.default;
+    const description = name === "command" && info.commands.length > 1 ? `${doc.description} (\`${info.commands.join("` or `")}\` are found)` : doc.description;
+    return { name, required: false, ...(fallback !== undefined ? { default: fallback } : {}), description };
   });
 }
 

@@ -5,9 +5,9 @@ import { dbOf } from "../http/db";
 import { requireCompanyAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
 import { activityView } from "../domain/activity/view";
-import { listCompanyActivity } from "../domain/activity/queries";
+import { listCompanyActivity, pageCompanyActivity } from "../domain/activity/queries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
-import { ActivityListQuery, ActivitySchema, CreateActivitySchema } from "../schemas/activity";
+import { ActivityListQuery, ActivityPageSchema, ActivitySchema, CreateActivitySchema } from "../schemas/activity";
 import { recordActivity } from "../domain/activity/commands";
 
 const tags = ["Activity"];
@@ -18,15 +18,22 @@ activityRouter.openapi(
     method: "get",
     path: "/api/companies/{companyId}/activity",
     tags,
-    summary: "Company activity, newest first (exact-match filters; no pagination; entries of hidden issues left out)",
+    summary: "Company activity, newest first (exact-match filters; entries of hidden issues left out)",
+    description:
+      "Without `limit` and `cursor` the whole list as an array (the spec's answer). With either, a page: `{ activity, nextCursor }` — `limit` entries (default 100, at most 500) " +
+      "after `cursor` (the previous page's `nextCursor`; null at the end). A cursor this list did not give: 400.",
     request: { params: CompanyIdParam, query: ActivityListQuery },
-    responses: { 200: jsonContent(z.array(ActivitySchema), "Activity records"), ...errors(400, 401, 403, 404) },
+    responses: {
+      200: jsonContent(z.union([z.array(ActivitySchema), ActivityPageSchema]), "Activity records, or a page of them"),
+      ...errors(400, 401, 403, 404),
+    },
   }),
   async (c) => {
     const { companyId } = c.req.valid("param");
-    const query = c.req.valid("query");
+    const { limit, cursor, ...filters } = c.req.valid("query");
     await requireCompanyAccess(c, companyId);
-    return c.json(await listCompanyActivity(dbOf(c), companyId, query), 200);
+    if (limit === undefined && cursor === undefined) return c.json(await listCompanyActivity(dbOf(c), companyId, filters), 200);
+    return c.json(await pageCompanyActivity(dbOf(c), companyId, filters, { cursor, limit: limit ?? 100 }), 200);
   },
 );
 

@@ -1,13 +1,14 @@
 // Budgets: the company's monthly budget, policy upsert, the overview, incident resolution.
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
 import { requireCompanyAccess } from "../http/access";
 import { runCompanyCommand } from "../company/client";
-import { budgetOverview } from "../domain/budgets/overview";
+import { budgetOverview, listBudgetIncidents } from "../domain/budgets/overview";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
 import { CompanySchema } from "../schemas/companies";
 import {
+  BudgetIncidentListQuery,
   BudgetIncidentSchema,
   BudgetOverviewSchema,
   CompanyBudgetSchema,
@@ -55,6 +56,23 @@ budgetsRouter.openapi(
     const { companyId } = c.req.valid("param");
     await requireCompanyAccess(c, companyId);
     return c.json(await budgetOverview(dbOf(c), companyId, new Date().toISOString()), 200);
+  },
+);
+
+budgetsRouter.openapi(
+  createRoute({
+    method: "get",
+    path: "/api/companies/{companyId}/budget-incidents",
+    operationId: "listBudgetIncidents",
+    tags,
+    summary: "Budget incidents, newest first: open, resolved (with how), or both (board members)",
+    request: { params: CompanyIdParam, query: BudgetIncidentListQuery },
+    responses: { 200: jsonContent(z.array(BudgetIncidentSchema), "Incidents"), ...errors(400, 401, 403, 404) },
+  }),
+  async (c) => {
+    const { companyId } = c.req.valid("param");
+    await requireCompanyAccess(c, companyId, { board: true });
+    return c.json(await listBudgetIncidents(dbOf(c), companyId, c.req.valid("query")), 200);
   },
 );
 

@@ -23,6 +23,8 @@ export const ActivityListQuery = z.object({
   agentId: z.string().optional(),
   entityType: z.string().optional(),
   entityId: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: "With limit or cursor the answer is a page: { activity, nextCursor }" }),
+  cursor: z.string().min(1).max(200).optional().openapi({ description: "The previous page's nextCursor" }),
 });
 
 export const CreateActivitySchema = z
@@ -40,3 +42,7 @@ export const CreateActivitySchema = z
       .refine((d) => d == null || JSON.stringify(d).length <= 64 * 1024, "details must serialise to at most 64 KiB"),
   })
   .openapi("CreateActivity");
+
+export const ActivityPageSchema = z
+  .object({ activity: z.array(ActivitySchema), nextCursor: z.string().nullable().openapi({ description: "The next page's cursor; null at the end" }) })
+  .openapi("ActivityPage");

@@ -40,10 +40,14 @@ const RuntimeConfigSchema = z
           .min(1)
           .max(86_400 * 7)
           .optional(),
+        maxConcurrentRuns: z.number().int().min(1).max(50).optional().openapi({ description: "Runs of the agent at once (default 1)" }),
+        maxRunsPerHour: z.number().int().min(1).max(10_000).optional().openapi({ description: "Runs the agent starts per hour (default 30)" }),
       })
       .optional(),
   })
-  .openapi({ description: "heartbeat.enabled (default false on create), heartbeat.intervalSec; other keys kept" });
+  .openapi({
+    description: "heartbeat.enabled (default false on create), heartbeat.intervalSec, maxConcurrentRuns (1–50), maxRunsPerHour (1–10,000); other keys kept",
+  });
 
 const agentFields = {
   name: z.string().trim().min(1).max(120),

@@ -87,6 +87,11 @@ export const BudgetOverviewSchema = z
   })
   .openapi("BudgetOverview");
 
+export const BudgetIncidentListQuery = z.object({
+  status: z.enum(BUDGET_INCIDENT_STATUSES).optional().openapi({ description: "open or resolved (default both)" }),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
 export const CompanyBudgetSchema = z.object({ budgetMonthlyCents: Cents }).openapi("CompanyBudget");
 
 const NewBudgetCents = z.number().int().min(1).max(1_000_000_000_00);

@@ -77,6 +77,35 @@ describe("GET /api/companies/{companyId}/activity", () => {
     expect((await get(`/api/companies/${company.id}/activity?entityType=widge`)).body).toEqual([]);
   });
 
+  it("pages with limit and cursor (the whole array without them); a foreign cursor is a 400", async () => {
+    const company = await createCompany();
+    for (let i = 0; i < 7; i++)
+      expect(
+        (await post(`/api/companies/${company.id}/activity`, { actorId: "pager", action: `page.test_${i}`, entityType: "thing", entityId: `t${i}` })).status,
+      ).toBe(201);
+    const all = (await get(`/api/companies/${company.id}/activity?entityType=thing`)).body;
+    expect(Array.isArray(all)).toBe(true);
+    expect(all).toHaveLength(7);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res: { status: number; body: any } = await get(
+        `/api/companies/${company.id}/activity?entityType=thing&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.activity.length).toBeLessThanOrEqual(3);
+      seen.push(...res.body.activity.map((a: { id: string }) => a.id));
+      cursor = res.body.nextCursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(all.map((a: { id: string }) => a.id));
+    expect((await get(`/api/companies/${company.id}/activity?cursor=nope`)).status).toBe(400);
+    expect((await get(`/api/companies/${company.id}/activity?limit=0`)).status).toBe(400);
+    expect((await get(`/api/companies/${company.id}/activity?limit=2`)).body.activity).toHaveLength(2);
+  });
+
   it("leaves out entries of hidden issues", async () => {
     const company = await createCompany();
     const now = new Date().toISOString();

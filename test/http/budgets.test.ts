@@ -252,6 +252,17 @@ describe("budget incidents", () => {
     const again = await post(path, { action: "raise_budget_and_resume", amountCents: 1000 });
     expect(again.status).toBe(409);
     expect((await agentRow(agent.id)).status).toBe("paused");
+    // Resolved incidents are listed (board), with how they were resolved; open ones apart.
+    const list = (query = "") => get(`/api/companies/${company.id}/budget-incidents${query}`);
+    expect((await list("?status=resolved")).body).toMatchObject([{ id: hard.id, status: "resolved", resolution: "keep_paused" }]);
+    expect((await list("?status=open")).body.map((i: { id: string }) => i.id)).not.toContain(hard.id);
+    expect((await list()).body.map((i: { id: string }) => i.id)).toContain(hard.id);
+    expect((await list("?status=closed")).status).toBe(400);
+    const agentKey = await insertAgentKey(agent.id, company.id);
+    expect((await list("")).status).toBe(200);
+    expect((await get(`/api/companies/${company.id}/budget-incidents`, { token: agentKey.token })).status).toBe(403);
+    const stranger = await boardUser((await createCompany()).id);
+    expect([403, 404]).toContain((await get(`/api/companies/${company.id}/budget-incidents`, { token: stranger.token })).status);
   });
 
   it("resolve raise_budget_and_resume: amount must exceed spend (422), then updates policy and budget and resumes the agent", async () => {

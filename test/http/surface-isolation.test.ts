@@ -155,6 +155,8 @@ const TENANT_PARAMS = new Set([
   "projectId",
   "workspaceId",
   "approvalId",
+  "questionId",
+  "keyId",
   "secretId",
   "id",
   "leaseId",
@@ -431,6 +433,7 @@ async function seedCompany(): Promise<Record<string, string>> {
   );
   m.agentId = agent.id;
   m.agentToken = (await insertAgentKey(agent.id, C)).token;
+  m.keyId = expectCreated(await post(`/api/agents/${agent.id}/keys`, { name: "seed" }), "agent key").id;
   expectCreated(await post(`/api/agents/${agent.id}/keys`, { name: "seed" }), "agent key through HTTP");
   const budgeted = expectCreated(
     await post(`/api/companies/${C}/agents`, { name: unique("Spender"), adapterType: "process", adapterConfig: { command: "echo" } }),
@@ -472,6 +475,11 @@ async function seedCompany(): Promise<Record<string, string>> {
     "approval",
   );
   m.approvalId = approval.id;
+  const asking = expectCreated(
+    await post(`/api/companies/${C}/issues`, { title: "Seed question", status: "todo", assigneeAgentId: agent.id }),
+    "issue for a question",
+  );
+  m.questionId = expectCreated(await post(`/api/issues/${asking.id}/questions`, { prompt: "Seed?" }, { token: m.agentToken }), "question").id;
   expectCreated(await post(`/api/approvals/${approval.id}/comments`, { body: "looks fine" }), "approval comment");
   m.secretId = expectCreated(await post(`/api/companies/${C}/secrets`, { name: "SEED_API_KEY", value: "s3cret" }), "secret").id;
   m.costEventId = expectCreated(
@@ -934,6 +942,8 @@ const NON_UUID_BODY_IDS: Record<string, string> = {
   catalogSkillId: "catalog id, key or slug",
   runId: "runner protocol messages",
   wikiId: "a wiki's slug within its company (`default`)",
+  askedOfUserId: "user ids come from the auth provider",
+  optionId: "a question's option key, chosen by the asking agent",
 };
 /** Issue references accept an identifier (`ABC-12`) as well as a UUID. */
 const ISSUE_REF_IDS = new Set(["parentId", "blockedByIssueIds", "inheritExecutionWorkspaceFromIssueId"]);
@@ -1019,7 +1029,7 @@ describe("surface: company A is untouched", () => {
     // The headline counts, explicitly.
     const count = async (t: string) => (await testD1.prepare(`SELECT count(*) AS n FROM ${t} WHERE company_id = ?1`).bind(A.id).first<{ n: number }>())!.n;
     expect(await count("agents")).toBe(2);
-    expect(await count("issues")).toBe(1);
+    expect(await count("issues")).toBe(2); // the seed issue and the one a question is asked on
     expect(await count("company_secrets")).toBe(1);
   });
 

@@ -89,7 +89,11 @@ function answerFor(scenario: string, messages: any[], requestNumber: number, key
       return { step: { text: "" }, status: 503, error: { message: "The server is overloaded", type: "server_error" } };
     case "auth":
       // Quoting the key it refused, as some proxies do.
-      return { step: { text: "" }, status: 401, error: { message: `Incorrect API key provided: ${key}`, type: "invalid_request_error", code: "invalid_api_key" } };
+      return {
+        step: { text: "" },
+        status: 401,
+        error: { message: `Incorrect API key provided: ${key}`, type: "invalid_request_error", code: "invalid_api_key" },
+      };
     case "bad-args":
       return { step: turn === 0 ? [{ tool: "checkout_issue", raw: `{"issue": "${ref}` }] : at(work, turn - 1) };
     case "bad-args-3":

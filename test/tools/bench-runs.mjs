@@ -15,7 +15,7 @@ export async function benchRuns(base, { request, createCompany, concurrency }) {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${server.address().port}/wake`;
-  const runtimeConfig = { heartbeat: { enabled: false, maxConcurrentRuns: 50, maxRunsPerHour: 100000 } };
+  const runtimeConfig = { heartbeat: { enabled: false, maxConcurrentRuns: 50, maxRunsPerHour: 10000 } };
 
   async function scenario(name, companies, agentsPerCompany) {
     const agents = [];

@@ -27,8 +27,7 @@ export const llmApiAdapter: AdapterDefinition = {
     {
       name: "model",
       required: false,
-      default: `(workers_ai) ${DEFAULT_WORKERS_AI_MODEL}`,
-      description: "Model id (required for openai_compatible and anthropic).",
+      description: `Model id: required for openai_compatible and anthropic; workers_ai defaults to ${DEFAULT_WORKERS_AI_MODEL}.`,
     },
     {
       name: "apiKey",

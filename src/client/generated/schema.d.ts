@@ -468,7 +468,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Company activity, newest first (exact-match filters; no pagination; entries of hidden issues left out) */
+        /**
+         * Company activity, newest first (exact-match filters; entries of hidden issues left out)
+         * @description Without `limit` and `cursor` the whole list as an array (the spec's answer). With either, a page: `{ activity, nextCursor }` — `limit` entries (default 100, at most 500) after `cursor` (the previous page's `nextCursor`; null at the end). A cursor this list did not give: 400.
+         */
         get: operations["getActivity"];
         put?: never;
         /** Append an activity record (board only; secret-looking values in details are redacted) */
@@ -1913,6 +1916,23 @@ export interface paths {
         };
         /** Budget policies with observed spend and status, open incidents, budget-paused agent and project counts, pending budget approvals */
         get: operations["getBudgetOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/budget-incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Budget incidents, newest first: open, resolved (with how), or both (board members) */
+        get: operations["listBudgetIncidents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5140,6 +5160,11 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             createdAt: string;
+        };
+        ActivityPage: {
+            activity: components["schemas"]["ActivityRecord"][];
+            /** @description The next page's cursor; null at the end */
+            nextCursor: string | null;
         };
         CreateActivity: {
             /**
@@ -8398,11 +8423,15 @@ export interface components {
             adapterConfig?: {
                 [key: string]: unknown;
             };
-            /** @description heartbeat.enabled (default false on create), heartbeat.intervalSec; other keys kept */
+            /** @description heartbeat.enabled (default false on create), heartbeat.intervalSec, maxConcurrentRuns (1–50), maxRunsPerHour (1–10,000); other keys kept */
             runtimeConfig?: {
                 heartbeat?: {
                     enabled?: boolean;
                     intervalSec?: number;
+                    /** @description Runs of the agent at once (default 1) */
+                    maxConcurrentRuns?: number;
+                    /** @description Runs the agent starts per hour (default 30) */
+                    maxRunsPerHour?: number;
                 } & {
                     [key: string]: unknown;
                 };
@@ -8465,11 +8494,15 @@ export interface components {
             adapterConfig?: {
                 [key: string]: unknown;
             };
-            /** @description heartbeat.enabled (default false on create), heartbeat.intervalSec; other keys kept */
+            /** @description heartbeat.enabled (default false on create), heartbeat.intervalSec, maxConcurrentRuns (1–50), maxRunsPerHour (1–10,000); other keys kept */
             runtimeConfig?: {
                 heartbeat?: {
                     enabled?: boolean;
                     intervalSec?: number;
+                    /** @description Runs of the agent at once (default 1) */
+                    maxConcurrentRuns?: number;
+                    /** @description Runs the agent starts per hour (default 30) */
+                    maxRunsPerHour?: number;
                 } & {
                     [key: string]: unknown;
                 };
@@ -8512,11 +8545,15 @@ export interface components {
             };
             /** @description Replace adapterConfig instead of merging into it */
             replaceAdapterConfig?: boolean;
-            /** @description heartbeat.enabled (default false on create), heartbeat.intervalSec; other keys kept */
+            /** @description heartbeat.enabled (default false on create), heartbeat.intervalSec, maxConcurrentRuns (1–50), maxRunsPerHour (1–10,000); other keys kept */
             runtimeConfig?: {
                 heartbeat?: {
                     enabled?: boolean;
                     intervalSec?: number;
+                    /** @description Runs of the agent at once (default 1) */
+                    maxConcurrentRuns?: number;
+                    /** @description Runs the agent starts per hour (default 30) */
+                    maxRunsPerHour?: number;
                 } & {
                     [key: string]: unknown;
                 };
@@ -11349,6 +11386,10 @@ export interface operations {
                 agentId?: string;
                 entityType?: string;
                 entityId?: string;
+                /** @description With limit or cursor the answer is a page: { activity, nextCursor } */
+                limit?: number;
+                /** @description The previous page's nextCursor */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -11358,13 +11399,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Activity records */
+            /** @description Activity records, or a page of them */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ActivityRecord"][];
+                    "application/json": components["schemas"]["ActivityRecord"][] | components["schemas"]["ActivityPage"];
                 };
             };
             /** @description Bad request: validation failure, missing fields or wrong shape */
@@ -17387,6 +17428,68 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BudgetOverview"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBudgetIncidents: {
+        parameters: {
+            query?: {
+                /** @description open or resolved (default both) */
+                status?: "open" | "resolved";
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Incidents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetIncident"][];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthenticated: no valid caller identity */

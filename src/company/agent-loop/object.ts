@@ -140,7 +140,12 @@ export abstract class AgentLoop extends DurableObject<Env> {
     const state = this.journal.state();
     if (!state) return null;
     const { adapterConfig: _config, prompt: _prompt, pendingUsage, ...rest } = state;
-    return { ...rest, usagePending: pendingUsage !== null, messages: this.journal.messages().length, calls: this.journal.calls().map((c) => ({ idx: c.idx, name: c.call.name, state: c.state })) };
+    return {
+      ...rest,
+      usagePending: pendingUsage !== null,
+      messages: this.journal.messages().length,
+      calls: this.journal.calls().map((c) => ({ idx: c.idx, name: c.call.name, state: c.state })),
+    };
   }
 
   /** Test-only (TEST_FAULTS = "1"): fault rules for what this object does until each fired. */

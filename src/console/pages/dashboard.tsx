@@ -11,6 +11,7 @@ import { api, call, type Schemas } from "../lib/api";
 import { companyPath } from "../lib/companies";
 import { label } from "../lib/enums";
 import { ago, money } from "../lib/format";
+import { activityEntries } from "../lib/activity";
 import { useResource } from "../lib/resource";
 import { bucketSpend, dayBounds } from "../lib/spend";
 import { useTitle } from "../lib/title";
@@ -40,7 +41,7 @@ export default function DashboardPage({ company }: CompanyPageProps) {
   );
   const spend = useResource(() => dailySpend(company.id), [company.id], { types: ["cost.*"] });
   const activity = useResource(
-    async () => (await call(api.GET("/api/companies/{companyId}/activity", { params: { path } }))).slice(0, ACTIVITY_SHOWN),
+    async () => activityEntries(await call(api.GET("/api/companies/{companyId}/activity", { params: { path, query: { limit: ACTIVITY_SHOWN } } }))),
     [company.id],
     { types: ["*"] },
   );

@@ -56,3 +56,15 @@ export async function budgetOverview(db: Db, companyId: string, now: string) {
     pendingApprovalCount: counts?.pendingApprovalCount ?? 0,
   };
 }
+
+/** The company's budget incidents, newest first: open, resolved, or both. */
+export async function listBudgetIncidents(db: Db, companyId: string, filter: { status?: "open" | "resolved"; limit: number }) {
+  const t = schema.budgetIncidents;
+  const rows = await db
+    .select()
+    .from(t)
+    .where(and(eq(t.companyId, companyId), filter.status ? eq(t.status, filter.status) : undefined))
+    .orderBy(desc(t.createdAt), desc(t.id))
+    .limit(filter.limit);
+  return rows.map(budgetIncidentView);
+}

@@ -5,6 +5,7 @@ import { api, call, type Schemas } from "../../lib/api";
 import type { Company } from "../../lib/companies";
 import { label } from "../../lib/enums";
 import { ago, when } from "../../lib/format";
+import { activityEntries } from "../../lib/activity";
 import { useResource } from "../../lib/resource";
 import { Feedback, useAction } from "../action";
 import { TextField } from "../fields";
@@ -18,10 +19,10 @@ export function KeysSection({ agent, company }: { agent: Schemas["Agent"]; compa
   // The API lists no keys: the ones created so far are read from the agent's activity.
   const created = useResource(
     async () =>
-      (
+      activityEntries(
         await call(
           api.GET("/api/companies/{companyId}/activity", { params: { path: { companyId: company.id }, query: { entityType: "agent", entityId: agent.id } } }),
-        )
+        ),
       ).filter((entry) => entry.action === "agent.key_created"),
     [company.id, agent.id],
   );
