@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { serveFakeGithub } from "./fake-github";
 import { serveFakeGateway } from "./fake-gateway";
 import { serveFakeLlm } from "./fake-llm";
+import { serveFakeNotify } from "./fake-notify";
 
 interface Received {
   method: string;
@@ -28,6 +29,7 @@ export async function startFakeAgentServer(): Promise<{ url: string; server: Ser
     if (serveFakeGithub(url, res, req)) return;
     if (serveFakeGateway(url, req, res, text)) return;
     if (serveFakeLlm(url, req, res, text)) return;
+    if (serveFakeNotify(url, req, res, Buffer.concat(chunks))) return;
     const [, kind, id] = url.pathname.split("/");
     if (kind === "__received") {
       res.writeHead(200, { "content-type": "application/json" });
