@@ -15,6 +15,8 @@ import { annotationCommands as annotations } from "../domain/documents/annotatio
 import { attachmentCommands as attachments } from "../domain/attachments/commands";
 import { approvalCommands as approvals } from "../domain/approvals/commands";
 import { questionCommands as questions } from "../domain/questions/commands";
+import { channelCommands as notificationChannels } from "../domain/notifications/channels";
+import { preferenceCommands as notificationPreferences } from "../domain/notifications/preferences";
 import { agentCommands as agents } from "../domain/agents/commands";
 import { environmentCommands as environments } from "../domain/environments/commands";
 import { executionWorkspaceCommands as executionWorkspaces } from "../domain/execution-workspaces/commands";
@@ -46,6 +48,8 @@ export const commandLists: readonly (readonly AnyCompanyCommand[])[] = [
   attachments,
   approvals,
   questions,
+  notificationChannels,
+  notificationPreferences,
   agents,
   environments,
   executionWorkspaces,

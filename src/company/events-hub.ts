@@ -5,6 +5,9 @@
 // the company object rather than the company object itself: its alarm is the run dispatcher's and
 // a slow receiver or fifty open streams must not hold up dispatching or commands.
 //
+// Notifications (src/company/notifier.ts) go with the deliveries: notable events become messages to
+// the company's channels and members, sent with the same guarantees.
+//
 // Deliveries: at least once, in event order per subscription (only a subscription's oldest pending
 // delivery is attempted), concurrently across subscriptions. An acknowledged delivery is journaled
 // in this object's storage before its D1 row is updated, so an eviction between the two never
@@ -34,6 +37,7 @@ import { pruneEventsStatements } from "../domain/events/retention";
 import { companyObject, STREAM_HEADERS } from "./client";
 import { PRUNE_EVERY_MS } from "./hub-link";
 import { migrateObjectStorage, ObjectFaults } from "./object-scaffolding";
+import { Notifier } from "./notifier";
 
 /** Deliveries one subscription is sent per alarm before the hub yields (the next alarm carries on). */
 const MAX_PER_SUBSCRIPTION = 200;
@@ -65,6 +69,8 @@ const HUB_STORAGE_STEPS: readonly string[][] = [
     "CREATE TABLE IF NOT EXISTS acked (delivery_id TEXT PRIMARY KEY, status INTEGER NOT NULL, latency_ms INTEGER NOT NULL, body TEXT, at TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
   ],
+  // 2: notification messages accepted by their service but not yet recorded in D1 (src/company/notifier.ts).
+  ["CREATE TABLE IF NOT EXISTS notified (delivery_id TEXT PRIMARY KEY, status INTEGER NOT NULL)"],
 ];
 
 export class CompanyEventsHub extends DurableObject<Env> {
@@ -76,11 +82,24 @@ export class CompanyEventsHub extends DurableObject<Env> {
   private broadcasting: Promise<void> = Promise.resolve();
   private delivering: Promise<unknown> | null = null;
 
+  /** The company's notifications (src/company/notifier.ts): sent with the webhook deliveries. */
+  private readonly notifier: Notifier;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.countedEnv = withCountedD1(env);
     this.faults = new ObjectFaults(env);
     migrateObjectStorage(ctx.storage.sql, HUB_STORAGE_STEPS);
+    const sql = ctx.storage.sql;
+    this.notifier = new Notifier(this.countedEnv, {
+      ack: (deliveryId, status) => sql.exec("INSERT OR REPLACE INTO notified (delivery_id, status) VALUES (?, ?)", deliveryId, status),
+      acked: () =>
+        sql
+          .exec<{ delivery_id: string; status: number }>("SELECT delivery_id, status FROM notified")
+          .toArray()
+          .map((r) => ({ deliveryId: r.delivery_id, status: Number(r.status) })),
+      forget: (deliveryId) => sql.exec("DELETE FROM notified WHERE delivery_id = ?", deliveryId),
+    });
   }
 
   /** Facts read once per instance: only this object writes them. */
@@ -192,6 +211,8 @@ export class CompanyEventsHub extends DurableObject<Env> {
     const now = Date.now();
     const due = heads.filter((h) => h.delivery.nextAttemptAt !== null && Date.parse(h.delivery.nextAttemptAt) <= now);
     await Promise.all(due.map((head) => this.drainSubscription(db, head.subscription, head.delivery)));
+    // Notifications: a failure there must not hold up the webhooks (the next alarm tries again).
+    await this.notifier.pass(db, companyId).catch((err) => console.error("event hub: notifications failed", err));
     await this.pruneNow(db, companyId);
     await this.armNextAlarm(db, companyId);
   }
@@ -379,7 +400,9 @@ export class CompanyEventsHub extends DurableObject<Env> {
       .from(d)
       .innerJoin(s, eq(s.id, d.subscriptionId))
       .where(and(eq(d.companyId, companyId), eq(d.status, "pending"), eq(s.enabled, true)));
-    if (next?.at) await this.ctx.storage.setAlarm(Math.max(Date.parse(next.at), Date.now() + 50));
+    const notifyAt = await this.notifier.nextDueAt(db, companyId).catch(() => Date.now() + 60_000);
+    const times = [next?.at ? Date.parse(next.at) : null, notifyAt].filter((t): t is number => t !== null);
+    if (times.length) await this.ctx.storage.setAlarm(Math.max(Math.min(...times), Date.now() + 50));
     else await this.ctx.storage.deleteAlarm();
   }
 

@@ -18,6 +18,7 @@ import { costsRouter } from "./costs";
 import { budgetsRouter } from "./budgets";
 import { approvalsRouter } from "./approvals";
 import { questionsRouter } from "./questions";
+import { notificationsRouter } from "./notifications";
 import { invitesRouter } from "./access/invites";
 import { gatewayInviteRouter } from "./access/gateway-invite";
 import { joinRequestsRouter } from "./access/join-requests";
@@ -77,6 +78,7 @@ export const routeModules = [
   budgetsRouter,
   approvalsRouter,
   questionsRouter,
+  notificationsRouter,
   invitesRouter,
   gatewayInviteRouter,
   joinRequestsRouter,

@@ -22,6 +22,7 @@ export * from "./approvals";
 export * from "./runs";
 export * from "./receipts";
 export * from "./questions";
+export * from "./notifications";
 export * from "./routines";
 export * from "./skills";
 export * from "./feedback";

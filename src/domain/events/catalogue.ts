@@ -62,6 +62,8 @@ export const EVENT_CATALOGUE = {
   "plugin.status_changed":
     "A plugin's status changed (ready, disabled, error, upgrade_pending): its tools appear or go. data: pluginKey, version, from, to, lastError",
   "plugin.uninstalled": "A plugin was uninstalled (its data kept unless purged). data: pluginKey, version, purged",
+  "webhook.disabled": "A webhook subscription was disabled after 24 hours of failed deliveries. data: reason",
+  "notification_channel.disabled": "A notification channel was disabled after 24 hours of failed messages. data: kind, name, reason",
   ping: "A test delivery (POST …/webhooks/{webhookId}/test). data: webhookId",
 } as const;
 

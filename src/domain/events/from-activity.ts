@@ -145,6 +145,10 @@ export function eventsFromActivity(entry: ActivityFacts): EventDraft[] {
       return one("agent_key.created", { agentId: entry.entityId, ...pick(details, "keyId", "name") });
     case "agent.key_revoked":
       return one("agent_key.revoked", { agentId: entry.entityId, ...pick(details, "keyId", "name") });
+    case "webhook.disabled":
+      return one("webhook.disabled", pick(details, "reason"));
+    case "notification_channel.disabled":
+      return one("notification_channel.disabled", pick(details, "kind", "name", "reason"));
     case "plugin.installed":
       return one("plugin.installed", pick(details, "pluginKey", "version", "status"));
     case "plugin.status_changed":

@@ -83,9 +83,19 @@ export const pendingDeliveriesRead = (db: Db, companyId: string) => pendingDeliv
 
 const pendingDeliveries = template(["companyId"], (db, slot) => {
   const d = schema.webhookDeliveries;
+  const q = schema.notificationQueue;
+  const n = schema.notificationDeliveries;
+  // Webhook deliveries, notable events to turn into notifications, and notifications to send.
   return db
     .select({ one: sql<number>`1` })
     .from(d)
     .where(and(eq(d.companyId, slot.companyId), eq(d.status, "pending")))
+    .unionAll(db.select({ one: sql<number>`1` }).from(q).where(eq(q.companyId, slot.companyId)))
+    .unionAll(
+      db
+        .select({ one: sql<number>`1` })
+        .from(n)
+        .where(and(eq(n.companyId, slot.companyId), eq(n.status, "pending"))),
+    )
     .limit(1);
 });

@@ -101,10 +101,20 @@ export async function listEvents(db: Db, companyId: string, options: { types: st
 /** Ids of deliveries due, for the cron's safety net (hubs whose notification never arrived). */
 export async function companiesWithDueDeliveries(db: Db, now: string): Promise<string[]> {
   const d = schema.webhookDeliveries;
+  const n = schema.notificationDeliveries;
+  const q = schema.notificationQueue;
+  // Webhook and notification deliveries due, and notable events not yet turned into deliveries.
   const rows = await db
     .selectDistinct({ companyId: d.companyId })
     .from(d)
     .where(and(eq(d.status, "pending"), lte(d.nextAttemptAt, now)))
+    .union(
+      db
+        .selectDistinct({ companyId: n.companyId })
+        .from(n)
+        .where(and(eq(n.status, "pending"), lte(n.nextAttemptAt, now))),
+    )
+    .union(db.selectDistinct({ companyId: q.companyId }).from(q))
     .limit(500);
   return rows.map((r) => r.companyId);
 }

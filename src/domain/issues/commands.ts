@@ -223,7 +223,14 @@ export const createIssue = defineCommand("issue.create", {
           action: "issue.created",
           entityType: "issue",
           entityId: id,
-          details: { identifier, title: row.title, status: row.status, priority: row.priority, assigneeAgentId: row.assigneeAgentId },
+          details: {
+            identifier,
+            title: row.title,
+            status: row.status,
+            priority: row.priority,
+            assigneeAgentId: row.assigneeAgentId,
+            assigneeUserId: row.assigneeUserId,
+          },
         }),
       ];
       try {

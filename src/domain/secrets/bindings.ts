@@ -2,7 +2,7 @@
 // resolved to plaintext only when a run starts.
 import type { Statement } from "../../db/batch";
 import { inIds } from "../../db/id-list";
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import type { Db } from "../../db/client";
@@ -144,7 +144,8 @@ async function uniqueSecretName(ctx: CommandContext, base: string, reserved: Set
   const rows = await ctx.db
     .select({ name: schema.companySecrets.name })
     .from(schema.companySecrets)
-    .where(and(eq(schema.companySecrets.companyId, ctx.companyId), like(schema.companySecrets.name, `${base.replace(/[%_]/g, "_")}%`)));
+    // A prefix match by substr, not LIKE: D1 refuses LIKE patterns over 50 bytes (a long owner name makes one).
+    .where(and(eq(schema.companySecrets.companyId, ctx.companyId), sql`substr(${schema.companySecrets.name}, 1, ${base.length}) = ${base}`));
   const taken = new Set([...rows.map((r) => r.name), ...reserved]);
   if (!taken.has(base) && SECRET_NAME_PATTERN.test(base)) return base;
   for (let i = 2; ; i++) {
