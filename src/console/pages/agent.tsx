@@ -127,7 +127,7 @@ export default function AgentPage({ company, params }: CompanyPageProps) {
           <SettingsSection agent={a} company={company} onSaved={refresh} />
           <AgentSkills agentId={a.id} company={company} />
           <ConfigurationSection agent={a} company={company} />
-          <KeysSection agent={a} company={company} />
+          <KeysSection agent={a} />
         </article>
       )}
     </Async>

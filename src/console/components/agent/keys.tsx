@@ -1,31 +1,34 @@
-// An agent's API keys: the ones created so far (read from its activity: the API lists none), and a
-// form that creates one and shows its token once.
+// An agent's API keys (GET /api/agents/{id}/keys): name, the token's first characters (keys made
+// before prefixes were recorded have none), created, last used, revoked; Revoke (asked first: it
+// cannot be undone) and a form that creates one and shows its token once. Follows agent_key events.
 import { useState } from "preact/hooks";
 import { api, call, type Schemas } from "../../lib/api";
-import type { Company } from "../../lib/companies";
 import { label } from "../../lib/enums";
 import { ago, when } from "../../lib/format";
-import { activityEntries } from "../../lib/activity";
 import { useResource } from "../../lib/resource";
 import { Feedback, useAction } from "../action";
 import { TextField } from "../fields";
 import { ShownOnce } from "../shown-once";
 import { Async } from "../states";
 
-export function KeysSection({ agent, company }: { agent: Schemas["Agent"]; company: Company }) {
+type AgentKey = Schemas["AgentApiKey"];
+
+function Time({ iso }: { iso: string }) {
+  return (
+    <time dateTime={iso} title={when(iso)}>
+      {ago(iso)}
+    </time>
+  );
+}
+
+export function KeysSection({ agent }: { agent: Schemas["Agent"] }) {
   const action = useAction();
   const [name, setName] = useState("");
   const [token, setToken] = useState<string | null>(null);
-  // The API lists no keys: the ones created so far are read from the agent's activity.
-  const created = useResource(
-    async () =>
-      activityEntries(
-        await call(
-          api.GET("/api/companies/{companyId}/activity", { params: { path: { companyId: company.id }, query: { entityType: "agent", entityId: agent.id } } }),
-        ),
-      ).filter((entry) => entry.action === "agent.key_created"),
-    [company.id, agent.id],
-  );
+  const keys = useResource(() => call(api.GET("/api/agents/{agentId}/keys", { params: { path: { agentId: agent.id } } })), [agent.id], {
+    types: ["agent_key.*"],
+    when: (event) => (event.data as { agentId?: string } | undefined)?.agentId === agent.id,
+  });
   const create = async (event: Event) => {
     event.preventDefault();
     const key = await action.run(
@@ -35,26 +38,58 @@ export function KeysSection({ agent, company }: { agent: Schemas["Agent"]; compa
     if (key) {
       setToken(key.token);
       setName("");
-      void created.reload();
+      void keys.reload();
     }
+  };
+  const revoke = async (key: AgentKey) => {
+    const keyName = key.name ?? "the unnamed key";
+    const revoked = await action.run(
+      () => call(api.DELETE("/api/agents/{agentId}/keys/{keyId}", { params: { path: { agentId: agent.id, keyId: key.id } } })),
+      `Key ${keyName} revoked: it no longer works (within seconds everywhere).`,
+      {
+        confirm: {
+          question: `Revoke ${keyName}? Whatever uses it loses access, and it cannot be used again.`,
+          yes: `Revoke ${keyName}`,
+          no: "Keep the key",
+        },
+      },
+    );
+    if (revoked) void keys.reload();
   };
   const usable = agent.status !== "terminated" && agent.status !== "pending_approval";
   return (
     <section aria-labelledby="agent-keys">
       <h2 id="agent-keys">API keys</h2>
       <p class="meta">An agent calls the API with its key (Authorization: Bearer …). A key's token is shown once, when it is created.</p>
-      <Async resource={created} what="keys" empty="No keys created yet.">
-        {(entries) => (
-          <ul class="rows">
-            {entries.map((entry) => (
-              <li key={entry.id}>
-                {typeof entry.details?.name === "string" ? entry.details.name : "Unnamed key"}{" "}
+      <Async resource={keys} what="keys" empty="No keys yet.">
+        {(list) => (
+          <ul class="rows keys" aria-label="Keys">
+            {list.map((key) => (
+              <li key={key.id}>
+                <strong>{key.name ?? "Unnamed key"}</strong>{" "}
+                {key.tokenPrefix ? <code>{key.tokenPrefix}…</code> : <span class="meta">(made before prefixes were kept)</span>}{" "}
+                {key.revokedAt && <span class="badge status-cancelled">Revoked</span>}{" "}
                 <span class="meta">
-                  created{" "}
-                  <time dateTime={entry.createdAt} title={when(entry.createdAt)}>
-                    {ago(entry.createdAt)}
-                  </time>
-                </span>
+                  created <Time iso={key.createdAt} /> ·{" "}
+                  {key.lastUsedAt ? (
+                    <>
+                      last used <Time iso={key.lastUsedAt} />
+                    </>
+                  ) : (
+                    "never used"
+                  )}
+                  {key.revokedAt && (
+                    <>
+                      {" "}
+                      · revoked <Time iso={key.revokedAt} />
+                    </>
+                  )}
+                </span>{" "}
+                {!key.revokedAt && (
+                  <button type="button" class="danger" disabled={action.busy} onClick={() => void revoke(key)}>
+                    Revoke<span class="visually-hidden"> {key.name ?? "the unnamed key"}</span>
+                  </button>
+                )}
               </li>
             ))}
           </ul>
