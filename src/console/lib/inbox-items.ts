@@ -29,3 +29,40 @@ export function standaloneApprovals(approvals: Approval[], incidents: BudgetInci
   const withIncident = new Set(incidents.map((i) => i.approvalId).filter(Boolean));
   return approvals.filter((a) => !withIncident.has(a.id));
 }
+
+export type CompanyQuestion = components["schemas"]["CompanyQuestion"];
+type Issue = components["schemas"]["Issue"];
+
+/** Whether a question is for this member: asked of them, or of the board (no one in particular). */
+export const askedOf = (question: { askedOfUserId: string | null }, userId: string | undefined) =>
+  question.askedOfUserId === null || question.askedOfUserId === userId;
+
+/** An issue blocked on you, and why: it is blocked and assigned to you, and/or it has open questions for you. */
+export interface BlockedIssue {
+  id: string;
+  identifier: string;
+  title: string;
+  status: string;
+  assignedBlocked: boolean;
+  questions: number;
+}
+
+/** "Blocked on you": the blocked issues assigned to you, then the issues with an open question for you, each once. */
+export function blockedOnYou(assigned: Issue[], questions: CompanyQuestion[]): BlockedIssue[] {
+  const byId = new Map<string, BlockedIssue>();
+  for (const issue of assigned) {
+    if (issue.status === "blocked")
+      byId.set(issue.id, { id: issue.id, identifier: issue.identifier, title: issue.title, status: issue.status, assignedBlocked: true, questions: 0 });
+  }
+  for (const q of questions) {
+    if (q.status !== "open") continue;
+    const known = byId.get(q.issue.id) ?? { ...q.issue, assignedBlocked: false, questions: 0 };
+    byId.set(q.issue.id, { ...known, questions: known.questions + 1 });
+  }
+  return [...byId.values()];
+}
+
+/** What the navigation counts: each thing once (an issue both assigned to you and blocked on you is one). */
+export function waitingCount(parts: { decisions: number; questions: number; issueIds: string[] }): number {
+  return parts.decisions + parts.questions + new Set(parts.issueIds).size;
+}

@@ -1,14 +1,26 @@
 // "Waiting on you": what the board must decide or do, shared by the navigation's count and the inbox
 // page. Pending approvals, open budget incidents (with the override approval each hard stop opens,
-// shown with its incident rather than twice), pending join requests, and the open issues assigned
-// to the signed-in member (`assigneeUserId=me`; reloaded alone on issue events).
+// shown with its incident rather than twice), pending join requests, the open issues assigned to
+// the signed-in member (`assigneeUserId=me`), the open questions agents asked of them or of the
+// board, and what is blocked on them (lib/inbox-items.ts). Issues and questions reload alone on
+// issue and question events.
 import { computed, signal } from "@preact/signals";
 import { api, ApiError, call, type Schemas } from "./api";
 import { ISSUE_STATUSES } from "./enums";
-import { type Approval, groupIncidents, type IncidentGroup, standaloneApprovals } from "./inbox-items";
+import {
+  type Approval,
+  askedOf,
+  blockedOnYou as blockedIssues,
+  type CompanyQuestion,
+  groupIncidents,
+  type IncidentGroup,
+  standaloneApprovals,
+  waitingCount,
+} from "./inbox-items";
 import { subscribe } from "./live";
+import { session } from "./session";
 
-export type { Approval, BudgetIncident, IncidentGroup } from "./inbox-items";
+export type { Approval, BlockedIssue, BudgetIncident, CompanyQuestion, IncidentGroup } from "./inbox-items";
 export type JoinRequest = NonNullable<Schemas["JoinRequest"]>;
 
 export interface Inbox {
@@ -27,10 +39,25 @@ export const inboxError = signal<string | null>(null);
 /** Open issues assigned to the signed-in member, in this company. */
 export const assignedToYou = signal<{ companyId: string; issues: AssignedIssue[] } | undefined>(undefined);
 export const assignedError = signal<string | null>(null);
+/** Open questions asked of the signed-in member or of the board, oldest first. */
+export const questionsForYou = signal<{ companyId: string; questions: CompanyQuestion[] } | undefined>(undefined);
+export const questionsError = signal<string | null>(null);
+/** "Blocked on you": blocked issues assigned to you and issues with an open question for you (undefined until both are loaded). */
+export const blockedOnYou = computed(() => {
+  const assigned = assignedToYou.value;
+  const questions = questionsForYou.value;
+  if (!assigned || !questions || assigned.companyId !== questions.companyId) return undefined;
+  return { companyId: assigned.companyId, issues: blockedIssues(assigned.issues, questions.questions) };
+});
 export const inboxCount = computed(() => {
   const current = inbox.value;
-  const assigned = assignedToYou.value?.companyId === current?.companyId ? (assignedToYou.value?.issues.length ?? 0) : 0;
-  return current ? current.approvals.length + current.incidents.length + current.joinRequests.length + assigned : null;
+  if (!current) return null;
+  const ofCompany = <T extends { companyId: string }>(part: T | undefined) => (part?.companyId === current.companyId ? part : undefined);
+  return waitingCount({
+    decisions: current.approvals.length + current.incidents.length + current.joinRequests.length,
+    questions: ofCompany(questionsForYou.value)?.questions.length ?? 0,
+    issueIds: [...(ofCompany(assignedToYou.value)?.issues ?? []), ...(ofCompany(blockedOnYou.value)?.issues ?? [])].map((i) => i.id),
+  });
 });
 
 /** Every status but done and cancelled. */
@@ -46,6 +73,17 @@ export async function loadAssigned(companyId: string) {
     assignedError.value = null;
   } catch (err) {
     assignedError.value = (err as Error).message;
+  }
+}
+
+export async function loadQuestions(companyId: string) {
+  try {
+    const open = await call(api.GET("/api/companies/{companyId}/questions", { params: { path: { companyId }, query: { status: "open", limit: 200 } } }));
+    const userId = session.value?.user.id;
+    questionsForYou.value = { companyId, questions: open.filter((q) => askedOf(q, userId)).sort((a, b) => a.createdAt.localeCompare(b.createdAt)) };
+    questionsError.value = null;
+  } catch (err) {
+    questionsError.value = (err as Error).message;
   }
 }
 
@@ -78,10 +116,13 @@ export async function loadInbox(companyId: string) {
 export function followInbox(companyId: string): () => void {
   if (inbox.value?.companyId !== companyId) inbox.value = undefined;
   if (assignedToYou.value?.companyId !== companyId) assignedToYou.value = undefined;
+  if (questionsForYou.value?.companyId !== companyId) questionsForYou.value = undefined;
   void loadInbox(companyId);
   void loadAssigned(companyId);
+  void loadQuestions(companyId);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let issueTimer: ReturnType<typeof setTimeout> | undefined;
+  let questionTimer: ReturnType<typeof setTimeout> | undefined;
   const unsubscribe = subscribe(["approval.*", "budget.*", "agent.created"], () => {
     clearTimeout(timer);
     timer = setTimeout(() => void loadInbox(companyId), 120);
@@ -90,10 +131,17 @@ export function followInbox(companyId: string): () => void {
     clearTimeout(issueTimer);
     issueTimer = setTimeout(() => void loadAssigned(companyId), 120);
   });
+  // A question's issue changes status with it (blocked, and back): issue events reload them too.
+  const unsubscribeQuestions = subscribe(["question.*", "issue.*"], () => {
+    clearTimeout(questionTimer);
+    questionTimer = setTimeout(() => void loadQuestions(companyId), 120);
+  });
   return () => {
     clearTimeout(timer);
     clearTimeout(issueTimer);
+    clearTimeout(questionTimer);
     unsubscribe();
     unsubscribeIssues();
+    unsubscribeQuestions();
   };
 }

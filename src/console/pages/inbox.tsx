@@ -1,14 +1,30 @@
 // "Waiting on you": the work assigned to you and every decision the board owes, in one place. The
-// open issues assigned to the signed-in member, approvals (approve, reject or ask for a revision,
-// with a comment), budget incidents (keep the scope paused, or raise its budget and resume) and
-// join requests. The navigation shows the same count (lib/inbox.ts).
+// questions agents asked you or the board (answered here), what is blocked on you (blocked issues
+// assigned to you, issues with a question for you), the open issues assigned to the signed-in
+// member, approvals (approve, reject or ask for a revision, with a comment), budget incidents (keep
+// the scope paused, or raise its budget and resume) and join requests. The navigation shows the
+// same count (lib/inbox.ts).
 import { Feedback, useAction } from "../components/action";
+import { StatusBadge } from "../components/badges";
 import { IssueList } from "../components/issue-list";
+import { QuestionCard } from "../components/question-card";
 import { ApprovalCard } from "../components/inbox/approval-card";
 import { IncidentCard } from "../components/inbox/incident-card";
 import { JoinRequestCard } from "../components/inbox/join-request-card";
 import { Empty, ErrorMessage, Loading } from "../components/states";
-import { assignedError, assignedToYou, inbox, inboxError, loadAssigned, loadInbox } from "../lib/inbox";
+import { companyPath } from "../lib/companies";
+import {
+  assignedError,
+  assignedToYou,
+  blockedOnYou,
+  inbox,
+  inboxError,
+  loadAssigned,
+  loadInbox,
+  loadQuestions,
+  questionsError,
+  questionsForYou,
+} from "../lib/inbox";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
 
@@ -17,11 +33,55 @@ export default function InboxPage({ company }: CompanyPageProps) {
   const action = useAction();
   const current = inbox.value?.companyId === company.id ? inbox.value : undefined;
   const assigned = assignedToYou.value?.companyId === company.id ? assignedToYou.value.issues : undefined;
+  const questions = questionsForYou.value?.companyId === company.id ? questionsForYou.value.questions : undefined;
+  const blocked = blockedOnYou.value?.companyId === company.id ? blockedOnYou.value.issues : undefined;
   const done = (message: string) => action.run(() => loadInbox(company.id), message);
   return (
     <>
       <h1 tabIndex={-1}>Waiting on you</h1>
       <Feedback action={action} />
+      <section aria-labelledby="inbox-questions">
+        <h2 id="inbox-questions">Questions for you{questions ? ` (${questions.length})` : ""}</h2>
+        {questionsError.value && <ErrorMessage message={questionsError.value} retry={() => void loadQuestions(company.id)} />}
+        {!questions ? (
+          !questionsError.value && <Loading what="questions" />
+        ) : questions.length === 0 ? (
+          <Empty>No agent is waiting for an answer from you.</Empty>
+        ) : (
+          <ul class="cards questions">
+            {questions.map((q) => (
+              <QuestionCard key={q.id} question={q} company={company} onAnswered={() => void loadQuestions(company.id)} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="inbox-blocked">
+        <h2 id="inbox-blocked">Blocked on you{blocked ? ` (${blocked.length})` : ""}</h2>
+        {!blocked ? (
+          !questionsError.value && !assignedError.value && <Loading what="blocked issues" />
+        ) : blocked.length === 0 ? (
+          <Empty>Nothing is blocked on you.</Empty>
+        ) : (
+          <ul class="rows issue-list">
+            {blocked.map((issue) => (
+              <li key={issue.id}>
+                <a href={companyPath(company, `issues/${issue.identifier}`)}>
+                  <span class="identifier">{issue.identifier}</span> {issue.title}
+                </a>{" "}
+                <StatusBadge status={issue.status} />{" "}
+                <span class="meta">
+                  {[
+                    issue.assignedBlocked ? "blocked and assigned to you" : "",
+                    issue.questions ? `${issue.questions === 1 ? "a question" : `${issue.questions} questions`} for you` : "",
+                  ]
+                    .filter(Boolean)
+                    .join(" · ")}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
       <section aria-labelledby="inbox-assigned">
         <h2 id="inbox-assigned">Assigned to you{assigned ? ` (${assigned.length})` : ""}</h2>
         {assignedError.value && <ErrorMessage message={assignedError.value} retry={() => void loadAssigned(company.id)} />}

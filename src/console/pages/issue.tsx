@@ -1,10 +1,12 @@
 // One issue: its description and comments as safe markdown, a comment form, status / priority /
-// assignee controls (each change saves at once), its place among other issues (parent, sub-issues,
-// blockers), its documents (revisions and a diff view), attachments, and the runs that touched it
-// with their events — all following the issue's events, so an agent's comment appears as it is posted.
+// assignee controls (each change saves at once), the questions agents asked on it (answered here),
+// its place among other issues (parent, sub-issues, blockers), its documents (revisions and a diff
+// view), attachments, and the runs that touched it with their events and pages — all following the
+// issue's events, so an agent's comment appears as it is posted.
 import { PriorityBadge, StatusBadge } from "../components/badges";
 import { CommentForm } from "../components/issue/comment-form";
 import { IssueControls } from "../components/issue/controls";
+import { IssueQuestions } from "../components/issue/questions";
 import { Related } from "../components/issue/related";
 import { IssueAttachments } from "../components/issue-attachments";
 import { IssueDocuments } from "../components/issue-documents";
@@ -99,6 +101,7 @@ export default function IssuePage({ company, params }: CompanyPageProps) {
             <h2 id="issue-description">Description</h2>
             {detail.description ? <Markdown source={detail.description} /> : <p class="empty">No description.</p>}
           </section>
+          <IssueQuestions issueId={detail.id} company={company} />
           <Related title="Sub-issues" issues={children.data ?? []} href={issueHref} empty={children.loading ? "Loading sub-issues…" : "No sub-issues."} />
           {detail.blockedBy.length > 0 && <Related title="Blocked by" issues={detail.blockedBy.filter(known)} href={issueHref} />}
           {detail.blocks.length > 0 && <Related title="Blocks" issues={detail.blocks.filter(known)} href={issueHref} />}
