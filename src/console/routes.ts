@@ -45,6 +45,7 @@ const Goal = lazy(() => import("./pages/goal"));
 const Routines = lazy(() => import("./pages/routines"));
 const Routine = lazy(() => import("./pages/routine"));
 const Skills = lazy(() => import("./pages/skills"));
+const Run = lazy(() => import("./pages/run"));
 const Costs = lazy(() => import("./pages/costs"));
 const Activity = lazy(() => import("./pages/activity"));
 const Settings = lazy(() => import("./pages/settings"));
@@ -69,6 +70,7 @@ export const routes: PageRoute[] = [
   { path: "/:company/agents", access: "company", page: Agents, nav: { label: "Agents" } },
   { path: "/:company/agents/new", access: "company", page: HireAgent },
   { path: "/:company/agents/:agentId", access: "company", page: Agent },
+  { path: "/:company/runs/:runId", access: "company", page: Run },
   { path: "/:company/projects", access: "company", page: Projects, nav: { label: "Projects" } },
   { path: "/:company/projects/:projectId", access: "company", page: Project },
   { path: "/:company/goals", access: "company", page: Goals, nav: { label: "Goals" } },

@@ -1,8 +1,9 @@
 // Heartbeat runs with their event logs: each run is a disclosure whose log (GET
-// /api/heartbeat-runs/{id}/events) loads when it is opened and reloads when the run changes.
+// /api/heartbeat-runs/{id}/events) loads when it is opened and reloads when the run changes, and a
+// link to the run's page (pages/run.tsx). `Transcript` draws a log, here and on the run's page.
 import { useState } from "preact/hooks";
 import { agentName } from "../lib/agents";
-import { api, call } from "../lib/api";
+import { api, call, type Schemas } from "../lib/api";
 import { type Company, companyPath } from "../lib/companies";
 import { label } from "../lib/enums";
 import { ago, when } from "../lib/format";
@@ -44,11 +45,15 @@ function RunItem({ run, company, showAgent }: { run: RunSummary; company: Compan
             {ago(run.createdAt)}
           </time>
         </summary>
-        {showAgent && (
-          <p class="meta">
-            <a href={companyPath(company, `agents/${run.agentId}`)}>Open {agentName(run.agentId)}</a>
-          </p>
-        )}
+        <p class="meta">
+          <a href={runPath(company, run.id)}>Open the run</a>
+          {showAgent && (
+            <>
+              {" · "}
+              <a href={companyPath(company, `agents/${run.agentId}`)}>Open {agentName(run.agentId)}</a>
+            </>
+          )}
+        </p>
         {run.outcome && <p>{run.outcome}</p>}
         {open && <RunEvents runId={run.id} />}
       </details>
@@ -63,19 +68,27 @@ function RunEvents({ runId }: { runId: string }) {
   });
   return (
     <Async resource={events} what="the run's events" empty="This run has logged no events.">
-      {(list) => (
-        <ol class="run-events">
-          {list.map((event) => (
-            <li key={event.seq} class={`run-event kind-${event.kind}`}>
-              <span class="badge">{label(event.kind)}</span>{" "}
-              <time class="meta" dateTime={event.createdAt} title={when(event.createdAt)}>
-                {new Date(event.createdAt).toLocaleTimeString()}
-              </time>{" "}
-              {event.message}
-            </li>
-          ))}
-        </ol>
-      )}
+      {(list) => <Transcript events={list} />}
     </Async>
+  );
+}
+
+/** The run's page. */
+export const runPath = (company: Company, runId: string) => companyPath(company, `runs/${runId}`);
+
+/** A run's log: its transcript (assistant text, thinking, tool calls and results, errors) and status lines, each marked by kind. */
+export function Transcript({ events, label: name }: { events: Array<Schemas["HeartbeatRunEvent"]>; label?: string }) {
+  return (
+    <ol class="run-events" aria-label={name}>
+      {events.map((event) => (
+        <li key={event.seq} class={`run-event kind-${event.kind}`}>
+          <span class="badge">{label(event.kind)}</span>{" "}
+          <time class="meta" dateTime={event.createdAt} title={when(event.createdAt)}>
+            {new Date(event.createdAt).toLocaleTimeString()}
+          </time>{" "}
+          {event.message}
+        </li>
+      ))}
+    </ol>
   );
 }

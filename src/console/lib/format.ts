@@ -49,3 +49,11 @@ const integer = new Intl.NumberFormat("en-US");
 export function count(value: number): string {
   return integer.format(value);
 }
+
+/** Milliseconds as "45 s", "3 min 5 s", "2 h 10 min". */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
+  return `${Math.floor(s / 3600)} h${Math.floor((s % 3600) / 60) ? ` ${Math.floor((s % 3600) / 60)} min` : ""}`;
+}

@@ -63,7 +63,10 @@ export default function DashboardPage({ company }: CompanyPageProps) {
                     <a href={companyPath(company, `agents/${run.agentId}`)}>{agentName(run.agentId)}</a> <StatusBadge status={run.status} />{" "}
                     <span class="meta">
                       {run.reason ? label(run.reason) : label(run.invocationSource)} · {ago(run.startedAt ?? run.createdAt)}
-                    </span>
+                    </span>{" "}
+                    <a href={companyPath(company, `runs/${run.id}`)}>
+                      Open the run<span class="visually-hidden"> of {agentName(run.agentId)}</span>
+                    </a>
                   </li>
                 ))}
               </ul>
