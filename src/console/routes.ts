@@ -22,8 +22,8 @@ export interface PageRoute {
   access: "public" | "board" | "company";
   // biome-ignore lint/suspicious/noExplicitAny: pages take PageProps or CompanyPageProps by access
   page: ComponentType<any>;
-  /** Company navigation entry (company pages only), in table order. */
-  nav?: { label: string; badge?: "inbox" };
+  /** Company navigation entry (company pages only), in table order; `plugin`: shown only while that plugin is ready. */
+  nav?: { label: string; badge?: "inbox"; plugin?: "knowledge-wiki" };
 }
 
 const SignIn = lazy(() => import("./pages/sign-in"));
@@ -46,6 +46,8 @@ const Routines = lazy(() => import("./pages/routines"));
 const Routine = lazy(() => import("./pages/routine"));
 const Skills = lazy(() => import("./pages/skills"));
 const Run = lazy(() => import("./pages/run"));
+const Wiki = lazy(() => import("./pages/wiki"));
+const WikiPage = lazy(() => import("./pages/wiki-page"));
 const Costs = lazy(() => import("./pages/costs"));
 const Activity = lazy(() => import("./pages/activity"));
 const Settings = lazy(() => import("./pages/settings"));
@@ -78,6 +80,8 @@ export const routes: PageRoute[] = [
   { path: "/:company/routines", access: "company", page: Routines, nav: { label: "Routines" } },
   { path: "/:company/routines/:routineId", access: "company", page: Routine },
   { path: "/:company/skills", access: "company", page: Skills, nav: { label: "Skills" } },
+  { path: "/:company/wiki", access: "company", page: Wiki, nav: { label: "Wiki", plugin: "knowledge-wiki" } },
+  { path: "/:company/wiki/page", access: "company", page: WikiPage },
   { path: "/:company/costs", access: "company", page: Costs, nav: { label: "Costs" } },
   { path: "/:company/activity", access: "company", page: Activity, nav: { label: "Activity" } },
   { path: "/:company/settings", access: "company", page: Settings, nav: { label: "Settings" } },

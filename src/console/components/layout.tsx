@@ -9,6 +9,7 @@ import { type Company, companyPath } from "../lib/companies";
 import { closeCompany } from "../lib/follow";
 import { inboxCount } from "../lib/inbox";
 import { liveMode } from "../lib/live";
+import { wikiReady } from "../lib/plugins";
 import { deploymentMode, session, signOut } from "../lib/session";
 import { companyNav } from "../routes";
 
@@ -53,24 +54,26 @@ export function Layout({ company, children }: { company?: Company; children: Com
       {company && (
         <nav class="nav" aria-label="Company">
           <ul>
-            {companyNav.map((item) => {
-              const href = companyPath(company, item.rest);
-              const current = path === href || (item.rest !== "" && path.startsWith(`${href}/`));
-              return (
-                <li key={item.rest}>
-                  <a href={href} aria-current={current ? "page" : undefined}>
-                    {item.label}
-                    {item.badge === "inbox" && count !== null && count > 0 && (
-                      <span class="count">
-                        {" "}
-                        <span aria-hidden="true">{count}</span>
-                        <span class="visually-hidden">({count} waiting)</span>
-                      </span>
-                    )}
-                  </a>
-                </li>
-              );
-            })}
+            {companyNav
+              .filter((item) => !item.plugin || wikiReady.value)
+              .map((item) => {
+                const href = companyPath(company, item.rest);
+                const current = path === href || (item.rest !== "" && path.startsWith(`${href}/`));
+                return (
+                  <li key={item.rest}>
+                    <a href={href} aria-current={current ? "page" : undefined}>
+                      {item.label}
+                      {item.badge === "inbox" && count !== null && count > 0 && (
+                        <span class="count">
+                          {" "}
+                          <span aria-hidden="true">{count}</span>
+                          <span class="visually-hidden">({count} waiting)</span>
+                        </span>
+                      )}
+                    </a>
+                  </li>
+                );
+              })}
           </ul>
         </nav>
       )}

@@ -1,9 +1,10 @@
 // Opening a company: it becomes the current one (remembered for the next visit), and its event
-// stream, inbox and agents are followed until another company is opened.
+// stream, inbox, agents and the plugins it may use are followed until another company is opened.
 import { type Company, currentCompany, rememberCompany } from "./companies";
 import { followAgents } from "./agents";
 import { followInbox } from "./inbox";
 import { follow } from "./live";
+import { followPlugins } from "./plugins";
 
 let stopFollowing: (() => void) | null = null;
 
@@ -14,7 +15,7 @@ export function openCompany(company: Company) {
   rememberCompany(company);
   stopFollowing?.();
   follow(company.id);
-  const stops = [followInbox(company.id), followAgents(company.id)];
+  const stops = [followInbox(company.id), followAgents(company.id), followPlugins()];
   stopFollowing = () => {
     for (const stop of stops) stop();
   };
