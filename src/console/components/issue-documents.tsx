@@ -1,8 +1,10 @@
 // An issue's documents: each with its latest body as safe markdown, "Edit" (a new revision, based
 // on the one shown, so a concurrent write is refused rather than lost) and "History": its revisions,
 // any two of which compare as a line diff. "New document" adds one. The service announces no event
-// for document writes, so the list reloads with the issue's events and when a run ends.
-import { useState } from "preact/hooks";
+// for document writes, so the list reloads with the issue's events and when a run ends. A link to
+// `#document-<key>` (a search result) scrolls to that document once the list is shown.
+import { useEffect, useState } from "preact/hooks";
+import { useLocation } from "preact-iso/router";
 import { agentName } from "../lib/agents";
 import { api, call, type Schemas } from "../lib/api";
 import { ago, when } from "../lib/format";
@@ -25,6 +27,18 @@ export function IssueDocuments({ issueId, identifier }: { issueId: string; ident
     when: (event) => event.type === "run.finished" || event.subject?.id === issueId || (event.data as { identifier?: string })?.identifier === identifier,
   });
   const [creating, setCreating] = useState(false);
+  const shown = docs.data !== undefined;
+  const { url } = useLocation();
+  useEffect(() => {
+    if (!shown || !location.hash.startsWith("#document-")) return;
+    // After the layout has moved the focus to the new page.
+    const timer = setTimeout(() => {
+      const heading = document.getElementById(decodeURIComponent(location.hash.slice(1)))?.querySelector("h3");
+      heading?.scrollIntoView({ block: "start" });
+      heading?.focus();
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [shown, url]);
   return (
     <section aria-labelledby="issue-documents">
       <div class="title-row">
@@ -64,8 +78,10 @@ function DocumentCard({ doc, issueId, onChanged }: { doc: IssueDocument; issueId
   const name = doc.title || doc.key;
   const headingId = `doc-${doc.id}`;
   return (
-    <li class="card document" aria-labelledby={headingId}>
-      <h3 id={headingId}>{name}</h3>
+    <li class="card document" aria-labelledby={headingId} id={`document-${doc.key}`}>
+      <h3 id={headingId} tabIndex={-1}>
+        {name}
+      </h3>
       <p class="meta">
         <span class="mono">{doc.key}</span> · revision {doc.latestRevisionNumber} · updated{" "}
         <time dateTime={doc.updatedAt} title={when(doc.updatedAt)}>

@@ -1,10 +1,11 @@
-// The frame of every page: a skip link, the header (product, company, live status, user), the
+// The frame of every page: a skip link, the header (product, company, search, live status, user), the
 // company navigation with the inbox count, and <main>, which takes the focus after a navigation
 // so a screen reader starts at the new page.
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import { useLocation } from "preact-iso/router";
 import { useAction } from "./action";
+import { SearchBox } from "./search-box";
 import { type Company, companyPath } from "../lib/companies";
 import { closeCompany } from "../lib/follow";
 import { inboxCount } from "../lib/inbox";
@@ -40,6 +41,7 @@ export function Layout({ company, children }: { company?: Company; children: Com
             <span class="company-name">{company.name}</span> <a href="/companies">Switch company</a>
           </span>
         )}
+        {company && <SearchBox company={company} />}
         <span class="spacer" />
         <a href="/plugins" aria-current={path === "/plugins" ? "page" : undefined}>
           Plugins
