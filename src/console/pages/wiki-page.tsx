@@ -16,7 +16,8 @@ import type { LiveEvent } from "../lib/live";
 import { usePeople } from "../lib/people";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
-import { linkWikiLinks, relativePagePath, wikiHref, wikiPageHref, wikiQuery, wikiRefOf } from "../lib/wiki";
+import { wikiHref, wikiPageHref, wikiQuery, wikiRefOf } from "../lib/wiki";
+import { linkWikiLinks, relativePagePath } from "../lib/wiki-links";
 import type { CompanyPageProps } from "../routes";
 
 export default function WikiPageView({ company, query }: CompanyPageProps) {

@@ -13,7 +13,8 @@ import { ago, when } from "../lib/format";
 import { submittedForm } from "../lib/form";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
-import { snippetParts, type WikiRef, wikiHref, wikiPageHref, wikiQuery, wikiRefOf } from "../lib/wiki";
+import { type WikiRef, wikiHref, wikiPageHref, wikiQuery, wikiRefOf } from "../lib/wiki";
+import { snippetParts } from "../lib/wiki-links";
 import type { CompanyPageProps } from "../routes";
 
 type WikiPage = Schemas["WikiPage"];
