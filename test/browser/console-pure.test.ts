@@ -1,7 +1,9 @@
 // The pure parts behind the console's newer pages, run in Node with the browser suite (they need no
 // browser): the document revision diff, the org chart from reportsTo (and whom an agent may report
-// to), goals as a tree, how an agent's configuration shows secrets only as references, and what the
-// agent settings form sends (only what changed) and where it shows the API's refusals.
+// to), goals as a tree, how an agent's configuration shows secrets only as references, what the
+// agent settings form sends (only what changed) and where it shows the API's refusals, what waits on
+// you (questions, blocked issues, the navigation's count), and how a wiki page's links are read (the
+// same pages as the wiki's own reading).
 import { describe, expect, it } from "vitest";
 import { type AdapterField, type Agent, REDACTED, settingsDraft, settingsPatch } from "../../src/console/lib/agent-settings";
 import { fieldErrors, placeErrors } from "../../src/console/lib/field-errors";
@@ -9,6 +11,9 @@ import { configRows } from "../../src/console/lib/config-view";
 import { goalTree } from "../../src/console/lib/goal-tree";
 import { diffLines, diffStats, foldUnchanged } from "../../src/console/lib/line-diff";
 import { managerChoices, orgChart } from "../../src/console/lib/org-chart";
+import { askedOf, blockedOnYou, type CompanyQuestion, waitingCount } from "../../src/console/lib/inbox-items";
+import { linkWikiLinks, relativePagePath, snippetParts, wikiLinkPath } from "../../src/console/lib/wiki-links";
+import { linkedPaths } from "../../src/domain/wiki/links";
 
 describe("line diff", () => {
   it("marks added, removed and unchanged lines in order", () => {
@@ -234,5 +239,64 @@ describe("agent settings", () => {
     expect(place('Another agent already uses the shortname "ada"', { urlKey: "ada" })).toEqual({ name: 'Another agent already uses the shortname "ada"' });
     expect(place("Something else", { unrelated: 1 })).toEqual({});
     expect(place("No details", undefined)).toEqual({});
+  });
+});
+
+describe("waiting on you", () => {
+  const issue = (id: string, status: string) => ({ id, identifier: `ACME-${id}`, title: `Issue ${id}`, status }) as never;
+  const question = (id: string, issueId: string, status = "open", askedOfUserId: string | null = null) =>
+    ({ id, status, askedOfUserId, issue: { id: issueId, identifier: `ACME-${issueId}`, title: `Issue ${issueId}`, status: "blocked" } }) as CompanyQuestion;
+
+  it("asks you what is asked of you or of the board", () => {
+    expect(askedOf({ askedOfUserId: null }, "u1")).toBe(true);
+    expect(askedOf({ askedOfUserId: "u1" }, "u1")).toBe(true);
+    expect(askedOf({ askedOfUserId: "u2" }, "u1")).toBe(false);
+  });
+
+  it("blocked on you: blocked issues assigned to you, then issues with open questions, each once with why", () => {
+    const assigned = [issue("1", "blocked"), issue("2", "todo")];
+    const questions = [question("q1", "1"), question("q2", "3"), question("q3", "3"), question("q4", "4", "answered")];
+    expect(blockedOnYou(assigned, questions).map((b) => [b.id, b.assignedBlocked, b.questions])).toEqual([
+      ["1", true, 1],
+      ["3", false, 2],
+    ]);
+  });
+
+  it("counts each thing once", () => {
+    expect(waitingCount({ decisions: 2, questions: 3, issueIds: ["1", "2", "1", "3"] })).toBe(8);
+  });
+});
+
+describe("wiki links", () => {
+  it("reads [[links]] as the wiki does", () => {
+    for (const target of [
+      "Deploy Guide",
+      "concepts/cache",
+      "concepts/cache|the cache",
+      "concepts/cache#rollback",
+      "wiki/areas/ops",
+      "entities/acme.md",
+      "AGENTS.md",
+    ])
+      expect(wikiLinkPath(target), target).toBe(linkedPaths("wiki/other.md", `[[${target}]]`)[0]);
+  });
+
+  it("makes [[links]] markdown links to the console, and reads relative .md links from the page", () => {
+    expect(linkWikiLinks("See [[concepts/cache|the cache]] and [[Ops]].", (p) => `/W?path=${p}`)).toBe(
+      "See [the cache](/W?path=wiki/concepts/cache.md) and [Ops](/W?path=wiki/ops.md).",
+    );
+    expect(relativePagePath("wiki/areas/ops.md", "../concepts/runbook.md")).toBe("wiki/concepts/runbook.md");
+    expect(relativePagePath("wiki/areas/ops.md", "/wiki/b.md#top")).toBe("wiki/b.md");
+    expect(relativePagePath("wiki/areas/ops.md", "wiki/c.md")).toBe("wiki/c.md");
+    expect(relativePagePath("wiki/areas/ops.md", "https://example.com/a.md")).toBeNull();
+    expect(relativePagePath("wiki/areas/ops.md", "/ACME/issues")).toBeNull();
+  });
+
+  it("marks a search snippet's matched words", () => {
+    expect(snippetParts("Blue-green on **Tuesdays**.")).toEqual([
+      { text: "Blue-green on ", match: false },
+      { text: "Tuesdays", match: true },
+      { text: ".", match: false },
+    ]);
   });
 });

@@ -212,7 +212,7 @@ describe("board console (local_trusted)", () => {
     await visit(page, server.base, `${prefix}/issues?q=login`, "issues-search", "Issues");
     await expect.poll(() => page.locator(".issue-list li").count()).toBe(1);
     expect(await page.locator(".issue-list").innerText()).toContain("Fix the login bug");
-    await page.getByLabel("Search").fill("");
+    await page.getByLabel("Search", { exact: true }).fill("");
     await page.getByRole("button", { name: "Search" }).click();
     await page.getByRole("combobox", { name: "Assignee" }).selectOption({ label: "Ada" });
     await page.waitForURL(/assigneeAgentId=/);
