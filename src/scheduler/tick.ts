@@ -1,10 +1,12 @@
 // Cron tick (every minute): records the scheduler heartbeat, runs access maintenance and, on each
-// shard, prunes aged-out runs and Idempotency-Key receipts and applies directory rows left behind; fires due routine schedule
+// shard, prunes aged-out runs and Idempotency-Key receipts, enqueues the daily digests due, and applies directory rows left behind; fires due routine schedule
 // triggers (found on every shard, each company's fired in its own object), and wakes event hubs
 // whose webhook deliveries are overdue.
 import { runAccessMaintenance } from "../domain/instance/maintenance";
 import { pruneRuns } from "../domain/runs/retention";
 import { pruneReceipts } from "../domain/idempotency/receipts";
+import { enqueueDueDigests } from "../domain/notifications/digest";
+import { serviceApiUrl } from "../config";
 import { fireDueRoutines } from "../domain/routines/tick";
 import { sql } from "drizzle-orm";
 import { createDb, schema } from "../db/client";
@@ -33,6 +35,18 @@ export async function runScheduledTick(given: Env, at: Date): Promise<void> {
     await pruneReceipts(db, at)
       .run()
       .catch((err) => console.error(`idempotency receipt retention failed on ${shard}`, err));
+    // Daily digests due now (members' and channels' local hours): their hubs send them at once.
+    const digested = await enqueueDueDigests(db, serviceApiUrl(env), at).catch((err) => {
+      console.error(`digests failed on ${shard}`, err);
+      return [] as string[];
+    });
+    await Promise.all(
+      digested.map((companyId) =>
+        eventsHub(env, companyId)
+          .deliverNow(companyId)
+          .catch((err) => console.error(`event hub ${companyId}`, err)),
+      ),
+    );
     await drainDirectoryOutbox(db).catch((err) => console.error(`directory sync failed on ${shard}`, err));
   });
   await pokeEventHubs(env, db, at).catch((err) => console.error("event hub safety net failed", err));

@@ -10,6 +10,7 @@ import { base64url } from "jose";
 import { call, get, patch, post, unique } from "../helpers/api";
 import { agentWithKey, boardUser, createCompany, createIssue, dispatch, testD1 } from "../helpers/fixtures";
 import { decryptPushPayload } from "../../src/crypto/web-push";
+import { runScheduledTick } from "../../src/scheduler/tick";
 
 const FAKE = env.FAKE_AGENT_URL;
 type Kind = "slack" | "discord" | "telegram" | "teams" | "email";
@@ -179,6 +180,26 @@ describe("notification channels deliver the default events", () => {
     expect((await received(down.id)).some((r) => textOf(r).includes("Notification channel disabled"))).toBe(false);
   });
 
+  it("a webhook failing for 24 hours is disabled (webhook.disabled) and the channels are told", async () => {
+    const company = await createCompany();
+    const slack = await addChannel(company.id, "slack", "ok", { events: ["webhook.disabled"] });
+    const hook = await post(`/api/companies/${company.id}/webhooks`, { url: `${FAKE}/agent/${unique("hook")}?statuses=500`, events: ["issue.*"] });
+    expect(hook.status).toBe(201);
+    await testD1
+      .prepare("UPDATE webhook_subscriptions SET failing_since = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 25 * 3600_000).toISOString(), hook.body.id)
+      .run();
+    await createIssue(company.id, { title: "Anything" });
+    await deliver(company.id);
+    await deliver(company.id);
+    expect((await get(`/api/companies/${company.id}/webhooks/${hook.body.id}`)).body).toMatchObject({ enabled: false });
+    const events = (await get(`/api/companies/${company.id}/events?types=webhook.disabled`)).body.events;
+    expect(events).toMatchObject([{ type: "webhook.disabled", subject: { type: "webhook", id: hook.body.id } }]);
+    const told = await received(slack.id);
+    expect(told).toHaveLength(1);
+    expect(textOf(told[0])).toContain("Webhook disabled");
+  });
+
   it("the test route sends now and answers the outcome; the log lists it; a failed delivery is redelivered", async () => {
     const company = await createCompany();
     const { channel, id } = await addChannel(company.id, "slack");
@@ -280,6 +301,64 @@ describe("people's own notifications", () => {
       (await call("PUT", `/api/companies/${company.id}/notification-preferences`, { body: { quietStart: "25:00", quietEnd: "06:00" }, token: muted.token }))
         .status,
     ).toBe(400);
+  });
+});
+
+describe("the daily digest", () => {
+  it("is built from the day (finished, blocked, waiting, spend) and sent once at the member's and the channel's hour", async () => {
+    const company = await createCompany({ budgetMonthlyCents: 10_000 });
+    const mail = await addChannel(company.id, "email");
+    const now = new Date();
+    const hour = now.getUTCHours();
+    const slack = await addChannel(company.id, "slack", "ok", { digestHour: hour, timeZone: "UTC", events: ["approval.created"] });
+    const user = await boardUser(company.id, "member");
+    expect(
+      (
+        await call("PUT", `/api/companies/${company.id}/notification-preferences`, {
+          body: { email: "digest@acme.dev", emailEnabled: true, digestHour: hour, timeZone: "UTC" },
+          token: user.token,
+        })
+      ).status,
+    ).toBe(200);
+    // The seeded day: two issues finished, one blocked, one assigned to the member, an approval waiting, $12.34 spent.
+    for (const title of ["Ship v1", "Write the docs"]) {
+      const issue = await createIssue(company.id, { title, status: "todo" });
+      expect((await patch(`/api/issues/${issue.id}`, { status: "done" })).status).toBe(200);
+    }
+    await createIssue(company.id, { title: "Pay the invoice", status: "blocked" });
+    await createIssue(company.id, { title: "Sign the lease", status: "todo", assigneeUserId: user.id });
+    await post(`/api/companies/${company.id}/approvals`, { type: "request_board_approval", payload: { title: "Hire a designer" } });
+    const agent = await agentWithKey(company.id);
+    await post(`/api/companies/${company.id}/cost-events`, {
+      agentId: agent.id,
+      provider: "openai",
+      model: "m",
+      costCents: 1234,
+      occurredAt: now.toISOString(),
+    });
+    await deliver(company.id);
+    const before = (await received(mail.id)).length;
+
+    await runScheduledTick(env, now);
+    await deliver(company.id);
+    const digests = (await received(mail.id)).slice(before).filter((r) => textOf(r).includes("Daily digest"));
+    expect(digests).toHaveLength(1);
+    const text: string = digests[0].body.text;
+    expect(digests[0].body.to).toEqual(["digest@acme.dev"]);
+    expect(text).toContain("Finished in the last day (2)");
+    expect(text).toContain("Ship v1");
+    expect(text).toContain("Blocked (1)");
+    expect(text).toContain("Pay the invoice");
+    expect(text).toMatch(/Waiting on you: 1 approval, 1 issue assigned to you/);
+    expect(text).toContain("$12.34");
+    expect(text).toContain("$12.34 of $100.00");
+    const toChannel = (await received(slack.id)).filter((r) => textOf(r).includes("Daily digest"));
+    expect(toChannel).toHaveLength(1);
+    // Once a day: the next tick sends nothing more.
+    await runScheduledTick(env, new Date(now.getTime() + 60_000));
+    await deliver(company.id);
+    expect((await received(mail.id)).filter((r) => textOf(r).includes("Daily digest"))).toHaveLength(1);
+    expect((await received(slack.id)).filter((r) => textOf(r).includes("Daily digest"))).toHaveLength(1);
   });
 });
 

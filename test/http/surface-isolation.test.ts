@@ -7,6 +7,7 @@
 //     every 4xx carries a JSON `{ error }` body;
 //  3. company A's rows (every table with a company_id column, and the company row itself) are the same
 //     after all of that as right after seeding.
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, get, post, put, unique, type ApiResponse, type CallOptions } from "../helpers/api";
 import { boardUser, createCompany, insertAgentKey, testD1 } from "../helpers/fixtures";
@@ -74,6 +75,7 @@ const ISOLATION_SKIPS: Record<string, string> = {
   "GET /api/llms/agent-configuration/{adapterType}.txt": "static adapter documentation, no tenant data",
   "GET /api/llms/agent-icons.txt": "static icon list, no tenant data",
   "GET /api/adapters": "the adapter types and their fields: the same for every caller, no tenant data",
+  "GET /api/notifications/vapid-public-key": "the instance's public VAPID key, the same for every caller",
   "POST /api/companies/import/preview": "board-only package validation; a target company in the body is access-checked (covered by portability tests)",
   "GET /api/skills/catalog": "the shipped skill catalog, the same for every caller",
   "GET /api/skills/catalog/{catalogId}": "the shipped skill catalog, the same for every caller",
@@ -157,6 +159,9 @@ const TENANT_PARAMS = new Set([
   "approvalId",
   "questionId",
   "keyId",
+  "channelId",
+  "deliveryId",
+  "subscriptionId",
   "secretId",
   "id",
   "leaseId",
@@ -434,6 +439,19 @@ async function seedCompany(): Promise<Record<string, string>> {
   m.agentId = agent.id;
   m.agentToken = (await insertAgentKey(agent.id, C)).token;
   m.keyId = expectCreated(await post(`/api/agents/${agent.id}/keys`, { name: "seed" }), "agent key").id;
+  const notify = `${env.FAKE_AGENT_URL}/notify/slack/ok/${unique("seed")}`;
+  m.channelId = expectCreated(
+    await post(`/api/companies/${C}/notification-channels`, { kind: "slack", name: "Seed", target: notify }),
+    "notification channel",
+  ).id;
+  m.deliveryId = expectCreated(await post(`/api/companies/${C}/notification-channels/${m.channelId}/test`), "test message").id;
+  m.subscriptionId = expectCreated(
+    await post(`/api/companies/${C}/push-subscriptions`, {
+      endpoint: `${env.FAKE_AGENT_URL}/notify/push/ok/${unique("seed")}`,
+      keys: { p256dh: "BOnSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeedSeed", auth: "c2VlZHNlZWRzZWVk" },
+    }),
+    "push subscription",
+  ).id;
   expectCreated(await post(`/api/agents/${agent.id}/keys`, { name: "seed" }), "agent key through HTTP");
   const budgeted = expectCreated(
     await post(`/api/companies/${C}/agents`, { name: unique("Spender"), adapterType: "process", adapterConfig: { command: "echo" } }),
@@ -943,6 +961,7 @@ const NON_UUID_BODY_IDS: Record<string, string> = {
   runId: "runner protocol messages",
   wikiId: "a wiki's slug within its company (`default`)",
   askedOfUserId: "user ids come from the auth provider",
+  chatId: "a Telegram chat id (a number or @name)",
   optionId: "a question's option key, chosen by the asking agent",
 };
 /** Issue references accept an identifier (`ABC-12`) as well as a UUID. */
@@ -1030,7 +1049,7 @@ describe("surface: company A is untouched", () => {
     const count = async (t: string) => (await testD1.prepare(`SELECT count(*) AS n FROM ${t} WHERE company_id = ?1`).bind(A.id).first<{ n: number }>())!.n;
     expect(await count("agents")).toBe(2);
     expect(await count("issues")).toBe(2); // the seed issue and the one a question is asked on
-    expect(await count("company_secrets")).toBe(1);
+    expect(await count("company_secrets")).toBe(2); // the seed secret and the notification channel's webhook URL
   });
 
   it("no row of company B names an entity of company A", async () => {

@@ -77,6 +77,15 @@ export function checkTimeZone(timeZone: string): string {
 
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 
+/** The fields each kind takes besides the common ones (another kind's field is a 400: it would be ignored). */
+const KIND_FIELDS: Record<NotificationChannelKind, Array<keyof ChannelInput>> = {
+  slack: [],
+  discord: [],
+  teams: [],
+  telegram: ["chatId", "apiBaseUrl"],
+  email: ["provider", "apiBaseUrl", "from", "to"],
+};
+
 /** The kind's settings from the input, checked (400 naming the field). */
 function settingsOf(
   kind: NotificationChannelKind,
@@ -84,6 +93,8 @@ function settingsOf(
   exposure: string,
   before: Record<string, unknown> = {},
 ): Record<string, unknown> {
+  const foreign = (["chatId", "apiBaseUrl", "provider", "from", "to"] as const).filter((f) => input[f] !== undefined && !KIND_FIELDS[kind].includes(f));
+  if (foreign.length) throw badRequest(`${foreign.join(", ")} ${foreign.length === 1 ? "is" : "are"} not a field of a ${kind} channel`, { field: foreign[0] });
   const apiBaseUrl = input.apiBaseUrl === undefined ? ((before.apiBaseUrl as string | null | undefined) ?? null) : input.apiBaseUrl;
   const checkedBase = apiBaseUrl ? checkWebhookUrl(apiBaseUrl, exposure).replace(/\/+$/, "") : null;
   if (kind === "telegram") {
