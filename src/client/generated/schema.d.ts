@@ -2215,6 +2215,169 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/{companyId}/notification-channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company's notification channels (board members; never a URL, token or key) */
+        get: operations["listNotificationChannels"];
+        put?: never;
+        /**
+         * Add a notification channel: Slack, Discord, Teams (webhook URL), Telegram (bot token and chat), email (Resend or Postmark) — board owners and admins
+         * @description `target` is stored as a company secret (a raw value becomes a new one) and shown only as a reference. URLs (Slack, Discord, Teams, apiBaseUrl) pass the webhook target policy: https, or http to a loopback host while the service is not public (400 otherwise). `events`: types or prefix.* of the notable events (default `*`): approval.created, question.asked, issue.assigned (to a person), issue.updated (set blocked), run.finished (failed), budget.incident_opened, webhook.disabled, notification_channel.disabled. Questions asked of one person and issues assigned to a person go only to that person's own channels.
+         */
+        post: operations["createNotificationChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/notification-channels/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A notification channel */
+        get: operations["getNotificationChannel"];
+        put?: never;
+        post?: never;
+        /** Delete a notification channel and its delivery log (its secret stays among the company's secrets) */
+        delete: operations["deleteNotificationChannel"];
+        options?: never;
+        head?: never;
+        /** Change a notification channel (enabling a disabled one starts it afresh) */
+        patch: operations["updateNotificationChannel"];
+        trace?: never;
+    };
+    "/api/companies/{companyId}/notification-channels/{channelId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test message to the channel now; answers its delivery (succeeded, or pending with the error when it will be retried, or failed) */
+        post: operations["testNotificationChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/notification-channels/{channelId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The channel's delivery log, newest first (status, attempts, the service's answer) */
+        get: operations["listNotificationDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/notification-channels/{channelId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a finished delivery again (a pending one: 409) */
+        post: operations["redeliverNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/notification-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own notification preferences in the company (board members) */
+        get: operations["getNotificationPreferences"];
+        /**
+         * Change the caller's own preferences: topics, email, push, quiet hours (HH:MM in timeZone), digest hour
+         * @description Fields left out keep their value. quietStart and quietEnd are set or cleared together; emailEnabled needs an email address (400).
+         */
+        put: operations["putNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/push-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register this browser's push subscription (PushManager.subscribe's JSON) for the caller; push is then on */
+        post: operations["subscribePush"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyId}/push-subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of the caller's browsers */
+        delete: operations["unsubscribePush"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/vapid-public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The instance's VAPID public key for web push (generated once, the private key kept encrypted) */
+        get: operations["getVapidPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyId}/invites": {
         parameters: {
             query?: never;
@@ -4059,6 +4222,8 @@ export interface paths {
          *     - `plugin.installed`: A plugin was installed on the instance (announced to every company). data: pluginKey, version, status
          *     - `plugin.status_changed`: A plugin's status changed (ready, disabled, error, upgrade_pending): its tools appear or go. data: pluginKey, version, from, to, lastError
          *     - `plugin.uninstalled`: A plugin was uninstalled (its data kept unless purged). data: pluginKey, version, purged
+         *     - `webhook.disabled`: A webhook subscription was disabled after 24 hours of failed deliveries. data: reason
+         *     - `notification_channel.disabled`: A notification channel was disabled after 24 hours of failed messages. data: kind, name, reason
          *     - `ping`: A test delivery (POST …/webhooks/{webhookId}/test). data: webhookId
          *
          *     Board only (agents get 403).
@@ -4239,6 +4404,8 @@ export interface paths {
          *     - `plugin.installed`: A plugin was installed on the instance (announced to every company). data: pluginKey, version, status
          *     - `plugin.status_changed`: A plugin's status changed (ready, disabled, error, upgrade_pending): its tools appear or go. data: pluginKey, version, from, to, lastError
          *     - `plugin.uninstalled`: A plugin was uninstalled (its data kept unless purged). data: pluginKey, version, purged
+         *     - `webhook.disabled`: A webhook subscription was disabled after 24 hours of failed deliveries. data: reason
+         *     - `notification_channel.disabled`: A notification channel was disabled after 24 hours of failed messages. data: kind, name, reason
          *     - `ping`: A test delivery (POST …/webhooks/{webhookId}/test). data: webhookId
          */
         get: operations["getEventStream"];
@@ -7274,6 +7441,204 @@ export interface components {
                 status: string;
             };
         };
+        NotificationChannel: {
+            id: string;
+            companyId: string;
+            /** @enum {string} */
+            kind: "slack" | "discord" | "telegram" | "teams" | "email";
+            name: string;
+            target: components["schemas"]["SecretReference"] & {
+                version: "latest" | number;
+            };
+            events: string[];
+            enabled: boolean;
+            chatId?: string;
+            apiBaseUrl?: string | null;
+            provider?: string;
+            from?: string;
+            to?: string[];
+            digestHour: number | null;
+            timeZone: string;
+            disabledReason: string | null;
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        SecretReference: {
+            /** @enum {string} */
+            type: "secret_ref";
+            /**
+             * Format: uuid
+             * @example 9b2f1c1e-6c8a-4f4e-9d1e-0d6f3c1f2a10
+             */
+            secretId: string;
+            version?: "latest" | number;
+        };
+        CreateNotificationChannel: {
+            /** @enum {string} */
+            kind: "slack" | "discord" | "telegram" | "teams" | "email";
+            name: string;
+            /** @description Slack, Discord, Teams: the webhook URL; Telegram: the bot token; email: the provider's API key. A raw value is stored as a new company secret; reads show only the reference. */
+            target: string | components["schemas"]["SecretReference"];
+            /**
+             * @description Event types or prefix.* of the notable events (default `*`: all of them)
+             * @example [
+             *       "approval.created",
+             *       "question.asked"
+             *     ]
+             */
+            events?: string[];
+            enabled?: boolean;
+            /** @description telegram: the chat (or channel) id */
+            chatId?: string | number;
+            /**
+             * Format: uri
+             * @description telegram: a self-hosted Bot API server; email: the provider's API (tests, regions)
+             */
+            apiBaseUrl?: string | null;
+            /**
+             * @description email: resend or postmark
+             * @enum {string}
+             */
+            provider?: "resend" | "postmark";
+            /** @description email: the sender, e.g. Acme <alerts@acme.dev> */
+            from?: string;
+            /** @description email: the recipients */
+            to?: string[];
+            /** @description A daily digest at this local hour (0–23); null: none */
+            digestHour?: number | null;
+            /** @description IANA time zone of digestHour (default UTC) */
+            timeZone?: string;
+        };
+        UpdateNotificationChannel: {
+            name?: string;
+            /** @description Slack, Discord, Teams: the webhook URL; Telegram: the bot token; email: the provider's API key. A raw value is stored as a new company secret; reads show only the reference. */
+            target?: string | components["schemas"]["SecretReference"];
+            /**
+             * @description Event types or prefix.* of the notable events (default `*`: all of them)
+             * @example [
+             *       "approval.created",
+             *       "question.asked"
+             *     ]
+             */
+            events?: string[];
+            enabled?: boolean;
+            /** @description telegram: the chat (or channel) id */
+            chatId?: string | number;
+            /**
+             * Format: uri
+             * @description telegram: a self-hosted Bot API server; email: the provider's API (tests, regions)
+             */
+            apiBaseUrl?: string | null;
+            /**
+             * @description email: resend or postmark
+             * @enum {string}
+             */
+            provider?: "resend" | "postmark";
+            /** @description email: the sender, e.g. Acme <alerts@acme.dev> */
+            from?: string;
+            /** @description email: the recipients */
+            to?: string[];
+            /** @description A daily digest at this local hour (0–23); null: none */
+            digestHour?: number | null;
+            /** @description IANA time zone of digestHour (default UTC) */
+            timeZone?: string;
+        };
+        NotificationDelivery: {
+            id: string;
+            /** @enum {string} */
+            destination: "slack" | "discord" | "telegram" | "teams" | "email" | "personal_email" | "web_push";
+            channelId: string | null;
+            eventId: string | null;
+            eventType: string;
+            title: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            nextAttemptAt: string | null;
+            responseStatus: number | null;
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        NotificationPreferences: {
+            userId: string;
+            topics: {
+                approvals: boolean;
+                questions: boolean;
+                assignments: boolean;
+                blocked: boolean;
+                runs: boolean;
+                budgets: boolean;
+                channels: boolean;
+            };
+            email: string | null;
+            emailEnabled: boolean;
+            pushEnabled: boolean;
+            quietStart: string | null;
+            quietEnd: string | null;
+            timeZone: string;
+            digestHour: number | null;
+            pushSubscriptions: {
+                id: string;
+                service: string;
+                userAgent: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+            }[];
+        };
+        PutNotificationPreferences: {
+            /** @description approvals, questions, assignments, blocked, runs, budgets, channels */
+            topics?: {
+                approvals?: boolean;
+                questions?: boolean;
+                assignments?: boolean;
+                blocked?: boolean;
+                runs?: boolean;
+                budgets?: boolean;
+                channels?: boolean;
+            };
+            /** Format: email */
+            email?: string | null;
+            emailEnabled?: boolean;
+            pushEnabled?: boolean;
+            quietStart?: string | null;
+            quietEnd?: string | null;
+            timeZone?: string;
+            digestHour?: number | null;
+        };
+        PushSubscriptionInput: {
+            /** Format: uri */
+            endpoint: string;
+            keys: {
+                p256dh: string;
+                auth: string;
+            };
+            userAgent?: string | null;
+        };
+        VapidPublicKey: {
+            /** @description The VAPID public key (uncompressed P-256 point, base64url): PushManager.subscribe's applicationServerKey */
+            publicKey: string;
+        };
         Invite: {
             id: string;
             companyId: string;
@@ -9322,6 +9687,8 @@ export interface components {
              *     - `plugin.installed`: A plugin was installed on the instance (announced to every company). data: pluginKey, version, status
              *     - `plugin.status_changed`: A plugin's status changed (ready, disabled, error, upgrade_pending): its tools appear or go. data: pluginKey, version, from, to, lastError
              *     - `plugin.uninstalled`: A plugin was uninstalled (its data kept unless purged). data: pluginKey, version, purged
+             *     - `webhook.disabled`: A webhook subscription was disabled after 24 hours of failed deliveries. data: reason
+             *     - `notification_channel.disabled`: A notification channel was disabled after 24 hours of failed messages. data: kind, name, reason
              *     - `ping`: A test delivery (POST …/webhooks/{webhookId}/test). data: webhookId
              */
             type: string;
@@ -18595,6 +18962,741 @@ export interface operations {
             };
             /** @description Not found (or outside the caller's company) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listNotificationChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Channels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"][];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationChannel"];
+            };
+        };
+        responses: {
+            /** @description The channel */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable: valid shape but breaks a rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationChannel"];
+            };
+        };
+        responses: {
+            /** @description The channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable: valid shape but breaks a rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test message's delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationDelivery"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listNotificationDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "succeeded" | "failed";
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                companyId: string;
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationDelivery"][];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                channelId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, after the attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationDelivery"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Preferences (defaults when never set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutNotificationPreferences"];
+            };
+        };
+        responses: {
+            /** @description Preferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscribePush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSubscriptionInput"];
+            };
+        };
+        responses: {
+            /** @description The subscription */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            /** @description Bad request: validation failure, missing fields or wrong shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unsubscribePush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (wrong company, wrong actor kind) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or outside the caller's company) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVapidPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VapidPublicKey"];
+                };
+            };
+            /** @description Unauthenticated: no valid caller identity */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
