@@ -7,7 +7,7 @@ import { useId, useState } from "preact/hooks";
 import { ApiError, api, call, type Schemas } from "../lib/api";
 import type { WikiRef } from "../lib/wiki";
 import { wikiQuery } from "../lib/wiki";
-import { Feedback, useAction } from "./action";
+import { Feedback, Submit, useAction } from "./action";
 import { DiffView } from "./diff-view";
 import { TextArea, TextField } from "./fields";
 
@@ -143,16 +143,14 @@ export function WikiEditor({
       ) : (
         editor
       )}
-      <Feedback action={action} />
-      {!(conflict && !conflict.editing) && (
-        <div class="actions">
-          <button type="submit" class="primary" disabled={action.busy}>
-            Save page
-          </button>
+      {conflict && !conflict.editing ? (
+        <Feedback action={action} />
+      ) : (
+        <Submit action={action} label="Save page" primary>
           <button type="button" onClick={onCancel}>
             Cancel
           </button>
-        </div>
+        </Submit>
       )}
     </form>
   );

@@ -56,6 +56,24 @@ export default function WikiPageView({ company, query }: CompanyPageProps) {
     event.preventDefault();
     route(href(other));
   };
+  // Saved or left: back to reading, the page as it is now.
+  const editor = (base: { contents: string; hash: string } | null) => (
+    <WikiEditor
+      companyId={company.id}
+      wiki={ref}
+      path={path}
+      base={base}
+      onSaved={() => {
+        edit(false);
+        void page.reload();
+        void revisions.reload();
+      }}
+      onCancel={() => {
+        edit(false);
+        void page.reload();
+      }}
+    />
+  );
   const crumbs = (
     <p class="meta">
       <a href={wikiHref(company, ref)}>Wiki</a> › <span class="mono">{path}</span>
@@ -81,18 +99,7 @@ export default function WikiPageView({ company, query }: CompanyPageProps) {
               {editing ? "." : ": links to it wait for it."}
             </p>
             {editing ? (
-              <WikiEditor
-                companyId={company.id}
-                wiki={ref}
-                path={path}
-                base={null}
-                onSaved={() => {
-                  edit(false);
-                  void page.reload();
-                  void revisions.reload();
-                }}
-                onCancel={() => edit(false)}
-              />
+              editor(null)
             ) : (
               <button type="button" class="primary" onClick={() => edit(true)}>
                 Write this page
@@ -110,21 +117,7 @@ export default function WikiPageView({ company, query }: CompanyPageProps) {
               </time>
             </p>
             {editing ? (
-              <WikiEditor
-                companyId={company.id}
-                wiki={ref}
-                path={path}
-                base={{ contents: p.contents, hash: p.hash }}
-                onSaved={() => {
-                  edit(false);
-                  void page.reload();
-                  void revisions.reload();
-                }}
-                onCancel={() => {
-                  edit(false);
-                  void page.reload();
-                }}
-              />
+              editor({ contents: p.contents, hash: p.hash })
             ) : (
               <>
                 <div class="actions">
