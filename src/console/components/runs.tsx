@@ -1,6 +1,6 @@
 // Heartbeat runs with their event logs: each run is a disclosure whose log (GET
 // /api/heartbeat-runs/{id}/events) loads when it is opened and reloads when the run changes, and a
-// link to the run's page (pages/run.tsx). `Transcript` draws a log, here and on the run's page.
+// link beside it to the run's page (pages/run.tsx). `Transcript` draws a log, here and on the run's page.
 import { useState } from "preact/hooks";
 import { agentName } from "../lib/agents";
 import { api, call, type Schemas } from "../lib/api";
@@ -45,18 +45,22 @@ function RunItem({ run, company, showAgent }: { run: RunSummary; company: Compan
             {ago(run.createdAt)}
           </time>
         </summary>
-        <p class="meta">
-          <a href={runPath(company, run.id)}>Open the run</a>
-          {showAgent && (
-            <>
-              {" · "}
-              <a href={companyPath(company, `agents/${run.agentId}`)}>Open {agentName(run.agentId)}</a>
-            </>
-          )}
-        </p>
+        {showAgent && (
+          <p class="meta">
+            <a href={companyPath(company, `agents/${run.agentId}`)}>Open {agentName(run.agentId)}</a>
+          </p>
+        )}
         {run.outcome && <p>{run.outcome}</p>}
         {open && <RunEvents runId={run.id} />}
       </details>
+      <a class="run-link" href={runPath(company, run.id)}>
+        Open the run
+        <span class="visually-hidden">
+          {" "}
+          {showAgent ? `of ${agentName(run.agentId)} ` : ""}
+          {ago(run.createdAt)}
+        </span>
+      </a>
     </li>
   );
 }
