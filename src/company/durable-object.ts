@@ -37,6 +37,7 @@ import { companyScope, withShardScope } from "../db/shards";
 import { DirectorySync } from "../db/directory-sync";
 import { ObjectFaults } from "./object-scaffolding";
 import { receiptResponse, replayOf, type IdempotencyRequest } from "../domain/idempotency/receipts";
+import { reportCostEvent, reportCostEvents, type CostEventInput, type ReportedCost } from "../domain/costs/commands";
 
 /** While fenced: the Retry-After commands answer with, and how long fence() waits for a running dispatch. */
 export const FENCE_RETRY_SECONDS = 5;
@@ -86,6 +87,8 @@ export class CompanyDurableObject extends DurableObject<Env> {
     shard?: string,
     idempotency?: IdempotencyRequest,
   ): Promise<CommandResult<unknown>> {
+    // Cost events (every run reports them): gathered while earlier commands run, written as one group.
+    if (name === reportCostEvent.name && !faults && !idempotency) return this.reportCost(companyId, actor, input as CostEventInput, shard);
     const roundTrips = new RoundTrips();
     roundTrips.phase = "command";
     roundTrips.faults = this.faults.rules(faults);
@@ -93,6 +96,39 @@ export class CompanyDurableObject extends DurableObject<Env> {
       this.inCompanyScope(companyId, shard, () => this.executeSerially(companyId, name, actor, input, loaded, idempotency)),
     );
     return { ...result, roundTrips: roundTrips.d1.command, ...(faults && this.faults.enabled ? { faults } : {}) };
+  }
+
+  /** The group of cost events waiting for its turn (null: none; the next one opens a group). */
+  private openCostGroup: { items: ReportedCost[]; result: Promise<CommandResult<unknown>> } | null = null;
+
+  /**
+   * Group commit: a cost event joins the group waiting for its turn in the serial order, or opens
+   * one. When its turn comes the group closes and is written as one command (one D1 batch for all
+   * its events, the counters and every budget check exact: src/domain/costs/commands.ts); each
+   * caller gets its own event once the batch is committed, so what it reads next sees it. Under
+   * load, events that arrive while a write is in flight share the next write instead of each
+   * waiting for their own.
+   */
+  private async reportCost(companyId: string, actor: Actor, event: CostEventInput, shard: string | undefined): Promise<CommandResult<unknown>> {
+    let group = this.openCostGroup;
+    if (!group) {
+      const items: ReportedCost[] = [];
+      const roundTrips = new RoundTrips();
+      roundTrips.phase = "command";
+      const result = withRoundTrips(roundTrips, () =>
+        this.inCompanyScope(companyId, shard, () =>
+          this.executeSerially(companyId, reportCostEvents.name, actor, { items }, undefined, undefined, () => {
+            // Its turn: later events open the next group.
+            if (this.openCostGroup?.items === items) this.openCostGroup = null;
+          }),
+        ),
+      ).then((r) => ({ ...r, roundTrips: roundTrips.d1.command }));
+      group = { items, result };
+      this.openCostGroup = group;
+    }
+    const index = group.items.push({ actor, event }) - 1;
+    const result = await group.result;
+    return result.ok ? { ...result, value: (result.value as unknown[])[index] } : result;
   }
 
   /**
@@ -127,12 +163,16 @@ export class CompanyDurableObject extends DurableObject<Env> {
     input: unknown,
     loaded: unknown,
     idempotency?: IdempotencyRequest,
+    onTurn?: () => void,
   ): Promise<CommandResult<unknown>> {
     // Commands read and write the primary; the session's bookmark goes back to the caller, whose
     // next reads (sending it) then see this write even from a replica.
     const session: RequestSession = openSession(this.countedEnv.DB, "first-primary");
     const bookmarked = (result: CommandResult<unknown>): CommandResult<unknown> => ({ ...result, bookmark: session.session.getBookmark() });
-    return this.serialise(() => withD1Session(session, () => this.executeInSession(companyId, name, actor, input, loaded, idempotency).then(bookmarked)));
+    return this.serialise(() => {
+      onTurn?.();
+      return withD1Session(session, () => this.executeInSession(companyId, name, actor, input, loaded, idempotency).then(bookmarked));
+    });
   }
 
   private async executeInSession(

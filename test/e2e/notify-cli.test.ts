@@ -14,11 +14,11 @@ const root = path.resolve(import.meta.dirname, "../..");
 const cli = path.join(root, "dist/cli.cjs");
 let base = "";
 let fake = "";
-let env: NodeJS.ProcessEnv = {};
+let env: Record<string, string | undefined> = {};
 
 function acp(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [cli, ...args], { env: env as NodeJS.ProcessEnv, timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -53,7 +53,7 @@ describe("acp notify (dev server, fake Slack)", () => {
     const test = await acp("notify", "test", channel.id);
     expect(test.code, test.stderr).toBe(0);
     expect(test.stdout).toMatch(/delivered \(HTTP 200\)/);
-    const received = await (await fetch(`${fake}/__notify/${id}`)).json();
+    const received: any[] = await (await fetch(`${fake}/__notify/${id}`)).json();
     expect(received).toHaveLength(1);
     expect(received[0].body.text).toContain("Test message");
     const log = await acp("notify", "log", channel.id);

@@ -3,8 +3,9 @@
 // evaluates every active budget policy whose scope the event touches.
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
+import type { Statement } from "../../db/batch";
 import type { BillingType } from "../../db/schema/costs";
-import { defineCommand } from "../../company/command";
+import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
 import { unprocessable } from "../errors";
 import { newId } from "../../crypto/random";
@@ -37,21 +38,28 @@ export type FinanceEventRow = typeof schema.financeEvents.$inferSelect;
 const monthSum = (companyId: string, column: SQL, id: string, window: BudgetWindow) =>
   sql`(SELECT COALESCE(SUM(cost_cents), 0) FROM cost_events WHERE company_id = ${companyId} AND ${column} = ${id} AND occurred_at >= ${window.start} AND occurred_at < ${window.end})`;
 
+/** One reported event and who reported it (a group's events may come from several callers). */
+export interface ReportedCost {
+  actor: Actor;
+  event: CostEventInput;
+}
+
 /**
- * One D1 batch (references were checked by resolveCostEventRefs): insert the event, update the
- * month counters (an increment while the counter is for this month, else an exact SUM), log
- * `cost.reported`, and read back the matching active policies with their observed spend and the
- * scopes' incidents of the current windows. Incidents those reveal go in a second batch (rare);
- * evaluation is level-based (spend ≥ threshold and no incident yet), so a failed second batch is
- * repaired by the next event.
+ * Records `items` in one D1 batch (references were checked by resolveCostEventRefs): insert the
+ * events, update the month counters of each agent and the company (an increment while the counter
+ * is for this month, else an exact SUM), log `cost.reported` per event, and read back the matching
+ * active policies with their observed spend and the scopes' incidents of the current windows.
+ * Incidents those reveal go in a second batch (rare); evaluation is level-based (spend ≥ threshold
+ * and no incident yet), so it sees every event of the group and a failed second batch is repaired
+ * by the next event. One event, or a group the company object gathered while a write was in flight
+ * (group commit: src/company/durable-object.ts), cost the same two round trips at most.
  */
-export const reportCostEvent = defineCommand("cost.report", async (ctx, actor, input: CostEventInput) => {
+export async function recordCostEvents(ctx: CommandContext, items: ReportedCost[]): Promise<CostEventRow[]> {
   const { db } = ctx;
   const c = ctx.companyId;
   const month = currentWindow("calendar_month_utc", ctx.now);
   const lifetime = currentWindow("lifetime", ctx.now);
-  const monthIncrement = inWindow(month, input.occurredAt) ? input.costCents : 0;
-  const row: CostEventRow = {
+  const rows: CostEventRow[] = items.map(({ event: input }) => ({
     id: newId(),
     companyId: c,
     agentId: input.agentId,
@@ -70,7 +78,14 @@ export const reportCostEvent = defineCommand("cost.report", async (ctx, actor, i
     costCents: input.costCents,
     occurredAt: input.occurredAt,
     createdAt: ctx.now,
-  };
+  }));
+  const monthIncrement = (row: CostEventRow) => (inWindow(month, row.occurredAt) ? row.costCents : 0);
+  const byAgent = new Map<string, number>();
+  for (const row of rows) byAgent.set(row.agentId, (byAgent.get(row.agentId) ?? 0) + monthIncrement(row));
+  const companyIncrement = rows.reduce((n, row) => n + monthIncrement(row), 0);
+  const agentIds = [...byAgent.keys()];
+  const projectIds = [...new Set(rows.flatMap((r) => (r.projectId ? [r.projectId] : [])))];
+
   const bp = schema.budgetPolicies;
   const bi = schema.budgetIncidents;
   const windowFrom = sql`CASE WHEN ${bp.windowKind} = 'lifetime' THEN '' ELSE ${month.start} END`;
@@ -80,52 +95,56 @@ export const reportCostEvent = defineCommand("cost.report", async (ctx, actor, i
   // Monthly company and agent spend come from the counters just updated; other windows are indexed SUMs.
   const observed = sql<number>`CASE
       WHEN ${bp.scopeType} = 'company' AND ${bp.windowKind} = 'calendar_month_utc' THEN (SELECT spent_monthly_cents FROM companies WHERE id = ${c})
-      WHEN ${bp.scopeType} = 'agent' AND ${bp.windowKind} = 'calendar_month_utc' THEN (SELECT spent_monthly_cents FROM agents WHERE id = ${row.agentId})
+      WHEN ${bp.scopeType} = 'agent' AND ${bp.windowKind} = 'calendar_month_utc' THEN (SELECT spent_monthly_cents FROM agents a WHERE a.id = ${bp.scopeId})
       WHEN ${bp.scopeType} = 'company' THEN ${windowSum(sql``)}
       WHEN ${bp.scopeType} = 'agent' THEN ${windowSum(sql`AND e.agent_id = ${bp.scopeId}`)}
       ELSE ${windowSum(sql`AND e.project_id = ${bp.scopeId}`)} END`.mapWith(Number);
   const scopeMatch = (cols: { scopeType: typeof bp.scopeType | typeof bi.scopeType; scopeId: typeof bp.scopeId | typeof bi.scopeId }) =>
     or(
       and(eq(cols.scopeType, "company"), eq(cols.scopeId, c)),
-      and(eq(cols.scopeType, "agent"), eq(cols.scopeId, row.agentId)),
-      ...(row.projectId ? [and(eq(cols.scopeType, "project"), eq(cols.scopeId, row.projectId))] : []),
+      and(eq(cols.scopeType, "agent"), inArray(cols.scopeId, agentIds)),
+      ...(projectIds.length ? [and(eq(cols.scopeType, "project"), inArray(cols.scopeId, projectIds))] : []),
     );
 
-  const [, , , , policies, incidents] = await ctx.batch([
-    db.insert(schema.costEvents).values(row),
-    db
-      .update(schema.agents)
-      .set({
-        spentMonthlyCents: sql`CASE WHEN spent_month = ${month.key} THEN spent_monthly_cents + ${monthIncrement} ELSE ${monthSum(c, sql`agent_id`, row.agentId, month)} END`,
-        spentMonth: month.key,
-      })
-      .where(and(eq(schema.agents.id, row.agentId), eq(schema.agents.companyId, c))),
+  const results = await ctx.batch([
+    ...rows.map((row) => db.insert(schema.costEvents).values(row)),
+    ...agentIds.map((agentId) =>
+      db
+        .update(schema.agents)
+        .set({
+          spentMonthlyCents: sql`CASE WHEN spent_month = ${month.key} THEN spent_monthly_cents + ${byAgent.get(agentId)!} ELSE ${monthSum(c, sql`agent_id`, agentId, month)} END`,
+          spentMonth: month.key,
+        })
+        .where(and(eq(schema.agents.id, agentId), eq(schema.agents.companyId, c))),
+    ),
     db
       .update(schema.companies)
       .set({
-        spentMonthlyCents: sql`CASE WHEN spent_month = ${month.key} THEN spent_monthly_cents + ${monthIncrement} ELSE ${monthSum(c, sql`company_id`, c, month)} END`,
+        spentMonthlyCents: sql`CASE WHEN spent_month = ${month.key} THEN spent_monthly_cents + ${companyIncrement} ELSE ${monthSum(c, sql`company_id`, c, month)} END`,
         spentMonth: month.key,
       })
       .where(eq(schema.companies.id, c)),
-    activityInsert(db, {
-      companyId: c,
-      actor,
-      action: "cost.reported",
-      entityType: "cost_event",
-      entityId: row.id,
-      agentId: row.agentId,
-      details: {
-        provider: row.provider,
-        biller: row.biller,
-        model: row.model,
-        billingType: row.billingType,
-        costCents: row.costCents,
-        occurredAt: row.occurredAt,
-        ...(row.projectId ? { projectId: row.projectId } : {}),
-        ...(row.issueId ? { issueId: row.issueId } : {}),
-      },
-      now: ctx.now,
-    }),
+    ...rows.map((row, i) =>
+      activityInsert(db, {
+        companyId: c,
+        actor: items[i].actor,
+        action: "cost.reported",
+        entityType: "cost_event",
+        entityId: row.id,
+        agentId: row.agentId,
+        details: {
+          provider: row.provider,
+          biller: row.biller,
+          model: row.model,
+          billingType: row.billingType,
+          costCents: row.costCents,
+          occurredAt: row.occurredAt,
+          ...(row.projectId ? { projectId: row.projectId } : {}),
+          ...(row.issueId ? { issueId: row.issueId } : {}),
+        },
+        now: ctx.now,
+      }),
+    ),
     db
       .select({ policy: bp, observedCents: observed })
       .from(bp)
@@ -135,16 +154,41 @@ export const reportCostEvent = defineCommand("cost.report", async (ctx, actor, i
       .from(bi)
       .where(and(eq(bi.companyId, c), inArray(bi.windowKey, [month.key, lifetime.key]), scopeMatch(bi))),
   ]);
+  // By position from the front (the activity entries' events are written after the batch's own statements).
+  const reads = rows.length + agentIds.length + 1 + rows.length;
+  const policies = results[reads] as Array<{ policy: typeof bp.$inferSelect; observedCents: number }>;
+  const incidents = results[reads + 1] as Array<typeof bi.$inferSelect>;
 
-  const spends: PolicySpend[] = policies.map(({ policy, observedCents }) => ({
-    policy,
-    window: policy.windowKind === "lifetime" ? lifetime : month,
-    observedCents,
-  }));
-  const enforcement = enforcementStatements(ctx, spends, new Set(incidents.map(incidentKeyOf)));
-  await ctx.batch(enforcement.statements);
-  return row;
-});
+  // Each event checked in turn, as if written alone: a policy's spend before the group is its spend
+  // after it less the group's part, and the event that crosses a threshold is the one its incident
+  // records (observedCents as of that event).
+  const windowOf = (policy: (typeof policies)[number]["policy"]) => (policy.windowKind === "lifetime" ? lifetime : month);
+  const counts = (policy: (typeof policies)[number]["policy"], row: CostEventRow) =>
+    (policy.windowKind === "lifetime" || inWindow(month, row.occurredAt)) &&
+    (policy.scopeType === "company" || (policy.scopeType === "agent" ? row.agentId === policy.scopeId : row.projectId === policy.scopeId));
+  const running = policies.map(({ policy, observedCents }) => observedCents - rows.reduce((n, row) => n + (counts(policy, row) ? row.costCents : 0), 0));
+  const existing = new Set(incidents.map(incidentKeyOf));
+  const statements: Statement[] = [];
+  for (const row of rows) {
+    const spends: PolicySpend[] = [];
+    policies.forEach(({ policy }, i) => {
+      if (!counts(policy, row)) return;
+      running[i] += row.costCents;
+      spends.push({ policy, window: windowOf(policy), observedCents: running[i] });
+    });
+    if (spends.length) statements.push(...enforcementStatements(ctx, spends, existing).statements);
+  }
+  await ctx.batch(statements);
+  return rows;
+}
+
+export const reportCostEvent = defineCommand(
+  "cost.report",
+  async (ctx, actor, input: CostEventInput) => (await recordCostEvents(ctx, [{ actor, event: input }]))[0],
+);
+
+/** A group of cost events gathered by the company object while a write was in flight (group commit). */
+export const reportCostEvents = defineCommand("cost.reportMany", async (ctx, _actor, input: { items: ReportedCost[] }) => recordCostEvents(ctx, input.items));
 
 export interface FinanceEventInput {
   kind: FinanceEventRow["kind"];
@@ -198,4 +242,4 @@ export const recordFinanceEvent = defineCommand("finance.record", async (ctx, ac
   return row;
 });
 
-export const costCommands = [reportCostEvent, recordFinanceEvent];
+export const costCommands = [reportCostEvent, reportCostEvents, recordFinanceEvent];
