@@ -37,21 +37,24 @@ export interface SearchIndex {
 export type CopyStep = CompanyTable | SearchIndex;
 
 /**
- * Insert triggers that write rows of other company tables (migrations 0017, 0018): run events and
- * wiki query progress from `heartbeat_runs`, webhook deliveries from `company_events`. The writer is
+ * Insert triggers that write rows of other company tables (migrations 0017, 0018, 0024, 0025): run
+ * events and wiki query progress from `heartbeat_runs`, `run.event` from `heartbeat_run_events`,
+ * webhook deliveries and the notification queue from `company_events`. The writer is
  * copied first; what its triggers wrote is cleared before the written table is copied. (Triggers
  * into `issue_search`, `issue_comment_search` and `directory_outbox` are handled where they land:
  * the search index is rebuilt by them, the outbox rows are deleted in the batch that wrote them.)
  */
 export const TRIGGER_WRITES: Record<string, readonly string[]> = {
   heartbeat_runs: ["company_events", "wiki_operations", "wiki_query_sessions"],
-  company_events: ["webhook_deliveries"],
+  heartbeat_run_events: ["company_events"],
+  company_events: ["webhook_deliveries", "notification_queue"],
 };
 
 /** `company_events.seq` is an AUTOINCREMENT key per database: a move renumbers it (keeping its order) above the target's. */
 const RENUMBERED: Record<string, Record<string, "eventSeq">> = {
   company_events: { seq: "eventSeq" },
   webhook_deliveries: { event_seq: "eventSeq" },
+  notification_queue: { event_seq: "eventSeq" },
 };
 
 /** Written after a request's response, at most once a minute per key (src/http/actor.ts): not held by the fence. */
