@@ -9,7 +9,7 @@
 // Samples are taken in wall time: on a busy machine a sample can land while the thread waits for a
 // core, so compare the split (which share goes where), not absolute milliseconds, across runs.
 // Run: `node test/tools/bench-profile.mjs [operation …]` (Node 22). Operations: create, checkout,
-// patch, comment, document, list, list500, detail (default: all). BENCH_PROFILE_N sets requests per
+// patch, comment, document, list, list500, detail, cost, dashboard (default: all). BENCH_PROFILE_N sets requests per
 // operation; BENCH_PROFILE_CPU=1 skips the profiler and prints only the process tree's CPU per request.
 // startServer, prepareOperations and drive are exported for A/B comparisons of two checkouts.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -248,6 +248,16 @@ export async function prepareOperations(request) {
     list: { n: N, run: () => request("GET", `/api/companies/${company.id}/issues?limit=50`) },
     list500: { n: Math.ceil(N / 4), concurrency: 4, run: () => request("GET", `/api/companies/${company.id}/issues?limit=500`) },
     detail: { n: N, run: (i) => request("GET", `/api/issues/${company.issuePrefix}-${(i % 600) + 1}`) },
+    // The side-by-side workload's cost event and dashboard (../shared/peer/workload.mjs), board caller.
+    cost: {
+      n: N,
+      concurrency: 16,
+      run: (i) =>
+        request("POST", `/api/companies/${company.id}/cost-events`, {
+          body: { agentId: agents[i % agents.length].id, provider: "openai", model: "gpt", costCents: 1, occurredAt: new Date().toISOString() },
+        }),
+    },
+    dashboard: { n: N, run: () => request("GET", `/api/companies/${company.id}/dashboard`) },
   };
 }
 

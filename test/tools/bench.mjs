@@ -15,7 +15,8 @@
 // Each operation is also compared with a ceiling — a minimal Worker with the same bindings doing one
 // D1 read, or one serialised Durable Object command with one D1 batch (test/tools/ceiling) — driven
 // by the same client in the same run, first and again last (throughput and CPU per request as ratios
-// of the mean of the ceiling's two measurements);
+// of the mean of the ceiling's two measurements); mutations also against the floor of a real one —
+// a D1 read in the Worker, then the serialised command (the "CPU × floor" column);
 // with the server's CPU per request (/proc) and the previous
 // run's figures (.bench/last.json). Scale: list/get/q over 1k/10k/100k issues seeded straight into
 // local D1 (test/tools/bench-scale.mjs, BENCH_SCALE). The end is a markdown table for the README.
@@ -114,7 +115,7 @@ function ceilingOf(row) {
 
 function printTable(rawRows, ceilings, previous) {
   const rows = rawRows.map((r) => ({ ...normaliseRow(r), kind: r.kind, commands: r.commands, cpuMsPerReq: r.cpuMsPerReq }));
-  const header = ["operation", "count", "err", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "CPU × ceiling", "× ceiling", "× previous"];
+  const header = ["operation", "count", "err", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "CPU × ceiling", "CPU × floor", "× ceiling", "× previous"];
   const lines = rows.map((r) => {
     const c = ceilingOf(r);
     const ceiling = c && ceilings[c.ceiling] ? (r.rps * c.per) / ceilings[c.ceiling] : NaN;
@@ -130,6 +131,8 @@ function printTable(rawRows, ceilings, previous) {
       r.p99.toFixed(1),
       Number.isFinite(r.cpuMsPerReq) ? r.cpuMsPerReq.toFixed(2) : "–",
       Number.isFinite(r.cpuMsPerReq / ceilingCpu) ? (r.cpuMsPerReq / ceilingCpu).toFixed(2) : "–",
+      // A mutation's CPU against the floor of a real one (a read in the Worker, then a command), per command.
+      c?.ceiling === "write" && Number.isFinite(r.cpuMsPerReq / (ceilings.floorCpu * c.per)) ? (r.cpuMsPerReq / (ceilings.floorCpu * c.per)).toFixed(2) : "–",
       Number.isFinite(ceiling) ? ceiling.toFixed(2) : "–",
       prev ? (r.rps / prev).toFixed(2) : "–",
     ];
@@ -197,13 +200,19 @@ async function main() {
         {},
         ceiling.pid,
       );
-      ceilingRuns.push({ read, write });
+      const floor = await withCpu(
+        () => measure(`floor: D1 read, then DO command + one D1 batch${suffix}`, 1000, CONCURRENCY, () => cReq("POST", "/mutate?co=one")),
+        {},
+        ceiling.pid,
+      );
+      ceilingRuns.push({ read, write, floor });
       const mean = (pick) => ceilingRuns.reduce((sum, run) => sum + pick(run), 0) / ceilingRuns.length;
       ceilings.read = mean((run) => run.read.rps);
       ceilings.write = mean((run) => run.write.rps);
       ceilings.readCpu = mean((run) => run.read.cpuMsPerReq);
       ceilings.writeCpu = mean((run) => run.write.cpuMsPerReq);
-      return [read, write];
+      ceilings.floorCpu = mean((run) => run.floor.cpuMsPerReq);
+      return [read, write, floor];
     } finally {
       ceiling.stop();
     }
@@ -358,7 +367,7 @@ async function main() {
   // machine with the second ceiling measurement; the first had an idle server beside it.
   server.stop();
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  rows.splice(2, 0, ...(await measureCeiling(" (again, last)")));
+  rows.splice(3, 0, ...(await measureCeiling(" (again, last)")));
   console.log("");
   const table = printTable(rows, ceilings, previous);
   for (const line of scaleSummary(rows)) console.log(line);

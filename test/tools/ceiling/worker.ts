@@ -1,5 +1,7 @@
 // The platform ceiling for `npm run bench`: the least a Worker with the same bindings can do for
-// the same work — (a) one D1 read, (b) one serialised Durable Object command writing one D1 batch.
+// the same work — (a) one D1 read, (b) one serialised Durable Object command writing one D1 batch,
+// and (c) the floor of a real mutation: one D1 read in the Worker (the caller and the entity it
+// names), then (b).
 // The bench drives it with the same client in the same run and prints each real operation's
 // throughput as a ratio of these.
 import { DurableObject } from "cloudflare:workers";
@@ -44,6 +46,12 @@ export default {
         .bind(url.searchParams.get("id") ?? "seed")
         .first();
       return Response.json(row);
+    }
+    if (url.pathname === "/mutate" && request.method === "POST") {
+      const found = await env.DB.prepare("SELECT id, title, created_at FROM items WHERE id = ?1").bind("seed").first();
+      if (!found) return new Response("no seed", { status: 500 });
+      const stub = env.CEILING.getByName(url.searchParams.get("co") ?? "one");
+      return Response.json({ written: await stub.command(crypto.randomUUID()) }, { status: 201 });
     }
     if (url.pathname === "/write" && request.method === "POST") {
       const stub = env.CEILING.getByName(url.searchParams.get("co") ?? "one");
