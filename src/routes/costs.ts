@@ -3,10 +3,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
-import { requireCompanyAccess } from "../http/access";
+import { addCompanyAccessCheck, requireCompanyAccess } from "../http/access";
+import { ReadBatch } from "../db/read-batch";
 import { forbidden } from "../domain/errors";
 import { runCompanyCommand } from "../company/client";
-import { resolveCostEventRefs } from "../domain/costs/refs";
+import { addCostEventRefReads } from "../domain/costs/refs";
 import { utcMonthBounds, utilizationPercent } from "../domain/budgets/windows";
 import {
   costSpendCents,
@@ -91,10 +92,14 @@ costsRouter.openapi(
   async (c) => {
     const { companyId } = c.req.valid("param");
     const body = c.req.valid("json");
-    await requireCompanyAccess(c, companyId);
+    const batch = new ReadBatch(dbOf(c));
+    const access = addCompanyAccessCheck(c, batch, companyId);
+    const refs = addCostEventRefReads(batch, companyId, body);
+    await batch.run();
+    access();
     const actor = c.get("actor");
     if (actor.type === "agent" && actor.agentId !== body.agentId) throw forbidden("Agents may only report their own costs");
-    const input = await resolveCostEventRefs(c.env, dbOf(c), companyId, body);
+    const input = await refs(c.env);
     const event = await runCompanyCommand(c.env, companyId, reportCostEvent, actor, input);
     return c.json(event, 201);
   },

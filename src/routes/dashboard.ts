@@ -2,9 +2,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
 import { dbOf } from "../http/db";
-import { requireCompanyAccess } from "../http/access";
+import { addCompanyAccessCheck } from "../http/access";
 import { notFound } from "../domain/errors";
-import { dashboardSnapshot } from "../domain/dashboard/snapshot";
+import { addDashboardRead } from "../domain/dashboard/snapshot";
+import { ReadBatch } from "../db/read-batch";
 import { CompanyIdParam, errors, jsonContent } from "../schemas/common";
 import { DashboardSchema } from "../schemas/dashboard";
 
@@ -22,8 +23,12 @@ dashboardRouter.openapi(
   }),
   async (c) => {
     const { companyId } = c.req.valid("param");
-    await requireCompanyAccess(c, companyId);
-    const snapshot = await dashboardSnapshot(dbOf(c), companyId, new Date().toISOString());
+    const batch = new ReadBatch(dbOf(c));
+    const access = addCompanyAccessCheck(c, batch, companyId);
+    const read = addDashboardRead(batch, companyId, new Date().toISOString());
+    await batch.run();
+    access();
+    const snapshot = read();
     if (!snapshot) throw notFound("Company not found");
     return c.json(snapshot, 200);
   },

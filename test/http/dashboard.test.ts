@@ -3,7 +3,7 @@ import { get, post } from "../helpers/api";
 import { boardUser, createCompany, insertAgent, insertAgentKey, insertApproval, insertIssue, insertRow, schema, updateRow } from "../helpers/fixtures";
 import type { ISSUE_STATUSES } from "../../src/db/schema/issues";
 import type { APPROVAL_STATUSES, APPROVAL_TYPES } from "../../src/db/schema/approvals";
-import { utilizationPercent, utcMonthRange } from "../../src/domain/dashboard/snapshot";
+import { utilizationPercent, utcMonthBounds as utcMonthRange } from "../../src/domain/budgets/windows";
 
 const BOGUS = { token: "svc_agent_bogus" };
 

@@ -2,7 +2,7 @@
 // round trips fails here on any machine. Targets: at most one before the handler for any caller;
 // one inside the company object for issue create/patch, comment, checkout, release, cost events
 // and document writes (the issue allows two for documents; we make one); one for issue get,
-// detail and lists.
+// detail, lists and the dashboard (a cost event's references share the handler's one).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { shardNames } from "../../src/db/shards";
@@ -50,7 +50,10 @@ describe("round trips per operation and caller", () => {
         const issue = created.body;
         mutation(await patch(`/api/issues/${issue.id}`, { priority: "high" }, as), "issue patch");
         mutation(await post(`/api/issues/${issue.id}/comments`, { body: "progress" }, as), "comment create");
-        mutation(await post(`/api/companies/${company.id}/cost-events`, costBody(agent.id), as), "cost-event create");
+        const cost = await post(`/api/companies/${company.id}/cost-events`, costBody(agent.id), as);
+        mutation(cost, "cost-event create");
+        // The access check and the event's references share one round trip before the object's command.
+        expect(roundTrips(cost).handler, "cost-event create in the handler").toBe(1);
         const doc = await put(`/api/issues/${issue.id}/documents/plan`, { body: "# Plan" }, as);
         mutation(doc, "document create");
         mutation(await put(`/api/issues/${issue.id}/documents/plan`, { body: "# Plan v2", baseRevisionId: doc.body.latestRevisionId }, as), "document update");
@@ -63,6 +66,7 @@ describe("round trips per operation and caller", () => {
         read(await get(`/api/companies/${company.id}/issues`, as), "list");
         read(await get(`/api/companies/${company.id}/issues?status=todo,in_progress&assigneeAgentId=${agent.id}`, as), "filtered list");
         read(await get(`/api/companies/${company.id}/issues?q=${encodeURIComponent(issue.title.slice(0, 6))}`, as), "q search");
+        read(await get(`/api/companies/${company.id}/dashboard`, as), "dashboard");
       }
     });
   }

@@ -45,7 +45,7 @@ export interface ReportedCost {
 }
 
 /**
- * Records `items` in one D1 batch (references were checked by resolveCostEventRefs): insert the
+ * Records `items` in one D1 batch (references were checked by addCostEventRefReads): insert the
  * events, update the month counters of each agent and the company (an increment while the counter
  * is for this month, else an exact SUM), log `cost.reported` per event, and read back the matching
  * active policies with their observed spend and the scopes' incidents of the current windows.

@@ -1,48 +1,72 @@
-// The company dashboard snapshot: one indexed aggregate query (scalar sub-selects over
-// agents, issues, approvals, cost_events, budget_incidents and projects), no row loading.
+// The company dashboard snapshot: one indexed aggregate query (scalar sub-selects over agents,
+// issues, approvals, budget_incidents and projects; the month's spend from the company's exact
+// month counter, src/domain/costs/commands.ts), added to the request's read batch so the access
+// check and the snapshot cost one D1 round trip together.
 import { eq, sql } from "drizzle-orm";
-import { schema, type Db } from "../../db/client";
-import { utcMonth } from "../time";
+import { schema } from "../../db/client";
+import type { ReadBatch } from "../../db/read-batch";
+import { currentWindow, utilizationPercent } from "../budgets/windows";
 
-/** [start, end) of the UTC calendar month containing `now`, as ISO strings. */
-export function utcMonthRange(now: string) {
-  const month = utcMonth(now);
-  const [y, m] = month.split("-").map(Number);
-  const next = new Date(Date.UTC(y, m, 1)).toISOString();
-  return { start: `${month}-01T00:00:00.000Z`, end: next };
+export type DashboardSnapshot = ReturnType<typeof toSnapshot>;
+
+/** Adds the snapshot's query to `batch`; the returned reader (after the batch ran) gives the snapshot, or null for a missing company. */
+export function addDashboardRead(batch: ReadBatch, companyId: string, now: string): () => DashboardSnapshot | null {
+  const month = currentWindow("calendar_month_utc", now);
+  const n = (q: ReturnType<typeof sql>) => sql<number>`${q}`.mapWith(Number);
+  const c = schema.companies;
+  const read = batch.add(
+    batch.db
+      .select({
+        budgetCents: c.budgetMonthlyCents,
+        agentsActive: n(sql`(SELECT COUNT(*) FROM agents WHERE company_id = ${companyId} AND status IN ('active', 'idle'))`),
+        agentsRunning: n(sql`(SELECT COUNT(*) FROM agents WHERE company_id = ${companyId} AND status = 'running')`),
+        agentsPaused: n(sql`(SELECT COUNT(*) FROM agents WHERE company_id = ${companyId} AND status = 'paused')`),
+        agentsError: n(sql`(SELECT COUNT(*) FROM agents WHERE company_id = ${companyId} AND status = 'error')`),
+        tasksOpen: n(sql`(SELECT COUNT(*) FROM issues WHERE company_id = ${companyId} AND status NOT IN ('done', 'cancelled'))`),
+        tasksInProgress: n(sql`(SELECT COUNT(*) FROM issues WHERE company_id = ${companyId} AND status = 'in_progress')`),
+        tasksBlocked: n(sql`(SELECT COUNT(*) FROM issues WHERE company_id = ${companyId} AND status = 'blocked')`),
+        tasksDone: n(sql`(SELECT COUNT(*) FROM issues WHERE company_id = ${companyId} AND status = 'done')`),
+        // The counter is exact while it is this month's (every cost event updates it in the batch that
+        // records it); before the month's first event it is last month's, and the sum is read instead.
+        monthSpendCents: n(
+          sql`CASE WHEN ${c.spentMonth} = ${month.key} THEN ${c.spentMonthlyCents} ELSE (SELECT COALESCE(SUM(cost_cents), 0) FROM cost_events WHERE company_id = ${companyId} AND occurred_at >= ${month.start} AND occurred_at < ${month.end}) END`,
+        ),
+        pendingApprovals: n(sql`(SELECT COUNT(*) FROM approvals WHERE company_id = ${companyId} AND status = 'pending')`),
+        budgetPendingApprovals: n(
+          sql`(SELECT COUNT(*) FROM approvals WHERE company_id = ${companyId} AND status = 'pending' AND type = 'budget_override_required')`,
+        ),
+        activeIncidents: n(sql`(SELECT COUNT(*) FROM budget_incidents WHERE company_id = ${companyId} AND status = 'open')`),
+        budgetPausedAgents: n(sql`(SELECT COUNT(*) FROM agents WHERE company_id = ${companyId} AND status = 'paused' AND pause_reason = 'budget')`),
+        budgetPausedProjects: n(sql`(SELECT COUNT(*) FROM projects WHERE company_id = ${companyId} AND paused_at IS NOT NULL AND pause_reason = 'budget')`),
+      })
+      .from(c)
+      .where(eq(c.id, companyId)),
+  );
+  return () => {
+    const row = read.value[0];
+    return row ? toSnapshot(companyId, row) : null;
+  };
 }
 
-/** spend / budget as a percentage rounded to two decimals; 0 when there is no budget. */
-export const utilizationPercent = (spend: number, budget: number) => (budget > 0 ? Math.round((spend / budget) * 10_000) / 100 : 0);
+type SnapshotRow = {
+  budgetCents: number;
+  agentsActive: number;
+  agentsRunning: number;
+  agentsPaused: number;
+  agentsError: number;
+  tasksOpen: number;
+  tasksInProgress: number;
+  tasksBlocked: number;
+  tasksDone: number;
+  monthSpendCents: number;
+  pendingApprovals: number;
+  budgetPendingApprovals: number;
+  activeIncidents: number;
+  budgetPausedAgents: number;
+  budgetPausedProjects: number;
+};
 
-export async function dashboardSnapshot(db: Db, companyId: string, now: string) {
-  const { start, end } = utcMonthRange(now);
-  const n = (q: ReturnType<typeof sql>) => sql<number>`${q}`.mapWith(Number);
-  const [row] = await db
-    .select({
-      budgetCents: schema.companies.budgetMonthlyCents,
-      agentsActive: n(sql`(SELECT COUNT(*) FROM agents WHERE company_id = ${companyId} AND status IN ('active', 'idle'))`),
-      agentsRunning: n(sql`(SELECT COUNT(*) FROM agents WHERE company_id = ${companyId} AND status = 'running')`),
-      agentsPaused: n(sql`(SELECT COUNT(*) FROM agents WHERE company_id = ${companyId} AND status = 'paused')`),
-      agentsError: n(sql`(SELECT COUNT(*) FROM agents WHERE company_id = ${companyId} AND status = 'error')`),
-      tasksOpen: n(sql`(SELECT COUNT(*) FROM issues WHERE company_id = ${companyId} AND status NOT IN ('done', 'cancelled'))`),
-      tasksInProgress: n(sql`(SELECT COUNT(*) FROM issues WHERE company_id = ${companyId} AND status = 'in_progress')`),
-      tasksBlocked: n(sql`(SELECT COUNT(*) FROM issues WHERE company_id = ${companyId} AND status = 'blocked')`),
-      tasksDone: n(sql`(SELECT COUNT(*) FROM issues WHERE company_id = ${companyId} AND status = 'done')`),
-      monthSpendCents: n(
-        sql`(SELECT COALESCE(SUM(cost_cents), 0) FROM cost_events WHERE company_id = ${companyId} AND occurred_at >= ${start} AND occurred_at < ${end})`,
-      ),
-      pendingApprovals: n(sql`(SELECT COUNT(*) FROM approvals WHERE company_id = ${companyId} AND status = 'pending')`),
-      budgetPendingApprovals: n(
-        sql`(SELECT COUNT(*) FROM approvals WHERE company_id = ${companyId} AND status = 'pending' AND type = 'budget_override_required')`,
-      ),
-      activeIncidents: n(sql`(SELECT COUNT(*) FROM budget_incidents WHERE company_id = ${companyId} AND status = 'open')`),
-      budgetPausedAgents: n(sql`(SELECT COUNT(*) FROM agents WHERE company_id = ${companyId} AND status = 'paused' AND pause_reason = 'budget')`),
-      budgetPausedProjects: n(sql`(SELECT COUNT(*) FROM projects WHERE company_id = ${companyId} AND paused_at IS NOT NULL AND pause_reason = 'budget')`),
-    })
-    .from(schema.companies)
-    .where(eq(schema.companies.id, companyId));
-  if (!row) return null;
+function toSnapshot(companyId: string, row: SnapshotRow) {
   return {
     companyId,
     agents: { active: row.agentsActive, running: row.agentsRunning, paused: row.agentsPaused, error: row.agentsError },
