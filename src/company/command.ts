@@ -170,7 +170,8 @@ export function commandContext(
     batch: async (statements) => {
       try {
         const events = hasFollowUps(statements);
-        deliveriesPending = undefined;
+        // An empty batch (nothing to write) keeps what the last read said about pending deliveries.
+        if (statements.length) deliveriesPending = undefined;
         // The receipt goes with the command's first write batch (read-only batches carry none).
         const receipt = fields.idempotency && !receiptWritten && statements.some((s) => activityStatements.has(s));
         const all = receipt ? [...statements, receiptInsert(db, fields.companyId, fields.idempotency!, subject, fields.now)] : statements;

@@ -305,6 +305,11 @@ describe("the live stream", () => {
       await create("after the stream");
       await eventually(() => notified === 3 || null, { what: "the notification after the stream" });
       await create("quiet again");
+      // Cost events too (their second batch, empty without an incident, keeps the first's deliveries read).
+      const agent = (await post(`/api/companies/${company.id}/agents`, { name: unique("Spender"), adapterType: "process", adapterConfig: { command: "true" } }))
+        .body;
+      const cost = { agentId: agent.id, provider: "openai", model: "gpt", costCents: 1, occurredAt: new Date().toISOString() };
+      await Promise.all([1, 2, 3].map(() => post(`/api/companies/${company.id}/cost-events`, cost)));
       await settled();
       expect(notified).toBe(3);
 
