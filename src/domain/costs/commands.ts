@@ -1,9 +1,10 @@
 // Cost and finance mutations, run inside the company's Durable Object. Reporting a cost event
 // stores it, keeps the agent and company month-spend counters exact, logs `cost.reported` and
 // evaluates every active budget policy whose scope the event touches.
-import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { Statement } from "../../db/batch";
+import { template } from "../../db/templates";
 import type { BillingType } from "../../db/schema/costs";
 import { defineCommand, type CommandContext } from "../../company/command";
 import type { Actor } from "../actor";
@@ -11,7 +12,7 @@ import { unprocessable } from "../errors";
 import { newId } from "../../crypto/random";
 import { activityInsert } from "../activity/record";
 import { enforcementStatements, incidentKeyOf, type PolicySpend } from "../budgets/enforcement";
-import { currentWindow, inWindow, type BudgetWindow } from "../budgets/windows";
+import { currentWindow, inWindow } from "../budgets/windows";
 
 export interface CostEventInput {
   agentId: string;
@@ -35,8 +36,62 @@ export interface CostEventInput {
 export type CostEventRow = typeof schema.costEvents.$inferSelect;
 export type FinanceEventRow = typeof schema.financeEvents.$inferSelect;
 
-const monthSum = (companyId: string, column: SQL, id: string, window: BudgetWindow) =>
-  sql`(SELECT COALESCE(SUM(cost_cents), 0) FROM cost_events WHERE company_id = ${companyId} AND ${column} = ${id} AND occurred_at >= ${window.start} AND occurred_at < ${window.end})`;
+// The batch's statements, built once per isolate (src/db/templates.ts): a cost event is the hottest
+// write of a busy company. Lists of ids (a group's agents and projects) are bound as JSON arrays, so
+// the statements keep one shape whatever the group holds.
+const COST_EVENT_COLUMNS = Object.keys(getTableColumns(schema.costEvents)) as Array<keyof CostEventRow>;
+const insertCostEvent = template(COST_EVENT_COLUMNS, (db, slot) => db.insert(schema.costEvents).values(slot));
+
+/** A month counter: incremented while it is this month's, else the month's exact sum. */
+const monthCounter = (table: "agents" | "companies", scopeColumn: "agent_id" | "company_id") =>
+  template(["id", "companyId", "monthKey", "increment", "start", "end"], (db, s) => {
+    const t = table === "agents" ? schema.agents : schema.companies;
+    return db
+      .update(t)
+      .set({
+        spentMonthlyCents: sql`CASE WHEN spent_month = ${s.monthKey} THEN spent_monthly_cents + ${s.increment} ELSE (SELECT COALESCE(SUM(cost_cents), 0) FROM cost_events WHERE company_id = ${s.companyId} AND ${sql.raw(scopeColumn)} = ${s.id} AND occurred_at >= ${s.start} AND occurred_at < ${s.end}) END`,
+        spentMonth: sql`${s.monthKey}`,
+      })
+      .where(table === "agents" ? and(eq(schema.agents.id, s.id), eq(schema.agents.companyId, s.companyId)) : eq(schema.companies.id, s.id));
+  });
+const updateAgentCounter = monthCounter("agents", "agent_id");
+const updateCompanyCounter = monthCounter("companies", "company_id");
+
+/** A policy or incident scope the group touches: the company, one of its agents, or one of its projects. */
+const scopeMatch = (scopeType: SQL, scopeId: SQL, s: { companyId: unknown; agentIds: unknown; projectIds: unknown }) =>
+  sql`((${scopeType} = 'company' AND ${scopeId} = ${s.companyId})
+    OR (${scopeType} = 'agent' AND ${scopeId} IN (SELECT value FROM json_each(${s.agentIds})))
+    OR (${scopeType} = 'project' AND ${scopeId} IN (SELECT value FROM json_each(${s.projectIds}))))`;
+
+/** The active policies the group touches, with their spend after it (monthly company and agent spend from the counters just updated; other windows are indexed SUMs). */
+const readPolicies = template(["companyId", "agentIds", "projectIds", "monthStart", "monthEnd"], (db, s) => {
+  const bp = schema.budgetPolicies;
+  const windowFrom = sql`CASE WHEN ${bp.windowKind} = 'lifetime' THEN '' ELSE ${s.monthStart} END`;
+  const windowTo = sql`CASE WHEN ${bp.windowKind} = 'lifetime' THEN '~' ELSE ${s.monthEnd} END`;
+  const windowSum = (scope: SQL) =>
+    sql`(SELECT COALESCE(SUM(e.cost_cents), 0) FROM cost_events e WHERE e.company_id = ${s.companyId} ${scope} AND e.occurred_at >= ${windowFrom} AND e.occurred_at < ${windowTo})`;
+  const observed = sql<number>`CASE
+      WHEN ${bp.scopeType} = 'company' AND ${bp.windowKind} = 'calendar_month_utc' THEN (SELECT spent_monthly_cents FROM companies WHERE id = ${s.companyId})
+      WHEN ${bp.scopeType} = 'agent' AND ${bp.windowKind} = 'calendar_month_utc' THEN (SELECT spent_monthly_cents FROM agents a WHERE a.id = ${bp.scopeId})
+      WHEN ${bp.scopeType} = 'company' THEN ${windowSum(sql``)}
+      WHEN ${bp.scopeType} = 'agent' THEN ${windowSum(sql`AND e.agent_id = ${bp.scopeId}`)}
+      ELSE ${windowSum(sql`AND e.project_id = ${bp.scopeId}`)} END`.mapWith(Number);
+  return db
+    .select({ policy: bp, observedCents: observed })
+    .from(bp)
+    .where(and(eq(bp.companyId, s.companyId), eq(bp.isActive, true), scopeMatch(sql`${bp.scopeType}`, sql`${bp.scopeId}`, s)));
+});
+
+/** The incidents of the touched scopes in the current windows. */
+const readIncidents = template(["companyId", "agentIds", "projectIds", "monthKey", "lifetimeKey"], (db, s) => {
+  const bi = schema.budgetIncidents;
+  return db
+    .select()
+    .from(bi)
+    .where(
+      and(eq(bi.companyId, s.companyId), sql`${bi.windowKey} IN (${s.monthKey}, ${s.lifetimeKey})`, scopeMatch(sql`${bi.scopeType}`, sql`${bi.scopeId}`, s)),
+    );
+});
 
 /** One reported event and who reported it (a group's events may come from several callers). */
 export interface ReportedCost {
@@ -85,45 +140,14 @@ export async function recordCostEvents(ctx: CommandContext, items: ReportedCost[
   const companyIncrement = rows.reduce((n, row) => n + monthIncrement(row), 0);
   const agentIds = [...byAgent.keys()];
   const projectIds = [...new Set(rows.flatMap((r) => (r.projectId ? [r.projectId] : [])))];
-
-  const bp = schema.budgetPolicies;
-  const bi = schema.budgetIncidents;
-  const windowFrom = sql`CASE WHEN ${bp.windowKind} = 'lifetime' THEN '' ELSE ${month.start} END`;
-  const windowTo = sql`CASE WHEN ${bp.windowKind} = 'lifetime' THEN '~' ELSE ${month.end} END`;
-  const windowSum = (scope: SQL) =>
-    sql`(SELECT COALESCE(SUM(e.cost_cents), 0) FROM cost_events e WHERE e.company_id = ${c} ${scope} AND e.occurred_at >= ${windowFrom} AND e.occurred_at < ${windowTo})`;
-  // Monthly company and agent spend come from the counters just updated; other windows are indexed SUMs.
-  const observed = sql<number>`CASE
-      WHEN ${bp.scopeType} = 'company' AND ${bp.windowKind} = 'calendar_month_utc' THEN (SELECT spent_monthly_cents FROM companies WHERE id = ${c})
-      WHEN ${bp.scopeType} = 'agent' AND ${bp.windowKind} = 'calendar_month_utc' THEN (SELECT spent_monthly_cents FROM agents a WHERE a.id = ${bp.scopeId})
-      WHEN ${bp.scopeType} = 'company' THEN ${windowSum(sql``)}
-      WHEN ${bp.scopeType} = 'agent' THEN ${windowSum(sql`AND e.agent_id = ${bp.scopeId}`)}
-      ELSE ${windowSum(sql`AND e.project_id = ${bp.scopeId}`)} END`.mapWith(Number);
-  const scopeMatch = (cols: { scopeType: typeof bp.scopeType | typeof bi.scopeType; scopeId: typeof bp.scopeId | typeof bi.scopeId }) =>
-    or(
-      and(eq(cols.scopeType, "company"), eq(cols.scopeId, c)),
-      and(eq(cols.scopeType, "agent"), inArray(cols.scopeId, agentIds)),
-      ...(projectIds.length ? [and(eq(cols.scopeType, "project"), inArray(cols.scopeId, projectIds))] : []),
-    );
+  const scopes = { companyId: c, agentIds: JSON.stringify(agentIds), projectIds: JSON.stringify(projectIds) };
 
   const results = await ctx.batch([
-    ...rows.map((row) => db.insert(schema.costEvents).values(row)),
+    ...rows.map((row) => insertCostEvent(db, row)),
     ...agentIds.map((agentId) =>
-      db
-        .update(schema.agents)
-        .set({
-          spentMonthlyCents: sql`CASE WHEN spent_month = ${month.key} THEN spent_monthly_cents + ${byAgent.get(agentId)!} ELSE ${monthSum(c, sql`agent_id`, agentId, month)} END`,
-          spentMonth: month.key,
-        })
-        .where(and(eq(schema.agents.id, agentId), eq(schema.agents.companyId, c))),
+      updateAgentCounter(db, { id: agentId, companyId: c, monthKey: month.key, increment: byAgent.get(agentId)!, start: month.start, end: month.end }),
     ),
-    db
-      .update(schema.companies)
-      .set({
-        spentMonthlyCents: sql`CASE WHEN spent_month = ${month.key} THEN spent_monthly_cents + ${companyIncrement} ELSE ${monthSum(c, sql`company_id`, c, month)} END`,
-        spentMonth: month.key,
-      })
-      .where(eq(schema.companies.id, c)),
+    updateCompanyCounter(db, { id: c, companyId: c, monthKey: month.key, increment: companyIncrement, start: month.start, end: month.end }),
     ...rows.map((row, i) =>
       activityInsert(db, {
         companyId: c,
@@ -145,19 +169,13 @@ export async function recordCostEvents(ctx: CommandContext, items: ReportedCost[
         now: ctx.now,
       }),
     ),
-    db
-      .select({ policy: bp, observedCents: observed })
-      .from(bp)
-      .where(and(eq(bp.companyId, c), eq(bp.isActive, true), scopeMatch(bp))),
-    db
-      .select()
-      .from(bi)
-      .where(and(eq(bi.companyId, c), inArray(bi.windowKey, [month.key, lifetime.key]), scopeMatch(bi))),
+    readPolicies(db, { ...scopes, monthStart: month.start, monthEnd: month.end }),
+    readIncidents(db, { ...scopes, monthKey: month.key, lifetimeKey: lifetime.key }),
   ]);
   // By position from the front (the activity entries' events are written after the batch's own statements).
   const reads = rows.length + agentIds.length + 1 + rows.length;
-  const policies = results[reads] as Array<{ policy: typeof bp.$inferSelect; observedCents: number }>;
-  const incidents = results[reads + 1] as Array<typeof bi.$inferSelect>;
+  const policies = results[reads] as Array<{ policy: typeof schema.budgetPolicies.$inferSelect; observedCents: number }>;
+  const incidents = results[reads + 1] as Array<typeof schema.budgetIncidents.$inferSelect>;
 
   // Each event checked in turn, as if written alone: a policy's spend before the group is its spend
   // after it less the group's part, and the event that crosses a threshold is the one its incident
