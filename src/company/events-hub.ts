@@ -213,6 +213,8 @@ export class CompanyEventsHub extends DurableObject<Env> {
     await Promise.all(due.map((head) => this.drainSubscription(db, head.subscription, head.delivery)));
     // Notifications: a failure there must not hold up the webhooks (the next alarm tries again).
     await this.notifier.pass(db, companyId).catch((err) => console.error("event hub: notifications failed", err));
+    // The pass may have written events of its own (webhook.disabled, notification_channel.disabled): streamed now.
+    if (this.clients.size) await this.broadcast(companyId);
     await this.pruneNow(db, companyId);
     await this.armNextAlarm(db, companyId);
   }

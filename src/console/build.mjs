@@ -1,7 +1,10 @@
 // Builds the board console (src/console) into dist/console/, the Worker's static assets: index.html,
 // hashed ES modules and CSS under assets/ (one chunk per page, loaded when first visited), _headers
-// and the third-party notices. Run by `npm run build:console`, by wrangler's [build] (dev and deploy)
-// and by `npm install` (prepare), so a fresh clone has the assets the Worker's config names.
+// and the third-party notices; and what makes it installable, at the root: the web app manifest
+// (manifest.webmanifest, served as application/manifest+json), its icon (icon.svg) and the service
+// worker (sw.js, from src/console/sw.ts, bundled on its own: no page imports it). Run by `npm run
+// build:console`, by wrangler's [build] (dev and deploy) and by `npm install` (prepare), so a fresh
+// clone has the assets the Worker's config names.
 // Files are written next to their final names and renamed into place, and only files of older builds
 // are removed, so two dev servers building at once never see a half-written console.
 import { build } from "esbuild";
@@ -13,6 +16,23 @@ import { gzipSync } from "node:zlib";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const consoleDir = path.join(root, "dist/console");
 const assetsDir = path.join(consoleDir, "assets");
+/** The console as an installed app (linked from index.html). */
+const THEME_COLOR = "#0a58ca";
+const MANIFEST = {
+  id: "/",
+  name: "Agent Control Plane",
+  short_name: "Control Plane",
+  description: "The board console of your AI-agent companies: what waits on you, issues, agents, runs and costs.",
+  start_url: "/",
+  scope: "/",
+  display: "standalone",
+  background_color: "#ffffff",
+  theme_color: THEME_COLOR,
+  icons: [
+    { src: "/icon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" },
+    { src: "/icon.svg", sizes: "any", type: "image/svg+xml", purpose: "maskable" },
+  ],
+};
 /** The page the first-page weight counts (with the shell): where a board user lands. */
 const LANDING_PAGE = "src/console/pages/dashboard.tsx";
 const assetName = (file) => path.relative(assetsDir, file).split(path.sep).join("/");
@@ -36,6 +56,8 @@ const HEADERS = `/*
   Referrer-Policy: same-origin
 /assets/*
   Cache-Control: public, max-age=31536000, immutable
+/sw.js
+  Cache-Control: no-cache
 `;
 
 /** Builds the console; returns the first page's files and their gzipped weight. */
@@ -61,6 +83,19 @@ export async function buildConsole() {
     metafile: true,
     logLevel: "warning",
   });
+  // The service worker: one script at the root (its scope is the whole console), not a hashed chunk.
+  const worker = await build({
+    entryPoints: [path.join(root, "src/console/sw.ts")],
+    absWorkingDir: root,
+    write: false,
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: ["es2022", "chrome110", "firefox115", "safari16"],
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
   const outputs = result.outputFiles.map((file) => ({ name: assetName(file.path), contents: file.contents }));
   const metaOutputs = Object.entries(result.metafile.outputs).map(([file, output]) => ({ name: assetName(path.join(root, file)), ...output }));
   const entry = metaOutputs.find((o) => o.entryPoint === "src/console/main.tsx");
@@ -83,6 +118,9 @@ export async function buildConsole() {
   writeAtomically(path.join(assetsDir, "THIRD-PARTY-NOTICES.txt"), thirdPartyNotices(result.metafile));
   writeAtomically(path.join(consoleDir, "_headers"), HEADERS);
   writeAtomically(path.join(consoleDir, "index.html"), html);
+  writeAtomically(path.join(consoleDir, "sw.js"), worker.outputFiles[0].contents);
+  writeAtomically(path.join(consoleDir, "manifest.webmanifest"), `${JSON.stringify(MANIFEST, null, 2)}\n`);
+  writeAtomically(path.join(consoleDir, "icon.svg"), readFileSync(path.join(root, "src/console/icon.svg")));
   const current = new Set([...outputs.map((o) => o.name), "THIRD-PARTY-NOTICES.txt"]);
   for (const name of readdirSync(assetsDir)) if (!current.has(name) && !name.includes(".tmp-")) rmSync(path.join(assetsDir, name), { force: true });
 
@@ -101,7 +139,9 @@ function indexHtml(entryJs, entryCss, preloads) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Agent Control Plane</title>
-<link rel="icon" href="data:,">
+<meta name="theme-color" content="${THEME_COLOR}">
+<link rel="icon" href="/icon.svg" type="image/svg+xml">
+<link rel="manifest" href="/manifest.webmanifest">
 ${entryCss ? `<link rel="stylesheet" href="/assets/${entryCss}">\n` : ""}${preloads.map((p) => `<link rel="modulepreload" href="/assets/${p}">\n`).join("")}<script type="module" src="/assets/${entryJs}"></script>
 </head>
 <body>

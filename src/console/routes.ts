@@ -55,6 +55,9 @@ const Members = lazy(() => import("./pages/settings-members"));
 const Secrets = lazy(() => import("./pages/settings-secrets"));
 const Webhooks = lazy(() => import("./pages/settings-webhooks"));
 const Webhook = lazy(() => import("./pages/settings-webhook"));
+const Notifications = lazy(() => import("./pages/settings-notifications"));
+const NotificationChannel = lazy(() => import("./pages/settings-notification"));
+const MyNotifications = lazy(() => import("./pages/my-notifications"));
 
 // First match wins: fixed paths before /:company ones.
 export const routes: PageRoute[] = [
@@ -89,6 +92,9 @@ export const routes: PageRoute[] = [
   { path: "/:company/settings/secrets", access: "company", page: Secrets },
   { path: "/:company/settings/webhooks", access: "company", page: Webhooks },
   { path: "/:company/settings/webhooks/:webhookId", access: "company", page: Webhook },
+  { path: "/:company/settings/notifications", access: "company", page: Notifications },
+  { path: "/:company/settings/notifications/:channelId", access: "company", page: NotificationChannel },
+  { path: "/:company/settings/my-notifications", access: "company", page: MyNotifications },
 ];
 
 /** The navigation: company pages with a nav entry, as paths below the company. */

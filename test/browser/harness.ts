@@ -22,6 +22,8 @@ const AXE = readFileSync(path.join(root, "node_modules/axe-core/axe.min.js"), "u
 export interface DevServer {
   base: string;
   stop: () => void;
+  /** The dev server's local state (its D1 databases under v3/d1/), for a test that must seed what no route makes. */
+  persistDir: string;
 }
 
 /** `npm run dev` on a free port with its own state; `authenticated` serves DEPLOYMENT_MODE=authenticated. */
@@ -71,7 +73,7 @@ export async function devServer({ authenticated = false } = {}): Promise<DevServ
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  return { base, stop };
+  return { base, stop, persistDir };
 }
 
 export async function launchChromium(): Promise<Browser> {

@@ -14,7 +14,7 @@ const MAX_BYTES = 25 * 1024 * 1024;
 
 export function IssueAttachments({ companyId, issueId, identifier }: { companyId: string; issueId: string; identifier: string }) {
   const attachments = useResource(() => call(api.GET("/api/issues/{issueId}/attachments", { params: { path: { issueId } } })), [issueId], {
-    types: ["issue.*", "run.finished"],
+    types: ["issue.*", "run.finished", "attachment.added"],
     when: (event) => event.type === "run.finished" || event.subject?.id === issueId || (event.data as { identifier?: string })?.identifier === identifier,
   });
   const action = useAction();

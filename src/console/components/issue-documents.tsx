@@ -23,7 +23,7 @@ const author = (r: { createdByAgentId: string | null; createdByUserId: string | 
 
 export function IssueDocuments({ issueId, identifier }: { issueId: string; identifier: string }) {
   const docs = useResource(() => call(api.GET("/api/issues/{issueId}/documents", { params: { path: { issueId } } })), [issueId], {
-    types: ["issue.*", "run.finished"],
+    types: ["issue.*", "run.finished", "document.written"],
     when: (event) => event.type === "run.finished" || event.subject?.id === issueId || (event.data as { identifier?: string })?.identifier === identifier,
   });
   const [creating, setCreating] = useState(false);

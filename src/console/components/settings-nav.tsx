@@ -1,5 +1,6 @@
 // The settings sections, each its own page (so each is a deep link): the company and its branding,
-// members and invites, secrets, webhooks.
+// members and invites, secrets, webhooks, the company's notification channels, and the signed-in
+// member's own notifications.
 import { useLocation } from "preact-iso/router";
 import { type Company, companyPath } from "../lib/companies";
 
@@ -8,6 +9,8 @@ const SECTIONS = [
   { rest: "settings/members", label: "Members and invites" },
   { rest: "settings/secrets", label: "Secrets" },
   { rest: "settings/webhooks", label: "Webhooks" },
+  { rest: "settings/notifications", label: "Notifications" },
+  { rest: "settings/my-notifications", label: "My notifications" },
 ];
 
 export function SettingsNav({ company }: { company: Company }) {

@@ -1,9 +1,10 @@
 // Opening a company: it becomes the current one (remembered for the next visit), and its event
-// stream, inbox, agents and the plugins it may use are followed until another company is opened.
-import { type Company, currentCompany, rememberCompany } from "./companies";
+// stream, inbox, agents, the plugins it may use and the company itself (its name, branding and logo
+// in the header: company.updated) are followed until another company is opened.
+import { type Company, currentCompany, loadCompanies, rememberCompany } from "./companies";
 import { followAgents } from "./agents";
 import { followInbox } from "./inbox";
-import { follow } from "./live";
+import { follow, subscribe } from "./live";
 import { followPlugins } from "./plugins";
 
 let stopFollowing: (() => void) | null = null;
@@ -15,7 +16,12 @@ export function openCompany(company: Company) {
   rememberCompany(company);
   stopFollowing?.();
   follow(company.id);
-  const stops = [followInbox(company.id), followAgents(company.id), followPlugins()];
+  const stops = [
+    followInbox(company.id),
+    followAgents(company.id),
+    followPlugins(),
+    subscribe(["company.updated"], () => void loadCompanies().catch(() => {})),
+  ];
   stopFollowing = () => {
     for (const stop of stops) stop();
   };

@@ -66,3 +66,53 @@ export function blockedOnYou(assigned: Issue[], questions: CompanyQuestion[]): B
 export function waitingCount(parts: { decisions: number; questions: number; issueIds: string[] }): number {
   return parts.decisions + parts.questions + new Set(parts.issueIds).size;
 }
+
+type Webhook = components["schemas"]["Webhook"];
+type NotificationChannel = components["schemas"]["NotificationChannel"];
+
+/** A webhook or notification channel the service disabled (a day of failures): the board must fix and enable it. */
+export interface StoppedDelivery {
+  kind: "webhook" | "channel";
+  id: string;
+  name: string;
+  reason: string;
+  /** When it was disabled (its last change). */
+  at: string;
+  /** Its settings page, below the company. */
+  rest: string;
+}
+
+/** The webhooks and channels disabled by the service (not those the board turned off), latest first. */
+export function stoppedDeliveries(webhooks: Webhook[], channels: NotificationChannel[]): StoppedDelivery[] {
+  const hooks = webhooks
+    .filter((w) => !w.enabled && w.disabledReason)
+    .map((w): StoppedDelivery => {
+      let host = w.url;
+      try {
+        host = new URL(w.url).host;
+      } catch {
+        /* shown as it is */
+      }
+      return {
+        kind: "webhook",
+        id: w.id,
+        name: w.description ? `${w.description} (${host})` : host,
+        reason: w.disabledReason!,
+        at: w.updatedAt,
+        rest: `settings/webhooks/${w.id}`,
+      };
+    });
+  const sent = channels
+    .filter((c) => !c.enabled && c.disabledReason)
+    .map(
+      (c): StoppedDelivery => ({
+        kind: "channel",
+        id: c.id,
+        name: `${c.name} (${c.kind})`,
+        reason: c.disabledReason!,
+        at: c.updatedAt,
+        rest: `settings/notifications/${c.id}`,
+      }),
+    );
+  return [...hooks, ...sent].sort((a, b) => b.at.localeCompare(a.at));
+}

@@ -15,12 +15,14 @@ import {
   groupIncidents,
   type IncidentGroup,
   standaloneApprovals,
+  type StoppedDelivery,
+  stoppedDeliveries,
   waitingCount,
 } from "./inbox-items";
 import { subscribe } from "./live";
 import { session } from "./session";
 
-export type { Approval, BlockedIssue, BudgetIncident, CompanyQuestion, IncidentGroup } from "./inbox-items";
+export type { Approval, BlockedIssue, BudgetIncident, CompanyQuestion, IncidentGroup, StoppedDelivery } from "./inbox-items";
 export type JoinRequest = NonNullable<Schemas["JoinRequest"]>;
 
 export interface Inbox {
@@ -42,6 +44,9 @@ export const assignedError = signal<string | null>(null);
 /** Open questions asked of the signed-in member or of the board, oldest first. */
 export const questionsForYou = signal<{ companyId: string; questions: CompanyQuestion[] } | undefined>(undefined);
 export const questionsError = signal<string | null>(null);
+/** Webhooks and notification channels the service disabled (a day of failures). */
+export const stoppedForYou = signal<{ companyId: string; stopped: StoppedDelivery[] } | undefined>(undefined);
+export const stoppedError = signal<string | null>(null);
 /** "Blocked on you": blocked issues assigned to you and issues with an open question for you (undefined until both are loaded). */
 export const blockedOnYou = computed(() => {
   const assigned = assignedToYou.value;
@@ -54,7 +59,7 @@ export const inboxCount = computed(() => {
   if (!current) return null;
   const ofCompany = <T extends { companyId: string }>(part: T | undefined) => (part?.companyId === current.companyId ? part : undefined);
   return waitingCount({
-    decisions: current.approvals.length + current.incidents.length + current.joinRequests.length,
+    decisions: current.approvals.length + current.incidents.length + current.joinRequests.length + (ofCompany(stoppedForYou.value)?.stopped.length ?? 0),
     questions: ofCompany(questionsForYou.value)?.questions.length ?? 0,
     issueIds: [...(ofCompany(assignedToYou.value)?.issues ?? []), ...(ofCompany(blockedOnYou.value)?.issues ?? [])].map((i) => i.id),
   });
@@ -84,6 +89,27 @@ export async function loadQuestions(companyId: string) {
     questionsError.value = null;
   } catch (err) {
     questionsError.value = (err as Error).message;
+  }
+}
+
+/** Lists a board member may not read (403) count as empty. */
+const unlessForbidden = <T>(list: Promise<T[]>) =>
+  list.catch((err) => {
+    if (err instanceof ApiError && err.status === 403) return [] as T[];
+    throw err;
+  });
+
+export async function loadStopped(companyId: string) {
+  try {
+    const path = { companyId };
+    const [webhooks, channels] = await Promise.all([
+      unlessForbidden(call(api.GET("/api/companies/{companyId}/webhooks", { params: { path } }))),
+      unlessForbidden(call(api.GET("/api/companies/{companyId}/notification-channels", { params: { path } }))),
+    ]);
+    stoppedForYou.value = { companyId, stopped: stoppedDeliveries(webhooks, channels) };
+    stoppedError.value = null;
+  } catch (err) {
+    stoppedError.value = (err as Error).message;
   }
 }
 
@@ -117,12 +143,15 @@ export function followInbox(companyId: string): () => void {
   if (inbox.value?.companyId !== companyId) inbox.value = undefined;
   if (assignedToYou.value?.companyId !== companyId) assignedToYou.value = undefined;
   if (questionsForYou.value?.companyId !== companyId) questionsForYou.value = undefined;
+  if (stoppedForYou.value?.companyId !== companyId) stoppedForYou.value = undefined;
   void loadInbox(companyId);
+  void loadStopped(companyId);
   void loadAssigned(companyId);
   void loadQuestions(companyId);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let issueTimer: ReturnType<typeof setTimeout> | undefined;
   let questionTimer: ReturnType<typeof setTimeout> | undefined;
+  let stoppedTimer: ReturnType<typeof setTimeout> | undefined;
   const unsubscribe = subscribe(["approval.*", "budget.*", "agent.created"], () => {
     clearTimeout(timer);
     timer = setTimeout(() => void loadInbox(companyId), 120);
@@ -136,8 +165,14 @@ export function followInbox(companyId: string): () => void {
     clearTimeout(questionTimer);
     questionTimer = setTimeout(() => void loadQuestions(companyId), 120);
   });
+  const unsubscribeStopped = subscribe(["webhook.disabled", "notification_channel.disabled"], () => {
+    clearTimeout(stoppedTimer);
+    stoppedTimer = setTimeout(() => void loadStopped(companyId), 120);
+  });
   return () => {
     clearTimeout(timer);
+    clearTimeout(stoppedTimer);
+    unsubscribeStopped();
     clearTimeout(issueTimer);
     clearTimeout(questionTimer);
     unsubscribe();

@@ -19,14 +19,21 @@ type Goal = Schemas["Goal"];
 export default function GoalPage({ company, params }: CompanyPageProps) {
   const goalId = params.goalId;
   const path = { companyId: company.id };
-  const goal = useResource(() => call(api.GET("/api/goals/{goalId}", { params: { path: { goalId } } })), [goalId], { types: [] });
-  const related = useResource(async () => {
-    const [goals, projects] = await Promise.all([
-      call(api.GET("/api/companies/{companyId}/goals", { params: { path } })),
-      call(api.GET("/api/companies/{companyId}/projects", { params: { path } })),
-    ]);
-    return { goals, projects: projects.filter((p) => p.goalIds.includes(goalId)) };
-  }, [company.id, goalId]);
+  const goal = useResource(() => call(api.GET("/api/goals/{goalId}", { params: { path: { goalId } } })), [goalId], {
+    types: ["goal.updated"],
+    when: (event) => event.subject.id === goalId,
+  });
+  const related = useResource(
+    async () => {
+      const [goals, projects] = await Promise.all([
+        call(api.GET("/api/companies/{companyId}/goals", { params: { path } })),
+        call(api.GET("/api/companies/{companyId}/projects", { params: { path } })),
+      ]);
+      return { goals, projects: projects.filter((p) => p.goalIds.includes(goalId)) };
+    },
+    [company.id, goalId],
+    { types: ["goal.*", "project.*"] },
+  );
   useTitle(goal.data?.title ?? "Goal");
   return (
     <Async resource={goal} what="the goal">

@@ -22,7 +22,7 @@ type Goal = Schemas["Goal"];
 export default function GoalsPage({ company }: CompanyPageProps) {
   useTitle("Goals");
   const goals = useResource(() => call(api.GET("/api/companies/{companyId}/goals", { params: { path: { companyId: company.id } } })), [company.id], {
-    types: [],
+    types: ["goal.*"],
   });
   const [creating, setCreating] = useState(false);
   return (

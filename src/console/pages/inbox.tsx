@@ -22,9 +22,13 @@ import {
   loadAssigned,
   loadInbox,
   loadQuestions,
+  loadStopped,
   questionsError,
   questionsForYou,
+  stoppedError,
+  stoppedForYou,
 } from "../lib/inbox";
+import { ago, when } from "../lib/format";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
 
@@ -35,6 +39,7 @@ export default function InboxPage({ company }: CompanyPageProps) {
   const assigned = assignedToYou.value?.companyId === company.id ? assignedToYou.value.issues : undefined;
   const questions = questionsForYou.value?.companyId === company.id ? questionsForYou.value.questions : undefined;
   const blocked = blockedOnYou.value?.companyId === company.id ? blockedOnYou.value.issues : undefined;
+  const stopped = stoppedForYou.value?.companyId === company.id ? stoppedForYou.value.stopped : undefined;
   const done = (message: string) => action.run(() => loadInbox(company.id), message);
   return (
     <>
@@ -91,6 +96,33 @@ export default function InboxPage({ company }: CompanyPageProps) {
           <Empty>No open issue is assigned to you.</Empty>
         ) : (
           <IssueList issues={assigned} company={company} assignee={false} />
+        )}
+      </section>
+      <section aria-labelledby="inbox-stopped">
+        <h2 id="inbox-stopped">Disabled webhooks and channels{stopped ? ` (${stopped.length})` : ""}</h2>
+        {stoppedError.value && <ErrorMessage message={stoppedError.value} retry={() => void loadStopped(company.id)} />}
+        {!stopped ? (
+          !stoppedError.value && <Loading what="webhooks and channels" />
+        ) : stopped.length === 0 ? (
+          <Empty>Every webhook and notification channel is working.</Empty>
+        ) : (
+          <ul class="rows">
+            {stopped.map((item) => (
+              <li key={item.id}>
+                <a href={companyPath(company, item.rest)}>
+                  {item.kind === "webhook" ? "Webhook" : "Notification channel"} {item.name}
+                </a>{" "}
+                <StatusBadge status="disabled" />{" "}
+                <span class="meta">
+                  {item.reason} ·{" "}
+                  <time dateTime={item.at} title={when(item.at)}>
+                    {ago(item.at)}
+                  </time>
+                  . Fix it, then enable it again.
+                </span>
+              </li>
+            ))}
+          </ul>
         )}
       </section>
       {inboxError.value && <ErrorMessage message={inboxError.value} retry={() => void loadInbox(company.id)} />}

@@ -26,7 +26,8 @@ export default function ProjectPage({ company, params }: CompanyPageProps) {
     () => call(api.GET("/api/projects/{projectId}", { params: { path: { projectId }, query: { companyId: company.id } } })),
     [projectId],
     {
-      types: ["budget.*"],
+      types: ["budget.*", "project.updated"],
+      when: (event): boolean => event.type !== "project.updated" || event.subject.id === project.data?.id,
     },
   );
   const id = project.data?.id;
@@ -52,7 +53,7 @@ export default function ProjectPage({ company, params }: CompanyPageProps) {
   );
   // People's names for the issues assigned to them.
   usePeople(company.id);
-  const goals = useResource(() => call(api.GET("/api/companies/{companyId}/goals", { params: { path } })), [company.id]);
+  const goals = useResource(() => call(api.GET("/api/companies/{companyId}/goals", { params: { path } })), [company.id], { types: ["goal.*"] });
   useTitle(project.data?.name ?? "Project");
   return (
     <Async resource={project} what="the project">

@@ -21,8 +21,10 @@ export default function ProjectsPage({ company, query }: CompanyPageProps) {
   useTitle("Projects");
   const archived = query.archived === "1";
   const path = { companyId: company.id };
-  const projects = useResource(() => call(api.GET("/api/companies/{companyId}/projects", { params: { path } })), [company.id], { types: ["budget.*"] });
-  const goals = useResource(() => call(api.GET("/api/companies/{companyId}/goals", { params: { path } })), [company.id]);
+  const projects = useResource(() => call(api.GET("/api/companies/{companyId}/projects", { params: { path } })), [company.id], {
+    types: ["budget.*", "project.*"],
+  });
+  const goals = useResource(() => call(api.GET("/api/companies/{companyId}/goals", { params: { path } })), [company.id], { types: ["goal.*"] });
   const [creating, setCreating] = useState(false);
   const listHref = companyPath(company, "projects");
   return (

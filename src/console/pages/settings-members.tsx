@@ -24,10 +24,10 @@ export default function MembersPage({ company }: CompanyPageProps) {
   useTitle("Members and invites");
   const path = { companyId: company.id };
   const members = useResource(() => call(api.GET("/api/companies/{companyId}/members", { params: { path } })), [company.id], {
-    types: ["agent.*", "approval.resolved"],
+    types: ["agent.*", "approval.resolved", "member.*"],
   });
   const invites = useResource(() => call(api.GET("/api/companies/{companyId}/invites", { params: { path } })), [company.id], {
-    types: ["agent.created", "approval.resolved"],
+    types: ["agent.created", "approval.resolved", "invite.*", "member.added"],
   });
   return (
     <>

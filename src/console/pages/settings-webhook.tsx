@@ -6,10 +6,11 @@ import { useEffect, useState } from "preact/hooks";
 import { StatusBadge } from "../components/badges";
 import { SettingsNav } from "../components/settings-nav";
 import { EditWebhook, WebhookControls } from "../components/settings-webhook/controls";
-import { DeliveryRow } from "../components/settings-webhook/delivery-row";
+import { WebhookDeliveryRow } from "../components/settings-webhook/delivery-row";
 import { Async } from "../components/states";
 import { api, call } from "../lib/api";
 import { companyPath } from "../lib/companies";
+import { loadStopped } from "../lib/inbox";
 import { ago } from "../lib/format";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
@@ -58,6 +59,8 @@ export default function WebhookPage({ company, params }: CompanyPageProps) {
               onChanged={() => {
                 void webhook.reload();
                 void deliveries.reload();
+                // Enabled again: no longer waiting on the board.
+                void loadStopped(company.id);
               }}
             />
             <EditWebhook webhook={w} company={company} onSaved={() => void webhook.reload()} />
@@ -73,7 +76,7 @@ export default function WebhookPage({ company, params }: CompanyPageProps) {
                   <>
                     <ul class="rows deliveries">
                       {page.deliveries.map((d) => (
-                        <DeliveryRow key={d.id} delivery={d} company={company} webhookId={w.id} onRedelivered={() => void deliveries.reload()} />
+                        <WebhookDeliveryRow key={d.id} delivery={d} company={company} webhookId={w.id} onRedelivered={() => void deliveries.reload()} />
                       ))}
                     </ul>
                     {page.nextCursor && (

@@ -1,12 +1,14 @@
 // A webhook's controls: Enable / Disable, "Send test" (a ping), "Rotate secret" (the new secret
-// shown once) and Delete (asked again first); and the form that edits its URL, events and description.
+// shown once) and Delete (asked again first) — the same buttons a notification channel has
+// (DeliveryControls) —; and the form that edits its URL, events and description.
+import type { ComponentChildren } from "preact";
 import { useLocation } from "preact-iso/router";
 import { useState } from "preact/hooks";
 import { api, call, type Schemas } from "../../lib/api";
 import { type Company, companyPath } from "../../lib/companies";
 import { submittedForm } from "../../lib/form";
 import { eventList } from "../../lib/webhooks";
-import { Feedback, Submit, useAction } from "../action";
+import { type Action, Feedback, Submit, useAction } from "../action";
 import { TextField } from "../fields";
 import { ShownOnce } from "../shown-once";
 
@@ -29,28 +31,19 @@ export function WebhookControls({ webhook: w, company, onChanged }: { webhook: W
     if (deleted) route(companyPath(company, "settings/webhooks"));
   };
   return (
-    <section class="controls" aria-label="Webhook controls">
-      <div class="actions">
-        <button
-          type="button"
-          class={w.enabled ? "" : "primary"}
-          disabled={action.busy}
-          onClick={() =>
-            act(
-              () => call(api.PATCH("/api/companies/{companyId}/webhooks/{webhookId}", { params: { path }, body: { enabled: !w.enabled } })),
-              w.enabled ? "Webhook disabled." : "Webhook enabled.",
-            )
-          }
-        >
-          {w.enabled ? "Disable" : "Enable"}
-        </button>
-        <button
-          type="button"
-          disabled={action.busy}
-          onClick={() => act(() => call(api.POST("/api/companies/{companyId}/webhooks/{webhookId}/test", { params: { path } })), "Test ping sent.")}
-        >
-          Send test
-        </button>
+    <DeliveryControls
+      label="Webhook controls"
+      action={action}
+      enabled={w.enabled}
+      onToggle={() =>
+        act(
+          () => call(api.PATCH("/api/companies/{companyId}/webhooks/{webhookId}", { params: { path }, body: { enabled: !w.enabled } })),
+          w.enabled ? "Webhook disabled." : "Webhook enabled.",
+        )
+      }
+      onTest={() => act(() => call(api.POST("/api/companies/{companyId}/webhooks/{webhookId}/test", { params: { path } })), "Test ping sent.")}
+      onDelete={remove}
+      extra={
         <button
           type="button"
           disabled={action.busy}
@@ -64,11 +57,52 @@ export function WebhookControls({ webhook: w, company, onChanged }: { webhook: W
         >
           Rotate secret
         </button>
-        <button type="button" class="danger" disabled={action.busy} aria-expanded={action.confirming !== null} onClick={remove}>
+      }
+    >
+      {secret && <ShownOnce label="Signing secret" value={secret} onClose={() => setSecret(null)} />}
+    </DeliveryControls>
+  );
+}
+
+/**
+ * The buttons of something that receives deliveries (a webhook, a notification channel): Enable /
+ * Disable, "Send test", any `extra` buttons and Delete (the caller asks first, through `action`), then
+ * `children` and the action's feedback.
+ */
+export function DeliveryControls({
+  label,
+  action,
+  enabled,
+  onToggle,
+  onTest,
+  onDelete,
+  extra,
+  children,
+}: {
+  label: string;
+  action: Action;
+  enabled: boolean;
+  onToggle: () => unknown;
+  onTest: () => unknown;
+  onDelete: () => unknown;
+  extra?: ComponentChildren;
+  children?: ComponentChildren;
+}) {
+  return (
+    <section class="controls" aria-label={label}>
+      <div class="actions">
+        <button type="button" class={enabled ? "" : "primary"} disabled={action.busy} onClick={onToggle}>
+          {enabled ? "Disable" : "Enable"}
+        </button>
+        <button type="button" disabled={action.busy} onClick={onTest}>
+          Send test
+        </button>
+        {extra}
+        <button type="button" class="danger" disabled={action.busy} aria-expanded={action.confirming !== null} onClick={onDelete}>
           Delete
         </button>
       </div>
-      {secret && <ShownOnce label="Signing secret" value={secret} onClose={() => setSecret(null)} />}
+      {children}
       <Feedback action={action} />
     </section>
   );
