@@ -31,7 +31,7 @@
 // this company's own hits and index.
 import { sql, type SQL } from "drizzle-orm";
 import { schema } from "../../db/client";
-import { PRIORITY_RANK } from "./order";
+import { ISSUE_ID, PRIORITY_RANK } from "./order";
 
 const t = schema.issues;
 
@@ -91,7 +91,7 @@ function rankCase(needle: SQL): SQL {
     WHEN ${has(sql`${t.title}`)} > 0 THEN 1
     WHEN ${has(sql`${t.identifier}`)} = 1 THEN 2
     WHEN ${has(sql`${t.identifier}`)} > 0 THEN 3
-    WHEN EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = ${t.id} AND ${has(sql`c.body`)} > 0) THEN 4
+    WHEN EXISTS (SELECT 1 FROM issue_comments c WHERE c.issue_id = ${ISSUE_ID} AND ${has(sql`c.body`)} > 0) THEN 4
     WHEN ${has(sql`${t.description}`)} > 0 THEN 5
   END`;
 }

@@ -1,5 +1,7 @@
 // API views of issue rows, comments and labels.
-import type { schema } from "../../db/client";
+import { sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { schema } from "../../db/client";
 import { TERMINAL_ISSUE_STATUSES } from "../../db/schema/issues";
 
 export type IssueRow = typeof schema.issues.$inferSelect;
@@ -48,6 +50,52 @@ export function issueView(row: IssueRow, rel: IssueRelations) {
   };
 }
 export type IssueView = ReturnType<typeof issueView>;
+
+/**
+ * issueView built by SQLite (json_object) for the row in scope (`issues`), given its relations as
+ * JSON subqueries: a list of many issues comes back as one JSON text, with no row objects, mapping
+ * or JSON.stringify in the Worker. Keyed by IssueView, so a field added to issueView and not here is
+ * a type error; test/http/issue-list-json.test.ts holds the two equal on every kind of value.
+ */
+export function issueViewJson(rel: { labels: SQL; labelIds: SQL; blockedByIssueIds: SQL }): SQL<string> {
+  const t = schema.issues;
+  const fields: { [K in keyof IssueView]: SQL | SQLiteColumn } = {
+    id: t.id,
+    companyId: t.companyId,
+    identifier: t.identifier,
+    number: t.number,
+    title: t.title,
+    description: t.description,
+    status: t.status,
+    priority: t.priority,
+    projectId: t.projectId,
+    goalId: t.goalId,
+    parentId: t.parentId,
+    assigneeAgentId: t.assigneeAgentId,
+    assigneeUserId: t.assigneeUserId,
+    checkoutRunId: t.checkoutRunId,
+    checkedOutAt: t.checkedOutAt,
+    executionPolicy: sql`json(${t.executionPolicy})`,
+    executionWorkspaceId: t.executionWorkspaceId,
+    executionWorkspacePreference: t.executionWorkspacePreference,
+    executionWorkspaceSettings: sql`json(${t.executionWorkspaceSettings})`,
+    labelIds: sql`json(${rel.labelIds})`,
+    labels: sql`json(${rel.labels})`,
+    blockedByIssueIds: sql`json(${rel.blockedByIssueIds})`,
+    originKind: t.originKind,
+    originId: t.originId,
+    hiddenAt: t.hiddenAt,
+    startedAt: t.startedAt,
+    completedAt: t.completedAt,
+    cancelledAt: t.cancelledAt,
+    createdByAgentId: t.createdByAgentId,
+    createdByUserId: t.createdByUserId,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+  const args = Object.entries(fields).map(([key, value]) => sql`${sql.raw(`'${key}'`)}, ${value}`);
+  return sql<string>`json_object(${sql.join(args, sql`, `)})`;
+}
 
 export function issueSummary(
   row: Pick<IssueRow, "id" | "identifier" | "title" | "status" | "priority" | "assigneeAgentId" | "projectId" | "parentId" | "updatedAt">,
