@@ -5,6 +5,7 @@ import type { AppEnv } from "../env";
 import { createDb, schema } from "../db/client";
 import type { MembershipRole } from "../db/schema/access";
 import { ReadBatch } from "../db/read-batch";
+import { template } from "../db/templates";
 import { dbOf } from "./db";
 import { cachedPlacement, scopeToCompany } from "../db/placement";
 import { narrowShardScope } from "../db/shards";
@@ -62,6 +63,9 @@ export interface CompanyAccessOptions {
   roles?: MembershipRole[];
 }
 
+/** The company's row, built once per isolate (src/db/templates.ts): every company-path request reads it. */
+const companyRow = template(["id"], (db, slot) => db.select().from(schema.companies).where(eq(schema.companies.id, slot.id)));
+
 /**
  * Company-path guard added to a read batch, so a handler's reads and its access check share one
  * round trip. The returned check (call it after the batch ran) answers 401 without credentials
@@ -71,7 +75,7 @@ export interface CompanyAccessOptions {
 export function addCompanyAccessCheck(c: Context<AppEnv>, batch: ReadBatch, companyId: string, options: CompanyAccessOptions = {}) {
   const actor = options.board ? requireBoard(c) : requireActor(c);
   const { db } = batch;
-  const company = batch.add(db.select().from(schema.companies).where(eq(schema.companies.id, companyId)));
+  const company = batch.add(companyRow(db, { id: companyId }));
   const role =
     options.roles && actor.type === "board" && !hasInstanceWideAccess(actor)
       ? batch.add(

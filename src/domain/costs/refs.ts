@@ -2,9 +2,36 @@
 import { and, eq } from "drizzle-orm";
 import { schema } from "../../db/client";
 import type { ReadBatch } from "../../db/read-batch";
+import { template } from "../../db/templates";
 import { unprocessable } from "../errors";
 import { onThisOrAnyShard } from "../../db/shards";
 import type { CostEventInput } from "./commands";
+
+// Each reference read built once per isolate (src/db/templates.ts): cost events are the hottest write.
+const agentOf = template(["companyId", "id"], (db, s) =>
+  db
+    .select({ id: schema.agents.id })
+    .from(schema.agents)
+    .where(and(eq(schema.agents.companyId, s.companyId), eq(schema.agents.id, s.id))),
+);
+const issueOf = template(["companyId", "id"], (db, s) =>
+  db
+    .select({ projectId: schema.issues.projectId })
+    .from(schema.issues)
+    .where(and(eq(schema.issues.companyId, s.companyId), eq(schema.issues.id, s.id))),
+);
+const projectOf = template(["companyId", "id"], (db, s) =>
+  db
+    .select({ id: schema.projects.id })
+    .from(schema.projects)
+    .where(and(eq(schema.projects.companyId, s.companyId), eq(schema.projects.id, s.id))),
+);
+const goalOf = template(["companyId", "id"], (db, s) =>
+  db
+    .select({ id: schema.goals.id })
+    .from(schema.goals)
+    .where(and(eq(schema.goals.companyId, s.companyId), eq(schema.goals.id, s.id))),
+);
 
 /**
  * Adds to the request's read batch (beside its access check: one round trip) the reads that show
@@ -16,36 +43,10 @@ import type { CostEventInput } from "./commands";
  */
 export function addCostEventRefReads(batch: ReadBatch, companyId: string, input: CostEventInput) {
   const { db } = batch;
-  const agent = batch.add(
-    db
-      .select({ id: schema.agents.id })
-      .from(schema.agents)
-      .where(and(eq(schema.agents.companyId, companyId), eq(schema.agents.id, input.agentId))),
-  );
-  const issue = input.issueId
-    ? batch.add(
-        db
-          .select({ projectId: schema.issues.projectId })
-          .from(schema.issues)
-          .where(and(eq(schema.issues.companyId, companyId), eq(schema.issues.id, input.issueId))),
-      )
-    : null;
-  const project = input.projectId
-    ? batch.add(
-        db
-          .select({ id: schema.projects.id })
-          .from(schema.projects)
-          .where(and(eq(schema.projects.companyId, companyId), eq(schema.projects.id, input.projectId))),
-      )
-    : null;
-  const goal = input.goalId
-    ? batch.add(
-        db
-          .select({ id: schema.goals.id })
-          .from(schema.goals)
-          .where(and(eq(schema.goals.companyId, companyId), eq(schema.goals.id, input.goalId))),
-      )
-    : null;
+  const agent = batch.add(agentOf(db, { companyId, id: input.agentId }));
+  const issue = input.issueId ? batch.add(issueOf(db, { companyId, id: input.issueId })) : null;
+  const project = input.projectId ? batch.add(projectOf(db, { companyId, id: input.projectId })) : null;
+  const goal = input.goalId ? batch.add(goalOf(db, { companyId, id: input.goalId })) : null;
   return async (env: Env): Promise<CostEventInput> => {
     if (!agent.value.length) throw unprocessable("agentId must reference an agent of this company", { agentId: input.agentId });
     if (issue && !issue.value.length) throw unprocessable("issueId must reference an issue of this company", { issueId: input.issueId });
