@@ -48,6 +48,12 @@ const PAGE = 500;
 /** Pending deliveries of one subscription read at a time. */
 const PAGE_DELIVERIES = 50;
 
+/** A subscription's drain so far: its failing-since as decided, and how many deliveries were sent. */
+interface DrainState {
+  failingSince: string | null;
+  sent: number;
+}
+
 /** Headers the Worker sets on a stream request after authenticating it (the hub is reachable only from the Worker). */
 
 interface StreamClient {
@@ -228,34 +234,61 @@ export class CompanyEventsHub extends DurableObject<Env> {
       console.error(`webhook ${subscription.id}: the signing secret cannot be opened`, err);
       return;
     }
-    let failingSince = subscription.failingSince;
-    let sent = 0;
+    const drain: DrainState = { failingSince: subscription.failingSince, sent: 0 };
     // Pages of the subscription's pending deliveries with their events, in event order (one read per page).
-    while (sent < MAX_PER_SUBSCRIPTION) {
-      const page = await this.pendingPage(db, subscription.id, first.eventSeq);
-      if (!page.length) return;
-      for (const { delivery, event } of page) {
-        if (delivery.nextAttemptAt === null || Date.parse(delivery.nextAttemptAt) > Date.now()) return;
-        if (!event) {
-          // Pruned before it could be delivered (retention): the delivery fails with that reason.
-          await runBatch(db, [
-            db
-              .update(schema.webhookDeliveries)
-              .set({ status: "failed", lastError: "The event is no longer retained", nextAttemptAt: null, updatedAt: new Date().toISOString() })
-              .where(eq(schema.webhookDeliveries.id, delivery.id)),
-          ]);
-          continue;
-        }
-        const result = await this.attempt(subscription, delivery, eventView(event), secret);
-        const decision = decideDelivery(result.outcome, delivery.attempts + 1, event.occurredAt, Date.now());
-        const sub = decideSubscription(failingSince, decision.status === "succeeded", Date.now());
-        failingSince = sub.failingSince;
-        await this.record(db, subscription, delivery, result, decision, sub);
-        sent++;
-        if (decision.status !== "succeeded" || sub.disable || sent >= MAX_PER_SUBSCRIPTION) return;
+    // An acknowledged delivery is journaled in this object's storage as it is acknowledged (attempt),
+    // so it is never sent again; its D1 row is written with the page's others (recordJournaled) at the
+    // end of the page — one D1 batch per page instead of one write per delivery — or before anything
+    // else is recorded. A failure, a retry or a change in the subscription's state is recorded at once.
+    try {
+      while (drain.sent < MAX_PER_SUBSCRIPTION) {
+        const page = await this.pendingPage(db, subscription.id, first.eventSeq);
+        if (!page.length || !(await this.drainPage(db, subscription, page, secret, drain))) return;
+        if (page.length < PAGE_DELIVERIES) return;
+        await this.recordJournaled(db);
       }
-      if (page.length < PAGE_DELIVERIES) return;
+    } finally {
+      await this.recordJournaled(db);
     }
+  }
+
+  /** Sends one page in order; false when the drain stops (not acknowledged, not due, disabled, or the cap). */
+  private async drainPage(
+    db: Db,
+    subscription: WebhookRow,
+    page: Array<{ delivery: DeliveryRow; event: EventRow | null }>,
+    secret: string,
+    drain: DrainState,
+  ): Promise<boolean> {
+    for (const { delivery, event } of page) {
+      if (delivery.nextAttemptAt === null || Date.parse(delivery.nextAttemptAt) > Date.now()) return false;
+      if (!event) {
+        // Pruned before it could be delivered (retention): the delivery fails with that reason.
+        await runBatch(db, [
+          db
+            .update(schema.webhookDeliveries)
+            .set({ status: "failed", lastError: "The event is no longer retained", nextAttemptAt: null, updatedAt: new Date().toISOString() })
+            .where(eq(schema.webhookDeliveries.id, delivery.id)),
+        ]);
+        continue;
+      }
+      const result = await this.attempt(subscription, delivery, eventView(event), secret);
+      const decision = decideDelivery(result.outcome, delivery.attempts + 1, event.occurredAt, Date.now());
+      const sub = decideSubscription(drain.failingSince, decision.status === "succeeded", Date.now());
+      const unchanged = sub.failingSince === drain.failingSince;
+      drain.failingSince = sub.failingSince;
+      drain.sent++;
+      const capped = drain.sent >= MAX_PER_SUBSCRIPTION;
+      // Acknowledged with nothing else to record: journaled (attempt), written with the page.
+      if (decision.status === "succeeded" && !sub.disable && unchanged) {
+        if (capped) return false;
+        continue;
+      }
+      await this.recordJournaled(db);
+      await this.record(db, subscription, delivery, result, decision, sub);
+      if (decision.status !== "succeeded" || sub.disable || capped) return false;
+    }
+    return true;
   }
 
   /** The subscription's oldest pending deliveries from `fromSeq` on, with their events (null when pruned). */

@@ -272,6 +272,23 @@ describe("delivery", () => {
     expect((await deliveries(company.id, hook.id))[0]).toMatchObject({ status: "succeeded", attempts: 1, responseStatus: 200 });
   });
 
+  it("a burst of events (more than a page of deliveries): each delivered once, in event order, all recorded succeeded with the journal emptied", async () => {
+    const company = await createCompany();
+    const hook = await subscribe(company.id, ["issue.created"]);
+    const titles = Array.from({ length: 60 }, (_, i) => `Burst ${String(i).padStart(2, "0")}`);
+    await Promise.all(titles.map((title) => post(`/api/companies/${company.id}/issues`, { title })));
+    await eventually(async () => (await received(hook.endpoint)).length >= titles.length || null, { what: "every delivery" });
+    await hub(company.id).deliverNow(company.id);
+    const calls = await received(hook.endpoint);
+    const events = (await get(`/api/companies/${company.id}/events?types=issue.created`)).body.events as Array<{ id: string }>;
+    // Each event once, in the order the events were written.
+    expect(calls.map((c) => c.body.id)).toEqual(events.map((e) => e.id));
+    const log = (await get(`/api/companies/${company.id}/webhooks/${hook.id}/deliveries?limit=100`)).body.deliveries as any[];
+    expect(log).toHaveLength(titles.length);
+    expect(log.every((d) => d.status === "succeeded" && d.attempts === 1 && d.responseStatus === 200)).toBe(true);
+    expect(await hub(company.id).journaled()).toEqual([]);
+  });
+
   it("a delivery whose hub was never told (a lost notification) goes out on the next cron tick", async () => {
     const company = await createCompany();
     await post(`/api/companies/${company.id}/issues`, { title: "Missed" });
