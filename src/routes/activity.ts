@@ -7,7 +7,7 @@ import { runCompanyCommand } from "../company/client";
 import { activityView } from "../domain/activity/view";
 import { listCompanyActivity, pageCompanyActivity } from "../domain/activity/queries";
 import { CompanyIdParam, errors, jsonBody, jsonContent } from "../schemas/common";
-import { ActivityListQuery, ActivityPageSchema, ActivitySchema, CreateActivitySchema } from "../schemas/activity";
+import { ActivityListQuery, ActivitySchema, CreateActivitySchema } from "../schemas/activity";
 import { recordActivity } from "../domain/activity/commands";
 
 const tags = ["Activity"];
@@ -20,11 +20,15 @@ activityRouter.openapi(
     tags,
     summary: "Company activity, newest first (exact-match filters; entries of hidden issues left out)",
     description:
-      "Without `limit` and `cursor` the whole list as an array (the spec's answer). With either, a page: `{ activity, nextCursor }` — `limit` entries (default 100, at most 500) " +
-      "after `cursor` (the previous page's `nextCursor`; null at the end). A cursor this list did not give: 400.",
+      "An array, newest first: without `limit` and `cursor` the whole list (the spec's answer); with `limit` (at most 500) the newest `limit` entries, as the incumbent " +
+      "answers it. When more entries follow, the response's `X-Next-Cursor` header names the next page: pass it back as `cursor` (with the same filters and `limit`, " +
+      "default 100). A cursor this list did not give: 400.",
     request: { params: CompanyIdParam, query: ActivityListQuery },
     responses: {
-      200: jsonContent(z.union([z.array(ActivitySchema), ActivityPageSchema]), "Activity records, or a page of them"),
+      200: {
+        ...jsonContent(z.array(ActivitySchema), "Activity records"),
+        headers: z.object({ "X-Next-Cursor": z.string().optional().openapi({ description: "The next page's cursor, when more entries follow" }) }),
+      },
       ...errors(400, 401, 403, 404),
     },
   }),
@@ -33,7 +37,9 @@ activityRouter.openapi(
     const { limit, cursor, ...filters } = c.req.valid("query");
     await requireCompanyAccess(c, companyId);
     if (limit === undefined && cursor === undefined) return c.json(await listCompanyActivity(dbOf(c), companyId, filters), 200);
-    return c.json(await pageCompanyActivity(dbOf(c), companyId, filters, { cursor, limit: limit ?? 100 }), 200);
+    const page = await pageCompanyActivity(dbOf(c), companyId, filters, { cursor, limit: limit ?? 100 });
+    if (page.nextCursor) c.header("X-Next-Cursor", page.nextCursor);
+    return c.json(page.activity, 200);
   },
 );
 

@@ -23,8 +23,8 @@ export const ActivityListQuery = z.object({
   agentId: z.string().optional(),
   entityType: z.string().optional(),
   entityId: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: "With limit or cursor the answer is a page: { activity, nextCursor }" }),
-  cursor: z.string().min(1).max(200).optional().openapi({ description: "The previous page's nextCursor" }),
+  limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: "The newest `limit` entries (after `cursor` when given)" }),
+  cursor: z.string().min(1).max(200).optional().openapi({ description: "The previous response's X-Next-Cursor header" }),
 });
 
 export const CreateActivitySchema = z
@@ -42,7 +42,3 @@ export const CreateActivitySchema = z
       .refine((d) => d == null || JSON.stringify(d).length <= 64 * 1024, "details must serialise to at most 64 KiB"),
   })
   .openapi("CreateActivity");
-
-export const ActivityPageSchema = z
-  .object({ activity: z.array(ActivitySchema), nextCursor: z.string().nullable().openapi({ description: "The next page's cursor; null at the end" }) })
-  .openapi("ActivityPage");

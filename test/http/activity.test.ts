@@ -77,7 +77,7 @@ describe("GET /api/companies/{companyId}/activity", () => {
     expect((await get(`/api/companies/${company.id}/activity?entityType=widge`)).body).toEqual([]);
   });
 
-  it("pages with limit and cursor (the whole array without them); a foreign cursor is a 400", async () => {
+  it("pages with limit and cursor as arrays, the next cursor in X-Next-Cursor (the whole array without them); a foreign cursor is a 400", async () => {
     const company = await createCompany();
     for (let i = 0; i < 7; i++)
       expect(
@@ -90,20 +90,25 @@ describe("GET /api/companies/{companyId}/activity", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { status: number; body: any } = await get(
+      const res: { status: number; body: any; headers: Headers } = await get(
         `/api/companies/${company.id}/activity?entityType=thing&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
       );
       expect(res.status).toBe(200);
-      expect(res.body.activity.length).toBeLessThanOrEqual(3);
-      seen.push(...res.body.activity.map((a: { id: string }) => a.id));
-      cursor = res.body.nextCursor;
+      expect(Array.isArray(res.body)).toBe(true);
+      expect(res.body.length).toBeLessThanOrEqual(3);
+      seen.push(...res.body.map((a: { id: string }) => a.id));
+      cursor = res.headers.get("x-next-cursor");
       pages++;
     } while (cursor && pages < 10);
     expect(pages).toBe(3);
     expect(seen).toEqual(all.map((a: { id: string }) => a.id));
     expect((await get(`/api/companies/${company.id}/activity?cursor=nope`)).status).toBe(400);
     expect((await get(`/api/companies/${company.id}/activity?limit=0`)).status).toBe(400);
-    expect((await get(`/api/companies/${company.id}/activity?limit=2`)).body.activity).toHaveLength(2);
+    // As the incumbent answers it: the newest `limit` entries, an array.
+    const newest = await get(`/api/companies/${company.id}/activity?entityType=thing&limit=2`);
+    expect(newest.body.map((a: { id: string }) => a.id)).toEqual(all.slice(0, 2).map((a: { id: string }) => a.id));
+    expect(newest.headers.get("x-next-cursor")).toBeTruthy();
+    expect((await get(`/api/companies/${company.id}/activity?entityType=thing&limit=7`)).headers.get("x-next-cursor")).toBeNull();
   });
 
   it("leaves out entries of hidden issues", async () => {

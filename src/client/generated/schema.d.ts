@@ -470,7 +470,7 @@ export interface paths {
         };
         /**
          * Company activity, newest first (exact-match filters; entries of hidden issues left out)
-         * @description Without `limit` and `cursor` the whole list as an array (the spec's answer). With either, a page: `{ activity, nextCursor }` — `limit` entries (default 100, at most 500) after `cursor` (the previous page's `nextCursor`; null at the end). A cursor this list did not give: 400.
+         * @description An array, newest first: without `limit` and `cursor` the whole list (the spec's answer); with `limit` (at most 500) the newest `limit` entries, as the incumbent answers it. When more entries follow, the response's `X-Next-Cursor` header names the next page: pass it back as `cursor` (with the same filters and `limit`, default 100). A cursor this list did not give: 400.
          */
         get: operations["getActivity"];
         put?: never;
@@ -5327,11 +5327,6 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             createdAt: string;
-        };
-        ActivityPage: {
-            activity: components["schemas"]["ActivityRecord"][];
-            /** @description The next page's cursor; null at the end */
-            nextCursor: string | null;
         };
         CreateActivity: {
             /**
@@ -11753,9 +11748,9 @@ export interface operations {
                 agentId?: string;
                 entityType?: string;
                 entityId?: string;
-                /** @description With limit or cursor the answer is a page: { activity, nextCursor } */
+                /** @description The newest `limit` entries (after `cursor` when given) */
                 limit?: number;
-                /** @description The previous page's nextCursor */
+                /** @description The previous response's X-Next-Cursor header */
                 cursor?: string;
             };
             header?: never;
@@ -11766,13 +11761,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Activity records, or a page of them */
+            /** @description Activity records */
             200: {
                 headers: {
+                    /** @description The next page's cursor, when more entries follow */
+                    "X-Next-Cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ActivityRecord"][] | components["schemas"]["ActivityPage"];
+                    "application/json": components["schemas"]["ActivityRecord"][];
                 };
             };
             /** @description Bad request: validation failure, missing fields or wrong shape */

@@ -9,7 +9,6 @@ import { Async } from "../components/states";
 import { agents } from "../lib/agents";
 import { api, call } from "../lib/api";
 import { label } from "../lib/enums";
-import { activityEntries } from "../lib/activity";
 import { useResource } from "../lib/resource";
 import { useTitle } from "../lib/title";
 import type { CompanyPageProps } from "../routes";
@@ -41,7 +40,7 @@ export default function ActivityPage({ company, query }: CompanyPageProps) {
   const filters = { entityType: query.entityType || undefined, agentId: query.agentId || undefined };
   const [shown, setShown] = useState(PAGE);
   const activity = useResource(
-    async () => activityEntries(await call(api.GET("/api/companies/{companyId}/activity", { params: { path: { companyId: company.id }, query: filters } }))),
+    async () => call(api.GET("/api/companies/{companyId}/activity", { params: { path: { companyId: company.id }, query: filters } })),
     [company.id, filters.entityType, filters.agentId],
     { types: ["*"] },
   );

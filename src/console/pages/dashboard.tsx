@@ -11,7 +11,6 @@ import { api, call, type Schemas } from "../lib/api";
 import { companyPath } from "../lib/companies";
 import { label } from "../lib/enums";
 import { ago, money } from "../lib/format";
-import { activityEntries } from "../lib/activity";
 import { useResource } from "../lib/resource";
 import { bucketSpend, dayBounds } from "../lib/spend";
 import { useTitle } from "../lib/title";
@@ -41,7 +40,7 @@ export default function DashboardPage({ company }: CompanyPageProps) {
   );
   const spend = useResource(() => dailySpend(company.id), [company.id], { types: ["cost.*"] });
   const activity = useResource(
-    async () => activityEntries(await call(api.GET("/api/companies/{companyId}/activity", { params: { path, query: { limit: ACTIVITY_SHOWN } } }))),
+    async () => call(api.GET("/api/companies/{companyId}/activity", { params: { path, query: { limit: ACTIVITY_SHOWN } } })),
     [company.id],
     { types: ["*"] },
   );
