@@ -58,6 +58,7 @@ const Webhook = lazy(() => import("./pages/settings-webhook"));
 const Notifications = lazy(() => import("./pages/settings-notifications"));
 const NotificationChannel = lazy(() => import("./pages/settings-notification"));
 const MyNotifications = lazy(() => import("./pages/my-notifications"));
+const Approvals = lazy(() => import("./pages/approvals"));
 
 // First match wins: fixed paths before /:company ones.
 export const routes: PageRoute[] = [
@@ -69,6 +70,7 @@ export const routes: PageRoute[] = [
   { path: "/:company", access: "company", page: Dashboard },
   { path: "/:company/dashboard", access: "company", page: Dashboard, nav: { label: "Dashboard" } },
   { path: "/:company/inbox", access: "company", page: Inbox, nav: { label: "Waiting on you", badge: "inbox" } },
+  { path: "/:company/approvals", access: "company", page: Approvals },
   { path: "/:company/issues", access: "company", page: Issues, nav: { label: "Issues" } },
   { path: "/:company/issues/new", access: "company", page: NewIssue },
   { path: "/:company/issues/:issueId", access: "company", page: Issue },

@@ -293,6 +293,47 @@ describe("board console: people in the loop, and the settings the API can change
     await expect.poll(async () => (await api.get(`/api/agents/${bea.id}/skills`)).desiredSkills).toEqual([stored.key]);
   });
 
+  it("approvals history: every approval with its status, who decided and the note, filtered in the URL, reached from Waiting on you and live", async () => {
+    const { company, prefix } = await initech();
+    const ask = (title: string) =>
+      api.post(`/api/companies/${company.id}/approvals`, {
+        type: "request_board_approval",
+        payload: { title, summary: `${title}?`, recommendedAction: "go", risks: [] },
+      });
+    const lease = await ask("Sign the office lease");
+    await api.post(`/api/approvals/${lease.id}/approve`, { decisionNote: "Within budget" });
+    const ads = await ask("Buy ads");
+    await api.post(`/api/approvals/${ads.id}/reject`, { decisionNote: "Not this quarter" });
+    await ask("Hire a designer");
+    const page = await newPage();
+    await visit(page, server.base, `${prefix}/inbox`, "inbox-approvals-link", "Waiting on you");
+    await page.getByRole("link", { name: "Every approval, decided ones included" }).click();
+    await ready(page, "Approvals");
+    const list = page.locator("ul.approvals > li");
+    await expect.poll(() => list.count()).toBe(3);
+    const text = await page.locator("main").innerText();
+    expect(text).toContain("Sign the office lease");
+    expect(text).toContain("“Within budget”");
+    expect(text).toContain("“Not this quarter”");
+    expect(text).toContain("Decide in Waiting on you");
+    await checkPage(page, "approvals");
+
+    // Filtered in the URL (kept on reload), then a new one made elsewhere appears without a reload.
+    await page.getByLabel("Status").selectOption("approved");
+    await expect.poll(() => page.url()).toContain("status=approved");
+    await expect.poll(() => list.count()).toBe(1);
+    await page.reload();
+    await ready(page, "Approvals");
+    await expect.poll(() => list.count()).toBe(1);
+    expect(await list.first().innerText()).toContain("Sign the office lease");
+    await page.getByLabel("Status").selectOption("");
+    await expect.poll(() => list.count()).toBe(3);
+    await expect.poll(() => page.locator(".live").innerText()).toBe("Live");
+    await ask("Renew the domain");
+    await expect.poll(() => list.count(), { timeout: 10_000 }).toBe(4);
+    await checkPage(page, "approvals-live");
+  });
+
   it("at 390 px wide none of these pages scrolls sideways", async () => {
     const { company, prefix, ada, bea } = await initech();
     const issue = await api.post(`/api/companies/${company.id}/issues`, { title: "Approve the budget plan", assigneeUserId: "local-board", status: "todo" });
@@ -305,6 +346,7 @@ describe("board console: people in the loop, and the settings the API can change
       [`${prefix}/issues/new`, "issue-new-people"],
       [`${prefix}/inbox`, "inbox-assigned"],
       [`${prefix}/skills`, "skills"],
+      [`${prefix}/approvals`, "approvals"],
     ];
     for (const [url, name] of pages) {
       await small.goto(`${server.base}${url}`);
@@ -335,6 +377,7 @@ describe("board console: people in the loop, and the settings the API can change
         ["agent with settings", `${prefix}/agents/${bea.id}`],
         ["inbox with assigned issues", `${prefix}/inbox`],
         ["issue assigned to a person", `${prefix}/issues/${issue.identifier}`],
+        ["approvals", `${prefix}/approvals`],
       ],
       READY_BUDGET_MS,
     );

@@ -132,6 +132,9 @@ export default function InboxPage({ company }: CompanyPageProps) {
         <>
           <section aria-labelledby="inbox-approvals">
             <h2 id="inbox-approvals">Approvals ({current.approvals.length})</h2>
+            <p>
+              <a href={companyPath(company, "approvals")}>Every approval, decided ones included</a>
+            </p>
             {current.approvals.length === 0 ? (
               <Empty>No approvals are waiting.</Empty>
             ) : (

@@ -11,7 +11,7 @@ import { type OnDone, useDecision } from "./decision";
 import { TextArea } from "../fields";
 
 /** What an approval asks, in a line, from its type-specific payload. */
-function approvalTitle(approval: Approval): string {
+export function approvalTitle(approval: Approval): string {
   const p = approval.payload as Record<string, unknown>;
   const text = (key: string) => (typeof p[key] === "string" && p[key] ? (p[key] as string) : null);
   if (approval.type === "hire_agent") return `Hire ${text("name") ?? "an agent"}${text("role") ? ` as ${text("role")}` : ""}`;
