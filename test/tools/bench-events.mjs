@@ -1,5 +1,6 @@
 // Bench plug-in: outbound events. (1) Webhook deliveries per second from one company to one
-// subscription (a local Node receiver answers 200 and notes each event); (2) issue create with two
+// subscription (a local Node receiver answers 200 and notes each event), while the issues that
+// cause them are created, and (1b) a queue of them drained with nothing else running; (2) issue create with two
 // enabled subscriptions against none, same run (the outbox costs one INSERT … SELECT per event in
 // the same batch); (3) SSE fan-out: 50 open streams, how long until every one has each event.
 import { createServer } from "node:http";
@@ -12,6 +13,8 @@ export async function benchEvents(base, { measure, withCpu, request, createCompa
   const rows = [];
   const seen = new Map();
   let countedCompany = null;
+  /** While set, this company's deliveries are held unanswered (the drain measurement's queue builds behind the first). */
+  let gate = null;
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (d) => (body += d));
@@ -21,7 +24,15 @@ export async function benchEvents(base, { measure, withCpu, request, createCompa
       try {
         companyId = JSON.parse(body).companyId;
       } catch {}
-      if (!countedCompany || companyId === countedCompany) seen.set(req.headers["x-service-event-id"], performance.now());
+      const id = req.headers["x-service-event-id"];
+      if (gate && companyId === gate.companyId) {
+        gate.held.push(() => {
+          seen.set(id, performance.now());
+          res.writeHead(200).end("ok");
+        });
+        return;
+      }
+      if (!countedCompany || companyId === countedCompany) seen.set(id, performance.now());
       res.writeHead(200).end("ok");
     });
   });
@@ -75,6 +86,44 @@ export async function benchEvents(base, { measure, withCpu, request, createCompa
       errors: EVENTS - seen.size,
       seconds,
       rps: seen.size / seconds,
+      p50: NaN,
+      p95: NaN,
+      p99: NaN,
+      kind: "write",
+    });
+
+    // (1b) The delivery path alone: the subscription's first delivery is held unanswered while the
+    // other events are created (their deliveries queue behind it, in order), then answered; the rate
+    // is the queue's drain, with nothing else running.
+    const drain = await createCompany("Bench Events Drain");
+    await request("POST", `/api/companies/${drain.id}/webhooks`, { body: { url: receiver, events: ["issue.created"] } });
+    countedCompany = drain.id;
+    seen.clear();
+    gate = { companyId: drain.id, held: [] };
+    let queued = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (queued < EVENTS) {
+          const i = queued++;
+          await request("POST", `/api/companies/${drain.id}/issues`, { body: { title: `drain ${i}` } });
+        }
+      }),
+    );
+    const heldDeadline = performance.now() + 10_000;
+    while (!gate.held.length && performance.now() < heldDeadline) await new Promise((r) => setTimeout(r, 10));
+    const held = gate.held;
+    gate = null;
+    const released = performance.now();
+    for (const answer of held) answer();
+    const drainDeadline = performance.now() + 120_000;
+    while (seen.size < EVENTS && performance.now() < drainDeadline) await new Promise((r) => setTimeout(r, 10));
+    const drainSeconds = (Math.max(...seen.values()) - released) / 1000;
+    rows.push({
+      name: "webhook deliveries, 1 subscription, a queue of them drained (the delivery path alone)",
+      count: EVENTS,
+      errors: EVENTS - seen.size,
+      seconds: drainSeconds,
+      rps: seen.size / drainSeconds,
       p50: NaN,
       p95: NaN,
       p99: NaN,
