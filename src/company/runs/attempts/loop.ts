@@ -1,11 +1,8 @@
 // Running an `llm_api` agent's run: handed to its AgentLoopObject (src/company/agent-loop/object.ts)
 // with the wake's prompt (the service's one prompt builder, tools as the way of working) and the
 // conversation to continue (the runtime session of the agent and task points at it in R2).
-import { and, eq } from "drizzle-orm";
-import { schema } from "../../../db/client";
 import type { CommandContext } from "../../command";
-import { endRunStatements, type RunRow } from "../../../domain/runs/lifecycle";
-import { runEvent } from "../../../domain/runs/events";
+import type { RunRow } from "../../../domain/runs/lifecycle";
 import { loadPromptFacts } from "../../../domain/runs/prompt-facts";
 import { buildPrompt } from "../../../domain/runs/prompt";
 import { sessionToResume, taskKeyOf } from "../../../domain/runs/sessions";
@@ -13,11 +10,7 @@ import { readLlmApiConfig } from "../../../adapters/llm-api/config";
 import { serviceApiUrl } from "../../../config";
 import { agentLoopObject } from "../../client";
 import type { DispatcherHost } from "../host";
-
-/** The service's own deadline past the loop's timeout (the loop ends the run first; this is the net). */
-const LOOP_DEADLINE_SLACK_SEC = 300;
-
-const isoAfter = (now: string, seconds: number) => new Date(Date.parse(now) + seconds * 1000).toISOString();
+import { handOffRun } from "./hand-off";
 
 /** Where an agent's conversation on a task is kept between runs (one object per agent and task, overwritten). */
 export const conversationKey = (run: Pick<RunRow, "companyId" | "agentId" | "issueId">) =>
@@ -26,48 +19,26 @@ export const conversationKey = (run: Pick<RunRow, "companyId" | "agentId" | "iss
 /** Hands an `llm_api` run to its AgentLoopObject; true when the run ended here (could not start). */
 export async function attemptLoopRun(host: DispatcherHost, ctx: CommandContext, run: RunRow, adapterConfig: Record<string, unknown>): Promise<boolean> {
   const config = readLlmApiConfig(adapterConfig);
-  try {
-    const [facts, session] = await Promise.all([loadPromptFacts(host.db, run, serviceApiUrl(host.env)), sessionToResume(host.db, run)]);
-    await agentLoopObject(host.env, run.id).start({
-      companyId: run.companyId,
-      runId: run.id,
-      agentId: run.agentId,
-      issueId: run.issueId,
-      adapterType: run.adapterType,
-      adapterConfig,
-      prompt: buildPrompt(facts, null, "tools"),
-      resume: session ? { key: session.id } : null,
-      conversationKey: conversationKey(run),
-      taskKey: taskKeyOf(run),
-      deadline: Date.now() + config.timeoutSec * 1000,
-    });
-  } catch (err) {
-    return host.serialise(async () => {
-      await ctx.batch(
-        endRunStatements(ctx, run.id, {
-          status: "failed",
-          errorCode: "adapter_refused",
-          error: `Could not start the agent loop: ${(err as Error)?.message ?? err}`,
-        }),
-      );
-      return true;
-    });
-  }
-  host.storage.remoteRuns.add({ runId: run.id, kind: "loop", agentId: run.agentId, runnerId: null, startedAt: Date.now() });
-  return host.serialise(async () => {
-    const r = schema.heartbeatRuns;
-    await ctx.batch([
-      ctx.db
-        .update(r)
-        .set({ deadlineAt: isoAfter(ctx.now, config.timeoutSec + LOOP_DEADLINE_SLACK_SEC), updatedAt: ctx.now })
-        .where(and(eq(r.id, run.id), eq(r.status, "running"))),
-      runEvent(
-        ctx,
-        run,
-        "status",
-        `Running at the edge: ${config.provider} ${config.model} (at most ${config.maxTurns} model calls, timeout ${config.timeoutSec} s)`,
-      ),
-    ]);
-    return false;
+  return handOffRun(host, ctx, run, {
+    kind: "loop",
+    timeoutSec: config.timeoutSec,
+    what: "the agent loop",
+    started: `Running at the edge: ${config.provider} ${config.model} (at most ${config.maxTurns} model calls, timeout ${config.timeoutSec} s)`,
+    start: async () => {
+      const [facts, session] = await Promise.all([loadPromptFacts(host.db, run, serviceApiUrl(host.env)), sessionToResume(host.db, run)]);
+      await agentLoopObject(host.env, run.id).start({
+        companyId: run.companyId,
+        runId: run.id,
+        agentId: run.agentId,
+        issueId: run.issueId,
+        adapterType: run.adapterType,
+        adapterConfig,
+        prompt: buildPrompt(facts, null, "tools"),
+        resume: session ? { key: session.id } : null,
+        conversationKey: conversationKey(run),
+        taskKey: taskKeyOf(run),
+        deadline: Date.now() + config.timeoutSec * 1000,
+      });
+    },
   });
 }
