@@ -19,8 +19,8 @@ const STEPS: readonly (readonly string[])[] = [
 
 export type LoopPhase = "start" | "model" | "tools" | "done";
 
-/** Everything the loop needs to go on after an eviction (the apiKey stays a secret reference). */
-export interface LoopState {
+/** What a run's loop is started with (src/company/runs/attempts/loop.ts → AgentLoopObject.start). */
+export interface LoopSpec {
   companyId: string;
   runId: string;
   agentId: string;
@@ -36,6 +36,10 @@ export interface LoopState {
   taskKey: string;
   /** The run's deadline (ms since the epoch): timeoutSec from the start. */
   deadline: number;
+}
+
+/** Everything the loop needs to go on after an eviction (the apiKey stays a secret reference). */
+export interface LoopState extends LoopSpec {
   phase: LoopPhase;
   /** Model calls made. */
   turn: number;

@@ -36,7 +36,7 @@ import { companyObject } from "../client";
 import type { CommandResult } from "../command";
 import { ObjectFaults } from "../object-scaffolding";
 import { runtimeSettings } from "../runs/timing";
-import { LoopJournal, type LoopState } from "./journal";
+import { LoopJournal, type LoopSpec, type LoopState } from "./journal";
 import { loopToolServer, loopToolSpecs, runToolCall } from "./tools";
 
 /** A finished run's object forgets its journal this long after the end. */
@@ -51,20 +51,6 @@ const TEXT_FLUSH_MS = 1000;
 const STEP_TOKEN_SEC = 900;
 /** The ready plugins (whose tools the agent is offered) are looked at again after this long. */
 const PLUGINS_TTL_MS = 60_000;
-
-export interface AgentLoopSpec {
-  companyId: string;
-  runId: string;
-  agentId: string;
-  issueId: string | null;
-  adapterType: string;
-  adapterConfig: Record<string, unknown>;
-  prompt: string;
-  resume: { key: string } | null;
-  conversationKey: string;
-  taskKey: string;
-  deadline: number;
-}
 
 /** What a step needs besides the journal: the tools, and how to reach the API as the agent. */
 interface StepTools {
@@ -104,7 +90,7 @@ export abstract class AgentLoop extends DurableObject<Env> {
   private catalogue: { at: number; tools: StepTools } | null = null;
 
   /** Takes the run (idempotent: a second start of the same run changes nothing) and arms the alarm. */
-  async start(spec: AgentLoopSpec): Promise<void> {
+  async start(spec: LoopSpec): Promise<void> {
     if (this.journal.state()) return;
     const at = Date.now() + runtimeSettings(this.env).dispatchDelayMs;
     this.journal.saveState({
