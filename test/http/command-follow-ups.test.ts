@@ -56,12 +56,14 @@ describe("event hub notifications", () => {
   it("the hub arms a delivery pass when deliveries may be pending or pruning is due, not otherwise", async () => {
     const company = await createCompany();
     const hub = env.EVENTS.getByName(company.id);
-    // Every alarm the hub sets is recorded (an alarm for now fires at once, so reading it back would race).
+    // Every delivery pass the hub arms is recorded: an alarm for now (one that fires at once, so reading
+    // it back would race). The pass itself may then arm a later one (a retry, the next notification
+    // due: at least 50 ms ahead), which is not a notification's decision and is left out.
     const armed: number[] = [];
     await runInDurableObject(hub, (_instance, state) => {
       const setAlarm = state.storage.setAlarm.bind(state.storage);
       state.storage.setAlarm = (at, options) => {
-        armed.push(Number(at));
+        if (Number(at) <= Date.now() + 10) armed.push(Number(at));
         return setAlarm(at, options);
       };
     });
